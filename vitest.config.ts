@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    exclude: ['test/e2e/**', 'node_modules/**'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
