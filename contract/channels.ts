@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * The one contract between main, preload and renderer (GitHub Desktop's ipc-shared idea, with a
+ * zod schema per channel). Every invoke channel is `namespace.method`; its input is validated in
+ * main before any handler runs, and its output is validated in tests.
+ */
+
+export const HostKindSchema = z.enum(['electron', 'browser']);
+export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
+
+export const AppInfoSchema = z.object({
+  name: z.literal('Vetted'),
+  version: z.string(),
+  host: HostKindSchema,
+  serviceMode: ServiceModeSchema,
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+const noInput = z.undefined();
+
+export const invokeChannels = {
+  'app.info': { input: noInput, output: AppInfoSchema },
+  'app.ping': {
+    input: z.strictObject({ nonce: z.string().min(1).max(64) }),
+    output: z.object({ nonce: z.string(), at: z.iso.datetime() }),
+  },
+} as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
+
+export const pushedEvents = {
+  'app.heartbeat': z.object({ at: z.iso.datetime() }),
+} as const satisfies Record<`${string}.${string}`, z.ZodType>;
+
+export type InvokeChannels = typeof invokeChannels;
+export type ChannelName = keyof InvokeChannels;
+export type ChannelInput<C extends ChannelName> = z.input<InvokeChannels[C]['input']>;
+export type ChannelParsedInput<C extends ChannelName> = z.output<InvokeChannels[C]['input']>;
+export type ChannelOutput<C extends ChannelName> = z.output<InvokeChannels[C]['output']>;
+
+export type PushedEvents = typeof pushedEvents;
+export type EventName = keyof PushedEvents;
+export type EventPayload<E extends EventName> = z.output<PushedEvents[E]>;
+
+export const channelNames = Object.keys(invokeChannels) as ChannelName[];
+export const eventNames = Object.keys(pushedEvents) as EventName[];
+
+export function isChannelName(name: unknown): name is ChannelName {
+  return typeof name === 'string' && Object.hasOwn(invokeChannels, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(pushedEvents, name);
+}

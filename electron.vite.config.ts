@@ -1,0 +1,28 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: 'main/index.ts', formats: ['es'] },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload can require nothing but electron: everything else is bundled in.
+      externalizeDeps: false,
+      lib: { entry: 'preload/index.ts', formats: ['cjs'], fileName: () => 'index.cjs' },
+      rollupOptions: { external: ['electron'] },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: 'renderer/index.html' },
+    },
+  },
+});

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBrowserHost } from './browser.ts';
+import { createDesk } from './desk.ts';
+import { createLogger } from './log.ts';
+
+/** `npm start -- --browser`: the desk in plain Node, the renderer in any browser on this machine. */
+
+const projectRoot = path.resolve(import.meta.dirname, '..');
+
+export interface BrowserModeOptions {
+  port?: number;
+  dataDir?: string;
+  rendererDir?: string;
+}
+
+export function defaultBrowserDataDir(): string {
+  const config = process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config');
+  return path.join(config, 'Vetted', 'browser-mode');
+}
+
+export async function runBrowserMode(options: BrowserModeOptions = {}) {
+  const log = createLogger();
+  const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const desk = await createDesk({
+    host: 'browser',
+    version,
+    dataDir: options.dataDir ?? defaultBrowserDataDir(),
+    log,
+  });
+  const host = await startBrowserHost({
+    dispatch: desk.dispatcher((session) => session.authenticated),
+    events: desk.events,
+    rendererDir: options.rendererDir ?? path.join(projectRoot, 'out', 'renderer'),
+    ...(options.port === undefined ? {} : { port: options.port }),
+  });
+  return {
+    launchUrl: host.launchUrl,
+    async close() {
+      await host.close();
+      await desk.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    allowPositionals: false,
+  });
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    process.stderr.write(`--port must be a number from 0 to 65535, not ${values.port}\n`);
+    process.exit(2);
+  }
+  const running = await runBrowserMode({
+    ...(port === undefined ? {} : { port }),
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+  });
+  process.stdout.write(`Vetted is running in browser mode. Open: ${running.launchUrl}\n`);
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,75 @@
+import type { BrowserWindow, BrowserWindowConstructorOptions, Session, Shell, WebContents } from 'electron';
+import { APP_HOST, APP_SCHEME } from './app-protocol.ts';
+import { isAllowedExternalUrl } from './security.ts';
+
+/** Every hardening setting of Electron's security checklist that lives on a window. */
+export function secureWebPreferences(
+  preloadPath: string,
+): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  };
+}
+
+export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 820,
+    minWidth: 900,
+    minHeight: 600,
+    title: 'Vetted',
+    show: false,
+    webPreferences: secureWebPreferences(preloadPath),
+  };
+}
+
+/** Is this URL a page of ours? Only app://vetted/ is. (Node's URL gives custom schemes no origin.) */
+export function isAppUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Applied to every web contents the app ever creates: no new windows (allowed https links go to
+ * the system browser instead), no navigation away from the app, no webviews.
+ */
+export function hardenWebContents(contents: WebContents, shell: Pick<Shell, 'openExternal'>): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+/** The renderer needs no camera, location, notifications prompt or any other permission. */
+export function denyAllPermissions(
+  session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}
+
+export function showWhenReady(window: BrowserWindow): void {
+  window.once('ready-to-show', () => window.show());
+}

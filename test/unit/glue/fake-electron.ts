@@ -1,0 +1,122 @@
+import { EventEmitter } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A stand-in for the parts of Electron the glue touches, recording every call so tests can
+ * assert each hardening setting (as Electron Fiddle's tests do with their electron mock).
+ */
+
+export class FakeFrame {
+  url: string;
+  constructor(url: string) {
+    this.url = url;
+  }
+}
+
+export class FakeWebContents extends EventEmitter {
+  static nextId = 1;
+  readonly id = FakeWebContents.nextId++;
+  mainFrame = new FakeFrame('app://vetted/');
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+  sent: unknown[][] = [];
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+    this.windowOpenHandler = handler;
+  }
+  send(...args: unknown[]) {
+    this.sent.push(args);
+  }
+  isDestroyed() {
+    return false;
+  }
+  /** Emits an Electron-style event and tells whether a listener called preventDefault(). */
+  fire(name: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+    return prevented;
+  }
+}
+
+export function createFakeElectron() {
+  const userData = mkdtempSync(path.join(os.tmpdir(), 'vetted-glue-'));
+  const windows: FakeBrowserWindow[] = [];
+  class FakeBrowserWindow extends EventEmitter {
+    options: { webPreferences?: Record<string, unknown> };
+    webContents = new FakeWebContents();
+    loadedUrl: string | null = null;
+    constructor(options: { webPreferences?: Record<string, unknown> }) {
+      super();
+      this.options = options;
+      windows.push(this);
+    }
+    async loadURL(url: string) {
+      this.loadedUrl = url;
+    }
+    isDestroyed() {
+      return false;
+    }
+    isMinimized() {
+      return false;
+    }
+    show() {}
+    focus() {}
+    restore() {}
+  }
+
+  const app = Object.assign(new EventEmitter(), {
+    enableSandbox: vitestFn(),
+    requestSingleInstanceLock: vitestFn(() => true),
+    whenReady: () => Promise.resolve(),
+    getVersion: () => '0.0.0-test',
+    getPath: () => userData,
+    quit: vitestFn(),
+    exit: vitestFn(),
+  });
+  const protocol = {
+    registerSchemesAsPrivileged: vitestFn(),
+    handlers: new Map<string, (request: Request) => Promise<Response>>(),
+    handle(scheme: string, handler: (request: Request) => Promise<Response>) {
+      this.handlers.set(scheme, handler);
+    },
+  };
+  const ipcMain = {
+    handlers: new Map<string, (event: unknown, input: unknown) => unknown>(),
+    handle(channel: string, handler: (event: unknown, input: unknown) => unknown) {
+      this.handlers.set(channel, handler);
+    },
+  };
+  const session = {
+    defaultSession: {
+      permissionRequestHandler: null as null | ((...args: unknown[]) => void),
+      permissionCheckHandler: null as null | ((...args: unknown[]) => boolean),
+      setPermissionRequestHandler(handler: (...args: unknown[]) => void) {
+        this.permissionRequestHandler = handler;
+      },
+      setPermissionCheckHandler(handler: (...args: unknown[]) => boolean) {
+        this.permissionCheckHandler = handler;
+      },
+    },
+  };
+  const shell = { openExternal: vitestFn(async (_url: string) => {}) };
+  return { app, BrowserWindow: FakeBrowserWindow, protocol, ipcMain, session, shell, windows };
+}
+
+/** A minimal call recorder, so this file does not depend on vitest's globals. */
+function vitestFn<A extends unknown[], R>(impl?: (...args: A) => R) {
+  const calls: A[] = [];
+  const fn = (...args: A) => {
+    calls.push(args);
+    return impl?.(...args) as R;
+  };
+  return Object.assign(fn, { calls });
+}
+
+export type FakeElectron = ReturnType<typeof createFakeElectron>;
+
+let shared: FakeElectron | null = null;
+/** One fake per test file: the mocked module and the test see the same instance. */
+export function sharedFakeElectron(): FakeElectron {
+  shared ??= createFakeElectron();
+  return shared;
+}

@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { channelNames } from '../../../contract/channels.ts';
+import { type FakeElectron, FakeWebContents, sharedFakeElectron } from './fake-electron.ts';
+
+vi.mock('electron', async () => (await import('./fake-electron.ts')).sharedFakeElectron());
+
+let electron: FakeElectron;
+
+beforeAll(async () => {
+  electron = sharedFakeElectron();
+  await import('../../../main/index.ts');
+  await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy());
+});
+
+describe('main/index.ts under a mocked Electron', () => {
+  it('sandboxes every renderer and takes the single-instance lock', () => {
+    expect(electron.app.enableSandbox.calls).toHaveLength(1);
+    expect(electron.app.requestSingleInstanceLock.calls).toHaveLength(1);
+  });
+
+  it('registers app:// as a privileged standard scheme and loads the window from it, not file://', () => {
+    expect(electron.protocol.registerSchemesAsPrivileged.calls[0]?.[0]).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+    expect(electron.protocol.handlers.has('app')).toBe(true);
+    expect(electron.windows[0]?.loadedUrl).toBe('app://vetted/');
+  });
+
+  it('opens one window with every hardening setting', () => {
+    expect(electron.windows).toHaveLength(1);
+    const prefs = electron.windows[0]?.options.webPreferences ?? {};
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+    });
+    expect(String(prefs.preload)).toMatch(/preload[/\\]index\.cjs$/);
+  });
+
+  it('denies every permission request and check', () => {
+    const session = electron.session.defaultSession;
+    const answers: boolean[] = [];
+    session.permissionRequestHandler?.(null, 'media', (granted: boolean) => answers.push(granted));
+    session.permissionRequestHandler?.(null, 'notifications', (granted: boolean) => answers.push(granted));
+    expect(answers).toEqual([false, false]);
+    expect(session.permissionCheckHandler?.(null, 'clipboard-read')).toBe(false);
+  });
+
+  it('hardens every web contents created: no new windows, no navigation, no webviews', () => {
+    const contents = new FakeWebContents();
+    electron.app.emit('web-contents-created', {}, contents);
+    expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler?.({ url: 'https://github.com/vetted' })).toEqual({ action: 'deny' });
+    expect(electron.shell.openExternal.calls).toEqual([['https://github.com/vetted']]);
+    expect(contents.fire('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(contents.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(contents.fire('will-redirect', 'https://evil.example/')).toBe(true);
+    expect(contents.fire('will-navigate', 'app://vetted/')).toBe(false);
+    expect(contents.fire('will-attach-webview')).toBe(true);
+  });
+
+  it('handles exactly the contract channels over IPC', () => {
+    expect([...electron.ipcMain.handlers.keys()].sort()).toEqual([...channelNames].sort());
+  });
+
+  it('answers our own window and refuses any other sender or frame', async () => {
+    const window = electron.windows[0]!;
+    const ping = electron.ipcMain.handlers.get('app.ping')!;
+    const own = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    expect(await ping(own, { nonce: 'n1' })).toMatchObject({ ok: true, value: { nonce: 'n1' } });
+
+    const stranger = new FakeWebContents();
+    const foreign = { sender: stranger, senderFrame: stranger.mainFrame };
+    expect(await ping(foreign, { nonce: 'n1' })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
+
+    const subFrame = { sender: window.webContents, senderFrame: { url: 'app://vetted/' } };
+    expect(await ping(subFrame, { nonce: 'n1' })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
+
+    window.webContents.mainFrame.url = 'https://evil.example/';
+    expect(await ping(own, { nonce: 'n1' })).toMatchObject({ ok: false, error: { code: 'Forbidden' } });
+    window.webContents.mainFrame.url = 'app://vetted/';
+
+    expect(await ping({ sender: window.webContents, senderFrame: null }, { nonce: 'n1' })).toMatchObject({
+      ok: false,
+      error: { code: 'Forbidden' },
+    });
+  });
+
+  it('refuses a bad payload with field errors and no stack trace', async () => {
+    const window = electron.windows[0]!;
+    const ping = electron.ipcMain.handlers.get('app.ping')!;
+    const own = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    const result = (await ping(own, { nonce: 7, extra: true })) as {
+      ok: false;
+      error: Record<string, unknown>;
+    };
+    expect(result.ok).toBe(false);
+    expect(result.error.code).toBe('BadInput');
+    expect(Object.keys(result.error.fields as object)).toContain('/nonce');
+    expect(JSON.stringify(result)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('serves the renderer over app:// with the CSP, and nothing outside it', async () => {
+    const handler = electron.protocol.handlers.get('app')!;
+    const traversal = await handler(new Request('app://vetted/%2e%2e/%2e%2e/package.json'));
+    expect(traversal.status).toBe(404);
+    const page = await handler(new Request('app://vetted/'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-(eval|inline)/);
+    const otherHost = await handler(new Request('app://elsewhere/index.html'));
+    expect(otherHost.status).toBe(404);
+    const missing = await handler(new Request('app://vetted/nope.js'));
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,0 +1,43 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRendererFile } from '../../main/renderer-files.ts';
+import { isAllowedExternalUrl } from '../../main/security.ts';
+
+describe('external links', () => {
+  it.each([
+    ['https://github.com/vetted/vetted', true],
+    ['https://docs.github.com/x', true],
+    ['http://github.com/', false],
+    ['https://github.com.evil.example/', false],
+    ['https://user:pw@github.com/', false],
+    ['https://github.com:8443/', false],
+    ['javascript:alert(1)', false],
+    ['file:///etc/passwd', false],
+    ['not a url', false],
+  ])('%s → %s', (url, allowed) => {
+    expect(isAllowedExternalUrl(url)).toBe(allowed);
+  });
+});
+
+describe('renderer files', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-renderer-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
+  writeFileSync(path.join(dir, 'app.js'), 'export {}');
+  writeFileSync(path.join(dir, 'secret.env'), 'x');
+
+  it('serves files of the build and index.html for app routes', async () => {
+    expect((await readRendererFile(dir, '/app.js'))?.contentType).toMatch(/javascript/);
+    expect((await readRendererFile(dir, '/customers/42'))?.body.toString()).toBe('<!doctype html>');
+  });
+
+  it('serves nothing outside the build, nothing of an unknown type, nothing malformed', async () => {
+    expect(await readRendererFile(dir, '/../../etc/passwd.txt')).toBeNull();
+    expect(await readRendererFile(dir, '/%2e%2e/%2e%2e/etc/hosts.txt')).toBeNull();
+    expect(await readRendererFile(dir, '/secret.env')).toBeNull();
+    expect(await readRendererFile(dir, '/%E0%A4%A.js')).toBeNull();
+    expect(await readRendererFile(dir, '/a%00.js')).toBeNull();
+    expect(await readRendererFile(dir, '/missing.js')).toBeNull();
+  });
+});
