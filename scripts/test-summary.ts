@@ -38,6 +38,8 @@ for (const [name, file, read] of suites) {
   if (!existsSync(file)) continue;
   const counts = read(file);
   failed += counts.failed;
-  process.stdout.write(`${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+  process.stdout.write(
+    `${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+  );
 }
 process.exitCode = failed > 0 ? 1 : 0;
