@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { App } from './app.ts';
+import { isoTime } from './clock.ts';
+import { customerCountsByStatus } from './customers.ts';
+import { faultConfigSchema } from './faults.ts';
+import { tokensIssued } from './oauth.ts';
+import { JSON_MEDIA_TYPE, type Reply } from './reply.ts';
+import type { RequestContext, Route } from './router.ts';
+import { parseBody } from './validation.ts';
+
+/** The sandbox's own controls, for tests and training: the clock, injected faults, counters. */
+const TEN_YEARS_SECONDS = 10 * 366 * 24 * 60 * 60;
+
+const clockSchema = z.object({ advanceSeconds: z.number().min(0).max(TEN_YEARS_SECONDS) });
+
+/** Moves the clock forward and resolves once everything that fell due has run. */
+export async function advanceClock(app: App, seconds: number): Promise<void> {
+  app.clock.advance(seconds);
+  await app.scheduler.drain();
+}
+
+const jsonReply = (body: unknown): Reply => ({ status: 200, body, contentType: JSON_MEDIA_TYPE });
+
+function clockState(app: App): Reply {
+  return jsonReply({ now: isoTime(app.clock.now()), offsetSeconds: app.clock.offsetMs / 1000 });
+}
+
+async function moveClock(ctx: RequestContext): Promise<Reply> {
+  const { advanceSeconds } = parseBody(clockSchema, ctx.json);
+  await advanceClock(ctx.app, advanceSeconds);
+  return clockState(ctx.app);
+}
+
+function setFaults(ctx: RequestContext): Reply {
+  ctx.app.faults.set(parseBody(faultConfigSchema, ctx.json));
+  return jsonReply(ctx.app.faults.config);
+}
+
+function deliveryCounts(app: App): { attempted: number; succeeded: number; failed: number } {
+  const row = app.store.get<{ attempted: number; succeeded: number | null }>(
+    'SELECT COUNT(*) AS attempted, SUM(succeeded) AS succeeded FROM attempts',
+  );
+  const attempted = row?.attempted ?? 0;
+  const succeeded = row?.succeeded ?? 0;
+  return { attempted, succeeded, failed: attempted - succeeded };
+}
+
+function stats(ctx: RequestContext): Reply {
+  const { app } = ctx;
+  return jsonReply({
+    tokensIssued: tokensIssued(app.store),
+    requests: app.stats.requests(),
+    customers: customerCountsByStatus(app.store),
+    deliveries: deliveryCounts(app),
+  });
+}
+
+export function controlRoutes(): Route[] {
+  return [
+    { method: 'GET', pattern: '/sandbox/clock', kind: 'control', handle: (ctx) => clockState(ctx.app) },
+    { method: 'POST', pattern: '/sandbox/clock', kind: 'control', body: 'json', handle: moveClock },
+    {
+      method: 'GET',
+      pattern: '/sandbox/faults',
+      kind: 'control',
+      handle: (ctx) => jsonReply(ctx.app.faults.config),
+    },
+    { method: 'POST', pattern: '/sandbox/faults', kind: 'control', body: 'json', handle: setFaults },
+    { method: 'GET', pattern: '/sandbox/stats', kind: 'control', handle: stats },
+  ];
+}

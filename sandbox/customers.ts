@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CUSTOMER_FIELDS,
+  type CustomerInput,
+  validateCustomerCreate,
+  validateCustomerRetry,
+} from '../contract/customer-rules.ts';
+import { type App, urlOf } from './app.ts';
+import { isoTime } from './clock.ts';
+import {
+  type EmbeddedError,
+  embeddedError,
+  invalidResourceState,
+  notFound,
+  validationError,
+} from './errors.ts';
+import { recordEvent, type Topic } from './events.ts';
+import { pageLinks, pageOf } from './pagination.ts';
+import { createdReply, halReply, type Link, type Reply, resourceLink } from './reply.ts';
+import type { RequestContext, Route } from './router.ts';
+import type { Store } from './store.ts';
+
+/** Personal customers (service-facts.md §4): create, read, the one retry, and the list. */
+export type CustomerStatus = 'verified' | 'retry' | 'document' | 'suspended';
+
+export interface CustomerRow extends Record<string, unknown> {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  type: string;
+  status: CustomerStatus;
+  retried: number;
+  created_ms: number;
+}
+
+/** The event that says a customer entered a status. */
+const ENTERED_STATUS_TOPIC: Record<CustomerStatus, Topic> = {
+  verified: 'customer_verified',
+  retry: 'customer_reverification_needed',
+  document: 'customer_verification_document_needed',
+  suspended: 'customer_suspended',
+};
+
+/** The sandbox's simulation: the first name picks the outcome of verification. */
+function statusOnCreation(firstName: string): CustomerStatus {
+  const name = firstName.trim().toLowerCase();
+  return name === 'retry' || name === 'document' || name === 'suspended' ? name : 'verified';
+}
+
+function statusAfterRetry(firstName: string): CustomerStatus {
+  const name = firstName.trim().toLowerCase();
+  return name === 'document' || name === 'suspended' ? name : 'verified';
+}
+
+export function findCustomer(store: Store, id: string): CustomerRow | undefined {
+  return store.get<CustomerRow>('SELECT * FROM customers WHERE id = ?', id);
+}
+
+export function requireCustomer(store: Store, id: string): CustomerRow {
+  const customer = findCustomer(store, id);
+  if (!customer) throw notFound('Customer not found.');
+  return customer;
+}
+
+/** Moves a customer to a status and emits the event saying so; call inside a transaction. */
+export function enterStatus(app: App, customerId: string, status: CustomerStatus): void {
+  app.store.run('UPDATE customers SET status = ? WHERE id = ?', status, customerId);
+  recordEvent(app, { topic: ENTERED_STATUS_TOPIC[status], customerId });
+}
+
+/** Address, date of birth, tin and IP address are never returned. */
+export function customerResource(app: App, row: CustomerRow): Record<string, unknown> {
+  const self = urlOf(app, `/customers/${row.id}`);
+  const transfers = urlOf(app, '/transfers');
+  const links: Record<string, Link> = {
+    self: resourceLink(self, 'customer'),
+    receive: resourceLink(transfers, 'transfer'),
+    'funding-sources': resourceLink(`${self}/funding-sources`, 'funding-source'),
+    transfers: resourceLink(`${self}/transfers`, 'transfer'),
+    send: resourceLink(transfers, 'transfer'),
+  };
+  if (row.status === 'retry') links['retry-verification'] = resourceLink(self, 'customer');
+  if (row.status === 'document')
+    links['verify-with-document'] = resourceLink(`${self}/documents`, 'document');
+  return {
+    _links: links,
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    type: row.type,
+    status: row.status,
+    created: isoTime(row.created_ms),
+  };
+}
+
+const emailKey = (email: string): string => email.trim().toLowerCase();
+
+/** The rules of contract/customer-rules.ts plus the one they cannot know: the e-mail must be unused. */
+function customerErrors(app: App, input: unknown, mode: 'create' | 'retry', self?: string): EmbeddedError[] {
+  const options = { today: new Date(app.clock.now()) };
+  const ruleErrors =
+    mode === 'create' ? validateCustomerCreate(input, options) : validateCustomerRetry(input, options);
+  const errors = ruleErrors.map((error) => embeddedError(error));
+  const email = (input as CustomerInput | null)?.email;
+  if (typeof email !== 'string' || errors.some((error) => error.path === '/email')) return errors;
+  const holder = app.store.get<{ id: string }>(
+    'SELECT id FROM customers WHERE email_key = ?',
+    emailKey(email),
+  );
+  if (holder && holder.id !== self) {
+    const duplicate = embeddedError(
+      { path: '/email', code: 'Duplicate', message: 'A customer with the specified email already exists.' },
+      { about: resourceLink(urlOf(app, `/customers/${holder.id}`), 'customer') },
+    );
+    errors.push(duplicate);
+    errors.sort((a, b) => fieldIndex(a.path) - fieldIndex(b.path));
+  }
+  return errors;
+}
+
+const fieldIndex = (path: string): number =>
+  CUSTOMER_FIELDS.indexOf(path.slice(1) as (typeof CUSTOMER_FIELDS)[number]);
+
+/** Optional fields sent empty are stored as absent; only the tin's last four digits are kept. */
+function storedFields(input: CustomerInput): (string | null)[] {
+  const optional = (value: string | undefined): string | null =>
+    value && value.trim() !== '' ? value : null;
+  return [
+    input.firstName!,
+    input.lastName!,
+    input.email!,
+    emailKey(input.email!),
+    input.type!,
+    input.address1!,
+    optional(input.address2),
+    input.city!,
+    input.state!,
+    input.postalCode!,
+    input.dateOfBirth!,
+    input.tin!.slice(-4),
+    optional(input.ipAddress),
+  ];
+}
+
+function createCustomer(ctx: RequestContext): Reply {
+  const { app } = ctx;
+  const errors = customerErrors(app, ctx.json, 'create');
+  if (errors.length > 0) throw validationError(errors);
+  const input = ctx.json as CustomerInput;
+  const id = randomUUID();
+  const status = statusOnCreation(input.firstName!);
+  app.store.transaction(() => {
+    app.store.run(
+      `INSERT INTO customers (first_name, last_name, email, email_key, type, address1, address2, city, state,
+         postal_code, date_of_birth, tin_last4, ip_address, id, status, created_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ...storedFields(input),
+      id,
+      status,
+      app.clock.now(),
+    );
+    recordEvent(app, { topic: 'customer_created', customerId: id });
+    recordEvent(app, { topic: ENTERED_STATUS_TOPIC[status], customerId: id });
+  });
+  return createdReply(urlOf(app, `/customers/${id}`));
+}
+
+/** The single retry of a customer in `retry`: every field again, corrected, with the full tin. */
+function retryCustomer(ctx: RequestContext): Reply {
+  const { app } = ctx;
+  const customer = requireCustomer(app.store, ctx.params.id!);
+  if (customer.status !== 'retry' || customer.retried === 1) throw invalidResourceState();
+  const errors = customerErrors(app, ctx.json, 'retry', customer.id);
+  if (errors.length > 0) throw validationError(errors);
+  const input = ctx.json as CustomerInput;
+  app.store.transaction(() => {
+    app.store.run(
+      `UPDATE customers SET first_name = ?, last_name = ?, email = ?, email_key = ?, type = ?, address1 = ?,
+         address2 = ?, city = ?, state = ?, postal_code = ?, date_of_birth = ?, tin_last4 = ?, ip_address = ?,
+         retried = 1
+       WHERE id = ?`,
+      ...storedFields(input),
+      customer.id,
+    );
+    enterStatus(app, customer.id, statusAfterRetry(input.firstName!));
+  });
+  return halReply(200, customerResource(app, requireCustomer(app.store, customer.id)));
+}
+
+function getCustomer(ctx: RequestContext): Reply {
+  return halReply(200, customerResource(ctx.app, requireCustomer(ctx.app.store, ctx.params.id!)));
+}
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** `search` matches names and e-mail anywhere (case-insensitive); `email` matches exactly; `status` repeats. */
+function listFilter(query: URLSearchParams): { where: string; params: string[] } {
+  const clauses: string[] = [];
+  const params: string[] = [];
+  const search = query.get('search')?.trim().toLowerCase();
+  if (search) {
+    const pattern = `%${escapeLike(search)}%`;
+    clauses.push(
+      `(lower(first_name) LIKE ? ESCAPE '\\' OR lower(last_name) LIKE ? ESCAPE '\\' OR email_key LIKE ? ESCAPE '\\'
+        OR lower(first_name || ' ' || last_name) LIKE ? ESCAPE '\\')`,
+    );
+    params.push(pattern, pattern, pattern, pattern);
+  }
+  const email = query.get('email');
+  if (email) {
+    clauses.push('email_key = ?');
+    params.push(emailKey(email));
+  }
+  const statuses = query.getAll('status').filter((status) => status !== '');
+  if (statuses.length > 0) {
+    clauses.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+    params.push(...statuses);
+  }
+  return { where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+function listCustomers(ctx: RequestContext): Reply {
+  const { app, query } = ctx;
+  const page = pageOf(query);
+  const { where, params } = listFilter(query);
+  const total =
+    app.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM customers ${where}`, ...params)?.n ?? 0;
+  const rows = app.store.all<CustomerRow>(
+    `SELECT * FROM customers ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    ...params,
+    page.limit,
+    page.offset,
+  );
+  return halReply(200, {
+    _links: pageLinks(app, '/customers', query, page, total, 'customer'),
+    _embedded: { customers: rows.map((row) => customerResource(app, row)) },
+    total,
+  });
+}
+
+export function customerCountsByStatus(store: Store): Record<CustomerStatus, number> {
+  const counts: Record<CustomerStatus, number> = { verified: 0, retry: 0, document: 0, suspended: 0 };
+  for (const row of store.all<{ status: CustomerStatus; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM customers GROUP BY status',
+  )) {
+    counts[row.status] = row.n;
+  }
+  return counts;
+}
+
+export function customerRoutes(): Route[] {
+  return [
+    { method: 'POST', pattern: '/customers', body: 'json', handle: createCustomer },
+    { method: 'GET', pattern: '/customers', handle: listCustomers },
+    { method: 'GET', pattern: '/customers/{id}', handle: getCustomer },
+    { method: 'POST', pattern: '/customers/{id}', body: 'json', handle: retryCustomer },
+  ];
+}
