@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * The queue's sections. A customer's section follows from its status (and, in `document`,
+ * whether a document is waiting for review); any status the service adds later lands in `other`
+ * and is shown by name.
+ */
+export const SECTIONS = ['retry', 'document', 'review', 'verified', 'suspended', 'other', 'drafts'] as const;
+export const SectionSchema = z.enum(SECTIONS);
+export type Section = z.infer<typeof SectionSchema>;
+
+export const SECTION_TITLES: Record<Section, string> = {
+  retry: 'Needs retry',
+  document: 'Needs document',
+  review: 'Document in review',
+  verified: 'Verified',
+  suspended: 'Suspended',
+  other: 'Other',
+  drafts: 'Drafts & outbox',
+};
+
+/** The section of a customer, from the status the service reported. */
+export function sectionOf(status: string, pendingDocuments = 0): Exclude<Section, 'drafts'> {
+  switch (status) {
+    case 'retry':
+    case 'verified':
+    case 'suspended':
+      return status;
+    case 'document':
+      return pendingDocuments > 0 ? 'review' : 'document';
+    default:
+      return 'other';
+  }
+}
+
+export const QueueRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  status: z.string(),
+  section: SectionSchema,
+  /** When the customer entered its current status: the queue's order, longest-waiting first. */
+  statusSince: z.iso.datetime(),
+  /** The service answered 404: shown, never deleted. */
+  gone: z.boolean(),
+  /** A line for the row, e.g. why the last document was rejected. */
+  note: z.string().nullable(),
+});
+export type QueueRow = z.infer<typeof QueueRowSchema>;
+
+export const QueueWindowInputSchema = z.strictObject({
+  section: SectionSchema.or(z.literal('all')),
+  search: z.string().max(200),
+  offset: z.number().int().min(0),
+  limit: z.number().int().min(1).max(200),
+});
+export type QueueWindowInput = z.infer<typeof QueueWindowInputSchema>;
+
+export const QueueWindowSchema = z.object({
+  rows: z.array(QueueRowSchema),
+  /** Rows in this section matching the search: the scroll height. */
+  total: z.number().int(),
+  /** Rows per section matching the search: the live counts beside each section. */
+  counts: z.record(SectionSchema, z.number().int()),
+});
+export type QueueWindow = z.infer<typeof QueueWindowSchema>;

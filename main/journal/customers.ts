@@ -1,0 +1,281 @@
+// Customers as last seen on the service, their status history, and their personal data (encrypted).
+import { z } from 'zod';
+import { type Section, sectionOf } from '../../contract/queue.ts';
+import type { Customer, Link } from '../service/hal.ts';
+import { type Db, type Statements, transaction } from './db.ts';
+import { JournalError } from './errors.ts';
+import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
+import { type Clock, isoTime, latest } from './time.ts';
+
+/** How a status was learnt: from our own create, a GET (start-up, refresh), or a webhook event. */
+export type StatusSource = 'created' | 'poll' | 'event';
+
+/** What the service says about a customer: the fields of a `GET /customers/{id}` the journal keeps. */
+export type ServiceCustomer = Pick<
+  Customer,
+  'id' | 'firstName' | 'lastName' | 'email' | 'type' | 'status' | 'created' | '_links'
+>;
+
+export interface Observation {
+  source: StatusSource;
+  /** The event that told us, when `source` is `event`. */
+  eventId?: string;
+  /** When the status was reached, if known (an event's `created`); otherwise it is now. */
+  at?: string;
+}
+
+export interface JournalCustomer {
+  id: string;
+  url: string;
+  /** firstName and lastName. */
+  name: string;
+  email: string;
+  type: string;
+  status: string;
+  section: Exclude<Section, 'drafts'>;
+  /** When the current status was reached: the queue's order. */
+  statusSince: string;
+  created: string;
+  lastRefreshed: string;
+  links: Record<string, Link>;
+  /** When the service answered 404 for it; null while it exists. */
+  goneAt: string | null;
+  pendingDocuments: number;
+  /** The queue row's line, e.g. why the last document was rejected. */
+  note: string | null;
+}
+
+export interface StatusChange {
+  status: string;
+  at: string;
+  source: StatusSource;
+  eventId: string | null;
+}
+
+export interface UpsertResult {
+  customer: JournalCustomer;
+  /** First time the journal sees this customer. */
+  isNew: boolean;
+  /** The status differs from the one recorded (always true for a new customer). */
+  statusChanged: boolean;
+}
+
+export interface CustomersRepository {
+  /** Records what the service answered for a customer, and its status in the history if it changed. */
+  upsert(customer: ServiceCustomer, observation: Observation): UpsertResult;
+  get(id: string): JournalCustomer | undefined;
+  /** Every status observed, oldest first. */
+  history(id: string): StatusChange[];
+  /** The service answered 404: kept and shown as gone, never deleted. Unknown ids are ignored. */
+  markGone(id: string): JournalCustomer | undefined;
+  /** Documents waiting for review move a `document` customer to "Document in review". */
+  setDocuments(id: string, documents: { pending: number; note: string | null }): JournalCustomer | undefined;
+  setPersonal(id: string, personal: PersonalData): void;
+  /** Decrypted; undefined when none was stored. Throws `JournalError` if it does not decrypt. */
+  personal(id: string): PersonalData | undefined;
+  /** Customers whose status may still change (not verified or suspended) and not gone: to GET at start-up. */
+  toReconcile(): string[];
+}
+
+interface CustomerRow {
+  id: string;
+  url: string;
+  name: string;
+  email: string;
+  type: string;
+  status: string;
+  section: Exclude<Section, 'drafts'>;
+  status_since: string;
+  created: string;
+  last_refreshed: string;
+  links: string;
+  gone_at: string | null;
+  pending_documents: number;
+  note: string | null;
+}
+
+interface PersonalRow {
+  address: string | null;
+  date_of_birth: string | null;
+  ssn_last_four: string | null;
+}
+
+const LinksSchema = z
+  .record(
+    z.string(),
+    z.object({ href: z.string(), type: z.string().optional(), 'resource-type': z.string().optional() }),
+  )
+  .catch({});
+
+const SELECT_CUSTOMER = `SELECT id, url, name, email, type, status, section, status_since, created, last_refreshed,
+  links, gone_at, pending_documents, note FROM customers WHERE id = :id`;
+
+export function customersRepository(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock) {
+  const now = () => isoTime(clock());
+  const row = (id: string) => sql.get<CustomerRow>(SELECT_CUSTOMER, { id });
+  const get = (id: string) => {
+    const found = row(id);
+    return found && toCustomer(found);
+  };
+
+  const recordStatus = (id: string, status: string, at: string, observation: Observation) => {
+    sql.run(
+      `INSERT INTO status_history (customer_id, status, at, source, event_id)
+       VALUES (:id, :status, :at, :source, :eventId)`,
+      { id, status, at, source: observation.source, eventId: observation.eventId ?? null },
+    );
+  };
+
+  const insert = (customer: ServiceCustomer, observation: Observation, at: string) => {
+    const created = isoTime(customer.created, at);
+    // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
+    const statusSince = observation.at ? isoTime(observation.at, at) : created;
+    sql.run(
+      `INSERT INTO customers (id, url, name, email, type, status, section, status_since, created, last_refreshed, links)
+       VALUES (:id, :url, :name, :email, :type, :status, :section, :statusSince, :created, :at, :links)`,
+      {
+        ...serviceFields(customer, ''),
+        section: sectionOf(customer.status),
+        statusSince,
+        created,
+        at,
+      },
+    );
+    recordStatus(customer.id, customer.status, statusSince, observation);
+  };
+
+  const update = (customer: ServiceCustomer, observation: Observation, at: string, existing: CustomerRow) => {
+    const observedAt = observation.at ? isoTime(observation.at, at) : at;
+    const changed = existing.status !== customer.status;
+    // Events arrive out of order: a late event's time must not make a newer status look older.
+    const statusSince = changed ? latest(observedAt, existing.status_since) : existing.status_since;
+    sql.run(
+      `UPDATE customers SET url = :url, name = :name, email = :email, type = :type, status = :status,
+         section = :section, status_since = :statusSince, last_refreshed = :at, links = :links, gone_at = NULL
+       WHERE id = :id`,
+      {
+        ...serviceFields(customer, existing.url),
+        section: sectionOf(customer.status, existing.pending_documents),
+        statusSince,
+        at,
+      },
+    );
+    if (changed) recordStatus(customer.id, customer.status, observedAt, observation);
+    return changed;
+  };
+
+  const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
+
+  const repository: CustomersRepository = {
+    upsert(customer, observation) {
+      return transaction(db, () => {
+        const existing = row(customer.id);
+        const at = now();
+        let statusChanged = true;
+        if (existing) statusChanged = update(customer, observation, at, existing);
+        else insert(customer, observation, at);
+        return { customer: get(customer.id)!, isNew: !existing, statusChanged };
+      });
+    },
+
+    get,
+
+    history(id) {
+      return sql
+        .all<{ status: string; at: string; source: StatusSource; event_id: string | null }>(
+          'SELECT status, at, source, event_id FROM status_history WHERE customer_id = :id ORDER BY seq',
+          { id },
+        )
+        .map(({ event_id, ...change }) => ({ ...change, eventId: event_id }));
+    },
+
+    markGone(id) {
+      sql.run(`UPDATE customers SET gone_at = coalesce(gone_at, :at), last_refreshed = :at WHERE id = :id`, {
+        id,
+        at: now(),
+      });
+      return get(id);
+    },
+
+    setDocuments(id, { pending, note }) {
+      return transaction(db, () => {
+        const existing = row(id);
+        if (!existing) return undefined;
+        sql.run(
+          'UPDATE customers SET pending_documents = :pending, note = :note, section = :section WHERE id = :id',
+          { id, pending, note, section: sectionOf(existing.status, pending) },
+        );
+        return get(id);
+      });
+    },
+
+    setPersonal(id, personal) {
+      const { changes } = sql.run(
+        `UPDATE customers SET address = :address, date_of_birth = :dateOfBirth, ssn_last_four = :ssnLastFour
+         WHERE id = :id`,
+        {
+          id,
+          address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
+          dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
+          ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
+        },
+      );
+      if (changes === 0) throw new JournalError(`No customer ${id} in the journal`);
+    },
+
+    personal(id) {
+      const sealed = sql.get<PersonalRow>(
+        'SELECT address, date_of_birth, ssn_last_four FROM customers WHERE id = :id',
+        { id },
+      );
+      if (!sealed?.address || !sealed.date_of_birth || !sealed.ssn_last_four) return undefined;
+      return {
+        address: AddressSchema.parse(JSON.parse(cipher.open(place(id, 'address'), sealed.address))),
+        dateOfBirth: cipher.open(place(id, 'date_of_birth'), sealed.date_of_birth),
+        ssnLastFour: cipher.open(place(id, 'ssn_last_four'), sealed.ssn_last_four),
+      };
+    },
+
+    toReconcile() {
+      return sql
+        .all<{ id: string }>(
+          `SELECT id FROM customers WHERE section IN ('retry', 'document', 'review', 'other') AND gone_at IS NULL
+           ORDER BY status_since, id`,
+        )
+        .map(({ id }) => id);
+    },
+  };
+  return repository;
+}
+
+/** The columns that come straight from the service's answer. */
+function serviceFields(customer: ServiceCustomer, previousUrl: string) {
+  return {
+    id: customer.id,
+    url: customer._links.self?.href ?? previousUrl,
+    name: [customer.firstName, customer.lastName].filter(Boolean).join(' '),
+    email: customer.email,
+    type: customer.type,
+    status: customer.status,
+    links: JSON.stringify(customer._links),
+  };
+}
+
+function toCustomer(row: CustomerRow): JournalCustomer {
+  return {
+    id: row.id,
+    url: row.url,
+    name: row.name,
+    email: row.email,
+    type: row.type,
+    status: row.status,
+    section: row.section,
+    statusSince: row.status_since,
+    created: row.created,
+    lastRefreshed: row.last_refreshed,
+    links: LinksSchema.parse(JSON.parse(row.links)),
+    goneAt: row.gone_at,
+    pendingDocuments: row.pending_documents,
+    note: row.note,
+  };
+}

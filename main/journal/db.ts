@@ -1,0 +1,90 @@
+// The journal's SQLite connection (node:sqlite, built into Node 24 and Electron 45's Node: nothing to rebuild).
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+
+export type Db = DatabaseSync;
+export type Params = Record<string, SQLInputValue>;
+
+const BUSY_TIMEOUT_MS = 5_000;
+// SQLite's default page cache is 2 MB; a journal of 100,000 customers is about 100 MB, and a broad search
+// visits rows all over it. 32 MB (filled only as pages are read) nearly halves such a search. Sorts and
+// statement journals stay in memory too (temp_store): they are small, and no temp file is left behind.
+const CACHE_KIB = 32_000;
+const MAX_CACHED_STATEMENTS = 200;
+
+/**
+ * Opens (creating if needed) the journal file, private to the user: the file and its `-wal`/`-shm`
+ * companions, which SQLite creates with the database file's permissions, are 0600 in a 0700 directory.
+ * Only the connection is set up here; the pragmas that write (WAL) wait for `configure`, after the
+ * schema version has been checked, so that a journal this version refuses is left untouched.
+ */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  // Defensive: no writable_schema tricks. Foreign keys on. The busy timeout only matters if a second
+  // process (a second app instance, a reviewer's sqlite3 shell) holds a lock for a moment.
+  return new DatabaseSync(file, {
+    defensive: true,
+    enableForeignKeyConstraints: true,
+    timeout: BUSY_TIMEOUT_MS,
+  });
+}
+
+/**
+ * WAL: readers never block the writer, and a crash never leaves a half-written transaction.
+ * synchronous=FULL rather than NORMAL: in WAL mode NORMAL survives an app crash but may lose the last
+ * commits on power loss, and the journal records promises made to others that must survive that too: a
+ * webhook event is answered 200 only once it is recorded (the service will not send it again), and an
+ * outbox's Idempotency-Key is stored before its request leaves. Our writes are few (reviewer actions,
+ * events, refreshes, batched in transactions), so one fsync per commit costs nothing anyone sees.
+ */
+export function configure(db: Db): void {
+  db.exec(`PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = FULL;
+    PRAGMA foreign_keys = ON;
+    PRAGMA temp_store = MEMORY;
+    PRAGMA cache_size = -${CACHE_KIB};`);
+}
+
+/**
+ * Runs `fn` in a transaction: the outermost call is BEGIN IMMEDIATE (takes the write lock up front, so
+ * it cannot fail half-way on a lock upgrade), nested calls are savepoints. Throwing rolls back.
+ */
+export function transaction<T>(db: Db, fn: () => T): T {
+  const nested = db.isTransaction;
+  db.exec(nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec(nested ? 'RELEASE nested' : 'COMMIT');
+    return result;
+  } catch (error) {
+    // Some errors (disk full, I/O) make SQLite roll back by itself: then there is nothing left to undo.
+    if (db.isTransaction) db.exec(nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * Prepares each SQL text once. Rows are typed by the caller: the tables are STRICT, so a column holds
+ * exactly the type the schema declares and the cast at this boundary is sound.
+ */
+export function statements(db: Db) {
+  const cache = new Map<string, StatementSync>();
+  const prepared = (sql: string): StatementSync => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      // Search SQL varies with the number of short words typed: keep the cache from growing without bound.
+      if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    all: <T>(sql: string, params: Params = {}): T[] => prepared(sql).all(params) as T[],
+    get: <T>(sql: string, params: Params = {}): T | undefined => prepared(sql).get(params) as T | undefined,
+    run: (sql: string, params: Params = {}) => prepared(sql).run(params),
+  };
+}
+export type Statements = ReturnType<typeof statements>;

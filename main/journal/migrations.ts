@@ -1,0 +1,224 @@
+// The journal's schema, as an ordered list of migrations. `PRAGMA user_version` holds the number of the
+// last one applied. Migrations are append-only: a released migration is never edited, a change is a new one.
+import { type Db, transaction } from './db.ts';
+import { JournalError } from './errors.ts';
+
+export interface Migration {
+  /** 1, 2, 3…: its position in `MIGRATIONS`, and the `user_version` once applied. */
+  version: number;
+  /** What it is for, for people reading the list. */
+  name: string;
+  sql: string;
+}
+
+/** 'VETT' in `PRAGMA application_id`: tells a Vetted journal from any other SQLite file. */
+export const APPLICATION_ID = 0x56455454;
+
+// Every table is STRICT (a column holds the declared type, or the write fails). Times are ISO-8601 UTC
+// text (see time.ts). Personal data columns hold `encryptField` tokens only (see personal.ts).
+const customersHistoryAudit = `
+CREATE TABLE customers (
+  -- An integer key that VACUUM never renumbers: the search index refers to rows by it.
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  url TEXT NOT NULL,
+  name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  -- sectionOf(status, pending_documents) from contract/queue.ts, kept on write so the queue reads it
+  -- from an index. A change to sectionOf needs a migration that recomputes it.
+  section TEXT NOT NULL CHECK (section IN ('retry', 'document', 'review', 'verified', 'suspended', 'other')),
+  status_since TEXT NOT NULL,
+  created TEXT NOT NULL,
+  last_refreshed TEXT NOT NULL,
+  links TEXT NOT NULL DEFAULT '{}',
+  -- When the service answered 404. The customer stays in the journal and in the queue.
+  gone_at TEXT,
+  pending_documents INTEGER NOT NULL DEFAULT 0,
+  note TEXT,
+  -- Encrypted (personal.ts).
+  address TEXT,
+  date_of_birth TEXT,
+  ssn_last_four TEXT
+) STRICT;
+
+-- The queue: a section's window and the whole queue's, longest waiting first.
+CREATE INDEX customers_by_section ON customers (section, status_since, id);
+CREATE INDEX customers_by_waiting ON customers (status_since, id);
+-- Search terms too short for the trigram index match the start of a name or an e-mail.
+CREATE INDEX customers_by_name ON customers (name COLLATE NOCASE);
+CREATE INDEX customers_by_email ON customers (email COLLATE NOCASE);
+
+-- Substring search over name and e-mail. The trigram tokenizer matches any 3+ character fragment,
+-- case-insensitively and ignoring accents. External content: the text lives once, in customers.
+CREATE VIRTUAL TABLE customer_search USING fts5 (
+  name, email, content = 'customers', content_rowid = 'seq', tokenize = 'trigram remove_diacritics 1'
+);
+CREATE TRIGGER customers_search_insert AFTER INSERT ON customers BEGIN
+  INSERT INTO customer_search (rowid, name, email) VALUES (new.seq, new.name, new.email);
+END;
+CREATE TRIGGER customers_search_update AFTER UPDATE OF name, email ON customers
+WHEN old.name IS NOT new.name OR old.email IS NOT new.email BEGIN
+  INSERT INTO customer_search (customer_search, rowid, name, email) VALUES ('delete', old.seq, old.name, old.email);
+  INSERT INTO customer_search (rowid, name, email) VALUES (new.seq, new.name, new.email);
+END;
+CREATE TRIGGER customers_search_delete AFTER DELETE ON customers BEGIN
+  INSERT INTO customer_search (customer_search, rowid, name, email) VALUES ('delete', old.seq, old.name, old.email);
+END;
+
+-- Live counts per section, kept by triggers: counting 100,000 index entries on every keystroke would
+-- make the queue's cost grow with its length.
+CREATE TABLE section_counts (
+  section TEXT PRIMARY KEY,
+  customers INTEGER NOT NULL DEFAULT 0
+) STRICT, WITHOUT ROWID;
+INSERT INTO section_counts (section) VALUES ('retry'), ('document'), ('review'), ('verified'), ('suspended'), ('other');
+CREATE TRIGGER customers_count_insert AFTER INSERT ON customers BEGIN
+  UPDATE section_counts SET customers = customers + 1 WHERE section = new.section;
+END;
+CREATE TRIGGER customers_count_update AFTER UPDATE OF section ON customers
+WHEN old.section IS NOT new.section BEGIN
+  UPDATE section_counts SET customers = customers - 1 WHERE section = old.section;
+  UPDATE section_counts SET customers = customers + 1 WHERE section = new.section;
+END;
+CREATE TRIGGER customers_count_delete AFTER DELETE ON customers BEGIN
+  UPDATE section_counts SET customers = customers - 1 WHERE section = old.section;
+END;
+
+-- Every status observed, with when and how we learnt it.
+CREATE TABLE status_history (
+  seq INTEGER PRIMARY KEY,
+  customer_id TEXT NOT NULL REFERENCES customers (id),
+  status TEXT NOT NULL,
+  at TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('created', 'poll', 'event')),
+  event_id TEXT
+) STRICT;
+CREATE INDEX status_history_by_customer ON status_history (customer_id, seq);
+
+-- Every reviewer action. Never personal data. Append-only, enforced here rather than trusted to callers.
+CREATE TABLE audit_log (
+  seq INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  action TEXT NOT NULL,
+  customer_id TEXT,
+  outcome TEXT NOT NULL,
+  detail TEXT
+) STRICT;
+CREATE INDEX audit_log_by_customer ON audit_log (customer_id, seq);
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN
+  SELECT RAISE (ABORT, 'The audit log is append-only');
+END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN
+  SELECT RAISE (ABORT, 'The audit log is append-only');
+END;
+`;
+
+const draftsOutboxEventsRetries = `
+CREATE TABLE drafts (
+  id TEXT PRIMARY KEY,
+  created TEXT NOT NULL,
+  updated TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('draft', 'queued', 'sending', 'created', 'rejected', 'attention')),
+  -- Shown in the queue and searched; the whole form, these included, is in form (encrypted).
+  name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  form TEXT NOT NULL,
+  customer_id TEXT,
+  field_errors TEXT NOT NULL DEFAULT '{}',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT,
+  last_error TEXT
+) STRICT;
+-- The "Drafts & outbox" section: drafts not yet customers, longest waiting first.
+CREATE INDEX drafts_in_queue ON drafts (updated, id) WHERE state <> 'created';
+
+-- The Idempotency-Key of a draft's create request, stored before the first request leaves.
+CREATE TABLE outbox (
+  draft_id TEXT PRIMARY KEY REFERENCES drafts (id),
+  idempotency_key TEXT NOT NULL UNIQUE,
+  key_created_at TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+-- Webhook events, deduplicated by the service's event id. customer_id has no foreign key: an event can
+-- arrive before its customer is in the journal.
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  topic TEXT NOT NULL,
+  resource_id TEXT NOT NULL,
+  customer_id TEXT,
+  created TEXT NOT NULL,
+  received_at TEXT NOT NULL,
+  signature_verified INTEGER NOT NULL CHECK (signature_verified IN (0, 1)),
+  duplicates_seen INTEGER NOT NULL DEFAULT 0,
+  processed_at TEXT
+) STRICT;
+CREATE INDEX events_by_received ON events (received_at, id);
+CREATE INDEX events_unprocessed ON events (received_at) WHERE processed_at IS NULL;
+CREATE INDEX events_by_customer ON events (customer_id, received_at);
+
+-- The one retry the service allows per customer, recorded as used.
+CREATE TABLE retries (
+  customer_id TEXT PRIMARY KEY REFERENCES customers (id),
+  used_at TEXT NOT NULL,
+  outcome TEXT
+) STRICT;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'customers, status history, audit log', sql: customersHistoryAudit },
+  { version: 2, name: 'drafts, outbox, events, retries', sql: draftsOutboxEventsRetries },
+];
+
+export const LATEST_VERSION = MIGRATIONS.length;
+
+export function schemaVersion(db: Db): number {
+  return pragmaNumber(db, 'user_version');
+}
+
+/**
+ * Refuses, before anything is written, a file this version must not migrate: a journal from a newer
+ * Vetted, or an SQLite database that is not a journal at all.
+ */
+export function checkCanMigrate(db: Db, file: string, migrations: readonly Migration[] = MIGRATIONS): void {
+  const version = readHeader(db, file, 'user_version');
+  const known = migrations.length;
+  if (version > known) {
+    throw new JournalError(
+      `This journal was written by a newer Vetted (schema ${version}; this version knows up to ${known}). ` +
+        `Update Vetted to open it. The file ${file} was left untouched.`,
+    );
+  }
+  const applicationId = readHeader(db, file, 'application_id');
+  const empty = version === 0 && !db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get();
+  if (applicationId !== APPLICATION_ID && !(applicationId === 0 && empty)) {
+    throw new JournalError(`The file ${file} is not a Vetted journal; it was left untouched.`);
+  }
+}
+
+/** Applies the migrations the database lacks, each in its own transaction with its version number. */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
+  for (const migration of migrations.slice(schemaVersion(db))) {
+    transaction(db, () => {
+      db.exec(migration.sql);
+      // Both pragmas are part of the transaction: a failed migration leaves the version as it was.
+      db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${migration.version};`);
+    });
+  }
+}
+
+// The first read of a file that is not a database fails here: say so, naming the file.
+function readHeader(db: Db, file: string, pragma: 'user_version' | 'application_id'): number {
+  try {
+    return pragmaNumber(db, pragma);
+  } catch (cause) {
+    throw new JournalError(`The file ${file} is not a Vetted journal (not an SQLite database).`, { cause });
+  }
+}
+
+function pragmaNumber(db: Db, pragma: 'user_version' | 'application_id'): number {
+  const row = db.prepare(`PRAGMA ${pragma}`).get() as Record<string, number>;
+  return row[pragma] ?? 0;
+}

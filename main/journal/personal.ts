@@ -1,0 +1,63 @@
+// Personal data at rest: each value is an `encryptField` token (AES-256-GCM, fresh nonce) bound by its AAD to
+// the table, row and column it belongs to, so a token copied into another row or column does not decrypt.
+import { z } from 'zod';
+import { DecryptError, decryptField, encryptField } from '../crypto.ts';
+import { JournalError } from './errors.ts';
+
+/** Where a personal value lives; its AAD. */
+export interface PersonalPlace {
+  table: 'customers' | 'drafts';
+  id: string;
+  column: string;
+}
+
+export interface PersonalCipher {
+  seal(place: PersonalPlace, plaintext: string): string;
+  /** Throws `JournalError` if the token was made with another key, for another place, or altered. */
+  open(place: PersonalPlace, token: string): string;
+}
+
+const KEY_BYTES = 32;
+
+export function personalCipher(dataKey: Buffer): PersonalCipher {
+  if (!Buffer.isBuffer(dataKey) || dataKey.length !== KEY_BYTES) {
+    throw new TypeError(`The journal needs the vault's ${KEY_BYTES}-byte data key`);
+  }
+  return {
+    seal: (place, plaintext) => encryptField(dataKey, plaintext, aadOf(place)),
+    open(place, token) {
+      try {
+        return decryptField(dataKey, token, aadOf(place));
+      } catch (error) {
+        if (!(error instanceof DecryptError)) throw error;
+        throw new JournalError(
+          `Cannot decrypt ${place.column} of ${place.table} ${place.id}: it was encrypted with another data key ` +
+            '(the vault was reset or replaced), or it was altered.',
+          { cause: error },
+        );
+      }
+    },
+  };
+}
+
+function aadOf(place: PersonalPlace): string {
+  return `journal:${place.table}/${place.id}/${place.column}`;
+}
+
+export const AddressSchema = z.object({
+  address1: z.string(),
+  address2: z.string().optional(),
+  city: z.string(),
+  state: z.string(),
+  postalCode: z.string(),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+/** A customer's personal data, as given on creation (or on the retry). */
+export interface PersonalData {
+  address: Address;
+  /** `YYYY-MM-DD` */
+  dateOfBirth: string;
+  /** The last four digits of the SSN: the full SSN is never stored. */
+  ssnLastFour: string;
+}

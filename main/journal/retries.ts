@@ -1,0 +1,53 @@
+// The service allows one retry per customer (POST with the full SSN): recorded as used, so the app never
+// offers it twice. The full SSN itself is never stored.
+import type { Statements } from './db.ts';
+import { JournalError } from './errors.ts';
+import { type Clock, isoTime } from './time.ts';
+
+export interface RetryRecord {
+  customerId: string;
+  usedAt: string;
+  /** e.g. the status it led to, or why it failed; null until known. */
+  outcome: string | null;
+}
+
+export interface RetriesRepository {
+  /** Marks the retry used (the first time only) and sets its outcome. */
+  record(customerId: string, outcome: string | null): RetryRecord;
+  get(customerId: string): RetryRecord | undefined;
+  list(): RetryRecord[];
+}
+
+interface RetryRow {
+  customer_id: string;
+  used_at: string;
+  outcome: string | null;
+}
+
+export function retriesRepository(sql: Statements, clock: Clock): RetriesRepository {
+  const get = (customerId: string) => {
+    const row = sql.get<RetryRow>('SELECT * FROM retries WHERE customer_id = :customerId', { customerId });
+    return row && toRetry(row);
+  };
+  return {
+    record(customerId, outcome) {
+      if (!sql.get('SELECT 1 FROM customers WHERE id = :customerId', { customerId })) {
+        throw new JournalError(`No customer ${customerId} in the journal`);
+      }
+      sql.run(
+        `INSERT INTO retries (customer_id, used_at, outcome) VALUES (:customerId, :at, :outcome)
+         ON CONFLICT (customer_id) DO UPDATE SET outcome = excluded.outcome`,
+        { customerId, at: isoTime(clock()), outcome },
+      );
+      return get(customerId)!;
+    },
+    get,
+    list() {
+      return sql.all<RetryRow>('SELECT * FROM retries ORDER BY used_at, customer_id').map(toRetry);
+    },
+  };
+}
+
+function toRetry(row: RetryRow): RetryRecord {
+  return { customerId: row.customer_id, usedAt: row.used_at, outcome: row.outcome };
+}

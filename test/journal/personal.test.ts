@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { createFieldKey } from '../../main/crypto.ts';
+import { JournalError, type PersonalData } from '../../main/journal/index.ts';
+import { journalFile, openTestJournal, serviceCustomer } from './helpers.ts';
+
+// Distinctive values: finding any of them in the file's bytes can only mean they were written in clear.
+const CUSTOMERS: Record<string, PersonalData> = {
+  'c-1': {
+    address: { address1: '742 Evergreen Terrace', city: 'Springfield', state: 'OR', postalCode: '97477' },
+    dateOfBirth: '1956-05-12',
+    ssnLastFour: '8264',
+  },
+  'c-2': {
+    address: {
+      address1: '1313 Mockingbird Lane',
+      address2: 'Apt Quixotic-7',
+      city: 'Mockingbird Heights',
+      state: 'CA',
+      postalCode: '90210-4321',
+    },
+    dateOfBirth: '1948-11-03',
+    ssnLastFour: '5193',
+  },
+  'c-3': {
+    address: { address1: '221B Baker Street', city: 'Zanzibarville', state: 'NY', postalCode: '10001' },
+    dateOfBirth: '1961-07-23',
+    ssnLastFour: '7402',
+  },
+};
+
+const DRAFT_FORMS = [
+  {
+    firstName: 'Wilhelmina',
+    lastName: 'Quackenbush',
+    email: 'wq@example.com',
+    address1: '31 Spooner Street',
+    city: 'Quahog',
+    state: 'RI',
+    postalCode: '02860',
+    dateOfBirth: '1972-02-29',
+    tin: '6157',
+  },
+  {
+    firstName: 'Bartholomew',
+    lastName: 'Featherstonehaugh',
+    email: 'bf@example.com',
+    address1: '4 Privet Drive',
+    address2: 'Cupboard Under Stairs',
+    city: 'Little Whinging',
+    state: 'WA',
+    postalCode: '98004',
+    dateOfBirth: '1980-07-31',
+    tin: '3091',
+  },
+];
+
+// Two-letter state codes are left out: "OR" and "CA" occur in any SQLite file (ORDER, CASCADE).
+const PERSONAL_STRINGS = [
+  ...Object.values(CUSTOMERS).flatMap(({ address: { state: _, ...address }, dateOfBirth, ssnLastFour }) => [
+    ...Object.values(address),
+    dateOfBirth,
+    ssnLastFour,
+  ]),
+  ...DRAFT_FORMS.flatMap(({ address1, address2, city, postalCode, dateOfBirth, tin }) => [
+    address1,
+    address2,
+    city,
+    postalCode,
+    dateOfBirth,
+    tin,
+  ]),
+].filter((value) => value !== undefined);
+
+function writePersonalData(file: string, dataKey: Buffer) {
+  const journal = openTestJournal({ file, dataKey });
+  for (const [id, personal] of Object.entries(CUSTOMERS)) {
+    journal.customers.upsert(serviceCustomer({ id }), { source: 'created' });
+    journal.customers.setPersonal(id, personal);
+  }
+  const drafts = DRAFT_FORMS.map((form) => journal.drafts.insert({ form }));
+  return { journal, draftIds: drafts.map((draft) => draft.id) };
+}
+
+function personalStringsIn(files: string[]): string[] {
+  const bytes = Buffer.concat(
+    files.filter((file) => fs.existsSync(file)).map((file) => fs.readFileSync(file)),
+  );
+  return PERSONAL_STRINGS.filter((value) => bytes.includes(Buffer.from(value, 'utf8')));
+}
+
+describe('personal data in the journal', () => {
+  it('reads back what it wrote', () => {
+    const { journal, draftIds } = writePersonalData(journalFile(), createFieldKey());
+    for (const [id, personal] of Object.entries(CUSTOMERS))
+      expect(journal.customers.personal(id)).toEqual(personal);
+    expect(draftIds.map((id) => journal.drafts.get(id)?.form)).toEqual(DRAFT_FORMS);
+    expect(journal.customers.personal('nobody')).toBeUndefined();
+  });
+
+  it('never writes address, date of birth or SSN digits to the database file or its WAL', () => {
+    const file = journalFile();
+    const { journal } = writePersonalData(file, createFieldKey());
+    const files = [file, `${file}-wal`, `${file}-shm`];
+    expect(fs.existsSync(`${file}-wal`)).toBe(true);
+    // The check itself can see a value when one is there.
+    expect(PERSONAL_STRINGS.length).toBeGreaterThan(20);
+    expect(personalStringsIn(files)).toEqual([]);
+    journal.close();
+    expect(personalStringsIn(files)).toEqual([]);
+    // The names and e-mails the queue searches are kept in clear, and the check would have seen them.
+    const bytes = fs.readFileSync(file);
+    expect(bytes.includes(Buffer.from('c-1@example.com'))).toBe(true);
+  });
+
+  it('fails clearly, naming no personal value, when the data key is not the one that wrote it', () => {
+    const file = journalFile();
+    const { journal, draftIds } = writePersonalData(file, createFieldKey());
+    journal.close();
+    const other = openTestJournal({ file, dataKey: createFieldKey() });
+    const read = () => other.customers.personal('c-1');
+    expect(read).toThrow(JournalError);
+    expect(read).toThrow(/Cannot decrypt address of customers c-1: it was encrypted with another data key/);
+    expect(() => other.drafts.get(draftIds[0]!)).toThrow(/Cannot decrypt form of drafts/);
+    try {
+      read();
+    } catch (error) {
+      const message = String((error as Error).message);
+      expect(PERSONAL_STRINGS.filter((value) => message.includes(value))).toEqual([]);
+    }
+    // The queue does not need the key: names and statuses are still there.
+    expect(other.queue.window({ section: 'all', search: '', offset: 0, limit: 10 }).total).toBe(5);
+  });
+
+  it('binds each value to its customer and column: a token moved elsewhere does not decrypt', () => {
+    const file = journalFile();
+    const { journal } = writePersonalData(file, createFieldKey());
+    const raw = new DatabaseSync(file);
+    raw.exec(`UPDATE customers SET date_of_birth = (SELECT date_of_birth FROM customers WHERE id = 'c-1')
+      WHERE id = 'c-2'`);
+    raw.exec(`UPDATE customers SET ssn_last_four = date_of_birth WHERE id = 'c-3'`);
+    raw.close();
+    expect(() => journal.customers.personal('c-2')).toThrow(/Cannot decrypt date_of_birth of customers c-2/);
+    expect(() => journal.customers.personal('c-3')).toThrow(/Cannot decrypt ssn_last_four of customers c-3/);
+    expect(journal.customers.personal('c-1')).toEqual(CUSTOMERS['c-1']);
+  });
+
+  it('refuses to store personal data for a customer it does not have, and a key of the wrong size', () => {
+    const journal = openTestJournal();
+    expect(() => journal.customers.setPersonal('nobody', CUSTOMERS['c-1']!)).toThrow('No customer nobody');
+    expect(() => openTestJournal({ dataKey: Buffer.alloc(16) })).toThrow(/32-byte data key/);
+  });
+});
