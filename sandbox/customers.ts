@@ -123,23 +123,28 @@ function customerErrors(app: App, input: unknown, mode: 'create' | 'retry', self
 const fieldIndex = (path: string): number =>
   CUSTOMER_FIELDS.indexOf(path.slice(1) as (typeof CUSTOMER_FIELDS)[number]);
 
-/** Optional fields sent empty are stored as absent; only the tin's last four digits are kept. */
-function storedFields(input: CustomerInput): (string | null)[] {
+/**
+ * Optional fields sent empty are stored as absent; only the tin's last four digits are kept.
+ * Personal data is never read back (the API does not return it), so it is stored sealed: inside
+ * the desktop app, with the app's data key.
+ */
+function storedFields(app: App, input: CustomerInput): (string | null)[] {
   const optional = (value: string | undefined): string | null =>
-    value && value.trim() !== '' ? value : null;
+    value && value.trim() !== '' ? app.secrets.seal(value) : null;
+  const personal = (value: string): string => app.secrets.seal(value);
   return [
     input.firstName!,
     input.lastName!,
     input.email!,
     emailKey(input.email!),
     input.type!,
-    input.address1!,
+    personal(input.address1!),
     optional(input.address2),
-    input.city!,
-    input.state!,
-    input.postalCode!,
-    input.dateOfBirth!,
-    input.tin!.slice(-4),
+    personal(input.city!),
+    personal(input.state!),
+    personal(input.postalCode!),
+    personal(input.dateOfBirth!),
+    personal(input.tin!.slice(-4)),
     optional(input.ipAddress),
   ];
 }
@@ -156,7 +161,7 @@ function createCustomer(ctx: RequestContext): Reply {
       `INSERT INTO customers (first_name, last_name, email, email_key, type, address1, address2, city, state,
          postal_code, date_of_birth, tin_last4, ip_address, id, status, created_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ...storedFields(input),
+      ...storedFields(app, input),
       id,
       status,
       app.clock.now(),
@@ -181,7 +186,7 @@ function retryCustomer(ctx: RequestContext): Reply {
          address2 = ?, city = ?, state = ?, postal_code = ?, date_of_birth = ?, tin_last4 = ?, ip_address = ?,
          retried = 1
        WHERE id = ?`,
-      ...storedFields(input),
+      ...storedFields(app, input),
       customer.id,
     );
     enterStatus(app, customer.id, statusAfterRetry(input.firstName!));

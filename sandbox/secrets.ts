@@ -1,7 +1,8 @@
 /**
- * Seals the secrets the sandbox writes to its data file: its client secret and the webhook
- * subscriptions' signing secrets. The desktop app passes its vault's sealing (the OS keychain);
- * standalone and in tests they are stored as they are.
+ * Seals what the sandbox must not write in the clear: its client secret, the webhook
+ * subscriptions' signing secrets, and customers' personal data (address, date of birth, SSN
+ * digits, IP address). The desktop app passes a seal keyed by its vault; standalone and in
+ * tests they are stored as they are.
  */
 export interface SandboxSecrets {
   seal(plainText: string): string;

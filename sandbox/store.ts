@@ -1,3 +1,4 @@
+import { chmodSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 
 /**
@@ -141,6 +142,8 @@ export interface Store {
 export function openStore(location: string): Store {
   const db = new DatabaseSync(location);
   if (location !== ':memory:') {
+    // The data file holds customers' data: readable by this user only, like the app's journal.
+    chmodSync(location, 0o600);
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000;');
   }
   db.exec('PRAGMA foreign_keys = ON;');
