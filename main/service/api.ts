@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import { invalidResponse, ServiceError } from './errors.ts';
+import { HAL_MEDIA_TYPE, idFromUrl } from './hal.ts';
+import type { HttpRequest, HttpResponse, RequestBody, ServiceUrl, Transport } from './http.ts';
+import type { TokenManager } from './token.ts';
+
+export interface WriteOptions {
+  /** Makes a POST safe to re-send: the service answers a repeat with the original response. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface ApiRequest extends WriteOptions {
+  method: HttpRequest['method'];
+  /** A path under the base URL, or a URL of the service (a `Location`, a HAL link). */
+  path: string;
+  /** Sent as HAL+JSON. */
+  json?: unknown;
+  /** Any other body, with the headers that describe it. */
+  body?: { headers: Record<string, string>; create: () => RequestBody };
+}
+
+/** An authorized call to the service. */
+export type Api = (req: ApiRequest) => Promise<HttpResponse>;
+
+function isRejectedToken(error: unknown): boolean {
+  return (
+    error instanceof ServiceError &&
+    error.status === 401 &&
+    (error.is('InvalidAccessToken') || error.is('ExpiredAccessToken'))
+  );
+}
+
+function httpRequest(req: ApiRequest, url: ServiceUrl, token: string): HttpRequest {
+  const headers: Record<string, string> = {
+    Accept: HAL_MEDIA_TYPE,
+    'Content-Type': HAL_MEDIA_TYPE,
+    Authorization: `Bearer ${token}`,
+  };
+  let body: HttpRequest['body'];
+  if (req.json !== undefined) {
+    const text = JSON.stringify(req.json);
+    body = () => text;
+  } else if (req.body) {
+    Object.assign(headers, req.body.headers);
+    body = req.body.create;
+  }
+  if (req.idempotencyKey) headers['Idempotency-Key'] = req.idempotencyKey;
+  return {
+    method: req.method,
+    url,
+    headers,
+    body,
+    retrySafe: req.method === 'GET' || (req.method === 'POST' && Boolean(req.idempotencyKey)),
+    signal: req.signal,
+  };
+}
+
+/**
+ * Adds the bearer token. A token the service calls invalid or expired (its clock may run ahead of
+ * ours) is renewed once and the request sent once more: a 401 means nothing was done.
+ */
+export function createApi(transport: Transport, tokens: TokenManager): Api {
+  return async (req) => {
+    const url = transport.resolve(req.path);
+    const token = await tokens.get();
+    try {
+      return await transport.send(httpRequest(req, url, token));
+    } catch (error) {
+      if (!isRejectedToken(error)) throw error;
+      tokens.invalidate(token);
+      return transport.send(httpRequest(req, url, await tokens.get()));
+    }
+  };
+}
+
+/** The body as the schema's type, or an InvalidResponse error. */
+export function readAs<T extends z.ZodType>(schema: T, res: HttpResponse, what: string): z.output<T> {
+  const parsed = schema.safeParse(res.body);
+  if (!parsed.success) throw invalidResponse(res.status, res.requestId, what);
+  return parsed.data;
+}
+
+/** A create's answer: the new resource's URL (from `Location`) and id. */
+export function createdResource(res: HttpResponse): { url: string; id: string } {
+  if (!res.location) throw invalidResponse(res.status, res.requestId, 'no Location header');
+  return { url: res.location, id: idFromUrl(res.location) };
+}
+
+/** `/customers/<id>` for an id; a URL of the service as it is. */
+export function resourcePath(collection: string, idOrUrl: string): string {
+  return /^https?:\/\//i.test(idOrUrl) ? idOrUrl : `/${collection}/${encodeURIComponent(idOrUrl)}`;
+}
+
+export function withQuery(
+  path: string,
+  params: Record<string, string | number | string[] | undefined>,
+): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== '') query.append(name, String(item));
+    }
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}

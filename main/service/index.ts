@@ -1,0 +1,39 @@
+export type { WriteOptions } from './api.ts';
+export {
+  type CallOutcome,
+  createServiceClient,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from './client.ts';
+export type {
+  CustomerInput,
+  CustomerPage,
+  CustomerQuery,
+  CustomerRetryInput,
+  CustomersApi,
+} from './customers.ts';
+export type { DocumentsApi, DocumentUpload, UploadOptions } from './documents.ts';
+export {
+  type FieldError,
+  isServiceError,
+  NetworkError,
+  type NetworkErrorKind,
+  ServiceError,
+  sameCode,
+} from './errors.ts';
+export type { EventsApi, Paging } from './events.ts';
+export {
+  type Customer,
+  type Delivery,
+  type Document,
+  HAL_MEDIA_TYPE,
+  idFromUrl,
+  type Link,
+  type ServiceEvent,
+  type Subscription,
+} from './hal.ts';
+export type { Timeouts } from './http.ts';
+export type { Log, LogEntry } from './log.ts';
+export type { RetryPolicy } from './retry.ts';
+export type { SubscriptionsApi } from './subscriptions.ts';
+export type { TokenInfo } from './token.ts';
