@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startSandbox } from '../sandbox/index.ts';
 import { startBrowserHost } from './browser.ts';
 import { createDesk } from './desk.ts';
 import { createLogger } from './log.ts';
+import { openFileKeyVault, openVaultRecovering } from './vault.ts';
 
 /** `npm start -- --browser`: the desk in plain Node, the renderer in any browser on this machine. */
 
@@ -14,6 +16,8 @@ export interface BrowserModeOptions {
   port?: number;
   dataDir?: string;
   rendererDir?: string;
+  /** Where log lines go; standard error by default. */
+  writeLog?: (line: string) => void;
 }
 
 export function defaultBrowserDataDir(): string {
@@ -22,15 +26,27 @@ export function defaultBrowserDataDir(): string {
 }
 
 export async function runBrowserMode(options: BrowserModeOptions = {}) {
-  const log = createLogger();
+  const log = createLogger(options.writeLog);
   const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
     version: string;
   };
+  const dataDir = options.dataDir ?? defaultBrowserDataDir();
+  let vaultProblem: string | null = null;
+  const vault = openVaultRecovering(
+    () => openFileKeyVault({ dir: dataDir }),
+    (problem) => {
+      vaultProblem = problem;
+      log.warn('vault problem', { problem });
+    },
+  );
   const desk = await createDesk({
     host: 'browser',
     version,
-    dataDir: options.dataDir ?? defaultBrowserDataDir(),
+    dataDir,
     log,
+    vault,
+    vaultProblem,
+    startSandbox,
   });
   const host = await startBrowserHost({
     dispatch: desk.dispatcher((session) => session.authenticated),
@@ -40,6 +56,8 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
   });
   return {
     launchUrl: host.launchUrl,
+    /** The desk itself, for tests that drive the sandbox behind it. */
+    desk,
     async close() {
       await host.close();
       await desk.close();

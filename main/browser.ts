@@ -129,8 +129,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       unsubscribe();
       clearInterval(heartbeat);
       for (const stream of streams) stream.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets a browser still holds would keep close() waiting for a minute.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -1,7 +1,7 @@
 // Field encryption for data at rest: AES-256-GCM with a fresh 12-byte nonce per call, so encrypting the
 // same value twice gives two different tokens and any change to a token is detected on decryption.
 // Used by the vault (secrets sealed with the browser-mode key) and by the journal (personal data).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 
 const TOKEN_VERSION = 'v1';
 const KEY_BYTES = 32;
@@ -25,9 +25,8 @@ export function createFieldKey(): Buffer {
  * to decrypt, so a token copied into another record or field does not decrypt there.
  */
 export function encryptField(key: Buffer, plaintext: string, aad?: string): string {
-  assertKey(key);
   const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  const cipher = createCipheriv('aes-256-gcm', keyObject(key), nonce, { authTagLength: TAG_BYTES });
   if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   const tag = cipher.getAuthTag();
@@ -36,9 +35,9 @@ export function encryptField(key: Buffer, plaintext: string, aad?: string): stri
 
 /** Decrypts a token made by `encryptField`; throws `DecryptError` if it was altered or the key/aad differ. */
 export function decryptField(key: Buffer, token: string, aad?: string): string {
-  assertKey(key);
+  const secret = keyObject(key);
   const { nonce, tag, ciphertext } = parseToken(token);
-  const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  const decipher = createDecipheriv('aes-256-gcm', secret, nonce, { authTagLength: TAG_BYTES });
   if (aad !== undefined) decipher.setAAD(Buffer.from(aad, 'utf8'));
   decipher.setAuthTag(tag);
   try {
@@ -48,6 +47,22 @@ export function decryptField(key: Buffer, token: string, aad?: string): string {
       'Cannot decrypt field: authentication failed (the data was altered, or was encrypted with another key or for another context)',
     );
   }
+}
+
+/**
+ * Importing raw key bytes costs more than sealing a short field, and the journal seals thousands:
+ * each key is imported once. Keyed by the Buffer itself, so a key's bytes never become a map key.
+ */
+const importedKeys = new WeakMap<Buffer, KeyObject>();
+
+function keyObject(key: Buffer): KeyObject {
+  let imported = importedKeys.get(key);
+  if (!imported) {
+    assertKey(key);
+    imported = createSecretKey(key);
+    importedKeys.set(key, imported);
+  }
+  return imported;
 }
 
 function parseToken(token: string): { nonce: Buffer; tag: Buffer; ciphertext: Buffer } {

@@ -1,13 +1,43 @@
+import path from 'node:path';
 import type { AppInfo } from '../contract/channels.ts';
+import { type AppError, DeskError } from '../contract/errors.ts';
 import { type Handlers, serve } from '../contract/serve.ts';
+import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
+import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/index.ts';
+import { describeConnectionFailure } from './connection-test.ts';
+import { decryptField, encryptField } from './crypto.ts';
+import { customersFeature } from './customers.ts';
+import { documentsFeature } from './documents.ts';
+import { draftsFeature } from './drafts.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
+import type { DeskContext } from './feature.ts';
+import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
+import { createReconciler } from './reconcile.ts';
+import { NetworkError, ServiceError } from './service/index.ts';
+import { connectService, NotConfiguredError, type ServiceConnection } from './service-connection.ts';
+import {
+  type ConfLike,
+  type ConfLikeOptions,
+  openSettings,
+  SettingsError,
+  type SettingsStore,
+} from './settings.ts';
+import type { Vault } from './vault.ts';
+import { webhooksFeature } from './webhooks/index.ts';
 
 export interface DeskOptions {
   host: AppInfo['host'];
   version: string;
   dataDir: string;
   log: Logger;
+  /** The host's vault: safeStorage under Electron, a 0600 key file in browser mode. */
+  vault: Vault;
+  /** A problem met while opening the vault (a corrupt file kept aside), shown in Settings. */
+  vaultProblem?: string | null;
+  /** electron-store under Electron; conf otherwise. */
+  createSettingsStore?: (options: ConfLikeOptions) => ConfLike;
+  startSandbox: (options: SandboxOptions) => Promise<RunningSandbox>;
   /** Validate every output and pushed event against the contract (tests, development). */
   strictContract?: boolean;
 }
@@ -19,35 +49,172 @@ export interface DeskOptions {
 export interface Desk {
   handlers: Handlers;
   events: EventHub;
+  /** The live connection (tests reach the sandbox through it). */
+  connection(): ServiceConnection;
   dispatcher<Sender>(isTrustedSender: (sender: Sender) => boolean): ReturnType<typeof serve<Sender>>;
   close(): Promise<void>;
 }
 
+/** Settings that decide which service Vetted talks to: changing one reconnects. */
+const CONNECTION_KEYS = ['serviceMode', 'baseUrl', 'clientId', 'clientSecret'] as const;
+
 export async function createDesk(options: DeskOptions): Promise<Desk> {
+  const { log, vault } = options;
   const events = createEventHub({ validate: options.strictContract ?? false });
-  const info = (): AppInfo => ({
-    name: 'Vetted',
-    version: options.version,
-    host: options.host,
-    serviceMode: 'sandbox',
+  const settings = openSettings({
+    dir: options.dataDir,
+    ...(options.createSettingsStore ? { createStore: options.createSettingsStore } : {}),
   });
+  if (settings.problem) log.warn('settings file problem', { problem: settings.problem });
+  const storedSecret = vault.get('clientSecret');
+  if (storedSecret) log.addSecret(storedSecret);
+
+  const connect = () =>
+    connectService({
+      settings: settings.get(),
+      clientSecret: vault.get('clientSecret'),
+      dataDir: options.dataDir,
+      log,
+      onStatus: (status: ServiceStatus) => events.emit('service.status', status),
+      startSandbox: options.startSandbox,
+      sandboxSecrets: sealedWith(vault),
+    });
+  let connection = await connect();
+  const journal = openJournal({ file: path.join(options.dataDir, 'journal.db'), dataKey: vault.dataKey() });
+  const reconciler = createReconciler({
+    journal,
+    client: () => connection.client(),
+    onChange: (row) => events.emit('customer.updated', row),
+  });
+  const context: DeskContext = {
+    dataDir: options.dataDir,
+    log,
+    vault,
+    settings,
+    journal,
+    events,
+    reconciler,
+    connection: () => connection,
+  };
+  const customers = customersFeature(context);
+  const documents = documentsFeature(context);
+  const drafts = draftsFeature(context);
+  const webhooks = webhooksFeature(context);
+  const features = [customers, documents, drafts, webhooks];
+  const connected = () => {
+    for (const feature of features) feature.onConnected?.();
+  };
+
+  const view = (): SettingsView => {
+    const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications } = settings.get();
+    return {
+      serviceMode,
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(clientId ? { clientId } : {}),
+      hasClientSecret: vault.has('clientSecret'),
+      webhookPort,
+      ...(publicWebhookUrl ? { publicWebhookUrl } : {}),
+      notifications,
+      secretProtection: vault.protection,
+      problem: [settings.problem, options.vaultProblem].filter(Boolean).join(' ') || null,
+    };
+  };
+
+  const updateSettings = async (patch: SettingsPatch): Promise<SettingsView> => {
+    applySettingsPatch(settings, vault, log, patch);
+    const changed = Object.keys(patch);
+    if (CONNECTION_KEYS.some((key) => key in patch)) {
+      await connection.close();
+      connection = await connect();
+      events.emit('service.status', connection.status());
+      connected();
+    }
+    for (const feature of features) await feature.onSettingsChanged?.(changed);
+    return view();
+  };
 
   const handlers: Handlers = {
-    'app.info': () => info(),
+    'app.info': () => ({
+      name: 'Vetted',
+      version: options.version,
+      host: options.host,
+      serviceMode: connection.mode,
+    }),
     'app.ping': ({ nonce }) => ({ nonce, at: new Date().toISOString() }),
+    'settings.get': () => view(),
+    'settings.update': (patch) => updateSettings(patch),
+    'service.status': () => connection.status(),
+    'service.test': () => connection.test(),
+    ...customers.handlers,
+    ...documents.handlers,
+    ...drafts.handlers,
+    ...webhooks.handlers,
   };
+  connected();
 
   return {
     handlers,
     events,
+    connection: () => connection,
     dispatcher: (isTrustedSender) =>
       serve(handlers, {
         host: options.host,
         isTrustedSender,
         validateOutput: options.strictContract ?? false,
-        onUnexpected: (channel, error) =>
-          options.log.error('handler failed', { channel, ...describeError(error) }),
+        toAppError,
+        onUnexpected: (channel, error) => log.error('handler failed', { channel, ...describeError(error) }),
       }),
-    async close() {},
+    async close() {
+      for (const feature of features) await feature.close?.();
+      await connection.close();
+      journal.close();
+    },
   };
+}
+
+/** The embedded sandbox keeps its own secrets in its data file: sealed with our data key, never plain. */
+function sealedWith(vault: Vault): SandboxSecrets {
+  const AAD = 'vetted:sandbox-secret';
+  const key = vault.dataKey();
+  return {
+    seal: (plainText) => encryptField(key, plainText, AAD),
+    open: (sealed) => decryptField(key, sealed, AAD),
+  };
+}
+
+/** Non-secret fields go to the settings file, the client secret to the vault, never the other way. */
+function applySettingsPatch(settings: SettingsStore, vault: Vault, log: Logger, patch: SettingsPatch): void {
+  const { clientSecret, ...rest } = patch;
+  const plain = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
+  try {
+    settings.update(plain);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      const fields = Object.fromEntries(error.fields.map((field) => [`/${field}`, error.message]));
+      throw new DeskError('InvalidSettings', error.message, fields);
+    }
+    throw error;
+  }
+  if (clientSecret === null) vault.delete('clientSecret');
+  if (clientSecret) {
+    log.addSecret(clientSecret);
+    vault.set('clientSecret', clientSecret);
+  }
+}
+
+/** Failures a reviewer can act on, in words; anything else stays a generic internal error. */
+function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
+  if (error instanceof NetworkError) {
+    return { code: 'Offline', message: describeConnectionFailure(error).message };
+  }
+  if (error instanceof ServiceError) {
+    return { code: `Service.${error.code}`, message: serviceMessage(error) };
+  }
+  return undefined;
+}
+
+function serviceMessage(error: ServiceError): string {
+  const reference = error.requestId ? ` (request ${error.requestId})` : '';
+  return `The service refused this: ${error.message}${reference}`;
 }

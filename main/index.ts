@@ -1,9 +1,15 @@
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session, shell } from 'electron';
+import ElectronStore from 'electron-store';
+import { startSandbox } from '../sandbox/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { createDesk, type Desk } from './desk.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
 import { createLogger } from './log.ts';
+import { nativeNotifications } from './native-notifications.ts';
+import type { ConfLikeOptions } from './settings.ts';
+import { openElectronVault, openVaultRecovering } from './vault.ts';
+import { showNatively } from './webhooks/index.ts';
 import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady } from './window.ts';
 
 /**
@@ -22,11 +28,7 @@ registerAppScheme(protocol);
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
-  });
+  app.on('second-instance', focusWindow);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => {
@@ -38,17 +40,37 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
+function focusWindow(): void {
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+}
+
 async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   handleAppProtocol(protocol, path.join(import.meta.dirname, '../renderer'));
+  const dataDir = app.getPath('userData');
+  let vaultProblem: string | null = null;
+  const vault = openVaultRecovering(
+    () => openElectronVault({ dir: dataDir, safeStorage }),
+    (problem) => {
+      vaultProblem = problem;
+      log.warn('vault problem', { problem });
+    },
+  );
   desk = await createDesk({
     host: 'electron',
     version: app.getVersion(),
-    dataDir: app.getPath('userData'),
+    dataDir,
     log,
+    vault,
+    vaultProblem,
+    createSettingsStore: createElectronStore,
+    startSandbox,
   });
   registerIpc(ipcMain, desk.dispatcher(isTrustedIpcSender(windowContents)));
   desk.events.subscribe(pushToWindow(windowContents));
+  showNatively(desk.events, nativeNotifications(Notification, focusWindow));
   mainWindow = new BrowserWindow(mainWindowOptions(path.join(import.meta.dirname, '../preload/index.cjs')));
   showWhenReady(mainWindow);
   mainWindow.on('closed', () => {
@@ -56,3 +78,15 @@ async function start(): Promise<void> {
   });
   await mainWindow.loadURL(`${APP_ORIGIN}/`);
 }
+
+/**
+ * electron-store answers a synchronous IPC message that hands any renderer the data path. Ours
+ * reads settings through the contract only, so that listener is removed: no unvalidated IPC.
+ */
+function createElectronStore(options: ConfLikeOptions) {
+  const store = new ElectronStore<Record<string, unknown>>(options);
+  ipcMain.removeAllListeners(ELECTRON_STORE_IPC_CHANNEL);
+  return store;
+}
+
+const ELECTRON_STORE_IPC_CHANNEL = 'electron-store-get-data';

@@ -398,3 +398,17 @@ function syncDirectory(dir: string): void {
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
+
+/**
+ * Opens a vault; when its file is corrupt, the opener has already kept it aside, so a second
+ * open starts empty. The problem is reported, not thrown: Vetted starts and says what happened.
+ */
+export function openVaultRecovering(open: () => Vault, onProblem: (message: string) => void): Vault {
+  try {
+    return open();
+  } catch (error) {
+    if (!(error instanceof VaultCorruptError)) throw error;
+    onProblem(error.message);
+    return open();
+  }
+}

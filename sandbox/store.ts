@@ -124,6 +124,8 @@ CREATE TABLE IF NOT EXISTS idempotency (
   body BLOB,
   created_ms INTEGER NOT NULL
 );
+-- Every keyed POST first forgets keys older than 24 h: without this, a scan of all of them.
+CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (created_ms);
 `;
 
 export type Row = Record<string, unknown>;

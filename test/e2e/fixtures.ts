@@ -12,6 +12,8 @@ export interface VettedApp {
   launchUrl: string;
   origin: string;
   dataDir: string;
+  /** Every line main logged during the test. */
+  logLines: string[];
 }
 
 /** Each test gets its own Vetted in browser mode, with its own data directory. */
@@ -19,8 +21,9 @@ export const test = base.extend<{ vetted: VettedApp }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern.
   vetted: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-e2e-'));
-    const running = await runBrowserMode({ port: 0, dataDir });
-    await use({ launchUrl: running.launchUrl, origin: new URL(running.launchUrl).origin, dataDir });
+    const logLines: string[] = [];
+    const running = await runBrowserMode({ port: 0, dataDir, writeLog: (line) => logLines.push(line) });
+    await use({ launchUrl: running.launchUrl, origin: new URL(running.launchUrl).origin, dataDir, logLines });
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });
   },

@@ -1,9 +1,10 @@
+import { channelNames } from '../../contract/channels.ts';
 import { expect, type PageGlobals, test } from './fixtures.ts';
 
 test('the shell loads and app.ping crosses window.vetted', async ({ page, vetted }) => {
   await page.goto(vetted.launchUrl);
   await expect(page.getByRole('heading', { name: 'Vetted' })).toBeVisible();
-  await expect(page.getByRole('status')).toHaveText('Connected');
+  await expect(page.getByRole('contentinfo').getByRole('status')).toHaveText('Online');
   await expect(page.getByRole('contentinfo')).toContainText('Sandbox');
   // The token travelled once, in the launch URL; the address bar no longer shows it.
   expect(page.url()).toBe(`${vetted.origin}/`);
@@ -19,7 +20,8 @@ test('the shell loads and app.ping crosses window.vetted', async ({ page, vetted
   );
   expect(bad).toMatchObject({ ok: false, error: { code: 'BadInput' } });
   const exposed = await page.evaluate(() => Object.keys((globalThis as PageGlobals).vetted ?? {}).sort());
-  expect(exposed).toEqual(['app', 'on']);
+  const namespaces = new Set(channelNames.map((channel) => channel.split('.')[0]));
+  expect(exposed).toEqual([...namespaces, 'on'].sort());
 });
 
 test('a request without the token is refused', async ({ playwright, vetted }) => {

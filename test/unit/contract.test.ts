@@ -4,11 +4,13 @@ import { channelNames, invokeChannels } from '../../contract/channels.ts';
 import { DeskError, VettedError } from '../../contract/errors.ts';
 import { type Handlers, serve } from '../../contract/serve.ts';
 
-const handlers = (overrides: Partial<Handlers> = {}): Handlers => ({
-  'app.info': () => ({ name: 'Vetted', version: '1.0.0', host: 'browser', serviceMode: 'sandbox' }),
-  'app.ping': ({ nonce }) => ({ nonce, at: new Date(0).toISOString() }),
-  ...overrides,
-});
+/** Only the app channels answer here: serve() is tested, not the features. */
+const handlers = (overrides: Partial<Handlers> = {}): Handlers =>
+  ({
+    'app.info': () => ({ name: 'Vetted', version: '1.0.0', host: 'browser', serviceMode: 'sandbox' }),
+    'app.ping': ({ nonce }: { nonce: string }) => ({ nonce, at: new Date(0).toISOString() }),
+    ...overrides,
+  }) as Handlers;
 
 const trusted = (sender: string) => sender === 'ours';
 

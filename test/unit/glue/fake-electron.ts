@@ -80,11 +80,18 @@ export function createFakeElectron() {
       this.handlers.set(scheme, handler);
     },
   };
-  const ipcMain = {
+  const ipcMain = Object.assign(new EventEmitter(), {
     handlers: new Map<string, (event: unknown, input: unknown) => unknown>(),
     handle(channel: string, handler: (event: unknown, input: unknown) => unknown) {
       this.handlers.set(channel, handler);
     },
+  });
+  // A keychain that "encrypts" reversibly, enough to prove secrets go through it.
+  const safeStorage = {
+    isEncryptionAvailable: () => true,
+    getSelectedStorageBackend: () => 'gnome_libsecret',
+    encryptString: (text: string) => Buffer.from(text, 'utf8').reverse(),
+    decryptString: (sealed: Buffer) => Buffer.from(sealed).reverse().toString('utf8'),
   };
   const session = {
     defaultSession: {
@@ -98,8 +105,24 @@ export function createFakeElectron() {
       },
     },
   };
+  class Notification extends EventEmitter {
+    static isSupported = () => true;
+    show() {}
+  }
   const shell = { openExternal: vitestFn(async (_url: string) => {}) };
-  return { app, BrowserWindow: FakeBrowserWindow, protocol, ipcMain, session, shell, windows };
+  const electron = {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    Notification,
+    protocol,
+    ipcMain,
+    session,
+    shell,
+    safeStorage,
+    windows,
+  };
+  // electron-store imports Electron's default export.
+  return { ...electron, default: electron };
 }
 
 /** A minimal call recorder, so this file does not depend on vitest's globals. */

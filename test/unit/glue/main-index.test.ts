@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { channelNames } from '../../../contract/channels.ts';
 import { type FakeElectron, FakeWebContents, sharedFakeElectron } from './fake-electron.ts';
@@ -39,6 +40,7 @@ describe('main/index.ts under a mocked Electron', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      experimentalFeatures: false,
     });
     expect(String(prefs.preload)).toMatch(/preload[/\\]index\.cjs$/);
   });
@@ -65,8 +67,16 @@ describe('main/index.ts under a mocked Electron', () => {
     expect(contents.fire('will-attach-webview')).toBe(true);
   });
 
-  it('handles exactly the contract channels over IPC', () => {
+  it('handles exactly the contract channels over IPC, and listens to nothing else', () => {
     expect([...electron.ipcMain.handlers.keys()].sort()).toEqual([...channelNames].sort());
+    // electron-store's own synchronous channel is removed: every IPC goes through the contract.
+    expect(electron.ipcMain.eventNames()).toEqual([]);
+  });
+
+  it('keeps settings in the user data directory and secrets out of them', () => {
+    const files = readdirSync(electron.app.getPath());
+    expect(files).toContain('vault.json');
+    expect(files).toContain('journal.db');
   });
 
   it('answers our own window and refuses any other sender or frame', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { channelNames } from '../../../contract/channels.ts';
 
 const exposed = vi.hoisted(() => new Map<string, unknown>());
 const ipc = vi.hoisted(() => ({
@@ -17,7 +18,8 @@ describe('preload', () => {
     await import('../../../preload/index.ts');
     expect([...exposed.keys()]).toEqual(['vetted']);
     const vetted = exposed.get('vetted') as Record<string, unknown>;
-    expect(Object.keys(vetted).sort()).toEqual(['app', 'on']);
+    const namespaces = new Set(channelNames.map((channel) => channel.split('.')[0]));
+    expect(Object.keys(vetted).sort()).toEqual([...namespaces, 'on'].sort());
     expect(Object.isFrozen(vetted)).toBe(true);
     const serialized = JSON.stringify(vetted, (_key, value) => (typeof value === 'function' ? 'fn' : value));
     expect(serialized).not.toMatch(/ipc|send|invoke/i);
@@ -35,9 +37,9 @@ describe('preload', () => {
       on: (event: string, listener: (payload: unknown) => void) => () => void;
     };
     const seen: unknown[] = [];
-    const off = vetted.on('app.heartbeat', (payload) => seen.push(payload));
+    const off = vetted.on('service.status', (payload) => seen.push(payload));
     const relay = ipc.on.mock.calls[0]?.[1] as (event: unknown, name: unknown, payload: unknown) => void;
-    relay({}, 'app.heartbeat', { at: 'now' });
+    relay({}, 'service.status', { at: 'now' });
     relay({}, 'something.else', { at: 'never' });
     expect(seen).toEqual([{ at: 'now' }]);
     off();

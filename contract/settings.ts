@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
+export type ServiceMode = z.infer<typeof ServiceModeSchema>;
+
+/** How the vault protects secrets here; the Settings screen says it in words. */
+export const SecretProtectionSchema = z.enum(['os-keychain', 'file-permissions', 'memory-only']);
+
+/** Settings as the renderer sees them: never a secret, only whether one is stored. */
+export const SettingsViewSchema = z.object({
+  serviceMode: ServiceModeSchema,
+  baseUrl: z.string().optional(),
+  clientId: z.string().optional(),
+  hasClientSecret: z.boolean(),
+  webhookPort: z.number().int(),
+  publicWebhookUrl: z.string().optional(),
+  notifications: z.boolean(),
+  secretProtection: SecretProtectionSchema,
+  /** A corrupt settings file found at start-up: what was wrong and where it was kept. */
+  problem: z.string().nullable(),
+});
+export type SettingsView = z.infer<typeof SettingsViewSchema>;
+
+const clearable = (schema: z.ZodString) => schema.nullable().optional();
+
+/** A change to the settings. `null` clears a field; the client secret is write-only. */
+export const SettingsPatchSchema = z.strictObject({
+  serviceMode: ServiceModeSchema.optional(),
+  baseUrl: clearable(z.string().trim().min(1).max(2048)),
+  clientId: clearable(z.string().trim().min(1).max(200)),
+  clientSecret: clearable(z.string().min(1).max(1024)),
+  webhookPort: z.number().int().min(1024).max(65535).optional(),
+  publicWebhookUrl: clearable(z.string().trim().min(1).max(2048)),
+  notifications: z.boolean().optional(),
+});
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+export const ConnectionStateSchema = z.enum([
+  'connecting',
+  'online',
+  'offline',
+  'auth-failed',
+  'not-configured',
+]);
+export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
+
+/** What the status bar shows: which service, whether it answers, when it last did. */
+export const ServiceStatusSchema = z.object({
+  mode: ServiceModeSchema,
+  baseUrl: z.string().nullable(),
+  state: ConnectionStateSchema,
+  lastSuccessAt: z.iso.datetime().nullable(),
+  detail: z.string().nullable(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
+
+export const ConnectionFailureSchema = z.enum([
+  'not-configured',
+  'bad-credentials',
+  'unreachable',
+  'tls',
+  'timeout',
+  'media-type',
+  'rate-limited',
+  'server',
+  'unexpected',
+]);
+
+/** The outcome of "Test connection", in words a reviewer can act on. */
+export const ConnectionTestSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), scope: z.array(z.string()), expiresAt: z.iso.datetime() }),
+  z.object({ ok: z.literal(false), reason: ConnectionFailureSchema, message: z.string() }),
+]);
+export type ConnectionTest = z.infer<typeof ConnectionTestSchema>;

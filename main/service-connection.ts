@@ -1,0 +1,165 @@
+import path from 'node:path';
+import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../contract/settings.ts';
+import type { RunningSandbox, SandboxOptions } from '../sandbox/index.ts';
+import { describeConnectionFailure, testConnection } from './connection-test.ts';
+import type { Logger } from './log.ts';
+import { createServiceClient, NetworkError, type ServiceClient, ServiceError } from './service/index.ts';
+import type { Settings } from './settings.ts';
+
+/**
+ * Which service Vetted talks to, and how that is going. With no account configured it starts
+ * the built-in sandbox on loopback and connects to it, so a new user sees the whole flow at once.
+ */
+export interface ServiceConnection {
+  readonly mode: ServiceMode;
+  /** The client, or a clear error when a custom service is not fully set up. */
+  client(): ServiceClient;
+  /** The running built-in sandbox, in sandbox mode. */
+  readonly sandbox: RunningSandbox | null;
+  status(): ServiceStatus;
+  test(): Promise<ConnectionTest>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  settings: Settings;
+  clientSecret: string | undefined;
+  dataDir: string;
+  log: Logger;
+  onStatus(status: ServiceStatus): void;
+  startSandbox(options: SandboxOptions): Promise<RunningSandbox>;
+  /** Seals the sandbox's own secrets at rest (its client secret, webhook secrets). */
+  sandboxSecrets?: SandboxOptions['secrets'];
+}
+
+const STATUS_REFRESH_MS = 10_000;
+/** While offline, how often to ask the service whether it is back. */
+const OFFLINE_PROBE_MS = 15_000;
+
+export class NotConfiguredError extends Error {
+  constructor() {
+    super('No service is set up: enter the base URL, client ID and client secret in Settings.');
+    this.name = 'NotConfiguredError';
+  }
+}
+
+export async function connectService(options: ConnectOptions): Promise<ServiceConnection> {
+  const { settings, log } = options;
+  if (settings.serviceMode === 'custom') {
+    const { baseUrl, clientId } = settings;
+    const secret = options.clientSecret;
+    if (!baseUrl || !clientId || !secret) return notConfigured(baseUrl ?? null, options.onStatus);
+    return connectTo({ baseUrl, clientId, clientSecret: secret, mode: 'custom', sandbox: null }, options);
+  }
+  const sandbox = await options.startSandbox({
+    port: 0,
+    data: path.join(options.dataDir, 'sandbox.db'),
+    log: (line) => log.info('sandbox', { line }),
+    ...(options.sandboxSecrets ? { secrets: options.sandboxSecrets } : {}),
+  });
+  const { baseUrl, clientId, clientSecret } = sandbox;
+  return connectTo({ baseUrl, clientId, clientSecret, mode: 'sandbox', sandbox }, options);
+}
+
+interface Target {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  mode: ServiceMode;
+  sandbox: RunningSandbox | null;
+}
+
+function connectTo(target: Target, { log, onStatus }: ConnectOptions): ServiceConnection {
+  log.addSecret(target.clientSecret);
+  const tracker = statusTracker(target.mode, target.baseUrl, onStatus);
+  const client = createServiceClient({
+    baseUrl: target.baseUrl,
+    clientId: target.clientId,
+    clientSecret: target.clientSecret,
+    log: (entry) =>
+      log[entry.level](entry.msg, { requestId: entry.requestId, status: entry.status, code: entry.code }),
+    onOutcome: tracker.record,
+  });
+  // The status bar must say online or offline from the start, and notice when the network comes
+  // back: a token request answers both (and warms the cache the first real call needs anyway).
+  let probeTimer: NodeJS.Timeout | undefined;
+  const probe = () => {
+    client.token.get().then(
+      () => undefined,
+      () => {
+        if (tracker.current().state === 'offline') probeTimer = setTimeout(probe, OFFLINE_PROBE_MS).unref();
+      },
+    );
+  };
+  probe();
+  return {
+    mode: target.mode,
+    sandbox: target.sandbox,
+    client: () => client,
+    status: tracker.current,
+    test: () => testConnection(client),
+    async close() {
+      clearTimeout(probeTimer);
+      await client.close();
+      await target.sandbox?.close();
+    },
+  };
+}
+
+function notConfigured(baseUrl: string | null, onStatus: ConnectOptions['onStatus']): ServiceConnection {
+  const status: ServiceStatus = {
+    mode: 'custom',
+    baseUrl,
+    state: 'not-configured',
+    lastSuccessAt: null,
+    detail: new NotConfiguredError().message,
+  };
+  onStatus(status);
+  return {
+    mode: 'custom',
+    sandbox: null,
+    client() {
+      throw new NotConfiguredError();
+    },
+    status: () => status,
+    test: async () => ({ ok: false, reason: 'not-configured', message: new NotConfiguredError().message }),
+    close: async () => {},
+  };
+}
+
+/** Online once anything succeeds; offline on a network failure; auth failed on refused credentials. */
+function statusTracker(mode: ServiceMode, baseUrl: string, onStatus: ConnectOptions['onStatus']) {
+  let status: ServiceStatus = { mode, baseUrl, state: 'connecting', lastSuccessAt: null, detail: null };
+  let lastTold = 0;
+  const update = (state: ConnectionState, detail: string | null, succeeded: boolean) => {
+    const now = Date.now();
+    const changed = state !== status.state || detail !== status.detail;
+    status = {
+      ...status,
+      state,
+      detail,
+      lastSuccessAt: succeeded ? new Date(now).toISOString() : status.lastSuccessAt,
+    };
+    // Every change is told at once; a run of successes only refreshes "last answer" now and then.
+    if (changed || now - lastTold >= STATUS_REFRESH_MS) {
+      lastTold = now;
+      onStatus(status);
+    }
+  };
+  return {
+    current: () => status,
+    record(outcome: { ok: true } | { ok: false; error: unknown }) {
+      if (outcome.ok) return update('online', null, true);
+      const { error } = outcome;
+      if (error instanceof NetworkError) {
+        if (error.kind === 'aborted') return;
+        return update('offline', describeConnectionFailure(error).message, false);
+      }
+      if (error instanceof ServiceError && (error.status === 401 || error.is('invalid_client'))) {
+        return update('auth-failed', describeConnectionFailure(error).message, false);
+      }
+      // Any other answer still proves the service is reachable.
+      update('online', null, true);
+    },
+  };
+}

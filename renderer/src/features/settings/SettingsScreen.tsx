@@ -1,0 +1,188 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
+import { TextField } from '../../ui/TextField.tsx';
+import { useSettingsStore } from './settings-store.ts';
+
+const PROTECTION_TEXT: Record<SettingsView['secretProtection'], string> = {
+  'os-keychain': 'Secrets are encrypted with your operating system’s keychain.',
+  'file-permissions':
+    'Browser mode: secrets are encrypted with a key file that only your user account can read. That is file permissions only — use the desktop app for keychain protection.',
+  'memory-only':
+    'No keychain is available, so secrets are kept in memory only and are not saved: you will enter the client secret again after a restart.',
+};
+
+interface Draft {
+  serviceMode: SettingsView['serviceMode'];
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  webhookPort: string;
+  publicWebhookUrl: string;
+  notifications: boolean;
+}
+
+const draftOf = (settings: SettingsView): Draft => ({
+  serviceMode: settings.serviceMode,
+  baseUrl: settings.baseUrl ?? '',
+  clientId: settings.clientId ?? '',
+  clientSecret: '',
+  webhookPort: String(settings.webhookPort),
+  publicWebhookUrl: settings.publicWebhookUrl ?? '',
+  notifications: settings.notifications,
+});
+
+/** Only what changed is sent; an emptied field is cleared; the secret only when typed. */
+function patchOf(draft: Draft, settings: SettingsView): SettingsPatch {
+  const patch: SettingsPatch = {};
+  if (draft.serviceMode !== settings.serviceMode) patch.serviceMode = draft.serviceMode;
+  const text = (key: 'baseUrl' | 'clientId' | 'publicWebhookUrl') => {
+    const value = draft[key].trim();
+    if (value !== (settings[key] ?? '')) patch[key] = value === '' ? null : value;
+  };
+  text('baseUrl');
+  text('clientId');
+  text('publicWebhookUrl');
+  if (draft.clientSecret !== '') patch.clientSecret = draft.clientSecret;
+  if (Number(draft.webhookPort) !== settings.webhookPort) patch.webhookPort = Number(draft.webhookPort);
+  if (draft.notifications !== settings.notifications) patch.notifications = draft.notifications;
+  return patch;
+}
+
+export function SettingsScreen() {
+  const { settings, load, save, saving, testing, testConnection, fieldErrors, message, test } =
+    useSettingsStore();
+  const [draft, setDraft] = useState<Draft | null>(null);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => {
+    if (settings) setDraft(draftOf(settings));
+  }, [settings]);
+
+  if (!settings || !draft) return <p>Loading settings…</p>;
+  const change = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    await save(patchOf(draft, settings));
+  };
+
+  return (
+    <section aria-labelledby="settings-title" className="settings">
+      <h2 id="settings-title">Settings</h2>
+      {settings.problem && <p role="alert">{settings.problem}</p>}
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset>
+          <legend>Service</legend>
+          <label>
+            <input
+              type="radio"
+              name="serviceMode"
+              checked={draft.serviceMode === 'sandbox'}
+              onChange={() => change('serviceMode', 'sandbox')}
+            />
+            Built-in sandbox (no real customers)
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="serviceMode"
+              checked={draft.serviceMode === 'custom'}
+              onChange={() => change('serviceMode', 'custom')}
+            />
+            My service account
+          </label>
+          {draft.serviceMode === 'custom' && (
+            <>
+              <TextField
+                label="Base URL"
+                name="baseUrl"
+                value={draft.baseUrl}
+                error={fieldErrors.baseUrl}
+                placeholder="https://api.example.com"
+                onChange={(v) => change('baseUrl', v)}
+              />
+              <TextField
+                label="Client ID"
+                name="clientId"
+                value={draft.clientId}
+                error={fieldErrors.clientId}
+                onChange={(v) => change('clientId', v)}
+              />
+              <TextField
+                label="Client secret"
+                name="clientSecret"
+                type="password"
+                value={draft.clientSecret}
+                error={fieldErrors.clientSecret}
+                hint={
+                  settings.hasClientSecret
+                    ? 'A secret is stored. Type a new one to replace it.'
+                    : 'No secret is stored yet.'
+                }
+                onChange={(v) => change('clientSecret', v)}
+              />
+            </>
+          )}
+          <p className="hint">{PROTECTION_TEXT[settings.secretProtection]}</p>
+        </fieldset>
+        <fieldset>
+          <legend>Webhooks</legend>
+          <TextField
+            label="Listener port"
+            name="webhookPort"
+            inputMode="numeric"
+            value={draft.webhookPort}
+            error={fieldErrors.webhookPort}
+            onChange={(v) => change('webhookPort', v)}
+            hint="Vetted listens on 127.0.0.1 at this port; point your tunnel here."
+          />
+          <TextField
+            label="Public webhook URL"
+            name="publicWebhookUrl"
+            value={draft.publicWebhookUrl}
+            error={fieldErrors.publicWebhookUrl}
+            placeholder="https://your-tunnel.example.com/webhooks"
+            onChange={(v) => change('publicWebhookUrl', v)}
+            hint="The https address of your tunnel."
+          />
+        </fieldset>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.notifications}
+            onChange={(e) => change('notifications', e.target.checked)}
+          />
+          Notify me when a customer’s status changes
+        </label>
+        <div className="actions">
+          <button type="submit" disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" onClick={() => void testConnection()} disabled={testing}>
+            {testing ? 'Testing…' : 'Test connection'}
+          </button>
+        </div>
+        {message && <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p>}
+        {test && <ConnectionTestResult test={test} />}
+      </form>
+    </section>
+  );
+}
+
+function ConnectionTestResult({ test }: { test: ConnectionTest }) {
+  if (!test.ok) {
+    return (
+      <div role="alert" className="test-result test-failed">
+        Connection failed: {test.message}
+      </div>
+    );
+  }
+  return (
+    <div role="status" className="test-result test-ok">
+      Connected. Token valid until{' '}
+      <time dateTime={test.expiresAt}>{new Date(test.expiresAt).toLocaleString()}</time>, with scope:{' '}
+      {test.scope.join(', ')}.
+    </div>
+  );
+}

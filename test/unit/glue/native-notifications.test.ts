@@ -1,0 +1,59 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { createEventHub } from '../../../main/event-hub.ts';
+import { nativeNotifications } from '../../../main/native-notifications.ts';
+import { showNatively } from '../../../main/webhooks/index.ts';
+
+class FakeNotification extends EventEmitter {
+  static shown: FakeNotification[] = [];
+  static supported = true;
+  static isSupported = () => FakeNotification.supported;
+  readonly options: { title?: string; body?: string };
+  constructor(options: { title?: string; body?: string }) {
+    super();
+    this.options = options;
+  }
+  show() {
+    FakeNotification.shown.push(this);
+  }
+}
+
+describe('native notifications', () => {
+  it('shows each status notice natively, and a click focuses the window and opens the customer', () => {
+    const events = createEventHub();
+    const clicked: unknown[] = [];
+    events.subscribe((event, payload) => {
+      if (event === 'notification.clicked') clicked.push(payload);
+    });
+    let focused = 0;
+    showNatively(
+      events,
+      nativeNotifications(FakeNotification, () => focused++),
+    );
+    const notice = {
+      customerId: '5f0c4c57-7c1a-4d7e-9d49-1f0b1f8d2f11',
+      status: 'verified',
+      title: 'Customer verified',
+      body: 'Ada Lovelace',
+    };
+    events.emit('notification.show', notice);
+    expect(FakeNotification.shown.map((n) => n.options)).toEqual([
+      { title: 'Customer verified', body: 'Ada Lovelace', silent: false },
+    ]);
+    FakeNotification.shown[0]?.emit('click');
+    expect(focused).toBe(1);
+    expect(clicked).toEqual([{ customerId: notice.customerId }]);
+  });
+
+  it('stays quiet where the system has no notifications', () => {
+    FakeNotification.shown = [];
+    FakeNotification.supported = false;
+    const events = createEventHub();
+    showNatively(
+      events,
+      nativeNotifications(FakeNotification, () => {}),
+    );
+    events.emit('notification.show', { customerId: 'x', status: 'verified', title: 't', body: 'b' });
+    expect(FakeNotification.shown).toEqual([]);
+  });
+});
