@@ -1,9 +1,26 @@
 import { useEffect } from 'react';
-import { useAppStore } from './store.ts';
+import { CustomerView } from './features/customer/CustomerView.tsx';
+import { DraftScreen } from './features/drafts/DraftScreen.tsx';
+import { EventLogScreen } from './features/events/EventLogScreen.tsx';
+import { QueueScreen } from './features/queue/QueueScreen.tsx';
+import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
+import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
+import { useAppStore, type View } from './store.ts';
 import { StatusBar } from './ui/StatusBar.tsx';
+import { Toasts } from './ui/Toasts.tsx';
+
+const VIEWS: { view: View; label: string }[] = [
+  { view: 'queue', label: 'Queue' },
+  { view: 'draft', label: 'New customer' },
+  { view: 'events', label: 'Events' },
+  { view: 'webhooks', label: 'Webhooks' },
+  { view: 'settings', label: 'Settings' },
+];
 
 export function App() {
-  const { info, problem, load } = useAppStore();
+  const { service, problem, view, customerId, draftId, draftOpening, show, load } = useAppStore();
+  // A customer is opened from the queue: the queue stays the current place in the navigation.
+  const place: View = view === 'customer' ? 'queue' : view;
 
   useEffect(() => {
     void load();
@@ -13,16 +30,43 @@ export function App() {
     <div className="shell">
       <header className="shell-header">
         <h1>Vetted</h1>
-        {info?.serviceMode === 'sandbox' && (
+        {service?.mode === 'sandbox' && (
           <span className="badge badge-sandbox" title="Built-in sandbox: no real customers">
             Sandbox
           </span>
         )}
+        <nav aria-label="Main">
+          {VIEWS.map((item) => (
+            <button
+              key={item.view}
+              type="button"
+              aria-current={place === item.view ? 'page' : undefined}
+              onClick={() => show(item.view)}
+            >
+              {item.label}
+            </button>
+          ))}
+        </nav>
       </header>
-      <main className="shell-main" aria-label="Vetted">
-        {problem ? <p role="alert">{problem}</p> : <p>Customer verification for compliance reviewers.</p>}
+      <main className="shell-main">
+        {problem ? (
+          <p role="alert">{problem}</p>
+        ) : view === 'settings' ? (
+          <SettingsScreen />
+        ) : view === 'events' ? (
+          <EventLogScreen />
+        ) : view === 'webhooks' ? (
+          <WebhooksScreen />
+        ) : view === 'draft' ? (
+          <DraftScreen key={draftOpening} draftId={draftId} />
+        ) : view === 'customer' && customerId ? (
+          <CustomerView id={customerId} onBack={() => show('queue')} />
+        ) : (
+          <QueueScreen />
+        )}
       </main>
       <StatusBar />
+      <Toasts />
     </div>
   );
 }

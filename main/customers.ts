@@ -1,0 +1,210 @@
+import type { CustomerDetail, PersonalData, Progress } from '../contract/customers.ts';
+import { DeskError } from '../contract/errors.ts';
+import type { Handlers } from '../contract/serve.ts';
+import type { EventHub } from './event-hub.ts';
+import type { DeskContext, Feature } from './feature.ts';
+import type { Journal, JournalCustomer } from './journal/index.ts';
+import { toQueueRow } from './reconcile.ts';
+
+type CustomerChannels =
+  | 'queue.window'
+  | 'customers.get'
+  | 'customers.add'
+  | 'customers.refresh'
+  | 'customers.reconcile'
+  | 'customers.reveal'
+  | 'customers.importAvailability'
+  | 'customers.import';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const IMPORT_PAGE = 200;
+
+/** The queue and the customer view: what the journal knows, refreshed from the service on demand. */
+export function customersFeature(options: DeskContext): Feature<CustomerChannels> {
+  const { journal, reconciler, events } = options;
+  const jobs = jobRunner(events);
+  const reconcileAll = () =>
+    jobs.run('reconcile', async (progress) => {
+      const { failed } = await reconciler.refreshAll((done, total) => progress(done, total));
+      return failed > 0 ? `${failed} customers could not be refreshed; they will be tried again.` : null;
+    });
+
+  const detail = (id: string): CustomerDetail => {
+    const customer = journal.customers.get(id);
+    if (!customer)
+      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+    return customerDetail(journal, customer);
+  };
+
+  const handlers: Pick<Handlers, CustomerChannels> = {
+    'queue.window': (input) => journal.queue.window(input),
+    'customers.get': ({ id }) => detail(id),
+    async 'customers.add'({ ref }) {
+      const { baseUrl } = options.connection().status();
+      if (!baseUrl) throw new DeskError('NotConfigured', 'Connect to a service first (Settings).');
+      const id = customerIdFrom(ref, baseUrl);
+      const customer = await reconciler.refresh(id, { source: 'poll' });
+      journal.audit.record({
+        action: 'customer.add',
+        customerId: id,
+        outcome: customer?.goneAt ? 'gone' : 'ok',
+      });
+      if (!customer || customer.goneAt) {
+        throw new DeskError('NotFound', 'The service has no customer with this id.');
+      }
+      return detail(id);
+    },
+    async 'customers.refresh'({ id }) {
+      detail(id);
+      await reconciler.refresh(id, { source: 'poll' });
+      return detail(id);
+    },
+    'customers.reconcile': () => reconcileAll(),
+    'customers.reveal'({ id, reason }): PersonalData {
+      detail(id);
+      const personal = journal.customers.personal(id);
+      journal.audit.record({
+        action: 'personal.reveal',
+        customerId: id,
+        outcome: personal ? 'ok' : 'none',
+        detail: reason,
+      });
+      if (!personal)
+        throw new DeskError('NoPersonalData', 'Vetted holds no personal data for this customer.');
+      const { address, dateOfBirth, ssnLastFour } = personal;
+      return { ...address, address2: address.address2 ?? null, dateOfBirth, ssnLastFour };
+    },
+    async 'customers.importAvailability'() {
+      const page = await options.connection().client().customers.list({ limit: 1 });
+      return 'unsupported' in page
+        ? { available: false, reason: 'This service has no customer list, so there is nothing to import.' }
+        : { available: true, reason: null };
+    },
+    'customers.import': () =>
+      jobs.run('import', async (progress) => {
+        const client = options.connection().client();
+        for (let offset = 0, total: number | null = null; total === null || offset < total; ) {
+          const page = await client.customers.list({ limit: IMPORT_PAGE, offset });
+          if ('unsupported' in page) return 'This service has no customer list.';
+          total = page.total;
+          for (const customer of page.customers) {
+            const { customer: saved, statusChanged } = journal.customers.upsert(customer, { source: 'poll' });
+            if (statusChanged) events.emit('customer.updated', toQueueRow(saved));
+          }
+          offset += page.customers.length;
+          progress(offset, total);
+          if (page.customers.length === 0) break;
+        }
+        journal.audit.record({ action: 'customers.import', outcome: 'ok' });
+        return null;
+      }),
+  };
+  return {
+    handlers,
+    // Start-up reconcile runs behind the first screen; its progress is pushed as it goes.
+    onConnected() {
+      if (options.connection().status().state !== 'not-configured') void reconcileAll();
+    },
+  };
+}
+
+/** A pasted id, or a customer URL of the service Vetted is connected to (never another host). */
+export function customerIdFrom(ref: string, baseUrl: string): string {
+  const text = ref.trim();
+  if (UUID.test(text)) return text.toLowerCase();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new DeskError('BadReference', 'Paste a customer id (a UUID) or the customer’s URL.');
+  }
+  const base = new URL(baseUrl);
+  const prefix = `${base.pathname.replace(/\/$/, '')}/customers/`;
+  const id = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length).replace(/\/$/, '') : '';
+  if (url.origin !== base.origin || !UUID.test(id)) {
+    throw new DeskError(
+      'BadReference',
+      `That is not a customer URL of the connected service (${base.origin}).`,
+    );
+  }
+  return id.toLowerCase();
+}
+
+function customerDetail(journal: Journal, customer: JournalCustomer): CustomerDetail {
+  const personal = journal.customers.personal(customer.id);
+  const retryUsed = journal.retries.get(customer.id);
+  return {
+    ...toQueueRow(customer),
+    url: customer.url,
+    ...splitName(customer.name),
+    type: customer.type,
+    created: customer.created,
+    lastRefreshedAt: customer.lastRefreshed,
+    history: journal.customers.history(customer.id),
+    links: Object.entries(customer.links)
+      .filter(([rel]) => rel !== 'self')
+      .map(([rel, link]) => ({ rel, href: link.href })),
+    actions: {
+      retry: allowedWhen(
+        customer,
+        'retry',
+        retryUsed ? 'The one retry for this customer has been used.' : null,
+        'Only a customer in “retry” can be resubmitted.',
+      ),
+      upload: allowedWhen(
+        customer,
+        'document',
+        null,
+        'Documents can be uploaded only while the service asks for one.',
+      ),
+    },
+    personal: personal ? { ssnMasked: `•••-••-${personal.ssnLastFour}` } : null,
+  };
+}
+
+function allowedWhen(customer: JournalCustomer, status: string, blocked: string | null, otherwise: string) {
+  if (customer.goneAt) return { allowed: false, reason: 'The service no longer knows this customer.' };
+  if (customer.status !== status) return { allowed: false, reason: otherwise };
+  return blocked ? { allowed: false, reason: blocked } : { allowed: true, reason: null };
+}
+
+/** The journal keeps the display name; the view shows both parts as the service has them. */
+function splitName(name: string): { firstName: string; lastName: string } {
+  const space = name.indexOf(' ');
+  return space < 0
+    ? { firstName: name, lastName: '' }
+    : { firstName: name.slice(0, space), lastName: name.slice(space + 1) };
+}
+
+/** One run per job at a time: a second call waits for the running one. Progress goes out as events. */
+function jobRunner(events: EventHub) {
+  const running = new Map<Progress['job'], Promise<Progress>>();
+  return {
+    run(
+      job: Progress['job'],
+      work: (progress: (done: number, total: number | null) => void) => Promise<string | null>,
+    ) {
+      const existing = running.get(job);
+      if (existing) return existing;
+      let last: Progress = { job, done: 0, total: null, finished: false, message: null };
+      const progress = (done: number, total: number | null) => {
+        last = { ...last, done, total };
+        events.emit('job.progress', last);
+      };
+      const promise = work(progress)
+        .then((message) => ({ ...last, finished: true, message }))
+        .catch((error: unknown) => {
+          const message =
+            error instanceof DeskError ? error.message : 'The job stopped on an error; see the log.';
+          return { ...last, finished: true, message };
+        })
+        .then((final) => {
+          events.emit('job.progress', final);
+          running.delete(job);
+          return final;
+        });
+      running.set(job, promise);
+      return promise;
+    },
+  };
+}

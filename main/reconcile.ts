@@ -1,0 +1,104 @@
+import { failureReasonText } from '../contract/document-rules.ts';
+import type { QueueRow } from '../contract/queue.ts';
+import type { Journal, JournalCustomer, Observation } from './journal/index.ts';
+import { type Document, type ServiceClient, ServiceError } from './service/index.ts';
+
+/**
+ * Brings the journal in line with the service: GET the customer, record what changed, and say
+ * so. The service's current state is the truth, whatever order events arrived in.
+ */
+export interface Reconciler {
+  /** GET one customer (and, in `document`, its documents); a 404 marks it gone. */
+  refresh(id: string, observation: Observation): Promise<JournalCustomer | undefined>;
+  /** Refreshes every customer whose status may still change, `concurrency` at a time. */
+  refreshAll(onProgress: (done: number, total: number) => void): Promise<{ done: number; failed: number }>;
+}
+
+export interface ReconcilerOptions {
+  journal: Journal;
+  client: () => ServiceClient;
+  /** Told of every customer whose row changed. */
+  onChange(row: QueueRow): void;
+  concurrency?: number;
+}
+
+export const DEFAULT_RECONCILE_CONCURRENCY = 8;
+
+export function toQueueRow(customer: JournalCustomer): QueueRow {
+  return {
+    id: customer.id,
+    name: customer.name,
+    email: customer.email,
+    status: customer.status,
+    section: customer.section,
+    statusSince: customer.statusSince,
+    gone: customer.goneAt !== null,
+    note: customer.note,
+  };
+}
+
+/** A queue row changes when anything the queue shows changes. */
+const rowKey = (customer: JournalCustomer | undefined) =>
+  customer ? JSON.stringify(toQueueRow(customer)) : '';
+
+export function createReconciler(options: ReconcilerOptions): Reconciler {
+  const { journal } = options;
+
+  async function refresh(id: string, observation: Observation): Promise<JournalCustomer | undefined> {
+    const before = rowKey(journal.customers.get(id));
+    let customer: JournalCustomer | undefined;
+    try {
+      const fetched = await options.client().customers.get(id);
+      customer = journal.customers.upsert(fetched, observation).customer;
+      if (customer.status === 'document') customer = await refreshDocuments(customer);
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.status === 404)) throw error;
+      customer = journal.customers.markGone(id);
+    }
+    if (customer && rowKey(customer) !== before) options.onChange(toQueueRow(customer));
+    return customer;
+  }
+
+  async function refreshDocuments(customer: JournalCustomer): Promise<JournalCustomer> {
+    const documents = await options.client().documents.listForCustomer(customer.id);
+    return journal.customers.setDocuments(customer.id, documentSummary(documents)) ?? customer;
+  }
+
+  return {
+    refresh,
+    async refreshAll(onProgress) {
+      const ids = journal.customers.toReconcile();
+      let done = 0;
+      let failed = 0;
+      let next = 0;
+      onProgress(0, ids.length);
+      const worker = async () => {
+        while (next < ids.length) {
+          const id = ids[next++] as string;
+          try {
+            await refresh(id, { source: 'poll' });
+          } catch {
+            failed++;
+          }
+          onProgress(++done, ids.length);
+        }
+      };
+      const workers = Math.min(options.concurrency ?? DEFAULT_RECONCILE_CONCURRENCY, ids.length);
+      await Promise.all(Array.from({ length: workers }, worker));
+      return { done, failed };
+    },
+  };
+}
+
+/** Pending reviews put a customer in "Document in review"; the newest rejection explains the row. */
+export function documentSummary(documents: readonly Document[]): { pending: number; note: string | null } {
+  const pending = documents.filter((document) => document.status === 'pending').length;
+  const rejected = documents
+    .filter((document) => document.documentVerificationStatus === 'rejected')
+    .sort((a, b) => b.created.localeCompare(a.created))[0];
+  const reason = rejected?.failureReason ?? rejected?.allFailureReasons?.[0]?.reason;
+  return {
+    pending,
+    note: pending === 0 && reason ? `Document rejected: ${failureReasonText(reason)}` : null,
+  };
+}

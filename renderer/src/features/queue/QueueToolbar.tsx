@@ -1,0 +1,70 @@
+import type { RefObject } from 'react';
+import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { useQueueStore } from './queue-store.ts';
+
+interface QueueToolbarProps {
+  searchRef: RefObject<HTMLInputElement | null>;
+  listRef: RefObject<HTMLDivElement | null>;
+  onAdd(): void;
+  onHelp(): void;
+}
+
+/** Search, and the actions that bring customers in or bring them up to date. */
+export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbarProps) {
+  const search = useQueueStore((state) => state.search);
+  const availability = useQueueStore((state) => state.importAvailability);
+  const jobs = useQueueStore((state) => state.jobs);
+  const { setSearch, moveBy, startImport, refreshAll } = useQueueStore.getState();
+
+  const importUnavailable = !availability
+    ? 'Asking the service whether it offers a list of customers…'
+    : availability.available
+      ? null
+      : (availability.reason ?? 'The service offers no list of customers to import.');
+
+  return (
+    <div className="queue-toolbar">
+      <input
+        ref={searchRef}
+        type="search"
+        className="queue-search"
+        aria-label="Search customers"
+        aria-keyshortcuts="/"
+        placeholder="Search by name or email  ( / )"
+        autoComplete="off"
+        spellCheck={false}
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        onKeyDown={(event) => {
+          // From the search box straight into the results, as in any search-as-you-type list.
+          if (event.key === 'ArrowDown' || event.key === 'Enter') {
+            event.preventDefault();
+            if (!useQueueStore.getState().selectedId) moveBy(1);
+            listRef.current?.focus();
+          } else if (event.key === 'Escape' && search === '') {
+            listRef.current?.focus();
+          }
+        }}
+      />
+      <button type="button" onClick={onAdd}>
+        Add customer
+      </button>
+      <ReasonButton
+        unavailable={importUnavailable}
+        busy={isRunning(jobs.import)}
+        onClick={() => void startImport()}
+      >
+        Import from service
+      </ReasonButton>
+      <ReasonButton unavailable={null} busy={isRunning(jobs.reconcile)} onClick={() => void refreshAll()}>
+        Refresh all
+      </ReasonButton>
+      <button type="button" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={onHelp}>
+        ?
+      </button>
+    </div>
+  );
+}
+
+const isRunning = (progress: { finished: boolean } | undefined) =>
+  progress !== undefined && !progress.finished;

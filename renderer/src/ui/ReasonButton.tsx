@@ -1,0 +1,37 @@
+import { type ReactNode, useId } from 'react';
+
+interface ReasonButtonProps {
+  children: ReactNode;
+  /** Null when the action is available; otherwise why not, shown beside the button. */
+  unavailable: string | null;
+  onClick(): void;
+  busy?: boolean;
+}
+
+/**
+ * A button that, when its action is not available, says why. It stays focusable (aria-disabled
+ * rather than disabled) so that a keyboard or screen-reader user meets the reason too.
+ */
+export function ReasonButton({ children, unavailable, onClick, busy = false }: ReasonButtonProps) {
+  const reasonId = useId();
+  const blocked = unavailable !== null || busy;
+  return (
+    <span className="reason-button">
+      <button
+        type="button"
+        aria-disabled={blocked || undefined}
+        aria-describedby={unavailable ? reasonId : undefined}
+        onClick={() => {
+          if (!blocked) onClick();
+        }}
+      >
+        {children}
+      </button>
+      {unavailable && (
+        <small id={reasonId} className="hint">
+          {unavailable}
+        </small>
+      )}
+    </span>
+  );
+}
