@@ -1,0 +1,77 @@
+import { documentTypeLabel, MAX_PENDING_DOCUMENTS } from '../../../../contract/document-rules.ts';
+import type { CustomerDocument } from '../../../../contract/documents.ts';
+import { formatDateTime } from '../../ui/time.tsx';
+import type { CustomerDocuments } from './documents-store.ts';
+
+const REVIEW_LABELS: Record<string, string> = {
+  pending: 'Pending review',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+};
+
+/** A review state in words; one Vetted does not know, as the service sent it. */
+export const reviewLabel = (review: string) => REVIEW_LABELS[review] ?? review;
+
+function Reasons({ document }: { document: CustomerDocument }) {
+  if (document.reasons.length === 0) return null;
+  return (
+    <ul className="document-reasons">
+      {document.reasons.map((reason) => (
+        <li key={reason.code} title={reason.description ?? undefined}>
+          {reason.text}
+          {reason.text !== reason.code && (
+            <>
+              {' '}
+              <code>{reason.code}</code>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The customer's documents as the service lists them, newest first, with why any was rejected. */
+export function DocumentList({ entry }: { entry: CustomerDocuments | undefined }) {
+  const list = entry?.list;
+  return (
+    <>
+      {entry?.problem && <p role="alert">{entry.problem}</p>}
+      {!list ? (
+        !entry?.problem && <p>Loading documents…</p>
+      ) : list.documents.length === 0 ? (
+        <p>No documents uploaded for this customer yet.</p>
+      ) : (
+        <table className="documents-table">
+          <caption>
+            Documents on the service: {list.pending} of at most {MAX_PENDING_DOCUMENTS} waiting for review
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Uploaded</th>
+              <th scope="col">Review</th>
+              <th scope="col">Why rejected</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.documents.map((document) => (
+              <tr key={document.id}>
+                <td>{documentTypeLabel(document.type)}</td>
+                <td>
+                  <time dateTime={document.uploadedAt}>{formatDateTime(document.uploadedAt)}</time>
+                </td>
+                <td>
+                  <span className={`review review-${document.review}`}>{reviewLabel(document.review)}</span>
+                </td>
+                <td>
+                  <Reasons document={document} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
