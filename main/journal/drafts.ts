@@ -1,15 +1,15 @@
-// Drafts of new customers and their outbox entries. Only what the journal must hold is here; the drafts and
-// outbox issues add the behaviour (editing, sending, backoff).
+// Drafts of new customers and their outbox entries. Only what the journal must hold is here; the behaviour
+// (editing, sending, backoff) is in main/drafts.ts and main/outbox.ts.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CUSTOMER_FIELDS, type CustomerInput } from '../../contract/customer-rules.ts';
-import type { Statements } from './db.ts';
+import { DRAFT_STATES, type DraftState } from '../../contract/drafts.ts';
+import type { Params, Statements } from './db.ts';
 import { JournalError } from './errors.ts';
 import type { PersonalCipher, PersonalPlace } from './personal.ts';
 import { type Clock, isoTime } from './time.ts';
 
-export const DRAFT_STATES = ['draft', 'queued', 'sending', 'created', 'rejected', 'attention'] as const;
-export type DraftState = (typeof DRAFT_STATES)[number];
+export { DRAFT_STATES, type DraftState };
 
 /** A draft as listed: no personal data beyond the name and e-mail the queue shows. */
 export interface DraftSummary {
@@ -32,26 +32,78 @@ export interface Draft extends DraftSummary {
   form: CustomerInput;
 }
 
+/** What the outbox changes on a draft; absent keys stay as they are. */
+export interface DraftPatch {
+  state?: DraftState;
+  customerId?: string | null;
+  fieldErrors?: Record<string, string>;
+  attempts?: number;
+  nextAttemptAt?: string | null;
+  lastError?: string | null;
+}
+
 export interface DraftsRepository {
   insert(draft: { form: CustomerInput; state?: DraftState }): Draft;
   /** Throws `JournalError` if its form does not decrypt. */
   get(id: string): Draft | undefined;
+  /** Without decrypting the form. */
+  summary(id: string): DraftSummary | undefined;
   /** Oldest first. */
   list(): DraftSummary[];
+  /** Replaces the form (and the name and e-mail the queue shows); returns the new `updated`, or undefined. */
+  saveForm(id: string, form: CustomerInput): string | undefined;
+  /** A state change moves `updated` (the queue's "waiting since"); a rescheduled retry does not. */
+  update(id: string, patch: DraftPatch): void;
+  /** Deletes the draft and its outbox entry: its personal data goes with it. */
+  remove(id: string): boolean;
+  /** Queued drafts whose next attempt is due at `now`, never tried first, then longest waiting. */
+  due(now: string, limit: number): string[];
+  /** The earliest retry scheduled after `now`. */
+  nextAttemptAfter(now: string): string | null;
+  /** Every queued draft may be sent now (the service is reachable again). */
+  clearBackoff(): void;
+  /** Drafts left `sending` by a process that stopped go back to `queued`. */
+  requeueSending(): void;
+  countByState(): Record<DraftState, number>;
+  /** The draft that created (or was linked to) a customer. */
+  byCustomer(customerId: string): Draft | undefined;
+  /** Created drafts whose customer the journal does not hold yet (Vetted stopped before fetching it). */
+  createdWithoutCustomer(): { id: string; customerId: string }[];
 }
 
 export interface OutboxEntry {
   draftId: string;
   idempotencyKey: string;
   keyCreatedAt: string;
+  /** Requests answered (or failed) with this key. */
   attempts: number;
+  /** A request with this key may have been processed without Vetted learning the answer. */
+  maybeCreated: boolean;
+  /** The existing customer a `Duplicate` e-mail rejection named. */
+  duplicateOf: string | null;
 }
 
 export interface OutboxRepository {
   /** The draft's Idempotency-Key: created and stored on the first call, the same one ever after. */
   ensureKey(draftId: string): OutboxEntry;
+  /**
+   * A fresh key for a draft whose requests were all answered without creating anything (rejected, or
+   * refused before processing): its corrected form is a new request, and the old key would replay the old answer.
+   */
+  rotateKey(draftId: string): OutboxEntry;
+  /**
+   * Queueing a draft: a fresh key (`rotateKey`), unless it holds one that may have created the customer,
+   * which is kept. One statement: submitting a thousand drafts stays one short transaction.
+   */
+  issueKey(draftId: string): void;
   get(draftId: string): OutboxEntry | undefined;
   list(): OutboxEntry[];
+  /** Records the end of one request with the key: whether it may have been processed unseen, and any duplicate. */
+  recordAttempt(draftId: string, outcome: { maybeCreated: boolean; duplicateOf?: string | null }): void;
+  /** Sets maybeCreated without counting an attempt (e.g. the service said it holds no such customer). */
+  setMaybeCreated(draftId: string, maybeCreated: boolean): void;
+  /** After a restart: any queued draft's request may have left before the process stopped. */
+  assumeQueuedSent(): void;
 }
 
 interface DraftRow {
@@ -74,19 +126,39 @@ interface OutboxRow {
   idempotency_key: string;
   key_created_at: string;
   attempts: number;
+  maybe_created: number;
+  duplicate_of: string | null;
 }
 
 const FormSchema = z.partialRecord(z.enum(CUSTOMER_FIELDS), z.string());
 const FieldErrorsSchema = z.record(z.string(), z.string()).catch({});
 
+const PATCH_COLUMNS: Record<keyof DraftPatch, string> = {
+  state: 'state',
+  customerId: 'customer_id',
+  fieldErrors: 'field_errors',
+  attempts: 'attempts',
+  nextAttemptAt: 'next_attempt_at',
+  lastError: 'last_error',
+};
+
 export function draftsRepository(sql: Statements, cipher: PersonalCipher, clock: Clock): DraftsRepository {
   const formPlace = (id: string): PersonalPlace => ({ table: 'drafts', id, column: 'form' });
-  const get = (id: string) => {
-    const row = sql.get<DraftRow>('SELECT * FROM drafts WHERE id = :id', { id });
-    if (!row) return undefined;
-    const form = FormSchema.parse(JSON.parse(cipher.open(formPlace(id), row.form)));
-    return { ...toSummary(row), form };
+  const row = (id: string) => sql.get<DraftRow>('SELECT * FROM drafts WHERE id = :id', { id });
+  const withForm = (found: DraftRow): Draft => {
+    const form = FormSchema.parse(JSON.parse(cipher.open(formPlace(found.id), found.form)));
+    return { ...toSummary(found), form };
   };
+  const get = (id: string) => {
+    const found = row(id);
+    return found && withForm(found);
+  };
+  // The queue shows the name and e-mail in plain text (like a customer's); the whole form is sealed.
+  const formColumns = (id: string, form: CustomerInput) => ({
+    name: [form.firstName, form.lastName].filter(Boolean).join(' '),
+    email: form.email ?? '',
+    form: cipher.seal(formPlace(id), JSON.stringify(form)),
+  });
   return {
     insert({ form, state = 'draft' }) {
       const id = randomUUID();
@@ -94,20 +166,93 @@ export function draftsRepository(sql: Statements, cipher: PersonalCipher, clock:
       sql.run(
         `INSERT INTO drafts (id, created, updated, state, name, email, form)
          VALUES (:id, :at, :at, :state, :name, :email, :form)`,
-        {
-          id,
-          at,
-          state,
-          name: [form.firstName, form.lastName].filter(Boolean).join(' '),
-          email: form.email ?? '',
-          form: cipher.seal(formPlace(id), JSON.stringify(form)),
-        },
+        { id, at, state, ...formColumns(id, form) },
       );
       return get(id)!;
     },
     get,
+    summary(id) {
+      const found = row(id);
+      return found && toSummary(found);
+    },
     list() {
       return sql.all<DraftRow>('SELECT * FROM drafts ORDER BY updated, id').map(toSummary);
+    },
+    saveForm(id, form) {
+      const at = isoTime(clock());
+      const { changes } = sql.run(
+        'UPDATE drafts SET name = :name, email = :email, form = :form, updated = :at WHERE id = :id',
+        { id, at, ...formColumns(id, form) },
+      );
+      return changes > 0 ? at : undefined;
+    },
+    update(id, patch) {
+      const params: Params = { id };
+      const sets = Object.entries(patch).map(([key, value]) => {
+        params[key] = key === 'fieldErrors' ? JSON.stringify(value) : (value as string | number | null);
+        return `${PATCH_COLUMNS[key as keyof DraftPatch]} = :${key}`;
+      });
+      if (patch.state !== undefined) {
+        params.at = isoTime(clock());
+        sets.push('updated = CASE WHEN state IS :state THEN updated ELSE :at END');
+      }
+      if (sets.length > 0) sql.run(`UPDATE drafts SET ${sets.join(', ')} WHERE id = :id`, params);
+    },
+    remove(id) {
+      sql.run('DELETE FROM outbox WHERE draft_id = :id', { id });
+      return sql.run('DELETE FROM drafts WHERE id = :id', { id }).changes > 0;
+    },
+    due(now, limit) {
+      return sql
+        .all<{ id: string }>(
+          `SELECT id FROM drafts WHERE state = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= :now)
+           ORDER BY next_attempt_at, updated, id LIMIT :limit`,
+          { now, limit },
+        )
+        .map(({ id }) => id);
+    },
+    nextAttemptAfter(now) {
+      return (
+        sql.get<{ at: string | null }>(
+          `SELECT min(next_attempt_at) AS at FROM drafts WHERE state = 'queued' AND next_attempt_at > :now`,
+          { now },
+        )?.at ?? null
+      );
+    },
+    clearBackoff() {
+      sql.run(
+        `UPDATE drafts SET next_attempt_at = NULL WHERE state = 'queued' AND next_attempt_at IS NOT NULL`,
+      );
+    },
+    requeueSending() {
+      sql.run(`UPDATE drafts SET state = 'queued' WHERE state = 'sending'`);
+    },
+    countByState() {
+      const counts = Object.fromEntries(DRAFT_STATES.map((state) => [state, 0])) as Record<
+        DraftState,
+        number
+      >;
+      for (const { state, n } of sql.all<{ state: DraftState; n: number }>(
+        'SELECT state, count(*) AS n FROM drafts GROUP BY state',
+      )) {
+        counts[state] = n;
+      }
+      return counts;
+    },
+    byCustomer(customerId) {
+      const found = sql.get<DraftRow>(
+        'SELECT * FROM drafts WHERE customer_id = :customerId ORDER BY updated DESC LIMIT 1',
+        { customerId },
+      );
+      return found && withForm(found);
+    },
+    createdWithoutCustomer() {
+      return sql
+        .all<{ id: string; customer_id: string }>(
+          `SELECT d.id, d.customer_id FROM drafts d WHERE d.state = 'created' AND d.customer_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = d.customer_id)`,
+        )
+        .map((found) => ({ id: found.id, customerId: found.customer_id }));
     },
   };
 }
@@ -117,13 +262,16 @@ export function outboxRepository(sql: Statements, clock: Clock): OutboxRepositor
     const row = sql.get<OutboxRow>('SELECT * FROM outbox WHERE draft_id = :draftId', { draftId });
     return row && toOutboxEntry(row);
   };
+  const requireDraft = (draftId: string) => {
+    if (!sql.get('SELECT 1 FROM drafts WHERE id = :draftId', { draftId })) {
+      throw new JournalError(`No draft ${draftId} in the journal`);
+    }
+  };
   return {
     ensureKey(draftId) {
       const existing = get(draftId);
       if (existing) return existing;
-      if (!sql.get('SELECT 1 FROM drafts WHERE id = :draftId', { draftId })) {
-        throw new JournalError(`No draft ${draftId} in the journal`);
-      }
+      requireDraft(draftId);
       sql.run(`INSERT INTO outbox (draft_id, idempotency_key, key_created_at) VALUES (:draftId, :key, :at)`, {
         draftId,
         key: randomUUID(),
@@ -131,9 +279,47 @@ export function outboxRepository(sql: Statements, clock: Clock): OutboxRepositor
       });
       return get(draftId)!;
     },
+    rotateKey(draftId) {
+      requireDraft(draftId);
+      sql.run(
+        `INSERT INTO outbox (draft_id, idempotency_key, key_created_at) VALUES (:draftId, :key, :at)
+         ON CONFLICT (draft_id) DO UPDATE SET idempotency_key = excluded.idempotency_key,
+           key_created_at = excluded.key_created_at, attempts = 0, maybe_created = 0, duplicate_of = NULL`,
+        { draftId, key: randomUUID(), at: isoTime(clock()) },
+      );
+      return get(draftId)!;
+    },
+    issueKey(draftId) {
+      sql.run(
+        `INSERT INTO outbox (draft_id, idempotency_key, key_created_at) VALUES (:draftId, :key, :at)
+         ON CONFLICT (draft_id) DO UPDATE SET idempotency_key = excluded.idempotency_key,
+           key_created_at = excluded.key_created_at, attempts = 0, duplicate_of = NULL
+         WHERE maybe_created = 0`,
+        { draftId, key: randomUUID(), at: isoTime(clock()) },
+      );
+    },
     get,
     list() {
       return sql.all<OutboxRow>('SELECT * FROM outbox ORDER BY key_created_at, draft_id').map(toOutboxEntry);
+    },
+    recordAttempt(draftId, { maybeCreated, duplicateOf = null }) {
+      sql.run(
+        `UPDATE outbox SET attempts = attempts + 1, maybe_created = :maybeCreated, duplicate_of = :duplicateOf
+         WHERE draft_id = :draftId`,
+        { draftId, maybeCreated: maybeCreated ? 1 : 0, duplicateOf },
+      );
+    },
+    setMaybeCreated(draftId, maybeCreated) {
+      sql.run('UPDATE outbox SET maybe_created = :maybeCreated WHERE draft_id = :draftId', {
+        draftId,
+        maybeCreated: maybeCreated ? 1 : 0,
+      });
+    },
+    assumeQueuedSent() {
+      sql.run(
+        `UPDATE outbox SET maybe_created = 1 WHERE maybe_created = 0
+         AND draft_id IN (SELECT id FROM drafts WHERE state IN ('queued', 'sending'))`,
+      );
     },
   };
 }
@@ -160,5 +346,7 @@ function toOutboxEntry(row: OutboxRow): OutboxEntry {
     idempotencyKey: row.idempotency_key,
     keyCreatedAt: row.key_created_at,
     attempts: row.attempts,
+    maybeCreated: row.maybe_created === 1,
+    duplicateOf: row.duplicate_of,
   };
 }

@@ -1,5 +1,5 @@
 // Webhook events as received, deduplicated by the service's event id. Events carry no personal data.
-import type { Statements } from './db.ts';
+import type { Params, Statements } from './db.ts';
 import { type Clock, isoTime } from './time.ts';
 
 export interface ReceivedEvent {
@@ -34,6 +34,37 @@ export interface EventsRepository {
   /** Recorded but not yet reconciled, oldest first: what a restart must finish. */
   unprocessed(): JournalEvent[];
   markProcessed(id: string): void;
+  /**
+   * The same writes as SQL text, for a writer on its own connection (the webhook listener commits
+   * in a worker so that an fsync never stalls main): each returns the rows of `RETURNING *`.
+   */
+  readonly statements: {
+    /** `record`, or with `onlyIfAbsent` nothing at all for a known event (no duplicate counted). */
+    record(event: ReceivedEvent, options?: { processed?: boolean; onlyIfAbsent?: boolean }): WriteStatement;
+    markProcessed(ids: readonly string[]): WriteStatement;
+  };
+  /** An event from a row the statements returned. */
+  fromRow(row: unknown): JournalEvent;
+  /** The event log: newest received first, narrowed by topic and customer, with the total matching. */
+  window(
+    filter: EventFilter,
+    page: { offset: number; limit: number },
+  ): { events: JournalEvent[]; total: number };
+  /** Every event matching, newest received first: for an export. */
+  matching(filter: EventFilter): JournalEvent[];
+  /** Every topic received, in alphabetical order. */
+  topics(): string[];
+}
+
+/** SQL and its named parameters, to run on another connection to the journal. */
+export interface WriteStatement {
+  sql: string;
+  params: Params;
+}
+
+export interface EventFilter {
+  topic?: string | undefined;
+  customerId?: string | undefined;
 }
 
 interface EventRow {
@@ -54,16 +85,18 @@ export function eventsRepository(sql: Statements, clock: Clock): EventsRepositor
     const row = sql.get<EventRow>('SELECT * FROM events WHERE id = :id', { id });
     return row && toEvent(row);
   };
-  return {
-    record(event) {
+  const statements: EventsRepository['statements'] = {
+    record(event, { processed = false, onlyIfAbsent = false } = {}) {
       const receivedAt = now();
       // A first delivery inserts with no duplicates; any later one only counts itself.
-      const row = sql.get<EventRow>(
-        `INSERT INTO events (id, topic, resource_id, customer_id, created, received_at, signature_verified)
-         VALUES (:id, :topic, :resourceId, :customerId, :created, :receivedAt, :verified)
-         ON CONFLICT (id) DO UPDATE SET duplicates_seen = duplicates_seen + 1
-         RETURNING *`,
-        {
+      const onConflict = onlyIfAbsent ? 'DO NOTHING' : 'DO UPDATE SET duplicates_seen = duplicates_seen + 1';
+      return {
+        sql: `INSERT INTO events (id, topic, resource_id, customer_id, created, received_at, signature_verified,
+                processed_at)
+              VALUES (:id, :topic, :resourceId, :customerId, :created, :receivedAt, :verified, :processedAt)
+              ON CONFLICT (id) ${onConflict}
+              RETURNING *`,
+        params: {
           id: event.id,
           topic: event.topic,
           resourceId: event.resourceId,
@@ -71,10 +104,26 @@ export function eventsRepository(sql: Statements, clock: Clock): EventsRepositor
           created: isoTime(event.created, receivedAt),
           receivedAt,
           verified: event.signatureVerified ? 1 : 0,
+          processedAt: processed ? receivedAt : null,
         },
-      )!;
+      };
+    },
+    markProcessed(ids) {
+      return {
+        sql: `UPDATE events SET processed_at = coalesce(processed_at, :at)
+              WHERE id IN (SELECT value FROM json_each(:ids))`,
+        params: { ids: JSON.stringify(ids), at: now() },
+      };
+    },
+  };
+  return {
+    record(event) {
+      const { sql: text, params } = statements.record(event);
+      const row = sql.get<EventRow>(text, params)!;
       return { event: toEvent(row), duplicate: row.duplicates_seen > 0 };
     },
+    statements,
+    fromRow: (row) => toEvent(row as EventRow),
     get,
     list({ limit = 100, offset = 0 } = {}) {
       return sql
@@ -92,13 +141,46 @@ export function eventsRepository(sql: Statements, clock: Clock): EventsRepositor
         .all<EventRow>('SELECT * FROM events WHERE processed_at IS NULL ORDER BY received_at, id')
         .map(toEvent);
     },
+    window(filter, { offset, limit }) {
+      const { where, params } = filterClause(filter);
+      const total = sql.get<{ n: number }>(`SELECT count(*) AS n FROM events ${where}`, params)?.n ?? 0;
+      const rows = sql.all<EventRow>(
+        `SELECT * FROM events ${where} ORDER BY received_at DESC, id DESC LIMIT :limit OFFSET :offset`,
+        { ...params, limit, offset },
+      );
+      return { events: rows.map(toEvent), total };
+    },
+    matching(filter) {
+      const { where, params } = filterClause(filter);
+      return sql
+        .all<EventRow>(`SELECT * FROM events ${where} ORDER BY received_at DESC, id DESC`, params)
+        .map(toEvent);
+    },
+    topics() {
+      return sql
+        .all<{ topic: string }>('SELECT DISTINCT topic FROM events ORDER BY topic')
+        .map((r) => r.topic);
+    },
     markProcessed(id) {
-      sql.run('UPDATE events SET processed_at = coalesce(processed_at, :at) WHERE id = :id', {
-        id,
-        at: now(),
-      });
+      const { sql: text, params } = statements.markProcessed([id]);
+      sql.run(text, params);
     },
   };
+}
+
+// Each filter is written into the SQL only when given, so that SQLite picks the index that serves it.
+function filterClause(filter: EventFilter): { where: string; params: Record<string, string> } {
+  const conditions: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.topic !== undefined) {
+    conditions.push('topic = :topic');
+    params.topic = filter.topic;
+  }
+  if (filter.customerId !== undefined) {
+    conditions.push('customer_id = :customerId');
+    params.customerId = filter.customerId;
+  }
+  return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
 function toEvent(row: EventRow): JournalEvent {

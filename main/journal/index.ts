@@ -14,6 +14,7 @@ import { type EventsRepository, eventsRepository } from './events.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { personalCipher } from './personal.ts';
 import { type QueueRepository, queueRepository } from './queue.ts';
+import { type RejectionsRepository, rejectionsRepository } from './rejections.ts';
 import { type RetriesRepository, retriesRepository } from './retries.ts';
 import { type Clock, systemClock } from './time.ts';
 
@@ -36,10 +37,11 @@ export type {
   OutboxRepository,
 } from './drafts.ts';
 export { JournalError } from './errors.ts';
-export type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
+export type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent, WriteStatement } from './events.ts';
 export { LATEST_VERSION } from './migrations.ts';
 export type { Address, PersonalData } from './personal.ts';
 export type { QueueRepository } from './queue.ts';
+export type { Rejection, RejectionInput, RejectionsRepository } from './rejections.ts';
 export type { RetriesRepository, RetryRecord } from './retries.ts';
 export type { Clock } from './time.ts';
 
@@ -62,6 +64,8 @@ export interface Journal {
   readonly events: EventsRepository;
   readonly retries: RetriesRepository;
   readonly audit: AuditRepository;
+  /** The webhook listener's security log: requests it refused. */
+  readonly rejections: RejectionsRepository;
   /** Runs `fn` atomically (nested calls are savepoints); throwing rolls it all back. */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -93,6 +97,7 @@ export function openJournal({ file, dataKey, clock = systemClock }: JournalOptio
     events: eventsRepository(sql, clock),
     retries: retriesRepository(sql, clock),
     audit: auditRepository(sql, clock),
+    rejections: rejectionsRepository(sql, clock),
     transaction: (fn) => transaction(db, fn),
     close() {
       if (!db.isOpen) return;

@@ -167,9 +167,42 @@ CREATE TABLE retries (
 ) STRICT;
 `;
 
+// The event log is filtered by topic. (Catching up reads max(created) once per run: no index for that, as
+// every index costs each delivery's insert.)
+// Requests the webhook listener refused (bad signature, too large, too slow…): who and when, for a
+// security review. Never the body or the headers' values, which an attacker chose.
+const eventLogSecurityLog = `
+CREATE INDEX events_by_topic ON events (topic, received_at);
+
+CREATE TABLE webhook_rejections (
+  seq INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  remote_address TEXT NOT NULL,
+  -- X-Forwarded-For or CF-Connecting-IP as the tunnel passed it: the sender as far as the tunnel says.
+  forwarded_for TEXT,
+  status INTEGER NOT NULL,
+  reason TEXT NOT NULL
+) STRICT;
+`;
+
+// The outbox engine (main/outbox.ts). maybe_created: a request with this key may have been processed without
+// Vetted learning the answer, so the key must be replayed (or, once the service may have forgotten it, the
+// customer looked for) before the draft can change. duplicate_of: the existing customer a Duplicate e-mail named.
+const outboxDelivery = `
+ALTER TABLE outbox ADD COLUMN maybe_created INTEGER NOT NULL DEFAULT 0 CHECK (maybe_created IN (0, 1));
+ALTER TABLE outbox ADD COLUMN duplicate_of TEXT;
+
+-- The outbox's next drafts to send: queued, due first.
+CREATE INDEX drafts_due ON drafts (next_attempt_at, updated, id) WHERE state = 'queued';
+-- The retry form is pre-filled from the draft that created the customer.
+CREATE INDEX drafts_by_customer ON drafts (customer_id) WHERE customer_id IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'customers, status history, audit log', sql: customersHistoryAudit },
   { version: 2, name: 'drafts, outbox, events, retries', sql: draftsOutboxEventsRetries },
+  { version: 3, name: 'event log indexes, webhook security log', sql: eventLogSecurityLog },
+  { version: 4, name: 'outbox delivery: uncertain sends, duplicates, due drafts', sql: outboxDelivery },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

@@ -16,6 +16,8 @@ export interface RetriesRepository {
   record(customerId: string, outcome: string | null): RetryRecord;
   get(customerId: string): RetryRecord | undefined;
   list(): RetryRecord[];
+  /** The service refused the retry's fields without acting on them: the one retry is still there. */
+  release(customerId: string): void;
 }
 
 interface RetryRow {
@@ -44,6 +46,9 @@ export function retriesRepository(sql: Statements, clock: Clock): RetriesReposit
     get,
     list() {
       return sql.all<RetryRow>('SELECT * FROM retries ORDER BY used_at, customer_id').map(toRetry);
+    },
+    release(customerId) {
+      sql.run('DELETE FROM retries WHERE customer_id = :customerId', { customerId });
     },
   };
 }

@@ -1,0 +1,88 @@
+// The webhook listener's security log: requests it refused, with when and from where. Never a body or a
+// header's value beyond the forwarding address: what an attacker sends is not worth keeping, and could
+// be large or hostile. Kept to the newest entries so that a flood cannot fill the disk.
+import type { Statements } from './db.ts';
+import type { WriteStatement } from './events.ts';
+import { type Clock, isoTime } from './time.ts';
+
+export const KEPT_REJECTIONS = 10_000;
+
+export interface RejectionInput {
+  remoteAddress: string;
+  forwardedFor?: string | null;
+  /** The HTTP status answered (401, 404, 405, 408, 413…). */
+  status: number;
+  /** Short and fixed, e.g. `signature-missing`, `signature-mismatch`, `too-large`. */
+  reason: string;
+}
+
+export interface Rejection {
+  seq: number;
+  at: string;
+  remoteAddress: string;
+  forwardedFor: string | null;
+  status: number;
+  reason: string;
+}
+
+export interface RejectionsRepository {
+  record(entry: RejectionInput): void;
+  /** The same write as SQL text, for the listener's writer on its own connection. */
+  statements(entry: RejectionInput): WriteStatement[];
+  /** Newest first. */
+  list(page?: { limit?: number; offset?: number }): Rejection[];
+  count(): number;
+}
+
+interface RejectionRow {
+  seq: number;
+  at: string;
+  remote_address: string;
+  forwarded_for: string | null;
+  status: number;
+  reason: string;
+}
+
+export function rejectionsRepository(sql: Statements, clock: Clock): RejectionsRepository {
+  const statements = ({
+    remoteAddress,
+    forwardedFor = null,
+    status,
+    reason,
+  }: RejectionInput): WriteStatement[] => [
+    {
+      sql: `INSERT INTO webhook_rejections (at, remote_address, forwarded_for, status, reason)
+            VALUES (:at, :remoteAddress, :forwardedFor, :status, :reason)`,
+      params: { at: isoTime(clock()), remoteAddress, forwardedFor, status, reason },
+    },
+    {
+      sql: `DELETE FROM webhook_rejections
+            WHERE seq <= (SELECT max(seq) FROM webhook_rejections) - :kept`,
+      params: { kept: KEPT_REJECTIONS },
+    },
+  ];
+  return {
+    statements,
+    record(entry) {
+      for (const statement of statements(entry)) sql.run(statement.sql, statement.params);
+    },
+    list({ limit = 100, offset = 0 } = {}) {
+      return sql
+        .all<RejectionRow>('SELECT * FROM webhook_rejections ORDER BY seq DESC LIMIT :limit OFFSET :offset', {
+          limit,
+          offset,
+        })
+        .map((row) => ({
+          seq: row.seq,
+          at: row.at,
+          remoteAddress: row.remote_address,
+          forwardedFor: row.forwarded_for,
+          status: row.status,
+          reason: row.reason,
+        }));
+    },
+    count() {
+      return sql.get<{ n: number }>('SELECT count(*) AS n FROM webhook_rejections')?.n ?? 0;
+    },
+  };
+}

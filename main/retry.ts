@@ -1,0 +1,146 @@
+// The one retry the service allows a customer in `retry`: every field again, corrected, with the full SSN.
+//
+// The full SSN exists in main only while the request is built and sent: it arrives in the handler's input,
+// goes into the request body, and both are blanked as soon as the service has answered. It is never stored
+// (the journal keeps the last four digits), never logged, never in an error message or an event.
+import { randomUUID } from 'node:crypto';
+import { type CustomerInput, validateCustomerRetry } from '../contract/customer-rules.ts';
+import type { CustomerForm, RetryOutcome, RetryPrefill } from '../contract/drafts.ts';
+import { DeskError } from '../contract/errors.ts';
+import type { Journal, JournalCustomer } from './journal/index.ts';
+import { customerBody, errorFields, personalData, serviceFieldErrors } from './outbox.ts';
+import { type Reconciler, toQueueRow } from './reconcile.ts';
+import { type Customer, type CustomerRetryInput, type ServiceClient, ServiceError } from './service/index.ts';
+
+export interface RetryOptions {
+  journal: Journal;
+  client(): ServiceClient;
+  reconciler: Reconciler;
+}
+
+export interface RetryDesk {
+  prefill(customerId: string): RetryPrefill;
+  submit(input: { customerId: string; form: CustomerForm }): Promise<RetryOutcome>;
+}
+
+export function createRetry({ journal, client, reconciler }: RetryOptions): RetryDesk {
+  /** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
+  function requireRetryable(customerId: string): JournalCustomer {
+    const customer = journal.customers.get(customerId);
+    if (!customer)
+      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+    if (journal.retries.get(customerId)) {
+      throw new DeskError('RetryUsed', 'The one retry for this customer has been used.');
+    }
+    if (customer.goneAt || customer.status !== 'retry') {
+      throw new DeskError('RetryNotAllowed', 'Only a customer in “retry” can be resubmitted.');
+    }
+    return customer;
+  }
+
+  /** What the service did with a retry Vetted sent: recorded, and the customer as the service now has it. */
+  function finish(
+    customerId: string,
+    customer: JournalCustomer | undefined,
+    personal: CustomerInput,
+  ): RetryOutcome {
+    if (!customer) {
+      journal.retries.record(customerId, 'unknown');
+      throw unknownOutcome();
+    }
+    journal.transaction(() => {
+      journal.retries.record(customerId, customer.status);
+      journal.customers.setPersonal(customerId, personalData(personal));
+      journal.audit.record({ action: 'customer.retry', customerId, outcome: customer.status });
+    });
+    return { customerId, status: customer.status, customer: toQueueRow(customer) };
+  }
+
+  /** The customer after the retry: fetched again, or as the retry's answer gave it if the fetch fails. */
+  async function customerAfter(customerId: string, answer: Customer | undefined) {
+    try {
+      return await reconciler.refresh(customerId, { source: 'poll' });
+    } catch {
+      return answer && journal.customers.upsert(answer, { source: 'poll' }).customer;
+    }
+  }
+
+  async function afterFailure(
+    customerId: string,
+    error: unknown,
+    personal: CustomerInput,
+  ): Promise<RetryOutcome> {
+    if (error instanceof ServiceError && error.is('ValidationError') && error.fields.length > 0) {
+      // The service checked the fields and changed nothing: the one retry is still there.
+      journal.transaction(() => {
+        journal.retries.release(customerId);
+        journal.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
+      });
+      const { fields } = serviceFieldErrors(error, 'retry');
+      throw new DeskError(
+        'RetryRejected',
+        'The service rejected some fields; the retry was not used.',
+        fields,
+      );
+    }
+    const customer = await customerAfter(customerId, undefined);
+    const refused = error instanceof ServiceError && error.is('InvalidResourceState');
+    // The answer was lost but the customer has moved on: the retry went through.
+    if (!refused && customer && customer.status !== 'retry') return finish(customerId, customer, personal);
+    journal.transaction(() => {
+      journal.retries.record(customerId, refused ? 'refused' : 'unknown');
+      journal.audit.record({
+        action: 'customer.retry',
+        customerId,
+        outcome: refused ? 'refused' : 'unknown',
+      });
+    });
+    if (refused)
+      throw new DeskError('RetryRefused', 'The service no longer accepts a retry for this customer.');
+    throw unknownOutcome();
+  }
+
+  return {
+    prefill(customerId) {
+      requireRetryable(customerId);
+      const draft = journal.drafts.byCustomer(customerId);
+      journal.audit.record({ action: 'retry.open', customerId, outcome: draft ? 'prefilled' : 'empty' });
+      // The SSN is typed in full by the reviewer; the draft only ever held its last four digits anyway.
+      const form: CustomerForm = draft ? { ...draft.form, tin: '' } : { type: 'personal', tin: '' };
+      return { customerId, form, fromDraft: draft !== undefined };
+    },
+
+    async submit({ customerId, form }) {
+      const body = customerBody(form);
+      try {
+        requireRetryable(customerId);
+        const errors = validateCustomerRetry(body);
+        if (errors.length > 0) {
+          throw new DeskError('InvalidRetry', 'Correct the highlighted fields first.', errorFields(errors));
+        }
+        const personal = { ...body, tin: body.tin?.slice(-4) };
+        // Recorded as used before the request leaves: a crash or a lost answer never allows a second one.
+        journal.retries.record(customerId, null);
+        let answer: Customer;
+        try {
+          answer = await client().customers.retry(customerId, body as CustomerRetryInput, {
+            idempotencyKey: randomUUID(),
+          });
+        } catch (error) {
+          return await afterFailure(customerId, error, personal);
+        }
+        return finish(customerId, await customerAfter(customerId, answer), personal);
+      } finally {
+        form.tin = '';
+        body.tin = '';
+      }
+    },
+  };
+}
+
+function unknownOutcome(): DeskError {
+  return new DeskError(
+    'RetryUnknown',
+    'Vetted could not tell whether the service received the retry. It will not be sent again: refresh the customer to see its status.',
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { Dialog } from '../../ui/Dialog.tsx';
+
+interface DiscardDialogProps {
+  open: boolean;
+  /** Who the draft is for, if it says yet. */
+  name: string;
+  onClose(): void;
+  /** Discards; rejects with a message to show when it could not. */
+  onConfirm(): Promise<void>;
+}
+
+/** "Discard this draft?": nothing is deleted until the reviewer says so here. */
+export function DiscardDialog({ open, name, onClose, onConfirm }: DiscardDialogProps) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const close = () => {
+    setProblem(null);
+    onClose();
+  };
+  const confirm = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await onConfirm();
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} title="Discard this draft?" onClose={close}>
+      <p>
+        The draft{name ? ` for ${name}` : ''} and the personal data in it are deleted from Vetted. This cannot
+        be undone; Vetted notes in its audit log that you discarded it.
+      </p>
+      {problem && <p role="alert">{problem}</p>}
+      <div className="actions">
+        <button type="button" className="button-danger" disabled={busy} onClick={() => void confirm()}>
+          {busy ? 'Discarding…' : 'Discard draft'}
+        </button>
+        <button type="button" data-autofocus onClick={close}>
+          Keep draft
+        </button>
+      </div>
+    </Dialog>
+  );
+}

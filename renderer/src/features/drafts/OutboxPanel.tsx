@@ -1,0 +1,102 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { DRAFT_STATES, type DraftState, type OutboxStatus } from '../../../../contract/drafts.ts';
+import { useAppStore } from '../../store.ts';
+import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { formatDateTime } from '../../ui/time.tsx';
+import { JobProgress } from '../queue/JobProgress.tsx';
+import { STATE_LABELS } from './draft-states.ts';
+import { useOutboxStore } from './outbox-store.ts';
+
+interface OutboxPanelProps {
+  /** The draft open beside the panel. */
+  currentId: string | null;
+  /** Saves the open form first, so that "Submit all" sends what is on screen. */
+  beforeSubmitAll(): Promise<unknown>;
+}
+
+const labelOf = (state: string) => STATE_LABELS[state as DraftState] ?? state;
+
+/** Every draft on its way to the service: how many wait where, "Submit all", and its progress. */
+export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
+  const { status, drafts, total, submitting, notice, problem } = useOutboxStore(
+    useShallow((state) => ({
+      status: state.status,
+      drafts: state.drafts,
+      total: state.total,
+      submitting: state.submitting,
+      notice: state.notice,
+      problem: state.problem,
+    })),
+  );
+  const openDraft = useAppStore((state) => state.openDraft);
+  useEffect(() => useOutboxStore.getState().watch(), []);
+
+  const ready = status ? status.counts.draft + status.counts.rejected : 0;
+  const submitAll = async () => {
+    await beforeSubmitAll().catch(() => {});
+    await useOutboxStore.getState().submitAll();
+  };
+
+  return (
+    <aside className="outbox" aria-labelledby="outbox-title">
+      <h3 id="outbox-title">Drafts &amp; outbox</h3>
+      {status && <OutboxSummary status={status} />}
+      <ReasonButton
+        unavailable={status && ready === 0 ? 'No draft is ready to submit.' : null}
+        busy={submitting}
+        onClick={() => void submitAll()}
+      >
+        Submit all
+      </ReasonButton>
+      <JobProgress />
+      <p className="outbox-notice" aria-live="polite">
+        {notice}
+      </p>
+      {problem && <p role="alert">{problem}</p>}
+      <ul className="outbox-drafts" aria-label="Drafts not created yet">
+        {drafts.map((draft) => (
+          <li key={draft.id}>
+            {draft.id === currentId ? (
+              <span aria-current="true" className="outbox-draft-current">
+                {draft.name || 'Unnamed draft'} (open)
+              </span>
+            ) : (
+              <button type="button" className="link-button" onClick={() => openDraft(draft.id)}>
+                {draft.name || 'Unnamed draft'}
+              </button>
+            )}{' '}
+            <span className="outbox-draft-state">{labelOf(draft.status)}</span>
+          </li>
+        ))}
+      </ul>
+      {total > drafts.length && (
+        <p className="hint">And {total - drafts.length} more in the queue’s “Drafts &amp; outbox” section.</p>
+      )}
+    </aside>
+  );
+}
+
+function OutboxSummary({ status }: { status: OutboxStatus }) {
+  const waiting = DRAFT_STATES.filter((state) => state !== 'created' && status.counts[state] > 0);
+  return (
+    <div className="outbox-summary">
+      <p>
+        {waiting.length === 0
+          ? 'Nothing waits in the outbox.'
+          : waiting.map((state) => `${labelOf(state)}: ${status.counts[state]}`).join(' · ')}
+      </p>
+      {status.draining && !status.online && (
+        <p>
+          The service cannot be reached: queued drafts wait, and Vetted sends them by itself as soon as it
+          answers again.
+        </p>
+      )}
+      {status.nextAttemptAt && (
+        <p className="hint">
+          Next attempt <time dateTime={status.nextAttemptAt}>{formatDateTime(status.nextAttemptAt)}</time>.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { create } from 'zustand';
+import type { DraftState, OutboxStatus, SubmitResult } from '../../../../contract/drafts.ts';
+import type { QueueRow } from '../../../../contract/queue.ts';
+import { api } from '../../api.ts';
+import { useQueueStore } from '../queue/queue-store.ts';
+
+/** The most `drafts.submit` takes at once. */
+const SUBMIT_BATCH = 5000;
+/** The drafts listed beside the form; the queue's Drafts section lists them all. */
+export const LISTED_DRAFTS = 200;
+
+interface OutboxState {
+  status: OutboxStatus | null;
+  /** Drafts not yet created, oldest first (the queue's Drafts section). */
+  drafts: QueueRow[];
+  total: number;
+  submitting: boolean;
+  notice: string | null;
+  problem: string | null;
+  /** The outbox panel is on screen: only then do pushed changes reload it. */
+  watch(): () => void;
+  load(): void;
+  submitAll(): Promise<void>;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const count = (n: number, noun: string) => (n === 1 ? `1 ${noun}` : `${n} ${noun}s`);
+
+function submitNotice(result: SubmitResult): string {
+  const parts = [`Queued ${count(result.queued.length, 'draft')}.`];
+  if (result.invalid.length > 0) {
+    parts.push(`${count(result.invalid.length, 'draft')} need corrections first: open them to see what.`);
+  }
+  if (result.skipped.length > 0)
+    parts.push(`${count(result.skipped.length, 'draft')} could not be submitted now.`);
+  return parts.join(' ');
+}
+
+export const useOutboxStore = create<OutboxState>((set, get) => {
+  let watchers = 0;
+  // Pushed changes can come by the hundred (Submit all): one load at a time, then one more.
+  let loading = false;
+  let again = false;
+
+  const load = async () => {
+    if (loading) {
+      again = true;
+      return;
+    }
+    loading = true;
+    try {
+      const [status, window] = await Promise.all([
+        api.outbox.status(),
+        api.queue.window({ section: 'drafts', search: '', offset: 0, limit: LISTED_DRAFTS }),
+      ]);
+      set({ status, drafts: window.rows, total: window.total, problem: null });
+    } catch (error) {
+      set({ problem: `The outbox could not be read: ${messageOf(error)}` });
+    } finally {
+      loading = false;
+      if (again) {
+        again = false;
+        void load();
+      }
+    }
+  };
+
+  return {
+    status: null,
+    drafts: [],
+    total: 0,
+    submitting: false,
+    notice: null,
+    problem: null,
+    watch() {
+      watchers++;
+      void load();
+      return () => {
+        watchers--;
+      };
+    },
+    load: () => {
+      if (watchers > 0) void load();
+    },
+    async submitAll() {
+      set({ submitting: true, notice: null, problem: null });
+      try {
+        const { drafts } = await api.drafts.list();
+        const ready = drafts.filter((draft) => draft.actions.submit).map((draft) => draft.id);
+        if (ready.length === 0) {
+          set({ notice: 'No draft is ready to submit.' });
+          return;
+        }
+        const total: SubmitResult = { queued: [], invalid: [], skipped: [] };
+        for (let at = 0; at < ready.length; at += SUBMIT_BATCH) {
+          const result = await api.drafts.submit({ ids: ready.slice(at, at + SUBMIT_BATCH) });
+          total.queued.push(...result.queued);
+          total.invalid.push(...result.invalid);
+          total.skipped.push(...result.skipped);
+        }
+        set({ notice: submitNotice(total) });
+      } catch (error) {
+        set({ problem: `Submit all failed: ${messageOf(error)}` });
+      } finally {
+        set({ submitting: false });
+        get().load();
+      }
+    },
+  };
+});
+
+/** The last state seen of each draft: the queue reloads when one changes state, not on every autosave. */
+const knownStates = new Map<string, DraftState>();
+
+api.on('draft.updated', (draft) => {
+  useOutboxStore.getState().load();
+  if (knownStates.get(draft.id) === draft.state) return;
+  knownStates.set(draft.id, draft.state);
+  useQueueStore.getState().refresh();
+});
+api.on('draft.discarded', ({ id }) => {
+  knownStates.delete(id);
+  useOutboxStore.getState().load();
+  useQueueStore.getState().refresh();
+});
+api.on('service.status', () => useOutboxStore.getState().load());

@@ -1,0 +1,28 @@
+import { useEffect, useRef } from 'react';
+import type { RetryOutcome as Outcome } from '../../../../contract/drafts.ts';
+
+const MEANING: Record<string, string> = {
+  verified: 'The service verified the customer with the corrected details.',
+  document: 'The service now asks for an identity document: upload one from the customer’s page.',
+  suspended: 'The service suspended the customer. Nothing more can be sent for verification.',
+};
+
+/** What the service made of the retry, said at once to whoever is looking or listening. */
+export function RetryOutcome({ outcome, onClose }: { outcome: Outcome; onClose(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div ref={ref} tabIndex={-1} className="retry-outcome">
+      <p role="status">
+        Retry sent. The customer is now <strong className="retry-status">{outcome.status}</strong>.
+      </p>
+      <p>{MEANING[outcome.status] ?? `The service reports the status “${outcome.status}”.`}</p>
+      <p className="hint">The one retry for this customer is used: Vetted will not send another.</p>
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

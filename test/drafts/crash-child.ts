@@ -1,0 +1,82 @@
+/**
+ * The desk in a child process, for the crash test (crash.test.ts), which kills it with SIGKILL.
+ *
+ *   node test/drafts/crash-child.ts <data dir> seed <count>   configure the service, write <count> drafts, exit
+ *   node test/drafts/crash-child.ts <data dir> drain          submit what is still a draft, wait until all are sent
+ *
+ * The service (a sandbox owned by the test) is given in VETTED_TEST_SERVICE as {baseUrl, clientId, clientSecret}.
+ * Lines on stdout: `ready`, one `state <state>` per draft change, `done`.
+ */
+import { createDesk } from '../../main/desk.ts';
+import { createLogger } from '../../main/log.ts';
+import { openSettings } from '../../main/settings.ts';
+import { openFileKeyVault } from '../../main/vault.ts';
+
+const [dataDir, mode, count] = process.argv.slice(2);
+if (!dataDir || (mode !== 'seed' && mode !== 'drain'))
+  throw new Error('usage: crash-child.ts <dir> seed|drain [count]');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const vault = openFileKeyVault({ dir: dataDir });
+if (mode === 'seed') {
+  const service = JSON.parse(process.env.VETTED_TEST_SERVICE ?? '{}');
+  openSettings({ dir: dataDir }).update({
+    serviceMode: 'custom',
+    baseUrl: service.baseUrl,
+    clientId: service.clientId,
+  });
+  vault.set('clientSecret', service.clientSecret);
+}
+
+const desk = await createDesk({
+  host: 'browser',
+  version: '0.0.0-crash',
+  dataDir,
+  log: createLogger(() => {}),
+  vault,
+  startSandbox: () => Promise.reject(new Error('This test brings its own service.')),
+});
+const dispatch = desk.dispatcher(() => true);
+const call = async (channel: string, input?: unknown) => {
+  const result = await dispatch(channel, 'child', input);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+  return result.value as never;
+};
+
+if (mode === 'seed') {
+  for (let i = 0; i < Number(count); i++) {
+    const { id } = await call('drafts.create');
+    await call('drafts.save', {
+      id,
+      form: {
+        firstName: `Crash${i}`,
+        lastName: 'Test',
+        email: `crash-${i}@example.com`,
+        type: 'personal',
+        address1: '1 Main St',
+        city: 'Springfield',
+        state: 'IL',
+        postalCode: '62701',
+        dateOfBirth: '1990-01-01',
+        tin: '1234',
+      },
+    });
+  }
+  await desk.close();
+  say('done');
+} else {
+  desk.events.subscribe((event, payload) => {
+    if (event === 'draft.updated') say(`state ${(payload as { state: string }).state}`);
+  });
+  const { drafts } = (await call('drafts.list')) as { drafts: { id: string; state: string }[] };
+  const fresh = drafts.filter((draft) => draft.state === 'draft');
+  if (fresh.length > 0) await call('drafts.submit', { ids: fresh.map((draft) => draft.id) });
+  say('ready');
+  for (;;) {
+    const status = (await call('outbox.status')) as { draining: boolean; counts: Record<string, number> };
+    if (!status.draining && status.counts.created === drafts.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await desk.close();
+  say('done');
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classifyFailure,
+  customerBody,
+  DEFAULT_BACKOFF,
+  isEditable,
+  personalData,
+  retryDelayMs,
+} from '../../main/outbox.ts';
+import { NetworkError, ServiceError } from '../../main/service/index.ts';
+import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
+import { validForm } from './helpers.ts';
+
+/** What the outbox keeps in the journal (migration 4 and its repository functions), and its pure parts. */
+
+describe('journal: drafts for the outbox', () => {
+  it('saves a form, moving "updated" and the name and e-mail the queue shows', () => {
+    const time = manualClock();
+    const journal = openTestJournal({ clock: time.clock });
+    const { id } = journal.drafts.insert({ form: {} });
+    time.advance(MINUTE);
+    const savedAt = journal.drafts.saveForm(id, {
+      firstName: 'Ada',
+      lastName: 'Byron',
+      email: 'ada@x.example',
+    });
+    expect(savedAt).toBe(time.iso());
+    expect(journal.drafts.summary(id)).toMatchObject({
+      name: 'Ada Byron',
+      email: 'ada@x.example',
+      updated: savedAt,
+    });
+    expect(journal.drafts.saveForm('nope', {})).toBeUndefined();
+  });
+
+  it('moves "updated" on a state change only, not on a rescheduled retry', () => {
+    const time = manualClock();
+    const journal = openTestJournal({ clock: time.clock });
+    const { id, updated } = journal.drafts.insert({ form: {}, state: 'queued' });
+    time.advance(MINUTE);
+    journal.drafts.update(id, { attempts: 2, nextAttemptAt: time.iso(), lastError: 'offline' });
+    expect(journal.drafts.summary(id)).toMatchObject({ updated, attempts: 2, lastError: 'offline' });
+    journal.drafts.update(id, { state: 'rejected', fieldErrors: { '/email': 'Fix it.' } });
+    expect(journal.drafts.summary(id)).toMatchObject({
+      state: 'rejected',
+      updated: time.iso(),
+      fieldErrors: { '/email': 'Fix it.' },
+    });
+  });
+
+  it('lists due drafts never tried first, then by waiting time, and the next retry', () => {
+    const time = manualClock();
+    const journal = openTestJournal({ clock: time.clock });
+    const later = journal.drafts.insert({ form: {}, state: 'queued' }).id;
+    time.advance(MINUTE);
+    const fresh = journal.drafts.insert({ form: {}, state: 'queued' }).id;
+    journal.drafts.insert({ form: {}, state: 'draft' });
+    const inAnHour = new Date(Date.parse(time.iso()) + 60 * MINUTE).toISOString();
+    journal.drafts.update(later, { nextAttemptAt: inAnHour });
+    expect(journal.drafts.due(time.iso(), 10)).toEqual([fresh]);
+    expect(journal.drafts.nextAttemptAfter(time.iso())).toBe(inAnHour);
+    journal.drafts.clearBackoff();
+    expect(journal.drafts.due(time.iso(), 10)).toEqual([later, fresh]);
+    expect(journal.drafts.countByState()).toEqual({
+      draft: 1,
+      queued: 2,
+      sending: 0,
+      created: 0,
+      rejected: 0,
+      attention: 0,
+    });
+  });
+
+  it('requeues drafts left sending and finds created drafts whose customer is not recorded', () => {
+    const journal = openTestJournal();
+    const sending = journal.drafts.insert({ form: {}, state: 'sending' }).id;
+    journal.drafts.requeueSending();
+    expect(journal.drafts.summary(sending)?.state).toBe('queued');
+
+    const created = journal.drafts.insert({ form: validForm(), state: 'created' }).id;
+    journal.drafts.update(created, { customerId: 'c-1' });
+    expect(journal.drafts.createdWithoutCustomer()).toEqual([{ id: created, customerId: 'c-1' }]);
+    journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+    expect(journal.drafts.createdWithoutCustomer()).toEqual([]);
+    expect(journal.drafts.byCustomer('c-1')?.id).toBe(created);
+  });
+
+  it('removes a draft with its outbox entry', () => {
+    const journal = openTestJournal();
+    const { id } = journal.drafts.insert({ form: validForm() });
+    journal.outbox.ensureKey(id);
+    expect(journal.drafts.remove(id)).toBe(true);
+    expect(journal.drafts.get(id)).toBeUndefined();
+    expect(journal.outbox.get(id)).toBeUndefined();
+  });
+
+  it('records attempts, rotates a key, and assumes queued drafts were sent after a restart', () => {
+    const journal = openTestJournal();
+    const { id } = journal.drafts.insert({ form: {}, state: 'queued' });
+    const first = journal.outbox.ensureKey(id);
+    expect(first).toMatchObject({ attempts: 0, maybeCreated: false, duplicateOf: null });
+    journal.outbox.recordAttempt(id, { maybeCreated: false, duplicateOf: 'c-9' });
+    expect(journal.outbox.get(id)).toMatchObject({ attempts: 1, duplicateOf: 'c-9' });
+    journal.outbox.assumeQueuedSent();
+    expect(journal.outbox.get(id)?.maybeCreated).toBe(true);
+    const rotated = journal.outbox.rotateKey(id);
+    expect(rotated.idempotencyKey).not.toBe(first.idempotencyKey);
+    expect(rotated).toMatchObject({ attempts: 0, maybeCreated: false, duplicateOf: null });
+  });
+
+  it('releases a retry the service refused without acting on it', () => {
+    const journal = openTestJournal();
+    journal.customers.upsert(serviceCustomer({ id: 'c-2', status: 'retry' }), { source: 'poll' });
+    journal.retries.record('c-2', null);
+    journal.retries.release('c-2');
+    expect(journal.retries.get('c-2')).toBeUndefined();
+  });
+});
+
+describe('outbox: pure parts', () => {
+  it('sends the form as typed, blank fields left out, and keeps only the last four SSN digits', () => {
+    const form = validForm({ address2: '  ', ipAddress: '', tin: '123-45-6789' });
+    const body = customerBody(form);
+    expect(body).not.toHaveProperty('address2');
+    expect(body).not.toHaveProperty('ipAddress');
+    expect(body.firstName).toBe(form.firstName);
+    expect(personalData(form)).toEqual({
+      address: { address1: form.address1, city: form.city, state: form.state, postalCode: form.postalCode },
+      dateOfBirth: form.dateOfBirth,
+      ssnLastFour: '6789',
+    });
+  });
+
+  it('backs off exponentially with jitter, within bounds, never at zero', () => {
+    expect(retryDelayMs(1, DEFAULT_BACKOFF, () => 0)).toBe(500);
+    expect(retryDelayMs(1, DEFAULT_BACKOFF, () => 1)).toBe(1_000);
+    expect(retryDelayMs(3, DEFAULT_BACKOFF, () => 0.5)).toBe(3_000);
+    expect(retryDelayMs(40, DEFAULT_BACKOFF, () => 1)).toBe(60_000);
+  });
+
+  it('sorts failures: retry later, rejected on the form, or attention', () => {
+    expect(classifyFailure(new NetworkError('reset')).kind).toBe('retry');
+    expect(
+      classifyFailure(new ServiceError({ status: 503, code: 'ServiceUnavailable', message: '' })).kind,
+    ).toBe('retry');
+    expect(classifyFailure(new ServiceError({ status: 409, code: 'Conflict', message: '' })).kind).toBe(
+      'retry',
+    );
+    expect(classifyFailure(new ServiceError({ status: 401, code: 'invalid_client', message: '' })).kind).toBe(
+      'retry',
+    );
+    const rejected = classifyFailure(
+      new ServiceError({
+        status: 400,
+        code: 'ValidationError',
+        message: '',
+        fields: [
+          { path: '/postalCode', code: 'InvalidFormat', message: 'PostalCode invalid.' },
+          { path: '/nickname', code: 'NotAllowed', message: 'Unknown field.' },
+        ],
+      }),
+    );
+    expect(rejected).toMatchObject({
+      kind: 'rejected',
+      fields: {
+        '/postalCode': expect.stringMatching(/^PostalCode invalid\. Enter a US ZIP/),
+        '/': 'Unknown field.',
+      },
+      duplicateOf: null,
+    });
+    const keyReused = classifyFailure(
+      new ServiceError({
+        status: 400,
+        code: 'ValidationError',
+        message: '',
+        fields: [{ path: '/', code: 'Invalid', message: 'Idempotency-Key was already used.' }],
+      }),
+    );
+    expect(keyReused).toMatchObject({ kind: 'attention', processed: true });
+    expect(classifyFailure(new ServiceError({ status: 403, code: 'Forbidden', message: '' }))).toMatchObject({
+      kind: 'attention',
+      processed: false,
+    });
+    expect(classifyFailure(new TypeError('bug'))).toMatchObject({ kind: 'attention', processed: true });
+  });
+
+  it('lets a draft change only while nothing can have been created from it', () => {
+    const entry = (maybeCreated: boolean) => ({
+      draftId: 'd',
+      idempotencyKey: 'k',
+      keyCreatedAt: '',
+      attempts: 1,
+      maybeCreated,
+      duplicateOf: null,
+    });
+    expect(isEditable('draft', undefined)).toBe(true);
+    expect(isEditable('rejected', entry(false))).toBe(true);
+    expect(isEditable('attention', entry(false))).toBe(true);
+    expect(isEditable('attention', entry(true))).toBe(false);
+    expect(isEditable('queued', entry(false))).toBe(false);
+    expect(isEditable('created', entry(false))).toBe(false);
+  });
+});
