@@ -1,0 +1,193 @@
+import type { Journal, JournalEvent } from '../journal/index.ts';
+import { describeError, type Logger } from '../log.ts';
+import type { Reconciler } from '../reconcile.ts';
+import type { DurableWriter } from './durable-writer.ts';
+import { type Notify, statusNotice } from './notify.ts';
+
+/**
+ * What follows recording an event: GET the customer it names and trust its current status, in
+ * whatever order events came. One refresh per customer at a time; events that arrive for a customer
+ * meanwhile are served by one more refresh. An event stays unprocessed until its refresh succeeded,
+ * so a failure (offline) is tried again later and after a restart.
+ */
+export interface EventProcessor {
+  enqueue(events: readonly JournalEvent[]): void;
+  /** Everything the journal still holds unprocessed (start-up, reconnection, catch-up). */
+  resumeUnprocessed(): void;
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+  /** Events marked processed since start: a catch-up run reports the difference. */
+  readonly processed: number;
+}
+
+/** The topics the service documents; any other is shown in the event log and otherwise ignored. */
+export const CUSTOMER_TOPICS: ReadonlySet<string> = new Set([
+  'customer_created',
+  'customer_verified',
+  'customer_reverification_needed',
+  'customer_verification_document_needed',
+  'customer_verification_document_uploaded',
+  'customer_verification_document_approved',
+  'customer_verification_document_failed',
+  'customer_suspended',
+]);
+
+/** Whether recording the event is all there is to do with it. */
+export function needsNoProcessing(event: Pick<JournalEvent, 'topic' | 'customerId'>): boolean {
+  return !CUSTOMER_TOPICS.has(event.topic) || event.customerId === null;
+}
+
+export interface EventProcessorOptions {
+  journal: Journal;
+  reconciler: Reconciler;
+  writer: DurableWriter;
+  notify: Notify;
+  log: Logger;
+  concurrency?: number;
+  /** After a failed refresh, when to try the events left unprocessed again. */
+  retryDelayMs?: number;
+}
+
+export function createEventProcessor(options: EventProcessorOptions): EventProcessor {
+  const { journal, reconciler, writer, log } = options;
+  const concurrency = options.concurrency ?? 4;
+  const retryDelayMs = options.retryDelayMs ?? 30_000;
+  const waiting = new Map<string, JournalEvent[]>();
+  const queued = new Set<string>();
+  const running = new Map<string, Promise<void>>();
+  // Marks are gathered (one statement for all finished in a turn) and written lazily (see
+  // DurableWriter.writeSoon): a customer's slot is free before they commit.
+  let toMark: JournalEvent[] = [];
+  let markScheduled: NodeJS.Immediate | null = null;
+  const marking = new Set<Promise<void>>();
+  let idleWaiters: Array<() => void> = [];
+  let retryTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+  let processed = 0;
+
+  const settleIdle = () => {
+    if (waiting.size > 0 || running.size > 0 || toMark.length > 0 || marking.size > 0) return;
+    for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+
+  /** The events stay `queued` until marked, so that a resume meanwhile does not take them again. */
+  const markProcessed = (events: readonly JournalEvent[]) => {
+    toMark.push(...events);
+    markScheduled ??= setImmediate(writeMarks);
+  };
+
+  const writeMarks = () => {
+    markScheduled = null;
+    const events = toMark;
+    toMark = [];
+    if (events.length === 0) return;
+    const ids = events.map((event) => event.id);
+    const marked: Promise<void> = writer
+      .writeSoon([journal.events.statements.markProcessed(ids)])
+      .then(
+        () => {
+          processed += events.length;
+        },
+        (error: unknown) => log.warn('events not marked processed', describeError(error)),
+      )
+      .finally(() => {
+        for (const event of events) queued.delete(event.id);
+        marking.delete(marked);
+        settleIdle();
+      });
+    marking.add(marked);
+  };
+
+  const retryLater = () => {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      processor.resumeUnprocessed();
+    }, retryDelayMs);
+    retryTimer.unref();
+  };
+
+  const refresh = async (customerId: string, events: JournalEvent[]) => {
+    // The newest event by the service's time speaks for the status the refresh finds.
+    const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
+    const before = journal.customers.get(customerId);
+    try {
+      const after = await reconciler.refresh(customerId, {
+        source: 'event',
+        eventId: newest.id,
+        at: newest.created,
+      });
+      markProcessed(events);
+      if (before && after && !after.goneAt && after.status !== before.status)
+        options.notify(statusNotice(after));
+    } catch (error) {
+      if (closed) return;
+      log.warn('webhook event not processed yet', {
+        customerId,
+        events: events.length,
+        ...describeError(error),
+      });
+      for (const event of events) queued.delete(event.id);
+      retryLater();
+    }
+  };
+
+  const pump = () => {
+    for (const [customerId, events] of waiting) {
+      if (closed || running.size >= concurrency) return;
+      if (running.has(customerId)) continue;
+      waiting.delete(customerId);
+      const task = refresh(customerId, events).finally(() => {
+        running.delete(customerId);
+        pump();
+        settleIdle();
+      });
+      running.set(customerId, task);
+    }
+  };
+
+  const processor: EventProcessor = {
+    get processed() {
+      return processed;
+    },
+    enqueue(events) {
+      if (closed) return;
+      for (const event of events) {
+        if (event.processedAt !== null || queued.has(event.id)) continue;
+        queued.add(event.id);
+        if (needsNoProcessing(event)) {
+          markProcessed([event]);
+          continue;
+        }
+        const customerId = event.customerId as string;
+        const ofCustomer = waiting.get(customerId);
+        if (ofCustomer) ofCustomer.push(event);
+        else waiting.set(customerId, [event]);
+      }
+      pump();
+    },
+    resumeUnprocessed() {
+      processor.enqueue(journal.events.unprocessed());
+    },
+    idle() {
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve);
+        settleIdle();
+      });
+    },
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      waiting.clear();
+      await Promise.allSettled(running.values());
+      if (markScheduled) clearImmediate(markScheduled);
+      writeMarks();
+      await writer.flush().catch(() => {});
+      await Promise.allSettled(marking);
+      settleIdle();
+      idleWaiters = [];
+    },
+  };
+  return processor;
+}

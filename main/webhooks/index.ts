@@ -1,0 +1,170 @@
+import type { Handlers } from '../../contract/serve.ts';
+import type { WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
+import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import { describeError } from '../log.ts';
+import { createCatchUp } from './catch-up.ts';
+import { eventLogHandlers } from './event-log.ts';
+import { failureMessage } from './failure.ts';
+import type { ListenerLimits } from './listener.ts';
+import { controlListener } from './listener-control.ts';
+import { createNotify } from './notify.ts';
+import { createReceiver } from './receiver.ts';
+import { createSubscriptions } from './subscriptions.ts';
+import { checkTunnel } from './tunnel-check.ts';
+
+export type { NativeNotifications, Notify } from './notify.ts';
+export { showNatively } from './notify.ts';
+
+/** For tests and the bench; the app uses the defaults and the port in settings. */
+export interface WebhooksOptions {
+  /** Overrides the port in settings (0: any free port). */
+  port?: number;
+  limits?: Partial<ListenerLimits>;
+  /** After a failed refresh, when to try unprocessed events again. */
+  retryDelayMs?: number;
+  tunnelTimeoutMs?: number;
+}
+
+/**
+ * Webhooks: the listener (started with the desk, stopped on close), subscriptions, the event log,
+ * catching up on missed events, and notifications of status changes learnt from events.
+ */
+export function webhooksFeature(
+  context: DeskContext,
+  options: WebhooksOptions = {},
+): Feature<WebhookChannel> {
+  const { journal, events, log, settings } = context;
+  let closed = false;
+
+  const subs = createSubscriptions(context, () => listener.url());
+  // Never in a log line, even by accident.
+  for (const secret of subs.secrets()) log.addSecret(secret);
+  const {
+    handlers: receive,
+    ingest,
+    processor,
+    writer,
+    security,
+    probes,
+  } = createReceiver({
+    journal,
+    reconciler: context.reconciler,
+    events,
+    log,
+    notify: createNotify(settings, events),
+    secrets: () => subs.secrets(),
+    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+  });
+  // Made before the listener starts: it notes what the journal held until then.
+  const catchUp = createCatchUp({
+    context,
+    ingest,
+    processor,
+    subscriptions: subs,
+    stopped: () => closed,
+  });
+
+  const listener = controlListener({
+    port: () => options.port ?? settings.get().webhookPort,
+    limits: options.limits ?? {},
+    rejected: () => security.count,
+    onStatus: (status) => events.emit('webhooks.listener', status),
+    handlers: receive,
+  });
+
+  const tasks = new Set<Promise<unknown>>();
+  const inBackground = (task: Promise<unknown>) => {
+    const tracked = task
+      .catch((error: unknown) => log.warn('webhooks background task failed', describeError(error)))
+      .finally(() => tasks.delete(tracked));
+    tasks.add(tracked);
+  };
+
+  const overview = async (): Promise<WebhooksOverview> => {
+    await listener.ready;
+    const base = {
+      max: MAX_SUBSCRIPTIONS,
+      listener: listener.status(),
+      publicUrl: settings.get().publicWebhookUrl ?? null,
+      defaultUrl: subs.defaultUrl(),
+    };
+    try {
+      return { ...base, subscriptions: await subs.list(), problem: null };
+    } catch (error) {
+      return { ...base, subscriptions: null, problem: failureMessage(error) };
+    }
+  };
+
+  const listenAgain = async () => {
+    const status = await listener.restart();
+    // In sandbox mode the subscription follows the listener to its new address.
+    await subs.ensureListenerSubscribed().catch((error: unknown) => {
+      log.warn('could not subscribe the listener', describeError(error));
+    });
+    return status;
+  };
+
+  const handlers: Pick<Handlers, WebhookChannel> = {
+    'webhooks.list': () => overview(),
+    'webhooks.subscribe': async ({ url }) => {
+      await listener.ready;
+      return subs.create(url);
+    },
+    'webhooks.setPaused': ({ id, paused }) => subs.setPaused(id, paused),
+    'webhooks.delete': async ({ id }) => {
+      await subs.remove(id);
+      return { id };
+    },
+    'webhooks.listen': listenAgain,
+    'webhooks.checkTunnel': async () => {
+      await listener.ready;
+      const publicUrl = settings.get().publicWebhookUrl ?? null;
+      const subscribed = publicUrl
+        ? await subs
+            .list()
+            .then((list) => list.some((s) => s.ours && s.target === 'public-url'))
+            .catch(() => null)
+        : null;
+      return checkTunnel({
+        publicUrl,
+        listenerUrl: listener.url(),
+        probes,
+        subscribed,
+        inSandbox: context.connection().mode === 'sandbox',
+        ...(options.tunnelTimeoutMs === undefined ? {} : { timeoutMs: options.tunnelTimeoutMs }),
+      });
+    },
+    'webhooks.catchUp': () => catchUp.run(),
+    ...eventLogHandlers(journal, writer),
+  };
+
+  return {
+    handlers,
+    async onSettingsChanged(changed) {
+      // The tunnel points at the port: a new port means listening there now, not after a restart.
+      if (changed.includes('webhookPort')) await listenAgain();
+    },
+    // After start-up and every reconnection: the sandbox gets our listener subscribed, then whatever
+    // was missed meanwhile is fetched and processed.
+    onConnected() {
+      if (context.connection().status().state === 'not-configured') return;
+      inBackground(
+        (async () => {
+          await listener.ready;
+          await subs.ensureListenerSubscribed().catch((error: unknown) => {
+            log.warn('could not subscribe the listener', describeError(error));
+          });
+          if (!closed) await catchUp.run();
+        })(),
+      );
+    },
+    async close() {
+      closed = true;
+      await listener.close();
+      await processor.close();
+      await Promise.allSettled([...tasks]);
+      await writer.close();
+    },
+  };
+}

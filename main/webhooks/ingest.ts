@@ -1,0 +1,151 @@
+import type { EventRow } from '../../contract/webhooks.ts';
+import type { EventHub } from '../event-hub.ts';
+import type { Journal, JournalEvent, ReceivedEvent } from '../journal/index.ts';
+import { describeError, type Logger } from '../log.ts';
+import { eventSchema, idFromUrl, type ServiceEvent } from '../service/hal.ts';
+import type { DurableWriter } from './durable-writer.ts';
+import { type EventProcessor, needsNoProcessing } from './event-processor.ts';
+
+/** What the listener answers for a delivery whose signature checked out. */
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Events into the journal: durable (committed before anyone is told), recorded once per event id
+ * (a redelivery only counts as a duplicate), then handed to the processor.
+ */
+export interface Ingest {
+  /** A delivery whose signature was verified over these very bytes. */
+  deliver(body: Buffer): Promise<Answer>;
+  /** Events fetched with `GET /events` while catching up; resolves with how many were new. */
+  recordFetched(events: readonly ServiceEvent[]): Promise<number>;
+}
+
+export function createIngest(options: {
+  journal: Journal;
+  writer: DurableWriter;
+  processor: EventProcessor;
+  events: EventHub;
+  log: Logger;
+}): Ingest {
+  const { journal, writer, processor, events, log } = options;
+
+  /**
+   * Records in one savepoint; events with nothing to do are recorded as processed already.
+   * Fetched events the journal already has are left alone: a duplicate counts deliveries only.
+   */
+  const record = async (received: readonly ReceivedEvent[], delivered: boolean) => {
+    const statements = received.map((event) =>
+      journal.events.statements.record(event, {
+        processed: needsNoProcessing({ topic: event.topic, customerId: event.customerId ?? null }),
+        onlyIfAbsent: !delivered,
+      }),
+    );
+    const rows = await writer.write(statements);
+    return rows.flat().map((row) => {
+      const event = journal.events.fromRow(row);
+      return { event, duplicate: event.duplicatesSeen > 0 };
+    });
+  };
+
+  /** After the commit: whatever goes wrong here, the events are recorded and will be processed after a restart. */
+  const announce = (results: ReadonlyArray<{ event: JournalEvent; duplicate: boolean }>) => {
+    try {
+      for (const { event } of results) events.emit('event.received', toEventRow(event, nameOf(journal)));
+      processor.enqueue(results.filter((result) => !result.duplicate).map((result) => result.event));
+    } catch (error) {
+      log.error('recorded webhook events not announced', describeError(error));
+    }
+  };
+
+  return {
+    async deliver(body) {
+      const event = parseEvent(body);
+      if (!event) {
+        // Signed by the service yet unreadable: not an attack, so the main log rather than the security log.
+        log.warn('webhook body is not an event', { bytes: body.length });
+        return { status: 400, body: { error: 'The body is not an event.' } };
+      }
+      let results: Array<{ event: JournalEvent; duplicate: boolean }>;
+      try {
+        results = await record([toReceived(event, true)], true);
+      } catch (error) {
+        // Not recorded, so not acknowledged: the service delivers it again later.
+        log.error('webhook event could not be recorded', describeError(error));
+        return { status: 503, body: { error: 'Not recorded; send it again later.' } };
+      }
+      announce(results);
+      return { status: 200, body: { received: event.id, duplicate: results[0]!.duplicate } };
+    },
+    async recordFetched(fetched) {
+      if (fetched.length === 0) return 0;
+      const results = await record(
+        fetched.map((event) => toReceived(event, false)),
+        false,
+      );
+      announce(results);
+      return results.length;
+    },
+  };
+}
+
+function parseEvent(body: Buffer): ServiceEvent | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const parsed = eventSchema.safeParse(json);
+  return parsed.success && parsed.data.id.length > 0 ? parsed.data : undefined;
+}
+
+function toReceived(event: ServiceEvent, signatureVerified: boolean): ReceivedEvent {
+  return {
+    id: event.id,
+    topic: event.topic,
+    resourceId: event.resourceId,
+    customerId: customerIdOf(event),
+    created: event.created,
+    signatureVerified,
+  };
+}
+
+/** The customer an event is about: its `customer` link, else a `resource` link to a customer. */
+export function customerIdOf(event: Pick<ServiceEvent, '_links'>): string | null {
+  const links = event._links;
+  const href = links.customer?.href ?? links.resource?.href;
+  if (!href) return null;
+  try {
+    const url = new URL(href);
+    if (!/\/customers\/[^/]+\/?$/.test(url.pathname)) return null;
+    return idFromUrl(href);
+  } catch {
+    return null;
+  }
+}
+
+/** The customer's name as the journal knows it, for the event log's customer column. */
+export function nameOf(journal: Journal): (customerId: string | null) => string | null {
+  return (customerId) => (customerId === null ? null : (journal.customers.get(customerId)?.name ?? null));
+}
+
+export function toEventRow(
+  event: JournalEvent,
+  name: (customerId: string | null) => string | null,
+): EventRow {
+  return {
+    id: event.id,
+    topic: event.topic,
+    customerId: event.customerId,
+    customerName: name(event.customerId),
+    resourceId: event.resourceId,
+    created: event.created,
+    receivedAt: event.receivedAt,
+    signatureVerified: event.signatureVerified,
+    duplicatesSeen: event.duplicatesSeen,
+    processed: event.processedAt !== null,
+  };
+}

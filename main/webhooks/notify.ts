@@ -1,0 +1,51 @@
+import type { StatusNotice } from '../../contract/webhooks.ts';
+import type { EventHub } from '../event-hub.ts';
+import type { JournalCustomer } from '../journal/index.ts';
+import type { SettingsStore } from '../settings.ts';
+
+/**
+ * Notifications of status changes learnt from events. Main pushes `notification.show`; the
+ * renderer shows a toast in browser mode, and under Electron the glue shows it natively through
+ * `NativeNotifications` (this folder must not import `electron`).
+ */
+export type Notify = (notice: StatusNotice) => void;
+
+/** What the Electron glue implements with `new Notification({ title, body })`. */
+export interface NativeNotifications {
+  show(notice: StatusNotice, onClick: () => void): void;
+}
+
+const TITLES: Record<string, string> = {
+  verified: 'Customer verified',
+  document: 'Document needed',
+  retry: 'Retry needed',
+  suspended: 'Customer suspended',
+};
+
+export function statusNotice(customer: Pick<JournalCustomer, 'id' | 'name' | 'status'>): StatusNotice {
+  return {
+    customerId: customer.id,
+    status: customer.status,
+    title: TITLES[customer.status] ?? `Status now “${customer.status}”`,
+    body: customer.name,
+  };
+}
+
+/** Pushes a notice unless the reviewer turned notifications off in Settings. */
+export function createNotify(settings: SettingsStore, events: EventHub): Notify {
+  return (notice) => {
+    if (settings.get().notifications) events.emit('notification.show', notice);
+  };
+}
+
+/**
+ * For the Electron glue: shows every pushed notice natively; a click pushes `notification.clicked`
+ * so the window opens that customer. Returns the unsubscribe function.
+ */
+export function showNatively(events: EventHub, native: NativeNotifications): () => void {
+  return events.subscribe((event, payload) => {
+    if (event !== 'notification.show') return;
+    const notice = payload as StatusNotice;
+    native.show(notice, () => events.emit('notification.clicked', { customerId: notice.customerId }));
+  });
+}

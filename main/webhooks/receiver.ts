@@ -1,0 +1,65 @@
+import type { EventHub } from '../event-hub.ts';
+import type { Journal } from '../journal/index.ts';
+import type { Logger } from '../log.ts';
+import type { Reconciler } from '../reconcile.ts';
+import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
+import { createEventProcessor, type EventProcessor } from './event-processor.ts';
+import { createIngest, type Ingest } from './ingest.ts';
+import type { ListenerHandlers } from './listener.ts';
+import type { Notify } from './notify.ts';
+import { createSecurityLog, type SecurityLog } from './security-log.ts';
+import { isSignedBy } from './signature.ts';
+import { createProbeRegistry, type ProbeRegistry } from './tunnel-check.ts';
+
+/**
+ * Everything behind the listener, wired once: signature check, durable deduplicated ingest with
+ * grouped commits off the main thread, processing (reconcile, notify), the security log and tunnel probes.
+ */
+export interface Receiver {
+  handlers: ListenerHandlers;
+  ingest: Ingest;
+  processor: EventProcessor;
+  writer: DurableWriter;
+  security: SecurityLog;
+  probes: ProbeRegistry;
+}
+
+export interface ReceiverOptions {
+  journal: Journal;
+  reconciler: Reconciler;
+  events: EventHub;
+  log: Logger;
+  notify: Notify;
+  /** The secrets a genuine delivery may be signed with, read at each delivery. */
+  secrets(): string[];
+  retryDelayMs?: number;
+}
+
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const { journal, events, log } = options;
+  const writer = startDurableWriter(journal.file);
+  const security = createSecurityLog(journal, writer, log);
+  const processor = createEventProcessor({
+    journal,
+    reconciler: options.reconciler,
+    writer,
+    notify: options.notify,
+    log,
+    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+  });
+  const ingest = createIngest({ journal, writer, processor, events, log });
+  const probes = createProbeRegistry();
+  return {
+    ingest,
+    processor,
+    writer,
+    security,
+    probes,
+    handlers: {
+      verify: (body, signature) => isSignedBy(body, signature, options.secrets()),
+      deliver: (body) => ingest.deliver(body),
+      reject: (rejection) => security.record(rejection),
+      probe: (nonce, path) => probes.arrived(nonce, path),
+    },
+  };
+}

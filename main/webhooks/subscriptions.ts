@@ -1,0 +1,227 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DeskError } from '../../contract/errors.ts';
+import { MAX_SUBSCRIPTIONS, type SubscriptionView } from '../../contract/webhooks.ts';
+import type { DeskContext } from '../feature.ts';
+import { ServiceError, type Subscription } from '../service/index.ts';
+import type { SecretName } from '../vault.ts';
+import { WEBHOOK_PATH } from './listener.ts';
+
+/**
+ * The application's webhook subscriptions on the service. Vetted creates each with a fresh random
+ * secret that goes straight to the vault and is never shown; a subscription whose secret Vetted
+ * holds is "ours", and only ours can be verified.
+ */
+export interface Subscriptions {
+  list(): Promise<SubscriptionView[]>;
+  create(url?: string): Promise<SubscriptionView>;
+  setPaused(id: string, paused: boolean): Promise<{ subscription: SubscriptionView; redelivered: number }>;
+  remove(id: string): Promise<void>;
+  /** Sandbox mode: subscribes the listener itself unless a subscription of ours already does. */
+  ensureListenerSubscribed(): Promise<void>;
+  /** The URL `create()` uses when given none: the listener (sandbox) or the public URL (a real service). */
+  defaultUrl(): string | null;
+  /** Every secret a genuine delivery may be signed with (including one being created right now). */
+  secrets(): string[];
+}
+
+const SECRET_PREFIX = 'webhookSecret:';
+const DELIVERY_PAGE = 100;
+const secretName = (id: string): SecretName => `${SECRET_PREFIX}${id}`;
+
+export function createSubscriptions(context: DeskContext, listenerUrl: () => string | null): Subscriptions {
+  const { vault, log, journal } = context;
+  // A secret whose subscription is being created: its first delivery may beat the service's answer.
+  const creating = new Set<string>();
+  const client = () => context.connection().client();
+  const publicUrl = () => context.settings.get().publicWebhookUrl ?? null;
+
+  const view = (subscription: Subscription): SubscriptionView => ({
+    id: subscription.id,
+    url: subscription.url,
+    created: subscription.created,
+    paused: subscription.paused,
+    ours: vault.has(secretName(subscription.id)),
+    target: sameUrl(subscription.url, listenerUrl())
+      ? 'listener'
+      : sameUrl(subscription.url, publicUrl())
+        ? 'public-url'
+        : 'elsewhere',
+  });
+
+  const list = async () => (await client().subscriptions.list()).map(view);
+
+  const defaultUrl = () => (context.connection().mode === 'sandbox' ? listenerUrl() : publicUrl());
+
+  const create = async (requested?: string): Promise<SubscriptionView> => {
+    const url = requested ?? defaultUrl();
+    if (!url) {
+      throw new DeskError(
+        'NoPublicUrl',
+        'Enter the public https URL of your tunnel in Settings first: the service can only reach Vetted through it.',
+        { '/url': 'Required.' },
+      );
+    }
+    const problem = urlProblem(url, context.connection().status().baseUrl);
+    if (problem) throw new DeskError('InvalidUrl', problem, { '/url': problem });
+    const existing = await list();
+    if (existing.some((subscription) => subscription.ours && sameUrl(subscription.url, url))) {
+      throw new DeskError('AlreadySubscribed', 'Vetted already has a subscription delivering to this URL.');
+    }
+    if (existing.length >= MAX_SUBSCRIPTIONS) throw tooMany();
+    const secret = randomBytes(32).toString('base64url');
+    log.addSecret(secret);
+    creating.add(secret);
+    try {
+      const { id } = await client()
+        .subscriptions.create(url, secret, { idempotencyKey: randomUUID() })
+        .catch((error: unknown) => {
+          throw error instanceof ServiceError && error.is('MaxNumberOfResources') ? tooMany() : error;
+        });
+      keepSecret(id, secret);
+      journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
+      return view(await client().subscriptions.get(id));
+    } finally {
+      creating.delete(secret);
+    }
+  };
+
+  /** Into the vault; if that fails, the subscription could never be verified, so it goes again. */
+  const keepSecret = (id: string, secret: string) => {
+    try {
+      vault.set(secretName(id), secret);
+    } catch (error) {
+      void client()
+        .subscriptions.delete(id)
+        .catch(() => {});
+      throw error;
+    }
+  };
+
+  /** Deliveries the service recorded while the subscription was paused were never sent: ask for each. */
+  const redeliverUnattempted = async (id: string): Promise<number> => {
+    const unattempted: string[] = [];
+    for (let offset = 0, total = 1; offset < total; ) {
+      const page = await client().subscriptions.deliveries(id, { limit: DELIVERY_PAGE, offset });
+      total = page.total;
+      for (const delivery of page.deliveries)
+        if (delivery.attempts.length === 0) unattempted.push(delivery.id);
+      if (page.deliveries.length === 0) break;
+      offset += page.deliveries.length;
+    }
+    for (const webhookId of unattempted) {
+      await client().subscriptions.redeliver(webhookId, { idempotencyKey: randomUUID() });
+    }
+    return unattempted.length;
+  };
+
+  return {
+    list,
+    create,
+    defaultUrl,
+    async setPaused(id, paused) {
+      const updated = view(
+        await client().subscriptions.setPaused(id, paused, { idempotencyKey: randomUUID() }),
+      );
+      const redelivered = !paused && updated.ours ? await redeliverUnattempted(id) : 0;
+      journal.audit.record({
+        action: paused ? 'webhook.pause' : 'webhook.resume',
+        outcome: 'ok',
+        detail: paused ? id : `${id} (${redelivered} redelivered)`,
+      });
+      return { subscription: updated, redelivered };
+    },
+    async remove(id) {
+      try {
+        await client().subscriptions.delete(id);
+      } catch (error) {
+        // Already gone on the service: forgetting its secret is all that is left to do.
+        if (!(error instanceof ServiceError && error.status === 404)) throw error;
+      }
+      vault.delete(secretName(id));
+      journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
+    },
+    async ensureListenerSubscribed() {
+      const url = listenerUrl();
+      if (context.connection().mode !== 'sandbox' || !url) return;
+      const subscriptions = await list();
+      if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'listener'))
+        return;
+      // The built-in sandbox is private to this desk: a loopback subscription to our path there is one of ours
+      // from an earlier run (another port, or a secret a memory-only vault forgot). It could never be verified.
+      for (const stale of subscriptions.filter((subscription) => isOldListenerUrl(subscription.url))) {
+        await client().subscriptions.delete(stale.id);
+        vault.delete(secretName(stale.id));
+      }
+      await create(url);
+    },
+    secrets() {
+      const held = vault
+        .names()
+        .filter((name) => name.startsWith(SECRET_PREFIX))
+        .map((name) => vault.get(name))
+        .filter((secret) => secret !== undefined);
+      return creating.size > 0 ? [...held, ...creating] : held;
+    },
+  };
+}
+
+function tooMany(): DeskError {
+  return new DeskError(
+    'TooManySubscriptions',
+    `The service allows at most ${MAX_SUBSCRIPTIONS} webhook subscriptions per application, and this one ` +
+      'has them all. Delete one that is no longer used (other programs of this account may use some), then try again.',
+  );
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Why a subscription URL cannot work, or null. https, as the service requires; plain http only to a
+ * loopback host, and only when the service is on this machine too (the sandbox): a real service
+ * could never reach it.
+ */
+export function urlProblem(value: string, serviceBaseUrl: string | null): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Enter a full URL, such as https://vetted.example.com/webhooks.';
+  }
+  if (url.username || url.password) return 'The URL must not contain a user name or password.';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol !== 'http:') return 'The URL must start with https://.';
+  if (!LOOPBACK.test(url.hostname)) {
+    return 'The service delivers only over https (TLS): use the https URL of your tunnel.';
+  }
+  if (!serviceIsLocal(serviceBaseUrl)) {
+    return 'Only the built-in sandbox can reach this machine directly; the service needs the public https URL of a tunnel.';
+  }
+  return null;
+}
+
+function serviceIsLocal(baseUrl: string | null): boolean {
+  if (!baseUrl) return false;
+  try {
+    return LOOPBACK.test(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
+function isOldListenerUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && LOOPBACK.test(url.hostname) && url.pathname === WEBHOOK_PATH;
+  } catch {
+    return false;
+  }
+}
+
+export function sameUrl(a: string, b: string | null): boolean {
+  if (b === null) return false;
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}

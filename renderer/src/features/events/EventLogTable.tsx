@@ -1,0 +1,149 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { EventRow } from '../../../../contract/webhooks.ts';
+import { useAppStore } from '../../store.ts';
+import { formatDateTime } from '../../ui/time.tsx';
+import { rowAt, useEventLogStore } from './event-log-store.ts';
+
+/** Rows have one height, so the scroll height is exact without measuring anything. */
+const ROW_HEIGHT = 44;
+const OVERSCAN = 8;
+const COLUMNS = ['Time', 'Topic', 'Customer', 'Signature', 'Duplicates'] as const;
+
+/**
+ * The event log as a virtualized table, newest first, as the queue's list is: only the rows on
+ * screen (and a few around) are in the DOM, and the store holds only their pages. `aria-rowcount`
+ * and `aria-rowindex` tell assistive technology where each row sits in the whole log.
+ */
+export function EventLogTable({ filtered }: { filtered: boolean }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { pages, total, queryVersion } = useEventLogStore(
+    useShallow((state) => ({ pages: state.pages, total: state.total, queryVersion: state.queryVersion })),
+  );
+  const showRange = useEventLogStore((state) => state.showRange);
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index;
+  const last = items.at(-1)?.index;
+
+  useEffect(() => {
+    if (first !== undefined && last !== undefined) showRange({ start: first, end: last });
+  }, [first, last, showRange]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter is the trigger, not a value read here.
+  useEffect(() => {
+    virtualizer.scrollToOffset(0);
+  }, [queryVersion]);
+
+  return (
+    <div className="event-log-pane">
+      {/* Chromium lets the keyboard reach and scroll a scroller by itself (Electron's too). */}
+      <div ref={scrollRef} className="event-table-scroll">
+        <table aria-label="Events" aria-rowcount={(total ?? 0) + 1} className="event-table">
+          <thead>
+            <tr aria-rowindex={1} className="event-row">
+              {COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = rowAt(pages, item.index);
+              const place = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
+              return row ? (
+                <EventLogRow key={row.id} row={row} index={item.index} style={place} />
+              ) : (
+                <tr key={item.key} aria-rowindex={item.index + 2} className="event-row" style={place}>
+                  <td colSpan={COLUMNS.length} className="event-row-loading">
+                    Loading…
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {total === 0 && (
+        <p className="event-log-empty">
+          {filtered ? 'No events match this filter.' : 'No events received yet.'}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface EventLogRowProps {
+  row: EventRow;
+  index: number;
+  style: { transform: string; height: number };
+}
+
+function EventLogRow({ row, index, style }: EventLogRowProps) {
+  const highlighted = useEventLogStore((state) => state.highlightId === row.id);
+  return (
+    <tr aria-rowindex={index + 2} aria-current={highlighted || undefined} className="event-row" style={style}>
+      <td>
+        <time dateTime={row.created} title={`Received ${formatDateTime(row.receivedAt)}`}>
+          {formatDateTime(row.created)}
+        </time>
+      </td>
+      <td className="event-topic">
+        {/* As the service sent it: a topic Vetted does not know is shown all the same. */}
+        <code>{row.topic}</code>
+      </td>
+      <td className="event-customer">
+        {row.customerId ? <EventCustomer customerId={row.customerId} name={row.customerName} /> : '—'}
+      </td>
+      <td>
+        {row.signatureVerified ? (
+          'Verified'
+        ) : (
+          <span title="Fetched from the service while catching up, not delivered signed">Fetched</span>
+        )}
+      </td>
+      <td className="event-duplicates">{row.duplicatesSeen}</td>
+    </tr>
+  );
+}
+
+/** The customer an event names: opens it when Vetted knows it, and narrows the log to its events. */
+function EventCustomer({ customerId, name }: { customerId: string; name: string | null }) {
+  const filteredToIt = useEventLogStore((state) => state.customerId.trim() === customerId);
+  const label = name ?? customerId;
+  return (
+    <>
+      {name ? (
+        <button
+          type="button"
+          className="link-button"
+          title="Open this customer"
+          onClick={() => useAppStore.getState().openCustomer(customerId)}
+        >
+          {name}
+        </button>
+      ) : (
+        <code title="Not a customer Vetted follows">{customerId}</code>
+      )}
+      {!filteredToIt && (
+        <button
+          type="button"
+          className="event-only"
+          aria-label={`Only events of ${label}`}
+          title="Only this customer’s events"
+          onClick={() => useEventLogStore.getState().setCustomerId(customerId)}
+        >
+          only
+        </button>
+      )}
+    </>
+  );
+}

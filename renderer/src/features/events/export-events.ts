@@ -1,0 +1,29 @@
+import { api } from '../../api.ts';
+import type { EventFilter } from './event-log-store.ts';
+
+const REVOKE_AFTER_MS = 60_000;
+
+/**
+ * Exports the filtered log as JSON Lines and hands it to the browser as a download. A Blob URL keeps
+ * the file in this page (the CSP allows `blob:`), in browser mode and under Electron alike.
+ */
+export async function exportEvents(filter: EventFilter): Promise<number> {
+  const { jsonl, count } = await api.events.export(filter);
+  const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/jsonl' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName(filter);
+  link.click();
+  // The browser reads the Blob after the click returns; revoking at once can cut the download short.
+  setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
+  return count;
+}
+
+/** e.g. `vetted-events-customer_verified-2025-06-01.jsonl`: what was exported, and when. */
+function fileName({ topic, customerId }: EventFilter): string {
+  const parts = ['vetted-events', topic, customerId, new Date().toISOString().slice(0, 10)];
+  return `${parts
+    .filter(Boolean)
+    .join('-')
+    .replace(/[^\w.-]+/g, '_')}.jsonl`;
+}

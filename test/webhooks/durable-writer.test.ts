@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFieldKey } from '../../main/crypto.ts';
+import { type Journal, openJournal, type ReceivedEvent } from '../../main/journal/index.ts';
+import { type DurableWriter, startDurableWriter } from '../../main/webhooks/durable-writer.ts';
+
+const event = (id: string): ReceivedEvent => ({
+  id,
+  topic: 'customer_verified',
+  resourceId: 'c-1',
+  customerId: 'c-1',
+  created: '2026-03-01T10:00:00.000Z',
+  signatureVerified: true,
+});
+
+/** The listener's journal writes: on their own connection in a worker, grouped, durable once resolved. */
+describe('durable writer', () => {
+  let dir: string;
+  let journal: Journal;
+  let writer: DurableWriter;
+  const record = (id: string) => [journal.events.statements.record(event(id))];
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-writer-'));
+    journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
+    writer = startDurableWriter(journal.file);
+  });
+  afterEach(async () => {
+    await writer.close();
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits before it resolves: another connection reads the row at once', async () => {
+    const [[row]] = (await writer.write(record('e-1'))) as [[Record<string, unknown>]];
+    expect(journal.events.fromRow(row)).toMatchObject({ id: 'e-1', duplicatesSeen: 0 });
+    const reader = new DatabaseSync(journal.file, { readOnly: true });
+    try {
+      expect(reader.prepare('SELECT id FROM events').all()).toEqual([{ id: 'e-1' }]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('groups writes asked for together, and those asked for while a group commits', async () => {
+    const first = Promise.all(['a', 'b', 'c'].map((id) => writer.write(record(id))));
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first group is on its way to disk; these gather into the next one.
+    const second = Promise.all(['d', 'e', 'f', 'g'].map((id) => writer.write(record(id))));
+    await Promise.all([first, second]);
+    expect(writer.stats).toMatchObject({ commits: 2, writes: 7 });
+    expect(journal.events.list({ limit: 10 })).toHaveLength(7);
+  });
+
+  it('fails only the write that failed', async () => {
+    const bad = { sql: 'INSERT INTO events (id) VALUES (:id)', params: { id: 'broken' } };
+    const [ok, failed] = await Promise.allSettled([writer.write(record('kept')), writer.write([bad])]);
+    expect(ok.status).toBe('fulfilled');
+    expect(failed).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/NOT NULL/) },
+    });
+    expect(journal.events.list().map((e) => e.id)).toEqual(['kept']);
+  });
+
+  it('commits what waits on close, then refuses more', async () => {
+    const soon = writer.writeSoon(record('late'));
+    await writer.close();
+    await soon;
+    expect(journal.events.get('late')).toBeDefined();
+    await expect(writer.write(record('after'))).rejects.toThrow(/closed/);
+  });
+});
