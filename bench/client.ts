@@ -11,47 +11,10 @@
  */
 
 import { parseArgs } from 'node:util';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../main/service/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
-
-interface SandboxHandle {
-  baseUrl: string;
-  clientId: string;
-  clientSecret: string;
-  close(): Promise<void>;
-}
-
-/** The worker's side: a sandbox that stops when the main thread says so. */
-async function serveSandboxInWorker(port: NonNullable<typeof parentPort>) {
-  const sandbox = await startSandbox();
-  port.once('message', async () => {
-    await sandbox.close();
-    port.close();
-  });
-  port.postMessage({
-    baseUrl: sandbox.baseUrl,
-    clientId: sandbox.clientId,
-    clientSecret: sandbox.clientSecret,
-  });
-}
-
-async function sandboxInWorker(): Promise<SandboxHandle> {
-  const worker = new Worker(new URL(import.meta.url));
-  const started = await new Promise<Omit<SandboxHandle, 'close'>>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  return {
-    ...started,
-    close: async () => {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.postMessage('close');
-      await exited;
-    },
-  };
-}
+import { type SandboxHandle, sandboxInWorker } from './support/sandbox-worker.ts';
 
 /** Runs `task(i)` for i < total with at most `concurrency` at once; returns requests per second. */
 async function throughput(total: number, concurrency: number, task: (i: number) => Promise<unknown>) {
@@ -154,5 +117,4 @@ async function main() {
   console.info(`tokens issued: ${tokensIssued} (goal: 1) ${tokensIssued === 1 ? 'ok' : 'ABOVE GOAL'}`);
 }
 
-if (isMainThread) await main();
-else if (parentPort) await serveSandboxInWorker(parentPort);
+await main();

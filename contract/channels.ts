@@ -1,4 +1,24 @@
 import { z } from 'zod';
+import {
+  CustomerDetailSchema,
+  CustomerIdSchema,
+  CustomerRefSchema,
+  ImportAvailabilitySchema,
+  PersonalDataSchema,
+  ProgressSchema,
+  RevealInputSchema,
+} from './customers.ts';
+import { documentChannels, documentEvents } from './documents.ts';
+import { draftChannels, draftEvents } from './drafts.ts';
+import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
+import {
+  ConnectionTestSchema,
+  ServiceModeSchema,
+  ServiceStatusSchema,
+  SettingsPatchSchema,
+  SettingsViewSchema,
+} from './settings.ts';
+import { webhookChannels, webhookEvents } from './webhooks.ts';
 
 /**
  * The one contract between main, preload and renderer (GitHub Desktop's ipc-shared idea, with a
@@ -7,7 +27,6 @@ import { z } from 'zod';
  */
 
 export const HostKindSchema = z.enum(['electron', 'browser']);
-export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
 
 export const AppInfoSchema = z.object({
   name: z.literal('Vetted'),
@@ -25,10 +44,31 @@ export const invokeChannels = {
     input: z.strictObject({ nonce: z.string().min(1).max(64) }),
     output: z.object({ nonce: z.string(), at: z.iso.datetime() }),
   },
+  'settings.get': { input: noInput, output: SettingsViewSchema },
+  'settings.update': { input: SettingsPatchSchema, output: SettingsViewSchema },
+  'service.status': { input: noInput, output: ServiceStatusSchema },
+  'service.test': { input: noInput, output: ConnectionTestSchema },
+  'queue.window': { input: QueueWindowInputSchema, output: QueueWindowSchema },
+  'customers.get': { input: CustomerIdSchema, output: CustomerDetailSchema },
+  'customers.add': { input: CustomerRefSchema, output: CustomerDetailSchema },
+  'customers.refresh': { input: CustomerIdSchema, output: CustomerDetailSchema },
+  'customers.reconcile': { input: noInput, output: ProgressSchema },
+  'customers.reveal': { input: RevealInputSchema, output: PersonalDataSchema },
+  'customers.importAvailability': { input: noInput, output: ImportAvailabilitySchema },
+  'customers.import': { input: noInput, output: ProgressSchema },
+  ...documentChannels,
+  ...draftChannels,
+  ...webhookChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
-  'app.heartbeat': z.object({ at: z.iso.datetime() }),
+  'service.status': ServiceStatusSchema,
+  /** A customer's status or data changed: the queue moves the row without a reload. */
+  'customer.updated': QueueRowSchema,
+  'job.progress': ProgressSchema,
+  ...documentEvents,
+  ...draftEvents,
+  ...webhookEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type InvokeChannels = typeof invokeChannels;
