@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { SandboxClient } from './queue-sandbox.ts';
 
 /** What the drafts and retry e2e tests share: a person to type in, the form, the sandbox's faults. */
 
@@ -90,47 +88,4 @@ export async function createThroughDraft(page: Page, who: Person, sectionTitle: 
     .getByRole('option', { name: new RegExp(name) })
     .click();
   await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
-}
-
-/**
- * Sets the sandbox's injected faults (sandbox/faults.ts): `{ rate: 1, kinds: ['reset'] }` drops every
- * connection, so the service cannot be reached; `{ rate: 0 }` ends that.
- */
-export async function setSandboxFaults(
-  sandbox: SandboxClient,
-  faults: { rate: number; kinds?: string[] },
-): Promise<void> {
-  const response = await fetch(`${sandbox.baseUrl}/sandbox/faults`, {
-    method: 'POST',
-    headers: { authorization: await bearerOf(sandbox), 'content-type': 'application/json' },
-    body: JSON.stringify(faults),
-  });
-  if (!response.ok) throw new Error(`faults: ${response.status} ${await response.text()}`);
-}
-
-interface RequestCreated {
-  request: { origin: string; headers: string[] | string };
-}
-
-/**
- * The test's sandbox client keeps its token (and the sandbox's credentials stay with the fixture): the
- * token is read off one of the client's own requests, through undici's diagnostics channel.
- */
-async function bearerOf(sandbox: SandboxClient): Promise<string> {
-  let bearer: string | undefined;
-  const seen = (message: unknown) => {
-    const { request } = message as RequestCreated;
-    if (request.origin !== new URL(sandbox.baseUrl).origin) return;
-    const headers = Array.isArray(request.headers) ? request.headers : request.headers.split(/\r\n|: /);
-    const at = headers.findIndex((header) => header.toLowerCase() === 'authorization');
-    if (at >= 0) bearer = headers[at + 1];
-  };
-  subscribe('undici:request:create', seen);
-  try {
-    await sandbox.advanceClock(0);
-  } finally {
-    unsubscribe('undici:request:create', seen);
-  }
-  if (!bearer) throw new Error('The sandbox client sent no bearer token.');
-  return bearer;
 }

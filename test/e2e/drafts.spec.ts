@@ -8,7 +8,6 @@ import {
   FIELD_LABELS,
   fillPerson,
   person,
-  setSandboxFaults,
   startNewCustomer,
   textbox,
 } from './drafts-helpers.ts';
@@ -94,7 +93,7 @@ test('submitted while the service is unreachable, a draft waits queued and is cr
   const who = person('Olive', 'Ortiz');
   await fillPerson(form, who);
 
-  await setSandboxFaults(app.sandbox, { rate: 1, kinds: ['reset'] });
+  await app.sandbox.setFaults({ rate: 1, kinds: ['reset'] });
   await form.getByRole('button', { name: 'Submit', exact: true }).click();
   await expect(draftState(page)).toContainText('Vetted will send it again by itself');
   await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
@@ -104,7 +103,7 @@ test('submitted while the service is unreachable, a draft waits queued and is cr
   // A queued draft is what was sent: it can no longer be changed.
   await expect(textbox(form, FIELD_LABELS.firstName)).toBeDisabled();
 
-  await setSandboxFaults(app.sandbox, { rate: 0 });
+  await app.sandbox.setFaults({ rate: 0 });
   await expectState(page, 'Created', OUTBOX_DRAINS);
   await expect(page.getByRole('status').filter({ hasText: 'Online' })).toBeVisible();
 

@@ -13,6 +13,11 @@ export interface SandboxClient {
   advanceClock(seconds: number): Promise<void>;
   /** Holds every read of one customer for `delayMs`: slow enough to watch a job's progress. */
   slowCustomerReads(delayMs: number): Promise<void>;
+  /**
+   * Sets the sandbox's injected faults (sandbox/faults.ts): `{ rate: 1, kinds: ['reset'] }` drops
+   * every connection, so the service cannot be reached; `{ rate: 0 }` ends that.
+   */
+  setFaults(faults: { rate: number; kinds?: string[]; paths?: string[]; delayMs?: number }): Promise<void>;
 }
 
 interface SandboxAccess {
@@ -36,8 +41,12 @@ export async function sandboxClient({
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response;
   };
+  const setFaults: SandboxClient['setFaults'] = async (faults) => {
+    await send('POST', '/sandbox/faults', JSON.stringify(faults), 'application/json');
+  };
   return {
     baseUrl,
+    setFaults,
     async createCustomer(firstName, lastName) {
       const email = `${firstName}.${lastName}.${randomUUID().slice(0, 8)}@example.com`.toLowerCase();
       const response = await send(
@@ -59,8 +68,7 @@ export async function sandboxClient({
       await send('POST', '/sandbox/clock', JSON.stringify({ advanceSeconds: seconds }), 'application/json');
     },
     async slowCustomerReads(delayMs) {
-      const faults = { rate: 1, kinds: ['delay'], paths: ['/customers/{id}'], delayMs };
-      await send('POST', '/sandbox/faults', JSON.stringify(faults), 'application/json');
+      await setFaults({ rate: 1, kinds: ['delay'], paths: ['/customers/{id}'], delayMs });
     },
   };
 }
