@@ -1,9 +1,9 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { EventRow } from '../../../../contract/webhooks.ts';
 import { useAppStore } from '../../store.ts';
 import { formatDateTime } from '../../ui/time.tsx';
+import { useWindowedList } from '../../ui/use-windowed-list.ts';
 import { rowAt, useEventLogStore } from './event-log-store.ts';
 
 /** Rows have one height, so the scroll height is exact without measuring anything. */
@@ -22,24 +22,14 @@ export function EventLogTable({ filtered }: { filtered: boolean }) {
     useShallow((state) => ({ pages: state.pages, total: state.total, queryVersion: state.queryVersion })),
   );
   const showRange = useEventLogStore((state) => state.showRange);
-  const virtualizer = useVirtualizer({
-    count: total ?? 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+  const { virtualizer, items } = useWindowedList({
+    total,
+    scrollRef,
+    rowHeight: ROW_HEIGHT,
     overscan: OVERSCAN,
+    showRange,
+    queryVersion,
   });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index;
-  const last = items.at(-1)?.index;
-
-  useEffect(() => {
-    if (first !== undefined && last !== undefined) showRange({ start: first, end: last });
-  }, [first, last, showRange]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter is the trigger, not a value read here.
-  useEffect(() => {
-    virtualizer.scrollToOffset(0);
-  }, [queryVersion]);
 
   return (
     <div className="event-log-pane">

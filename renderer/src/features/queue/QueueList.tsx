@@ -1,8 +1,8 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { type RefObject, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { type QueueRow, SECTION_TITLES } from '../../../../contract/queue.ts';
 import { TimeSince, useNow } from '../../ui/time.tsx';
+import { useWindowedList } from '../../ui/use-windowed-list.ts';
 import { ROWS_PAINTED_MEASURE, useQueueStore } from './queue-store.ts';
 import { rowAt } from './window-cache.ts';
 
@@ -38,24 +38,14 @@ export function QueueList({ listRef, onOpen }: QueueListProps) {
     );
   const { showRange, select, rowsPainted } = useQueueStore.getState();
   const now = useNow();
-  const virtualizer = useVirtualizer({
-    count: total ?? 0,
-    getScrollElement: () => listRef.current,
-    estimateSize: () => ROW_HEIGHT,
+  const { virtualizer, items } = useWindowedList({
+    total,
+    scrollRef: listRef,
+    rowHeight: ROW_HEIGHT,
     overscan: OVERSCAN,
+    showRange,
+    queryVersion,
   });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index;
-  const last = items.at(-1)?.index;
-
-  useEffect(() => {
-    if (first !== undefined && last !== undefined) showRange({ start: first, end: last });
-  }, [first, last, showRange]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query is the trigger, not a value read here.
-  useEffect(() => {
-    virtualizer.scrollToOffset(0);
-  }, [queryVersion]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only keyboard moves scroll, not every change of cursor.
   useEffect(() => {
