@@ -57,7 +57,11 @@ export function CustomerFields({
   onFormChange,
 }: CustomerFieldsProps) {
   const { form, shown } = control;
-  const update = (field: FormField, value: string) => onFormChange?.(control.change(field, value));
+  // The edit is applied first, always: the callback only hears of it (the retry form passes none).
+  const update = (field: FormField, value: string) => {
+    const next = control.change(field, value);
+    onFormChange?.(next);
+  };
   const text = (field: TextInputField) => {
     const spec = TEXT_FIELDS[field];
     const required = isRequiredCustomerField(field);
