@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from './app.ts';
 import { isoTime } from './clock.ts';
-import { customerCountsByStatus } from './customers.ts';
+import { customerCountsByStatus, receivedFields, requireCustomer } from './customers.ts';
 import { faultConfigSchema } from './faults.ts';
 import { tokensIssued } from './oauth.ts';
 import { JSON_MEDIA_TYPE, type Reply } from './reply.ts';
@@ -52,6 +52,7 @@ function stats(ctx: RequestContext): Reply {
     requests: app.stats.requests(),
     customers: customerCountsByStatus(app.store),
     deliveries: deliveryCounts(app),
+    heldRequests: app.faults.held,
   });
 }
 
@@ -67,5 +68,11 @@ export function controlRoutes(): Route[] {
     },
     { method: 'POST', pattern: '/sandbox/faults', kind: 'control', body: 'json', handle: setFaults },
     { method: 'GET', pattern: '/sandbox/stats', kind: 'control', handle: stats },
+    {
+      method: 'GET',
+      pattern: '/sandbox/customers/{id}',
+      kind: 'control',
+      handle: (ctx) => jsonReply(receivedFields(ctx.app, requireCustomer(ctx.app.store, ctx.params.id!))),
+    },
   ];
 }

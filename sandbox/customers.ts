@@ -69,6 +69,31 @@ export function enterStatus(app: App, customerId: string, status: CustomerStatus
   recordEvent(app, { topic: ENTERED_STATUS_TOPIC[status], customerId });
 }
 
+/**
+ * What the sandbox holds for a customer, opened: what it last received (on creation or on the
+ * retry), for `GET /sandbox/customers/{id}` — tests and training check what a client really sent.
+ * The SSN digits are left out even here.
+ */
+export function receivedFields(app: App, row: CustomerRow): Record<string, unknown> {
+  const open = (value: unknown) => (typeof value === 'string' ? app.secrets.open(value) : null);
+  return {
+    id: row.id,
+    status: row.status,
+    retried: row.retried === 1,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    type: row.type,
+    address1: open(row.address1),
+    address2: open(row.address2),
+    city: open(row.city),
+    state: open(row.state),
+    postalCode: open(row.postal_code),
+    dateOfBirth: open(row.date_of_birth),
+    ipAddress: open(row.ip_address),
+  };
+}
+
 /** Address, date of birth, tin and IP address are never returned. */
 export function customerResource(app: App, row: CustomerRow): Record<string, unknown> {
   const self = urlOf(app, `/customers/${row.id}`);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { serverError, serviceError } from './errors.ts';
 import type { Reply } from './reply.ts';
@@ -6,7 +7,10 @@ import type { Reply } from './reply.ts';
  * Injected failures, for testing clients against a flaky service. `429` and `503` answer before
  * any work is done; `500` and `reset` answer after the work is done and committed, so to the
  * client they are a lost response (an Idempotency-Key replay then returns the real result);
- * `delay` holds the request before doing its work (a duplicate sent meanwhile meets 409).
+ * `delay` holds the request before doing its work (a duplicate sent meanwhile meets 409) until
+ * `delayMs` has passed or the faults are set again, whichever comes first: a test sets a long
+ * delay, waits until `GET /sandbox/stats` counts the request as held, and releases it by
+ * setting the faults again — no race between a sleep in the test and one in the sandbox.
  */
 export const FAULT_KINDS = ['500', '503', '429', 'reset', 'delay'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -29,6 +33,8 @@ const NO_FAULTS: FaultConfig = { rate: 0, kinds: [...FAULT_KINDS], paths: [], de
 export class Faults {
   #config: FaultConfig = NO_FAULTS;
   readonly #random: () => number;
+  #release = new AbortController();
+  #held = 0;
 
   constructor(random: () => number = Math.random) {
     this.#random = random;
@@ -40,6 +46,29 @@ export class Faults {
 
   set(config: FaultConfig): void {
     this.#config = config.rate === 0 ? { ...NO_FAULTS } : config;
+    this.#release.abort();
+    this.#release = new AbortController();
+  }
+
+  /** Requests held by a `delay` fault right now. */
+  get held(): number {
+    return this.#held;
+  }
+
+  /** Holds a request for `delayMs`, or until the faults are set again, or until `closing` (which rejects). */
+  async hold(closing: AbortSignal): Promise<void> {
+    const release = this.#release.signal;
+    this.#held++;
+    try {
+      await sleep(this.#config.delayMs, undefined, {
+        signal: AbortSignal.any([closing, release]),
+        ref: false,
+      });
+    } catch (error) {
+      if (closing.aborted || !release.aborted) throw error;
+    } finally {
+      this.#held--;
+    }
   }
 
   /** The fault to inflict on this request, if any. */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { App } from './app.ts';
 import { acceptsHal, ClientGone, isJsonMediaType, MiB, parseJson, parseMediaType, readBody } from './body.ts';
 import {
@@ -292,8 +291,7 @@ async function runHandler(
 ): Promise<WireReply> {
   const fresh = claim?.kind === 'fresh' ? claim : null;
   try {
-    if (fault === 'delay')
-      await sleep(app.faults.config.delayMs, undefined, { signal: app.closing, ref: false });
+    if (fault === 'delay') await app.faults.hold(app.closing);
     const ctx: RequestContext = {
       app,
       requestId: incoming.requestId,

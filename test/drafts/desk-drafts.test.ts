@@ -9,6 +9,7 @@ import {
   removeDir,
   startDesk,
 } from '../integration/desk-harness.ts';
+import { until } from '../support/poll.ts';
 import { customersWithEmail, setFaults, validForm } from './helpers.ts';
 
 /** Drafts, the outbox and the retry through the whole desk (the contract's dispatch), on the built-in sandbox. */
@@ -28,22 +29,11 @@ function auditRows(
   }
 }
 
-/** Polls (also from hooks, where expect.poll is not allowed): bounded, so a stuck draft fails the test. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let tries = 0; tries < 600; tries++) {
-    // A created draft's customer is fetched a moment after the draft is linked to it.
-    const value = await read().catch(() => undefined);
-    if (value !== undefined && done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('gave up waiting');
-}
-
 const untilState = (h: DeskHarness, id: string, state: DraftStatus['state']): Promise<DraftView> =>
-  until(
-    () => h.call('drafts.get', { id }),
-    (draft) => draft.state === state,
-  );
+  until(async () => {
+    const draft = await h.call('drafts.get', { id });
+    return draft.state === state && draft;
+  }, `draft ${id} ${state}`);
 
 describe('desk: drafts and the outbox', () => {
   let h: DeskHarness;
@@ -138,10 +128,12 @@ describe('desk: drafts and the outbox', () => {
     });
     const [customer] = await customersWithEmail(h.desk.connection().client(), form.email!);
     expect(done.customerId).toBe(customer?.id);
-    await expect.poll(async () => (await h.call('customers.get', { id: customer!.id })).status).toBe('retry');
-    expect((await h.call('customers.get', { id: customer!.id })).personal).toEqual({
-      ssnMasked: '•••-••-6789',
-    });
+    // The webhook may record the status before the outbox stores the draft's personal data: wait for both.
+    const recorded = await until(async () => {
+      const found = await h.call('customers.get', { id: customer!.id }).catch(() => undefined);
+      return found?.status === 'retry' && found.personal !== null && found;
+    }, 'the customer with its personal data');
+    expect(recorded.personal).toEqual({ ssnMasked: '•••-••-6789' });
 
     const states = h.events
       .filter((e) => e.event === 'draft.updated' && (e.payload as DraftStatus).id === valid.id)
@@ -228,10 +220,10 @@ describe('desk: the one-time retry', () => {
     await h.call('drafts.save', { id, form });
     await h.call('drafts.submit', { ids: [id] });
     customerId = (await untilState(h, id, 'created')).customerId!;
-    await until(
-      () => h.call('customers.get', { id: customerId }),
-      (customer) => customer.status === 'retry',
-    );
+    await until(async () => {
+      const customer = await h.call('customers.get', { id: customerId }).catch(() => undefined);
+      return customer?.status === 'retry' && customer.personal !== null;
+    }, 'the customer in retry, with its personal data');
   });
   afterAll(async () => {
     await h.close();

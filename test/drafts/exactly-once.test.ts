@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '../../contract/customers.ts';
 import { type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { until } from '../support/poll.ts';
 import { customersWithEmail, setFaults, validForm } from './helpers.ts';
 
 /**
@@ -41,11 +42,14 @@ describe('outbox: exactly once under faults', () => {
     try {
       const result = await h.call('drafts.submit', { ids });
       expect(result.queued).toHaveLength(DRAFTS);
-      for (let polls = 0; polls < 2400; polls++) {
-        const status = await h.call('outbox.status');
-        if (!status.draining && status.counts.created >= DRAFTS) break;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await until(
+        async () => {
+          const status = await h.call('outbox.status');
+          return !status.draining && status.counts.created >= DRAFTS;
+        },
+        `${DRAFTS} drafts created`,
+        80_000,
+      );
     } finally {
       await setFaults(service.sandbox!, client, { rate: 0 });
     }

@@ -18,6 +18,8 @@ export interface SandboxClient {
    * every connection, so the service cannot be reached; `{ rate: 0 }` ends that.
    */
   setFaults(faults: { rate: number; kinds?: string[]; paths?: string[]; delayMs?: number }): Promise<void>;
+  /** What the service last received for the customer with this e-mail (`GET /sandbox/customers/{id}`). */
+  received(email: string): Promise<Record<string, unknown>>;
 }
 
 interface SandboxAccess {
@@ -34,7 +36,7 @@ export async function sandboxClient({
   clientSecret,
 }: SandboxAccess): Promise<SandboxClient> {
   const token = await fetchToken(baseUrl, clientId, clientSecret);
-  const send = async (method: string, path: string, body: string | FormData, contentType?: string) => {
+  const send = async (method: string, path: string, body?: string | FormData, contentType?: string) => {
     const headers: Record<string, string> = { accept: HAL, authorization: `Bearer ${token}` };
     if (contentType) headers['content-type'] = contentType;
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
@@ -66,6 +68,15 @@ export async function sandboxClient({
     },
     async advanceClock(seconds) {
       await send('POST', '/sandbox/clock', JSON.stringify({ advanceSeconds: seconds }), 'application/json');
+    },
+    async received(email) {
+      const found = await send('GET', `/customers?email=${encodeURIComponent(email)}`);
+      const { _embedded } = (await found.json()) as { _embedded: { customers: { id: string }[] } };
+      const [customer] = _embedded.customers;
+      if (!customer) throw new Error(`The sandbox has no customer with the e-mail ${email}.`);
+      return (await send('GET', `/sandbox/customers/${customer.id}`)).json() as Promise<
+        Record<string, unknown>
+      >;
     },
     async slowCustomerReads(delayMs) {
       await setFaults({ rate: 1, kinds: ['delay'], paths: ['/customers/{id}'], delayMs });

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { createThroughDraft, person, textbox } from './drafts-helpers.ts';
 import { expect, test } from './queue-fixtures.ts';
 
@@ -7,6 +7,24 @@ import { expect, test } from './queue-fixtures.ts';
 const retryDialog = (page: Page) => page.getByRole('dialog', { name: 'Retry verification' });
 const retryButton = (page: Page) => page.getByRole('button', { name: 'Retry verification' });
 const SSN = '123-45-6789';
+const section = (page: Page, title: string) =>
+  page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: new RegExp(`^${title}`) });
+
+/** Opens the retry of a customer just created through a draft, types the full SSN, and leaves the form open. */
+async function openRetry(page: Page, lastName: string) {
+  const who = person('retry', lastName);
+  await createThroughDraft(page, who, 'Needs retry');
+  await retryButton(page).click();
+  const dialog = retryDialog(page);
+  await expect(textbox(dialog, 'First name')).toHaveValue('retry');
+  await dialog.getByLabel('Social Security number').fill(SSN);
+  return { who, dialog };
+}
+
+async function sendRetry(dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Send retry…' }).click();
+  await dialog.getByRole('button', { name: 'Send the retry' }).click();
+}
 
 test('a customer Vetted created gets its one retry, pre-filled, and a second one is refused', async ({
   page,
@@ -98,4 +116,49 @@ test('a customer Vetted did not create starts empty, and a cancelled form leaves
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(retryButton(page)).not.toHaveAttribute('aria-disabled');
+});
+
+test('a first name corrected in the retry form is what the service gets: the customer lands in Needs document', async ({
+  page,
+  app,
+}) => {
+  await page.goto(app.launchUrl);
+  const { who, dialog } = await openRetry(page, 'Okafor');
+  await textbox(dialog, 'First name').fill('document');
+  await expect(textbox(dialog, 'First name')).toHaveValue('document');
+  await sendRetry(dialog);
+  await expect(dialog.getByRole('status')).toHaveText('Retry sent. The customer is now document.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText('(Needs document)')).toBeVisible();
+
+  await page.getByRole('button', { name: '← Back to queue' }).click();
+  await section(page, 'Needs document').click();
+  await expect(
+    page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /document Okafor/ }),
+  ).toBeVisible();
+  expect(await app.sandbox.received(who.email)).toMatchObject({ firstName: 'document', status: 'document' });
+});
+
+test('an address corrected in the retry form is what the service receives', async ({ page, app }) => {
+  await page.goto(app.launchUrl);
+  const { who, dialog } = await openRetry(page, 'Lindqvist');
+  await textbox(dialog, 'Last name').fill('Lindqvist-Berg');
+  await textbox(dialog, 'Address line 1').fill('22 Corrected Road');
+  await textbox(dialog, 'Address line 2 (optional)').fill('Unit 5');
+  await textbox(dialog, 'City').fill('Shelbyville');
+  await dialog.getByRole('combobox', { name: 'State' }).selectOption('IN');
+  await textbox(dialog, 'Postal code').fill('46176');
+  await sendRetry(dialog);
+  await expect(dialog.getByRole('status')).toHaveText('Retry sent. The customer is now verified.');
+
+  expect(await app.sandbox.received(who.email)).toMatchObject({
+    retried: true,
+    lastName: 'Lindqvist-Berg',
+    address1: '22 Corrected Road',
+    address2: 'Unit 5',
+    city: 'Shelbyville',
+    state: 'IN',
+    postalCode: '46176',
+    dateOfBirth: who.dateOfBirth,
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/poll.ts';
 import {
   call,
   ERROR_TYPE,
@@ -203,20 +204,24 @@ describe('§2 errors', () => {
   });
 
   it('409 Conflict: an Idempotency-Key whose first request is still being processed', async () => {
+    // The first request is held until the faults are set again: the second meets it still running.
     await h.api('POST', '/sandbox/faults', {
-      json: { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 400 },
+      json: { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 60_000 },
     });
+    const key = crypto.randomUUID();
+    const body = person();
+    const first = h.api('POST', '/customers', { json: body, headers: { 'idempotency-key': key } });
     try {
-      const key = crypto.randomUUID();
-      const body = person();
-      const first = h.api('POST', '/customers', { json: body, headers: { 'idempotency-key': key } });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(
+        async () => (await h.api('GET', '/sandbox/stats')).json.heldRequests === 1,
+        'a held request',
+      );
       const second = await h.api('POST', '/customers', { json: body, headers: { 'idempotency-key': key } });
       expectError(second, 409, 'Conflict');
-      expect((await first).status).toBe(201);
     } finally {
       await h.api('POST', '/sandbox/faults', { json: { rate: 0 } });
     }
+    expect((await first).status).toBe(201);
   });
 
   it('413 FileTooLarge: a document over 10 MiB', async () => {

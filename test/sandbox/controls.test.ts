@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/poll.ts';
 import { call, type Harness, harness, person, receiver, subscribe } from './helpers.ts';
 
 /** The sandbox's own controls: clock, faults, stats (same bearer token as the API; never faulted). */
@@ -144,8 +145,16 @@ describe('POST /sandbox/faults', () => {
     }
   });
 
-  it('delay holds the request, then answers normally', async () => {
-    await faults({ rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 50 });
+  it('delay holds the request until its time is up or the faults are set again, then answers normally', async () => {
+    await faults({ rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 60_000 });
+    const held = h.api('POST', '/customers', { json: person() });
+    const heldCount = async () => (await h.api('GET', '/sandbox/stats')).json.heldRequests;
+    await until(async () => (await heldCount()) === 1, 'a held request');
+    await faults({ rate: 0 });
+    expect((await held).status).toBe(201);
+    expect(await heldCount()).toBe(0);
+
+    await faults({ rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 1 });
     expect((await h.api('POST', '/customers', { json: person() })).status).toBe(201);
   });
 
@@ -212,5 +221,27 @@ describe('GET /sandbox/stats', () => {
     const { requests } = (await control('GET', '/sandbox/stats')).json;
     expect(requests['GET /events'].reset).toBeGreaterThanOrEqual(1);
     expect(requests['GET (unmatched)']['404']).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('GET /sandbox/customers/{id}', () => {
+  it('shows what the sandbox received for a customer, corrections of the retry included, never the SSN', async () => {
+    const body = person({ firstName: 'retry', address1: '1 First Street' });
+    const id = await h.createCustomer(body);
+    expect((await control('GET', `/sandbox/customers/${id}`)).json).toMatchObject({
+      id,
+      status: 'retry',
+      retried: false,
+      firstName: 'retry',
+      address1: '1 First Street',
+      city: body.city,
+      dateOfBirth: body.dateOfBirth,
+    });
+    const corrected = { ...body, firstName: 'document', address1: '2 Second Avenue', tin: '123-45-6789' };
+    expect((await h.api('POST', `/customers/${id}`, { json: corrected })).status).toBe(200);
+    const received = await control('GET', `/sandbox/customers/${id}`);
+    expect(received.json).toMatchObject({ status: 'document', retried: true, address1: '2 Second Avenue' });
+    expect(received.text).not.toMatch(/6789|123-45/);
+    expect((await control('GET', `/sandbox/customers/${crypto.randomUUID()}`)).status).toBe(404);
   });
 });

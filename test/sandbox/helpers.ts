@@ -272,15 +272,6 @@ export function hmacHex(secret: string, raw: Buffer): string {
   return createHmac('sha256', secret).update(raw).digest('hex');
 }
 
-/** Polls `condition` a bounded number of times (for work the sandbox does on its own, in real time). */
-export async function eventually(condition: () => boolean | Promise<boolean>, tries = 200): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not met');
-}
-
 export async function subscribe(h: Harness, url: string, secret = 'whsec-test-secret'): Promise<string> {
   const res = await h.api('POST', '/webhook-subscriptions', { json: { url, secret } });
   expect(res.status, res.text).toBe(201);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/poll.ts';
 import { type Harness, harness, jpeg, multipart, person, retryBody } from './helpers.ts';
 
 /** service-facts.md §8: Idempotency-Key on POST. */
@@ -112,21 +113,25 @@ describe('same key, different request', () => {
 
 describe('same key while the first request is still running', () => {
   it('409 Conflict; the first completes; then the replay', async () => {
+    // The first request is held until the faults are set again: the second meets it still running.
     await h.api('POST', '/sandbox/faults', {
-      json: { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 300 },
+      json: { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 60_000 },
     });
     const key = crypto.randomUUID();
     const body = person();
+    const first = h.api('POST', '/customers', { json: body, headers: keyed(key) });
     try {
-      const first = h.api('POST', '/customers', { json: body, headers: keyed(key) });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(
+        async () => (await h.api('GET', '/sandbox/stats')).json.heldRequests === 1,
+        'a held request',
+      );
       const second = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
       expect(second.status).toBe(409);
       expect(second.json).toEqual({ code: 'Conflict', message: expect.any(String) });
-      expect((await first).status).toBe(201);
     } finally {
       await h.api('POST', '/sandbox/faults', { json: { rate: 0 } });
     }
+    expect((await first).status).toBe(201);
     const third = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
     expect(third.status).toBe(201);
     expect(third.headers['idempotent-replayed']).toBe('true');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.ts';
+import { until } from '../support/poll.ts';
 import { type Harness, HOUR, harness, holdRequests, type Receiver, receiver, subscribe } from './helpers.ts';
 
 /** `--data PATH`: a restart on the same file resumes where the sandbox stopped. */
@@ -111,8 +112,7 @@ describe('restart on the same file', () => {
     const first = await start(file);
     await subscribe(first, receiverOf.url);
     await first.createCustomer();
-    for (let i = 0; i < 200 && receiverOf.open() < 2; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(receiverOf.open()).toBe(2);
+    await until(() => receiverOf.open() === 2, 'both deliveries in flight');
     await stop(first); // abandons both requests in flight
     receiverOf.respondWith(200);
     const second = await start(file);

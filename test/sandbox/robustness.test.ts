@@ -5,6 +5,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAL, type Harness, harness, jpeg, MiB, multipart, person, type Res } from './helpers.ts';
 
 /** Bad input of every kind: a documented error each time, never a 500, never a crash. */
+
+/**
+ * Sends a request head, then `mebibytes` of body in 1 MiB writes, each after the last is flushed,
+ * until all is sent or the server hangs up; resolves with everything the server answered.
+ */
+function sendWhileReading(head: string, mebibytes: number): Promise<string> {
+  const url = new URL(h.base);
+  return new Promise((resolve) => {
+    let answer = '';
+    let sent = 0;
+    const socket = connect(Number(url.port), url.hostname);
+    const sendMore = (error?: Error | null) => {
+      if (error || sent === mebibytes || socket.destroyed) return;
+      sent++;
+      socket.write(Buffer.alloc(MiB, 0x20), sendMore);
+    };
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('error', () => {}); // a reset after the answer is what this test provokes
+    socket.on('close', () => resolve(answer));
+    socket.write(head, sendMore);
+  });
+}
 let h: Harness;
 let documentCustomer: string;
 beforeAll(async () => {
@@ -72,9 +96,17 @@ describe('broken JSON', () => {
   });
 
   it('a body over the drain limit (70 MiB): 413, then the connection is closed', async () => {
-    const res = await postRaw('/customers', Buffer.alloc(70 * MiB, 0x20));
-    expectCode(res, 413, 'FileTooLarge');
-    expect(res.headers.connection).toBe('close');
+    // The sandbox answers and hangs up while the body is still coming: a client that gives up on
+    // the first failed write (as undici may) races the answer. This one reads whatever came back,
+    // as curl does, so the test checks the sandbox and not that race.
+    const answer = await sendWhileReading(
+      `POST /customers HTTP/1.1\r\nHost: x\r\nAccept: ${HAL}\r\nAuthorization: Bearer ${h.token}\r\n` +
+        `Content-Type: ${HAL}\r\nContent-Length: ${70 * MiB}\r\n\r\n`,
+      70,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/^Connection: close\r$/im);
+    expect(answer).toContain('"code":"FileTooLarge"');
   });
 });
 
@@ -271,14 +303,15 @@ describe('paths, methods and HTTP itself', () => {
     const url = new URL(h.base);
     await new Promise<void>((resolve) => {
       const socket = connect(Number(url.port), url.hostname, () => {
+        // Hung up as soon as the head and a part of the body are on their way.
         socket.write(
           `POST /customers HTTP/1.1\r\nHost: x\r\nAccept: ${HAL}\r\nAuthorization: Bearer ${h.token}\r\n` +
             `Content-Type: ${HAL}\r\nContent-Length: 1000\r\n\r\n{"firstName":`,
+          () => {
+            socket.destroy();
+            resolve();
+          },
         );
-        setTimeout(() => {
-          socket.destroy();
-          resolve();
-        }, 50);
       });
     });
     expect((await h.api('GET', '/customers')).status).toBe(200);

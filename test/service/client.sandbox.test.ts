@@ -10,12 +10,15 @@ import {
   ServiceError,
 } from '../../main/service/index.ts';
 import { startSandbox } from '../../sandbox/index.ts';
+import { until } from '../support/poll.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 interface Stats {
   tokensIssued: number;
   requests: Record<string, Record<string, number>>;
+  /** Requests a `delay` fault is holding right now. */
+  heldRequests: number;
 }
 
 /** One sandbox and one client per test, with instant recorded back-off and every line logged. */
@@ -109,15 +112,6 @@ function person(firstName = 'Jane'): CustomerInput {
     tin: '1234',
     ipAddress: '203.0.113.7',
   };
-}
-
-/** Polls a condition, boundedly. */
-async function eventually(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('condition not met');
 }
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -250,25 +244,30 @@ describe('retries against injected faults', () => {
   });
 
   it('times out a stalled answer, retrying only the GET', async () => {
-    const { client, control, outcomes } = await setUp(
+    const { client, control, outcomes, stats } = await setUp(
       {},
       { retry: { maxAttempts: 2 }, timeouts: { headersMs: 150 } },
     );
     const { id } = await client.customers.create(person());
+    // Held until released (not for a time racing the client's 150 ms): the answer cannot beat the timeout.
     await control('/sandbox/faults', {
       rate: 1,
       kinds: ['delay'],
       paths: ['/customers/{id}'],
-      delayMs: 1_000,
+      delayMs: 60_000,
     });
     await expect(client.customers.get(id)).rejects.toMatchObject({ name: 'NetworkError', kind: 'timeout' });
     await expect(client.customers.retry(id, { ...person(), tin: '123-45-6789' })).rejects.toMatchObject({
       kind: 'timeout',
     });
-    // The sandbox counts a held request once its delay is over.
-    await eventually(async () => sum(await outcomes('POST /customers/{id}')) === 1);
-    expect(sum(await outcomes('GET /customers/{id}'))).toBe(2);
-    expect(sum(await outcomes('POST /customers/{id}'))).toBe(1);
+    await until(async () => (await stats()).heldRequests === 3, 'two GETs and the POST held');
+    await control('/sandbox/faults', { rate: 0 });
+    // The sandbox counts a held request once it is answered: two GETs (one re-sent), one POST (never re-sent).
+    const counted = async () => [
+      sum(await outcomes('GET /customers/{id}')),
+      sum(await outcomes('POST /customers/{id}')),
+    ];
+    await until(async () => (await counted()).join() === '2,1', 'two GETs and one POST answered');
   });
 });
 
@@ -309,16 +308,17 @@ describe('every error the sandbox sends, mapped', () => {
   });
 
   it('Conflict while a keyed request is still running', async () => {
-    const { client, control } = await setUp();
-    await control('/sandbox/faults', { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 300 });
+    const { client, control, stats } = await setUp();
+    // Held until the faults are set again: the second request meets the first still running.
+    await control('/sandbox/faults', { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 60_000 });
     const key = crypto.randomUUID();
     const input = person();
     const firstOutcome = client.customers.create(input, { idempotencyKey: key });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => (await stats()).heldRequests === 1, 'the first request held');
     const second = await client.customers.create(input, { idempotencyKey: key }).catch((e: unknown) => e);
     expect(second).toMatchObject({ status: 409, code: 'Conflict', retryable: true });
-    const first = await firstOutcome;
     await control('/sandbox/faults', { rate: 0 });
+    const first = await firstOutcome;
     await expect(client.customers.create(input, { idempotencyKey: key })).resolves.toEqual(first);
   });
 
@@ -381,7 +381,7 @@ describe('every error the sandbox sends, mapped', () => {
     expect(total).toBeGreaterThan(0);
     await expect(client.events.get(events[0]!.id)).resolves.toMatchObject({ topic: events[0]!.topic });
     // Webhooks are recorded as the events are dispatched, which may trail the create a little.
-    await eventually(async () => (await client.subscriptions.deliveries(created.id)).total > 0);
+    await until(async () => (await client.subscriptions.deliveries(created.id)).total > 0, 'a delivery');
     const { deliveries } = await client.subscriptions.deliveries(created.id, { limit: 5 });
     expect(deliveries[0]).toMatchObject({ subscriptionId: created.id });
     await expect(client.subscriptions.delete(created.id)).resolves.toBeUndefined();
@@ -408,7 +408,13 @@ it('no log line, of the client or the sandbox, carries a token or the client sec
   await client.customers.create({ ...person(), email: 'broken' }).catch(() => {});
   await control('/sandbox/faults', { rate: 1, kinds: ['503'], paths: ['/customers/{id}'] });
   await client.customers.get(id).catch(() => {});
-  await control('/sandbox/faults', { rate: 1, kinds: ['delay'], paths: ['/customers/{id}'], delayMs: 500 });
+  // Held until the faults are reset: the client times out (and retries once) whatever the load.
+  await control('/sandbox/faults', {
+    rate: 1,
+    kinds: ['delay'],
+    paths: ['/customers/{id}'],
+    delayMs: 60_000,
+  });
   await client.customers.get(id).catch(() => {});
   await control('/sandbox/faults', { rate: 0 });
   const bad = createServiceClient({

@@ -73,9 +73,25 @@ describe('nextRetryDelayMs', () => {
     expect(nextRetryDelayMs({ attempts: 2, elapsedMs: 9_000 }, policy, half)).toBe(100);
   });
 
-  it('has bounded defaults', () => {
-    expect(defaultRetryPolicy.maxAttempts).toBeGreaterThan(1);
-    expect(Number.isFinite(defaultRetryPolicy.maxElapsedMs)).toBe(true);
+  it('ends, under the default policy, a service that fails for ever', () => {
+    // What the client does with a request that always fails: retry while a delay is given.
+    const give = (retryAfterMs: number | undefined, random: () => number) => {
+      const state = { attempts: 1, elapsedMs: 0 };
+      for (;;) {
+        const delay = nextRetryDelayMs({ ...state, retryAfterMs }, defaultRetryPolicy, random);
+        if (delay === undefined || state.attempts > 1000) return state;
+        state.elapsedMs += delay;
+        state.attempts++;
+      }
+    };
+    for (const retryAfterMs of [undefined, 0, 1, 5_000]) {
+      for (const random of [() => 0, () => 0.5, () => 0.999_999]) {
+        const { attempts, elapsedMs } = give(retryAfterMs, random);
+        expect(attempts).toBeGreaterThan(1); // a passing fault is retried…
+        expect(attempts).toBeLessThanOrEqual(defaultRetryPolicy.maxAttempts); // …but not for ever
+        expect(elapsedMs).toBeLessThanOrEqual(defaultRetryPolicy.maxElapsedMs);
+      }
+    }
   });
 });
 

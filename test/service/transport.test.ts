@@ -6,6 +6,7 @@ import {
   NetworkError,
   ServiceError,
 } from '../../main/service/index.ts';
+import { until } from '../support/poll.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -287,7 +288,7 @@ describe('timeouts and failures of the network', () => {
     const { client } = clientOf(fake);
     const controller = new AbortController();
     const pending = client.customers.create(input, { idempotencyKey: 'k', signal: controller.signal });
-    await waitFor(() => fake.count('POST', '/customers') === 1);
+    await until(() => fake.count('POST', '/customers') === 1);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'aborted', retryable: false });
     await client.close();
@@ -298,7 +299,7 @@ describe('timeouts and failures of the network', () => {
     fake.route('GET', '/customers/c1', stall);
     const { client } = clientOf(fake);
     const outcome = client.customers.get('c1').catch((e: unknown) => e);
-    await waitFor(() => fake.count('GET', '/customers/c1') === 1);
+    await until(() => fake.count('GET', '/customers/c1') === 1);
     await client.close();
     expect(await outcome).toMatchObject({ kind: 'aborted' });
     await expect(client.customers.get('c1')).rejects.toMatchObject({ kind: 'aborted' });
@@ -311,7 +312,7 @@ describe('timeouts and failures of the network', () => {
         new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
     });
     const outcome = client.customers.get('c1').catch((e: unknown) => e);
-    await waitFor(() => fake.count('GET', '/customers/c1') === 1);
+    await until(() => fake.count('GET', '/customers/c1') === 1);
     await client.close();
     expect(await outcome).toMatchObject({ kind: 'aborted' });
   });
@@ -353,10 +354,4 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Polls a condition, boundedly. */
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error('condition not met');
 }

@@ -150,8 +150,9 @@ export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Pr
   });
   const listener: RunningListener = await startListener(0, receiver.handlers, {
     maxBodyBytes: 1024 * 1024,
-    headersTimeoutMs: 2_000,
-    bodyTimeoutMs: 300,
+    // As generous as production's: on a loaded machine a 1 MiB body may take a while to arrive.
+    headersTimeoutMs: 5_000,
+    bodyTimeoutMs: 10_000,
     maxConnections: 64,
     ...limits,
   });

@@ -106,6 +106,8 @@ describe('webhook listener', () => {
   });
 
   it('cuts off a sender whose body does not arrive in time (408)', async () => {
+    await rig.close();
+    rig = await startListenerRig({ bodyTimeoutMs: 300 }); // the rest of this body never comes
     const body = eventBody();
     const reply = await send(rig.port, {
       body,
@@ -169,7 +171,7 @@ describe('webhook listener', () => {
   });
 
   it('lets a delivery through while nine others are still sending their bodies', async () => {
-    const patient = await startListenerRig({ bodyTimeoutMs: 60_000 });
+    const patient = await startListenerRig();
     try {
       const held = Array.from({ length: 9 }, () => heldDelivery(patient.port, eventBody()));
       const meanwhile = await deliver(patient.port, eventBody());

@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { channelNames } from '../../../contract/channels.ts';
 import { type FakeElectron, FakeWebContents, sharedFakeElectron } from './fake-electron.ts';
@@ -73,10 +75,32 @@ describe('main/index.ts under a mocked Electron', () => {
     expect(electron.ipcMain.eventNames()).toEqual([]);
   });
 
-  it('keeps settings in the user data directory and secrets out of them', () => {
-    const files = readdirSync(electron.app.getPath());
-    expect(files).toContain('vault.json');
-    expect(files).toContain('journal.db');
+  it('keeps settings in the user data directory and a client secret sent over IPC in none of its files', async () => {
+    const window = electron.windows[0]!;
+    const own = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    const secret = `cs-${randomUUID()}`;
+    const update = electron.ipcMain.handlers.get('settings.update')!;
+    const answer = await update(own, { clientId: 'vetted-desk', clientSecret: secret });
+    expect(answer).toMatchObject({ ok: true, value: { clientId: 'vetted-desk', hasClientSecret: true } });
+    expect(JSON.stringify(answer)).not.toContain(secret);
+
+    const dir = electron.app.getPath();
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) =>
+      statSync(path.join(dir, name)).isFile(),
+    );
+    expect(files).toEqual(expect.arrayContaining(['vault.json', 'journal.db']));
+    for (const needle of [
+      secret,
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(secret).toString('hex'),
+    ]) {
+      for (const name of files)
+        expect(readFileSync(path.join(dir, name), 'latin1'), name).not.toContain(needle);
+    }
+    // The secret is kept, sealed by safeStorage: the vault reads it back.
+    const sealed = readFileSync(path.join(dir, 'vault.json'), 'utf8');
+    expect(sealed).not.toBe('');
+    expect((await update(own, {})) as unknown).toMatchObject({ ok: true, value: { hasClientSecret: true } });
   });
 
   it('answers our own window and refuses any other sender or frame', async () => {
