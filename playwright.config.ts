@@ -5,6 +5,8 @@ export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/playwright',
   timeout: 60_000,
+  // Web-first assertions retry until they hold; 5 s is short for a loaded 2-core CI machine.
+  expect: { timeout: 15_000 },
   workers: 2,
   reporter: [[process.env.CI ? 'list' : 'line'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {

@@ -10,5 +10,8 @@ export default defineConfig({
     server: { deps: { inline: ['electron-store'] } },
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // expect.poll waits for work that happens on its own; its 1 s default is too short on a loaded
+    // 2-core CI machine. A condition that never holds still fails, after 15 s.
+    expect: { poll: { timeout: 15_000, interval: 20 } },
   },
 });

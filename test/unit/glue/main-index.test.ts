@@ -12,7 +12,10 @@ let electron: FakeElectron;
 beforeAll(async () => {
   electron = sharedFakeElectron();
   await import('../../../main/index.ts');
-  await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy());
+  await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy(), {
+    timeout: 15_000,
+    interval: 20,
+  });
 });
 
 describe('main/index.ts under a mocked Electron', () => {
