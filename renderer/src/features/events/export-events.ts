@@ -1,5 +1,7 @@
+import type { EventWindowInput } from '../../../../contract/webhooks.ts';
 import { api } from '../../api.ts';
-import type { EventFilter } from './event-log-store.ts';
+
+type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 
 const REVOKE_AFTER_MS = 60_000;
 
