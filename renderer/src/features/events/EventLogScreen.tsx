@@ -4,6 +4,7 @@ import { ReasonButton } from '../../ui/ReasonButton.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { EventLogTable } from './EventLogTable.tsx';
 import { filterOf, useEventLogStore } from './event-log-store.ts';
+import { downloadEvents } from './export-events.ts';
 
 /** Every webhook event Vetted received, newest first, as the service sent it. */
 export function EventLogScreen() {
@@ -85,7 +86,8 @@ function ExportButton() {
     setBusy(true);
     setResult(null);
     try {
-      const count = await useEventLogStore.getState().exportShown();
+      const { jsonl, count, filter } = await useEventLogStore.getState().exportShown();
+      downloadEvents(jsonl, filter);
       setResult({ kind: 'done', text: `Exported ${count === 1 ? '1 event' : `${count} events`}.` });
     } catch (error) {
       setResult({

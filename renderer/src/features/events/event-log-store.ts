@@ -5,7 +5,6 @@ import { useAppStore } from '../../store.ts';
 import { sharedWatch } from '../../ui/watch.ts';
 import { windowedLoader } from '../../ui/windowed-loader.ts';
 import { mapRows, type Pages, type Range } from '../../ui/windowed-pages.ts';
-import { exportEvents } from './export-events.ts';
 
 export type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 
@@ -34,8 +33,8 @@ interface EventLogState {
   showRange(range: Range): void;
   /** The screen is open: pushed events keep it current. Returns the function that stops watching. */
   watch(): () => void;
-  /** Exports what the filter shows (all of it, not only the rows held) as JSON Lines; how many events. */
-  exportShown(): Promise<number>;
+  /** What the filter shows (all of it, not only the rows held) as JSON Lines, and how many events. */
+  exportShown(): Promise<{ jsonl: string; count: number; filter: EventFilter }>;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -118,6 +117,9 @@ export const useEventLogStore = create<EventLogState>((set, get) => {
       useAppStore.getState().show('events');
     },
     showRange: (range) => loader.showRange(range),
-    exportShown: () => exportEvents(filterOf(get())),
+    async exportShown() {
+      const filter = filterOf(get());
+      return { ...(await api.events.export(filter)), filter };
+    },
   };
 });
