@@ -170,7 +170,10 @@ test('a pushed row is patched in place: the queue asks main for no window after 
   await page.goto(app.launchUrl);
   await addCustomer(page, id);
   // A fresh page: whatever the add set off is over, and the queue asks for its window once.
+  const listening = page.waitForResponse((response) => response.url().endsWith('/api/events'));
   await page.reload();
+  // Main adds the page to its pushes before it answers the event stream's request.
+  await listening;
   const quinn = row(page, /document Quinn/);
   await expect(quinn).toHaveAttribute('aria-selected', 'true');
   await expect(quinn).toContainText('Needs document');
