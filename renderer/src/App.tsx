@@ -2,12 +2,16 @@ import { useEffect } from 'react';
 import { CustomerView } from './features/customer/CustomerView.tsx';
 import { DraftScreen } from './features/drafts/DraftScreen.tsx';
 import { EventLogScreen } from './features/events/EventLogScreen.tsx';
+import { useJobStore } from './features/jobs/job-store.ts';
 import { QueueScreen } from './features/queue/QueueScreen.tsx';
 import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
+import { useWebhooksStore } from './features/webhooks/webhooks-store.ts';
 import { useAppStore, type View } from './store.ts';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toasts } from './ui/Toasts.tsx';
+import { useToastStore } from './ui/toast-store.ts';
+import { useWatch } from './ui/watch.ts';
 
 const VIEWS: { view: View; label: string }[] = [
   { view: 'queue', label: 'Queue' },
@@ -25,6 +29,11 @@ export function App() {
   useEffect(() => {
     void load();
   }, [load]);
+  // What the whole app follows for as long as it runs; each screen watches its own store.
+  useWatch(useAppStore.getState().watch);
+  useWatch(useToastStore.getState().watch);
+  useWatch(useJobStore.getState().watch);
+  useWatch(useWebhooksStore.getState().watchCatchUps);
 
   return (
     <div className="shell">

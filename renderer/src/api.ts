@@ -1,21 +1,19 @@
-import { bridge, unwrap, type VettedApi, type VettedBridge } from '../../contract/bridge.ts';
-import { browserTransport } from './browser-transport.ts';
+import type { VettedApi } from '../../contract/bridge.ts';
 
-declare global {
-  interface Window {
-    vetted?: VettedBridge;
-  }
-}
+let installed: VettedApi | null = null;
 
 /**
- * Under Electron the preload has put `window.vetted` in place. In browser mode this page builds
- * the same bridge over HTTP and installs it the same way, so everything else is host-blind.
+ * Main's API as the renderer's stores use it. The page installs it once at start (main.tsx, from
+ * `window.vetted`); unit tests install a fake. Nothing here touches the DOM, so a store can be loaded
+ * in Node.
  */
-function ensureBridge(): VettedBridge {
-  if (!window.vetted) {
-    Object.defineProperty(window, 'vetted', { value: bridge(browserTransport()), writable: false });
-  }
-  return window.vetted as VettedBridge;
+export function installApi(api: VettedApi): void {
+  installed = api;
 }
 
-export const api: VettedApi = unwrap(ensureBridge());
+export const api: VettedApi = new Proxy({} as VettedApi, {
+  get(_, key) {
+    if (!installed) throw new Error('Main’s API is used before main.tsx installed it.');
+    return Reflect.get(installed, key);
+  },
+});

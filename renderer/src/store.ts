@@ -3,6 +3,7 @@ import type { AppInfo } from '../../contract/channels.ts';
 import { VettedError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
 import { api } from './api.ts';
+import { sharedWatch } from './ui/watch.ts';
 
 export type View = 'queue' | 'customer' | 'draft' | 'events' | 'webhooks' | 'settings';
 
@@ -23,6 +24,8 @@ interface AppState {
   /** A draft (or, with null, a new customer's empty form). */
   openDraft(id: string | null): void;
   load(): Promise<void>;
+  /** The app is on screen (App watches): the connection's state follows main's reports. */
+  watch(): () => void;
 }
 
 export const useAppStore = create<AppState>((set, get) => ({
@@ -45,6 +48,5 @@ export const useAppStore = create<AppState>((set, get) => ({
       set({ problem: error instanceof VettedError ? error.message : 'Vetted could not start.' });
     }
   },
+  watch: sharedWatch(() => api.on('service.status', (service) => set({ service }))),
 }));
-
-api.on('service.status', (service) => useAppStore.setState({ service }));

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { StatusNotice } from '../../../contract/webhooks.ts';
 import { api } from '../api.ts';
 import { useAppStore } from '../store.ts';
+import { sharedWatch } from './watch.ts';
 
 export interface Toast extends StatusNotice {
   id: number;
@@ -14,6 +15,8 @@ interface ToastState {
   toasts: Toast[];
   show(notice: StatusNotice): void;
   dismiss(id: number): void;
+  /** The app is on screen (App watches): status notices from main become toasts. */
+  watch(): () => void;
 }
 
 let nextId = 1;
@@ -29,19 +32,20 @@ export const useToastStore = create<ToastState>((set) => ({
       ].slice(-MAX_TOASTS),
     })),
   dismiss: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
+  watch: sharedWatch(() => {
+    // Under Electron main shows a native notification for the same notice: a toast would say it twice.
+    const inBrowser = api.app
+      .info()
+      .then((info) => info.host === 'browser')
+      .catch(() => false);
+    return [
+      api.on('notification.show', (notice) => {
+        void inBrowser.then((browser) => {
+          if (browser) useToastStore.getState().show(notice);
+        });
+      }),
+      // A native notification was clicked: the window opens its customer, as a clicked toast does.
+      api.on('notification.clicked', ({ customerId }) => useAppStore.getState().openCustomer(customerId)),
+    ];
+  }),
 }));
-
-// Under Electron main shows a native notification for the same notice: a toast would say it twice.
-const inBrowser = api.app
-  .info()
-  .then((info) => info.host === 'browser')
-  .catch(() => false);
-
-api.on('notification.show', (notice) => {
-  void inBrowser.then((browser) => {
-    if (browser) useToastStore.getState().show(notice);
-  });
-});
-
-// A native notification was clicked: the window opens its customer, as a clicked toast does.
-api.on('notification.clicked', ({ customerId }) => useAppStore.getState().openCustomer(customerId));

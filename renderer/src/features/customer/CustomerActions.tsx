@@ -53,6 +53,7 @@ export function CustomerActions({
           customerId={customer.id}
           customerName={customer.name}
           onClose={() => setRetrying(false)}
+          onSent={() => void useCustomerStore.getState().changed(customer.id)}
         />
       )}
     </section>

@@ -4,6 +4,7 @@ import { SECTION_TITLES } from '../../../../contract/queue.ts';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
 import { formatDateTime, TimeSince, useNow } from '../../ui/time.tsx';
+import { useWatch } from '../../ui/watch.ts';
 import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
 import { focusDropZone } from '../documents/DropZone.tsx';
 import { CustomerActions } from './CustomerActions.tsx';
@@ -21,6 +22,7 @@ interface CustomerViewProps {
 export function CustomerView({ id, onBack }: CustomerViewProps) {
   const { detail, problem, refreshing, notice, open, refresh } = useCustomerStore();
   const [helpOpen, setHelpOpen] = useState(false);
+  useWatch(useCustomerStore.getState().watch);
 
   useEffect(() => {
     void open(id);

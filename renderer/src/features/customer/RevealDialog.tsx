@@ -1,6 +1,6 @@
 import { type PersonalData, RevealInputSchema } from '../../../../contract/customers.ts';
-import { api } from '../../api.ts';
 import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
+import { useCustomerStore } from './customer-store.ts';
 
 /** The same rule main applies, so the reviewer hears it before anything is sent. */
 const reasonRule = RevealInputSchema.shape.reason;
@@ -27,9 +27,7 @@ export function RevealDialog({ open, customerId, onClose, onRevealed }: RevealDi
         const checked = reasonRule.safeParse(reason);
         return checked.success ? null : (checked.error.issues[0]?.message ?? 'Say why you need to see this.');
       }}
-      submit={async (reason) =>
-        onRevealed(await api.customers.reveal({ id: customerId, reason: reason.trim() }))
-      }
+      submit={async (reason) => onRevealed(await useCustomerStore.getState().reveal(customerId, reason))}
       onClose={onClose}
     />
   );

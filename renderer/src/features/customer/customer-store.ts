@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
+import type { CustomerDetail, PersonalData } from '../../../../contract/customers.ts';
 import { api } from '../../api.ts';
+import { sharedWatch } from '../../ui/watch.ts';
 
 interface CustomerState {
   /** The customer on screen. */
@@ -14,6 +15,10 @@ interface CustomerState {
   refresh(): Promise<void>;
   /** Main pushed a change for this customer: read it again (its history grew). */
   changed(id: string): Promise<void>;
+  /** The customer view is on screen: main's pushed changes keep it current. Returns the function that stops watching. */
+  watch(): () => void;
+  /** Asks main for the personal data, with the reviewer's reason (main writes it to the audit log). */
+  reveal(id: string, reason: string): Promise<PersonalData>;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -55,6 +60,8 @@ export const useCustomerStore = create<CustomerState>((set, get) => {
         set({ refreshing: false });
       }
     },
+    watch: sharedWatch(() => api.on('customer.updated', (row) => void get().changed(row.id))),
+    reveal: (id, reason) => api.customers.reveal({ id, reason: reason.trim() }),
     async changed(id) {
       if (get().id !== id) return;
       try {
@@ -65,5 +72,3 @@ export const useCustomerStore = create<CustomerState>((set, get) => {
     },
   };
 });
-
-api.on('customer.updated', (row) => void useCustomerStore.getState().changed(row.id));

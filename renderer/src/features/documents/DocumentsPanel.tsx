@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { api } from '../../api.ts';
 import { DocumentList } from './DocumentList.tsx';
 import { DropZone } from './DropZone.tsx';
 import { useDocumentsStore } from './documents-store.ts';
@@ -14,16 +13,8 @@ export const REVIEW_POLL_MS = 5_000;
  * a refresh), and on a timer while a document waits for review.
  */
 function useFollowReview(customerId: string, enabled: boolean, waiting: boolean) {
-  const load = useDocumentsStore((state) => state.load);
-  useEffect(() => {
-    if (enabled) void load(customerId);
-  }, [customerId, enabled, load]);
-  useEffect(() => {
-    if (!enabled) return;
-    return api.on('customer.updated', (row) => {
-      if (row.id === customerId) void load(customerId);
-    });
-  }, [customerId, enabled, load]);
+  const { follow, load } = useDocumentsStore.getState();
+  useEffect(() => (enabled ? follow(customerId) : undefined), [customerId, enabled, follow]);
   useEffect(() => {
     if (!enabled || !waiting) return;
     const timer = setInterval(() => void load(customerId), REVIEW_POLL_MS);

@@ -9,6 +9,7 @@ import {
 import type { DocumentList, UploadedDocument } from '../../../../contract/documents.ts';
 import { VettedError } from '../../../../contract/errors.ts';
 import { api } from '../../api.ts';
+import { sharedWatch } from '../../ui/watch.ts';
 import { inspectFile, readBase64 } from './file-reading.ts';
 
 export type CardState = 'ready' | 'uploading' | 'uploaded' | 'failed';
@@ -49,6 +50,11 @@ export interface CustomerDocuments {
 interface DocumentsState {
   byCustomer: Record<string, CustomerDocuments>;
   cards: FileCard[];
+  /**
+   * A customer's documents are on screen: loaded now, and again on every change main pushes for it
+   * (a webhook, a refresh). Returns the function that stops following.
+   */
+  follow(customerId: string): () => void;
   /** Refreshes the customer and its documents from the service. */
   load(customerId: string): Promise<void>;
   addFiles(customerId: string, files: readonly File[]): Promise<void>;
@@ -92,11 +98,26 @@ function checkBeforeUpload(state: DocumentsState, card: FileCard): Problem | nul
   );
 }
 
-// Answers to an older load of a customer's documents are dropped when a newer one was asked for.
-const latestLoad = new Map<string, number>();
-let loads = 0;
-
 export const useDocumentsStore = create<DocumentsState>((set, get) => {
+  // Answers to an older load of a customer's documents are dropped when a newer one was asked for.
+  const latestLoad = new Map<string, number>();
+  let loads = 0;
+  /** Customers on screen, each with how many panels show it. */
+  const followed = new Map<string, number>();
+  const listen = sharedWatch(() => [
+    api.on('customer.updated', (row) => {
+      if (followed.has(row.id)) void get().load(row.id);
+    }),
+    api.on('upload.progress', ({ uploadId, sent, total }) =>
+      set((state) => ({
+        cards: state.cards.map((card) =>
+          card.uploadId === uploadId && card.state === 'uploading'
+            ? { ...card, progress: { sent, total } }
+            : card,
+        ),
+      })),
+    ),
+  ]);
   const update = (key: string, patch: Partial<FileCard>) =>
     set((state) => ({ cards: state.cards.map((card) => (card.key === key ? { ...card, ...patch } : card)) }));
   const cardOf = (key: string) => get().cards.find((card) => card.key === key);
@@ -109,6 +130,18 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => {
   return {
     byCustomer: {},
     cards: [],
+
+    follow(customerId) {
+      followed.set(customerId, (followed.get(customerId) ?? 0) + 1);
+      const stop = listen();
+      void get().load(customerId);
+      return () => {
+        const left = (followed.get(customerId) ?? 1) - 1;
+        if (left > 0) followed.set(customerId, left);
+        else followed.delete(customerId);
+        stop();
+      };
+    },
 
     async load(customerId) {
       const ticket = ++loads;
@@ -218,13 +251,3 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => {
     },
   };
 });
-
-api.on('upload.progress', ({ uploadId, sent, total }) =>
-  useDocumentsStore.setState((state) => ({
-    cards: state.cards.map((card) =>
-      card.uploadId === uploadId && card.state === 'uploading'
-        ? { ...card, progress: { sent, total } }
-        : card,
-    ),
-  })),
-);

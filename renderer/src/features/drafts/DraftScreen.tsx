@@ -1,19 +1,18 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { CustomerForm, DraftStatus, DraftView } from '../../../../contract/drafts.ts';
+import { useStore } from 'zustand';
+import type { CustomerForm, DraftView } from '../../../../contract/drafts.ts';
 import { VettedError } from '../../../../contract/errors.ts';
-import { api } from '../../api.ts';
 import { useAppStore } from '../../store.ts';
-import { type Autosaver, createAutosaver, type SaveState } from './autosave.ts';
-import { CustomerFields } from './CustomerFields.tsx';
+import { CustomerFields } from '../../ui/customer-form/CustomerFields.tsx';
+import { fixText } from '../../ui/customer-form/form-rules.ts';
+import { useCustomerForm } from '../../ui/customer-form/useCustomerForm.ts';
+import { useWatch } from '../../ui/watch.ts';
 import { DiscardDialog } from './DiscardDialog.tsx';
 import { DraftActions } from './DraftActions.tsx';
 import { DraftState } from './DraftState.tsx';
-import { fixText } from './form-rules.ts';
+import { createDraftSession, type DraftSession } from './draft-session.ts';
 import { OutboxPanel } from './OutboxPanel.tsx';
-import { useCustomerForm } from './useCustomerForm.ts';
 
-/** A pause in typing this long saves the draft. */
-const AUTOSAVE_DELAY_MS = 600;
 /** Every customer Vetted creates is a personal one; the rest starts empty (the IP address too). */
 const NEW_FORM: CustomerForm = { type: 'personal' };
 
@@ -21,22 +20,16 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 /** A new customer's form, or a draft reopened as it was left (from the queue's Drafts section). */
 export function DraftScreen({ draftId }: { draftId: string | null }) {
-  const [opened, setOpened] = useState<DraftView | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
+  // App keys this screen by opening: each opening is a fresh session.
+  const [session] = useState(() => createDraftSession(draftId));
+  const opened = useStore(session, (state) => state.opened);
+  const problem = useStore(session, (state) => state.openProblem);
   useEffect(() => {
-    if (!draftId) return;
-    let current = true;
-    api.drafts.get({ id: draftId }).then(
-      (view) => current && setOpened(view),
-      (error: unknown) => current && setProblem(`This draft could not be opened: ${messageOf(error)}`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [draftId]);
+    void session.getState().open();
+  }, [session]);
+  useWatch(session.getState().watch);
 
-  if (draftId === null || opened) return <DraftEditor opened={opened} />;
+  if (draftId === null || opened) return <DraftEditor session={session} opened={opened} />;
   return (
     <section className="draft" aria-labelledby="draft-title" aria-busy={!problem}>
       <h2 id="draft-title">New customer</h2>
@@ -45,66 +38,38 @@ export function DraftScreen({ draftId }: { draftId: string | null }) {
   );
 }
 
-/** The autosave of this form; a new form becomes a draft at its first save. */
-function useAutosaver(
-  opened: DraftView | null,
-  onCreated: (draft: DraftStatus) => void,
-  onState: (state: SaveState) => void,
-): Autosaver {
-  const [saver] = useState(() =>
-    createAutosaver({
-      id: opened?.id ?? null,
-      delayMs: AUTOSAVE_DELAY_MS,
-      async create() {
-        const draft = await api.drafts.create();
-        onCreated(draft);
-        return draft.id;
-      },
-      save: async (id, form) => (await api.drafts.save({ id, form })).savedAt,
-      onState,
-    }),
-  );
+/** Leaving the form, or the window, saves what is still waiting for a pause in typing. */
+function useSaveOnLeave(session: DraftSession) {
   useEffect(() => {
-    // Leaving the form, or the window, saves what is still waiting for a pause in typing.
+    const { saver } = session.getState();
     const saveNow = () => void saver.flush().catch(() => {});
     window.addEventListener('pagehide', saveNow);
     return () => {
       window.removeEventListener('pagehide', saveNow);
       saveNow();
     };
-  }, [saver]);
-  return saver;
+  }, [session]);
 }
 
-function DraftEditor({ opened }: { opened: DraftView | null }) {
+function DraftEditor({ session, opened }: { session: DraftSession; opened: DraftView | null }) {
   const openCustomer = useAppStore((state) => state.openCustomer);
   const show = useAppStore((state) => state.show);
   const control = useCustomerForm('create', opened?.form ?? NEW_FORM);
-  const [status, setStatus] = useState<DraftStatus | null>(opened);
-  const [saveState, setSaveState] = useState<SaveState>(
-    opened ? { kind: 'saved', at: opened.updated } : { kind: 'unsaved' },
-  );
+  const status = useStore(session, (state) => state.status);
+  const saveState = useStore(session, (state) => state.saveState);
+  const discarded = useStore(session, (state) => state.discarded);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [discarding, setDiscarding] = useState(false);
   const stateRef = useRef<HTMLElement>(null);
-  const saver = useAutosaver(opened, setStatus, setSaveState);
+  const { saver } = session.getState();
   const locked = status !== null && !status.actions.edit;
+  useSaveOnLeave(session);
 
   useEffect(() => {
-    const offUpdated = api.on('draft.updated', (draft) => {
-      if (draft.id === saver.id()) setStatus(draft);
-    });
-    const offDiscarded = api.on('draft.discarded', ({ id }) => {
-      if (id === saver.id()) show('queue');
-    });
-    return () => {
-      offUpdated();
-      offDiscarded();
-    };
-  }, [saver, show]);
+    if (discarded) show('queue');
+  }, [discarded, show]);
 
-  // The service's field errors of a rejection go on their fields, until the reviewer edits each.
   const rejected = status?.state === 'rejected' ? status.fieldErrors : {};
   const rejectedKey = JSON.stringify(rejected);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new set of errors is the trigger; the form's functions are read fresh.
@@ -136,7 +101,7 @@ function DraftEditor({ opened }: { opened: DraftView | null }) {
     // The same rules main checks before queueing: nothing leaves while one is broken.
     if (!control.checkAll()) return;
     void act(async (id) => {
-      const { queued, invalid, skipped } = await api.drafts.submit({ ids: [id] });
+      const { queued, invalid, skipped } = await session.getState().submit(id);
       if (queued.includes(id)) stateRef.current?.focus();
       const errors = invalid[0]?.errors;
       if (errors) {
@@ -147,12 +112,7 @@ function DraftEditor({ opened }: { opened: DraftView | null }) {
       if (skipped[0]) setProblem(skipped[0].reason);
     });
   };
-  const discard = async () => {
-    const id = saver.id();
-    if (id) await api.drafts.discard({ id, confirmed: true });
-    saver.cancel();
-    show('queue');
-  };
+  const discard = () => session.getState().discard();
   const name = [control.form.firstName, control.form.lastName].filter(Boolean).join(' ');
 
   return (
@@ -171,8 +131,8 @@ function DraftEditor({ opened }: { opened: DraftView | null }) {
         <DraftActions
           status={status}
           busy={busy}
-          onTryAgain={() => void act((id) => api.drafts.tryAgain({ id }))}
-          onLinkDuplicate={() => void act((id) => api.drafts.linkDuplicate({ id }))}
+          onTryAgain={() => void act(session.getState().tryAgain)}
+          onLinkDuplicate={() => void act(session.getState().linkDuplicate)}
           onOpenCustomer={openCustomer}
           onDiscard={() => setDiscarding(true)}
         />

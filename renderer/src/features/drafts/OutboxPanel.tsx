@@ -1,10 +1,10 @@
-import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DRAFT_STATES, type DraftState, type OutboxStatus } from '../../../../contract/drafts.ts';
 import { useAppStore } from '../../store.ts';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
-import { JobProgress } from '../queue/JobProgress.tsx';
+import { useWatch } from '../../ui/watch.ts';
+import { JobProgress } from '../jobs/JobProgress.tsx';
 import { STATE_LABELS } from './draft-states.ts';
 import { useOutboxStore } from './outbox-store.ts';
 
@@ -30,7 +30,7 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
     })),
   );
   const openDraft = useAppStore((state) => state.openDraft);
-  useEffect(() => useOutboxStore.getState().watch(), []);
+  useWatch(useOutboxStore.getState().watch);
 
   const ready = status ? status.counts.draft + status.counts.rejected : 0;
   const submitAll = async () => {

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { DraftState, OutboxStatus, SubmitResult } from '../../../../contract/drafts.ts';
+import type { OutboxStatus, SubmitResult } from '../../../../contract/drafts.ts';
 import type { QueueRow } from '../../../../contract/queue.ts';
 import { api } from '../../api.ts';
-import { useQueueStore } from '../queue/queue-store.ts';
+import { sharedWatch } from '../../ui/watch.ts';
 
 /** The most `drafts.submit` takes at once. */
 const SUBMIT_BATCH = 5000;
@@ -17,7 +17,7 @@ interface OutboxState {
   submitting: boolean;
   notice: string | null;
   problem: string | null;
-  /** The outbox panel is on screen: only then do pushed changes reload it. */
+  /** The outbox panel is on screen: only then do pushed changes reload it. Returns the function that stops watching. */
   watch(): () => void;
   load(): void;
   submitAll(): Promise<void>;
@@ -37,7 +37,6 @@ function submitNotice(result: SubmitResult): string {
 }
 
 export const useOutboxStore = create<OutboxState>((set, get) => {
-  let watchers = 0;
   // Pushed changes can come by the hundred (Submit all): one load at a time, then one more.
   let loading = false;
   let again = false;
@@ -72,16 +71,15 @@ export const useOutboxStore = create<OutboxState>((set, get) => {
     submitting: false,
     notice: null,
     problem: null,
-    watch() {
-      watchers++;
+    watch: sharedWatch(() => {
       void load();
-      return () => {
-        watchers--;
-      };
-    },
-    load: () => {
-      if (watchers > 0) void load();
-    },
+      return [
+        api.on('draft.updated', () => void load()),
+        api.on('draft.discarded', () => void load()),
+        api.on('service.status', () => void load()),
+      ];
+    }),
+    load: () => void load(),
     async submitAll() {
       set({ submitting: true, notice: null, problem: null });
       try {
@@ -108,19 +106,3 @@ export const useOutboxStore = create<OutboxState>((set, get) => {
     },
   };
 });
-
-/** The last state seen of each draft: the queue reloads when one changes state, not on every autosave. */
-const knownStates = new Map<string, DraftState>();
-
-api.on('draft.updated', (draft) => {
-  useOutboxStore.getState().load();
-  if (knownStates.get(draft.id) === draft.state) return;
-  knownStates.set(draft.id, draft.state);
-  useQueueStore.getState().refresh();
-});
-api.on('draft.discarded', ({ id }) => {
-  knownStates.delete(id);
-  useOutboxStore.getState().load();
-  useQueueStore.getState().refresh();
-});
-api.on('service.status', () => useOutboxStore.getState().load());

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { useWatch } from '../../ui/watch.ts';
 import { EventLogTable } from './EventLogTable.tsx';
 import { filterOf, useEventLogStore } from './event-log-store.ts';
-import { exportEvents } from './export-events.ts';
+import { downloadEvents } from './export-events.ts';
 
 /** Every webhook event Vetted received, newest first, as the service sent it. */
 export function EventLogScreen() {
@@ -17,11 +18,7 @@ export function EventLogScreen() {
   );
   const filtered = Object.keys(filterOf({ topic, customerId })).length > 0;
 
-  useEffect(() => {
-    const { open, close } = useEventLogStore.getState();
-    open();
-    return close;
-  }, []);
+  useWatch(useEventLogStore.getState().watch);
 
   return (
     <section className="event-log" aria-labelledby="event-log-title">
@@ -89,7 +86,8 @@ function ExportButton() {
     setBusy(true);
     setResult(null);
     try {
-      const count = await exportEvents(filterOf(useEventLogStore.getState()));
+      const { jsonl, count, filter } = await useEventLogStore.getState().exportShown();
+      downloadEvents(jsonl, filter);
       setResult({ kind: 'done', text: `Exported ${count === 1 ? '1 event' : `${count} events`}.` });
     } catch (error) {
       setResult({

@@ -4,7 +4,8 @@ import type { EventRow } from '../../../../contract/webhooks.ts';
 import { useAppStore } from '../../store.ts';
 import { formatDateTime } from '../../ui/time.tsx';
 import { useWindowedList } from '../../ui/use-windowed-list.ts';
-import { rowAt, useEventLogStore } from './event-log-store.ts';
+import { rowAt } from '../../ui/windowed-pages.ts';
+import { useEventLogStore } from './event-log-store.ts';
 
 /** Rows have one height, so the scroll height is exact without measuring anything. */
 const ROW_HEIGHT = 44;

@@ -1,14 +1,14 @@
-import { api } from '../../api.ts';
-import type { EventFilter } from './event-log-store.ts';
+import type { EventWindowInput } from '../../../../contract/webhooks.ts';
+
+type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 
 const REVOKE_AFTER_MS = 60_000;
 
 /**
- * Exports the filtered log as JSON Lines and hands it to the browser as a download. A Blob URL keeps
- * the file in this page (the CSP allows `blob:`), in browser mode and under Electron alike.
+ * Hands the exported log (JSON Lines) to the browser as a download. A Blob URL keeps the file in this
+ * page (the CSP allows `blob:`), in browser mode and under Electron alike.
  */
-export async function exportEvents(filter: EventFilter): Promise<number> {
-  const { jsonl, count } = await api.events.export(filter);
+export function downloadEvents(jsonl: string, filter: EventFilter): void {
   const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/jsonl' }));
   const link = document.createElement('a');
   link.href = url;
@@ -16,7 +16,6 @@ export async function exportEvents(filter: EventFilter): Promise<number> {
   link.click();
   // The browser reads the Blob after the click returns; revoking at once can cut the download short.
   setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
-  return count;
 }
 
 /** e.g. `vetted-events-customer_verified-2025-06-01.jsonl`: what was exported, and when. */

@@ -1,6 +1,6 @@
 import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { api } from '../../api.ts';
 import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
+import { useQueueStore } from './queue-store.ts';
 
 interface AddCustomerDialogProps {
   open: boolean;
@@ -19,7 +19,7 @@ export function AddCustomerDialog({ open, onClose, onAdded }: AddCustomerDialogP
       action={{ label: 'Add', busyLabel: 'Adding…' }}
       fieldPointer="/ref"
       check={(ref) => (ref.trim() === '' ? 'Paste the customer’s id or URL.' : null)}
-      submit={async (ref) => onAdded(await api.customers.add({ ref: ref.trim() }))}
+      submit={async (ref) => onAdded(await useQueueStore.getState().add(ref))}
       onClose={onClose}
     />
   );

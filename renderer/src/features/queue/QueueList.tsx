@@ -3,8 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { type QueueRow, SECTION_TITLES } from '../../../../contract/queue.ts';
 import { TimeSince, useNow } from '../../ui/time.tsx';
 import { useWindowedList } from '../../ui/use-windowed-list.ts';
+import { rowAt } from '../../ui/windowed-pages.ts';
 import { ROWS_PAINTED_MEASURE, useQueueStore } from './queue-store.ts';
-import { rowAt } from './window-cache.ts';
 
 /** Rows have one height, so the scroll height is exact without measuring anything. */
 const ROW_HEIGHT = 60;

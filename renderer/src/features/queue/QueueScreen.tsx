@@ -3,8 +3,9 @@ import type { QueueRow } from '../../../../contract/queue.ts';
 import { useAppStore } from '../../store.ts';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
+import { useWatch } from '../../ui/watch.ts';
+import { JobProgress } from '../jobs/JobProgress.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
-import { JobProgress } from './JobProgress.tsx';
 import { QueueList } from './QueueList.tsx';
 import { QueueToolbar } from './QueueToolbar.tsx';
 import { useQueueStore } from './queue-store.ts';
@@ -21,6 +22,7 @@ export function QueueScreen() {
   const openCustomer = useAppStore((state) => state.openCustomer);
   const openDraft = useAppStore((state) => state.openDraft);
   const queue = useQueueStore.getState;
+  useWatch(useQueueStore.getState().watch);
 
   useEffect(() => {
     const { reload, loadImportAvailability, selectedId } = useQueueStore.getState();
@@ -78,7 +80,6 @@ export function QueueScreen() {
         open={adding}
         onClose={() => setAdding(false)}
         onAdded={(customer) => {
-          queue().added(customer);
           setNotice(`Added ${customer.name} (${customer.status}).`);
         }}
       />

@@ -1,5 +1,6 @@
 import type { RefObject } from 'react';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { isRunning, useJobStore } from '../jobs/job-store.ts';
 import { useQueueStore } from './queue-store.ts';
 
 interface QueueToolbarProps {
@@ -13,8 +14,9 @@ interface QueueToolbarProps {
 export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbarProps) {
   const search = useQueueStore((state) => state.search);
   const availability = useQueueStore((state) => state.importAvailability);
-  const jobs = useQueueStore((state) => state.jobs);
-  const { setSearch, moveBy, startImport, refreshAll } = useQueueStore.getState();
+  const jobs = useJobStore((state) => state.jobs);
+  const { setSearch, moveBy } = useQueueStore.getState();
+  const { start } = useJobStore.getState();
 
   const importUnavailable = !availability
     ? 'Asking the service whether it offers a list of customers…'
@@ -52,11 +54,15 @@ export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbar
       <ReasonButton
         unavailable={importUnavailable}
         busy={isRunning(jobs.import)}
-        onClick={() => void startImport()}
+        onClick={() => void start('import')}
       >
         Import from service
       </ReasonButton>
-      <ReasonButton unavailable={null} busy={isRunning(jobs.reconcile)} onClick={() => void refreshAll()}>
+      <ReasonButton
+        unavailable={null}
+        busy={isRunning(jobs.reconcile)}
+        onClick={() => void start('reconcile')}
+      >
         Refresh all
       </ReasonButton>
       <button type="button" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={onHelp}>
@@ -65,6 +71,3 @@ export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbar
     </div>
   );
 }
-
-const isRunning = (progress: { finished: boolean } | undefined) =>
-  progress !== undefined && !progress.finished;

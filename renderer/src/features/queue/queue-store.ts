@@ -1,22 +1,17 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { ChannelOutput } from '../../../../contract/channels.ts';
-import type { CustomerDetail, Progress } from '../../../../contract/customers.ts';
+import type { CustomerDetail } from '../../../../contract/customers.ts';
+import type { DraftState } from '../../../../contract/drafts.ts';
 import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
 import { api } from '../../api.ts';
-import {
-  indexOfRow,
-  keepAround,
-  offsetsAround,
-  PAGE_SIZE,
-  type Pages,
-  type Range,
-  rowAt,
-} from './window-cache.ts';
+import { sharedWatch } from '../../ui/watch.ts';
+import { windowedLoader } from '../../ui/windowed-loader.ts';
+import { indexOfRow, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
+import { patchPushedRow } from './queue-patch.ts';
 
 export type SectionFilter = QueueWindowInput['section'];
 export type ImportAvailability = ChannelOutput<'customers.importAvailability'>;
-export type Job = Progress['job'];
 
 /** The name of the `performance` measure from asking for a new list to its rows on screen (bench/queue-render.ts). */
 export const ROWS_PAINTED_MEASURE = 'queue.rows-painted';
@@ -34,17 +29,17 @@ interface QueueState {
   scrollRequest: number;
   /** Bumped when section or search change: the list goes back to the top. */
   queryVersion: number;
-  pages: Pages;
+  pages: Pages<QueueRow>;
   /** Rows in the list (the scroll height); null until main first answers. */
   total: number | null;
   counts: Record<Section, number> | null;
   /** When the current list was asked for (`performance.now()`), until its rows are on screen. */
   askedAt: number | null;
   problem: string | null;
-  jobs: Partial<Record<Job, Progress>>;
-  jobProblem: string | null;
   importAvailability: ImportAvailability | null;
 
+  /** The queue is on screen: pushed rows patch it. Returns the function that stops watching. */
+  watch(): () => void;
   setSection(section: SectionFilter): void;
   setSearch(search: string): void;
   select(id: string, index: number): void;
@@ -57,78 +52,36 @@ interface QueueState {
   reload(): void;
   rowsPainted(): void;
   selectedRow(): QueueRow | undefined;
-  added(customer: CustomerDetail): void;
+  /** Main pushed a customer's row (`customer.updated`): patched in place when the list can place it. */
+  pushed(row: QueueRow): void;
+  /** Brings a customer that exists on the service into Vetted, by its id or URL, and selects it. */
+  add(ref: string): Promise<CustomerDetail>;
   loadImportAvailability(): Promise<void>;
-  startImport(): Promise<void>;
-  refreshAll(): Promise<void>;
-  progressed(progress: Progress): void;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** A job's start answer can arrive after its first events: never let the bar go backwards. */
-function laterProgress(known: Progress | undefined, next: Progress): Progress {
-  if (known && !known.finished && !next.finished && next.done < known.done) return known;
-  return next;
-}
-
 export const useQueueStore = create<QueueState>()(
   persist(
     (set, get) => {
-      /** Every load belongs to a generation; a new query or a refresh starts the next one. */
-      let generation = 0;
-      let visible: Range = { start: 0, end: PAGE_SIZE - 1 };
-      const inFlight = new Map<number, number>();
-      let refreshWaiting = false;
-
-      const ensureVisible = () => {
-        const { pages, total } = get();
-        // Even an empty list asks for its first visible page: that answer says whether it is still empty.
-        const offsets = offsetsAround(visible, Math.max(total ?? visible.end + 1, visible.start + 1));
-        for (const offset of offsets) {
-          if (pages.get(offset)?.generation === generation || inFlight.get(offset) === generation) continue;
-          load(offset);
-        }
-      };
-
-      const load = (offset: number) => {
-        const loading = generation;
-        const { section, search } = get();
-        inFlight.set(offset, loading);
-        api.queue
-          .window({ section, search, offset, limit: PAGE_SIZE })
-          .then((window) => {
-            if (loading !== generation) return;
-            set((state) => {
-              const pages = new Map(state.pages).set(offset, { rows: window.rows, generation: loading });
-              const kept = keepAround(pages, visible, window.total);
-              return {
-                pages: kept,
-                total: window.total,
-                counts: window.counts,
-                problem: null,
-                ...followSelection(kept, state),
-              };
-            });
-            ensureVisible();
-          })
-          .catch((error: unknown) => {
-            if (loading === generation)
-              set({ problem: `The queue could not be loaded: ${messageOf(error)}` });
-          })
-          .finally(() => {
-            if (inFlight.get(offset) === loading) inFlight.delete(offset);
-            if (inFlight.size === 0 && refreshWaiting) {
-              refreshWaiting = false;
-              get().refresh();
-            }
-          });
-      };
+      const loader = windowedLoader({
+        fetch: (offset, limit) => {
+          const { section, search } = get();
+          return api.queue.window({ section, search, offset, limit });
+        },
+        read: () => get(),
+        write: (pages, window) =>
+          set((state) => ({
+            pages,
+            ...(window ? { total: window.total, counts: window.counts, problem: null } : {}),
+            ...followSelection(pages, state),
+          })),
+        failed: (error) => set({ problem: `The queue could not be loaded: ${messageOf(error)}` }),
+      });
 
       /** A new list: what was held belonged to another query. */
       const startQuery = (change: Partial<QueueState>) => {
-        generation++;
-        visible = { start: 0, end: visible.end - visible.start };
+        loader.newQuery();
         set((state) => ({
           ...change,
           pages: new Map(),
@@ -137,8 +90,11 @@ export const useQueueStore = create<QueueState>()(
           queryVersion: state.queryVersion + 1,
           askedAt: performance.now(),
         }));
-        ensureVisible();
+        loader.ensureVisible();
       };
+
+      /** The last state seen of each draft: the list reloads when one changes state, not on every autosave. */
+      const draftStates = new Map<string, DraftState>();
 
       return {
         section: 'all',
@@ -153,10 +109,25 @@ export const useQueueStore = create<QueueState>()(
         counts: null,
         askedAt: null,
         problem: null,
-        jobs: {},
-        jobProblem: null,
         importAvailability: null,
 
+        watch: sharedWatch(() => [
+          api.on('customer.updated', (row) => get().pushed(row)),
+          // A finished job (import, Refresh all, outbox) changed rows by the hundred: one reload.
+          api.on('job.progress', (progress) => {
+            if (progress.finished) get().refresh();
+          }),
+          // A draft's row carries its state; its rank and the drafts count change with it.
+          api.on('draft.updated', (draft) => {
+            if (draftStates.get(draft.id) === draft.state) return;
+            draftStates.set(draft.id, draft.state);
+            get().refresh();
+          }),
+          api.on('draft.discarded', ({ id }) => {
+            draftStates.delete(id);
+            get().refresh();
+          }),
+        ]),
         setSection: (section) => {
           if (section !== get().section) startQuery({ section });
         },
@@ -184,26 +155,12 @@ export const useQueueStore = create<QueueState>()(
             scrollRequest: scrollRequest + 1,
           });
         },
-        showRange(range) {
-          if (range.start === visible.start && range.end === visible.end) return;
-          visible = range;
-          const { pages, total } = get();
-          if (total !== null) set({ pages: keepAround(pages, visible, total) });
-          ensureVisible();
-        },
-        refresh() {
-          // Pushed updates can come by the thousand (a reconcile): one load at a time, then one more.
-          if (inFlight.size > 0) {
-            refreshWaiting = true;
-            return;
-          }
-          generation++;
-          ensureVisible();
-        },
+        showRange: (range) => loader.showRange(range),
+        refresh: () => loader.refresh(),
         reload() {
           // Rows already on screen are not a new paint to measure.
           if (get().pages.size === 0) set({ askedAt: performance.now() });
-          get().refresh();
+          loader.refresh();
         },
         rowsPainted: () => set({ askedAt: null }),
         selectedRow() {
@@ -212,9 +169,20 @@ export const useQueueStore = create<QueueState>()(
           const at = indexOfRow(pages, selectedId);
           return at >= 0 ? rowAt(pages, at) : undefined;
         },
-        added(customer) {
+        pushed(row) {
+          const patched = patchPushedRow(get(), row);
+          if (!patched) {
+            loader.refresh();
+            return;
+          }
+          set((state) => ({ ...patched, ...followSelection(patched.pages, state) }));
+          loader.patched();
+        },
+        async add(ref) {
+          const customer = await api.customers.add({ ref: ref.trim() });
           set({ selectedId: customer.id, selectionPending: false });
-          get().refresh();
+          loader.refresh();
+          return customer;
         },
         async loadImportAvailability() {
           try {
@@ -222,28 +190,6 @@ export const useQueueStore = create<QueueState>()(
           } catch (error) {
             set({ importAvailability: { available: false, reason: messageOf(error) } });
           }
-        },
-        async startImport() {
-          set({ jobProblem: null });
-          try {
-            get().progressed(await api.customers.import());
-          } catch (error) {
-            set({ jobProblem: `The import did not start: ${messageOf(error)}` });
-          }
-        },
-        async refreshAll() {
-          set({ jobProblem: null });
-          try {
-            get().progressed(await api.customers.reconcile());
-          } catch (error) {
-            set({ jobProblem: `Refresh all did not start: ${messageOf(error)}` });
-          }
-        },
-        progressed(progress) {
-          set((state) => ({
-            jobs: { ...state.jobs, [progress.job]: laterProgress(state.jobs[progress.job], progress) },
-          }));
-          if (progress.finished) get().refresh();
         },
       };
     },
@@ -256,8 +202,8 @@ export const useQueueStore = create<QueueState>()(
   ),
 );
 
-/** After new rows arrive: the selection's index, or the row a pending move landed on. */
-function followSelection(pages: Pages, state: QueueState): Partial<QueueState> {
+/** After rows change: the selection's index, or the row a pending move landed on. */
+function followSelection(pages: Pages<QueueRow>, state: QueueState): Partial<QueueState> {
   if (state.selectedId && !state.selectionPending) {
     const at = indexOfRow(pages, state.selectedId);
     return at >= 0 ? { cursor: at } : {};
@@ -268,6 +214,3 @@ function followSelection(pages: Pages, state: QueueState): Partial<QueueState> {
   }
   return {};
 }
-
-api.on('customer.updated', () => useQueueStore.getState().refresh());
-api.on('job.progress', (progress) => useQueueStore.getState().progressed(progress));

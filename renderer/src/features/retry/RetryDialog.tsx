@@ -1,12 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { RetryOutcome as Outcome, RetryPrefill } from '../../../../contract/drafts.ts';
 import { VettedError } from '../../../../contract/errors.ts';
-import { api } from '../../api.ts';
+import { CustomerFields } from '../../ui/customer-form/CustomerFields.tsx';
+import { useCustomerForm } from '../../ui/customer-form/useCustomerForm.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { useCustomerStore } from '../customer/customer-store.ts';
-import { CustomerFields } from '../drafts/CustomerFields.tsx';
-import { useCustomerForm } from '../drafts/useCustomerForm.ts';
 import { RetryOutcome } from './RetryOutcome.tsx';
+import { useRetryStore } from './retry-store.ts';
 import { SsnField } from './SsnField.tsx';
 
 interface RetryDialogProps {
@@ -14,6 +13,8 @@ interface RetryDialogProps {
   customerId: string;
   customerName: string;
   onClose(): void;
+  /** The retry was answered, whatever the answer: the customer's page reads it again. */
+  onSent(): void;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -22,7 +23,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * The one retry of a customer in `retry`. Everything typed here, the full SSN above all, lives in
  * this dialog's components only: closing it drops all of it.
  */
-export function RetryDialog({ open, customerId, customerName, onClose }: RetryDialogProps) {
+export function RetryDialog({ open, customerId, customerName, onClose, onSent }: RetryDialogProps) {
   const [sending, setSending] = useState(false);
   return (
     <Dialog
@@ -38,6 +39,7 @@ export function RetryDialog({ open, customerId, customerName, onClose }: RetryDi
         customerName={customerName}
         onSending={setSending}
         onClose={onClose}
+        onSent={onSent}
       />
     </Dialog>
   );
@@ -48,6 +50,7 @@ interface RetryStepProps {
   customerName: string;
   onSending(sending: boolean): void;
   onClose(): void;
+  onSent(): void;
 }
 
 /** The form's starting values: from the draft that created the customer, or none. */
@@ -56,10 +59,13 @@ function RetryLoader(props: RetryStepProps) {
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
-    api.retry.prefill({ customerId: props.customerId }).then(
-      (loaded) => current && setPrefill(loaded),
-      (error: unknown) => current && setProblem(messageOf(error)),
-    );
+    useRetryStore
+      .getState()
+      .prefill(props.customerId)
+      .then(
+        (loaded) => current && setPrefill(loaded),
+        (error: unknown) => current && setProblem(messageOf(error)),
+      );
     return () => {
       current = false;
     };
@@ -78,6 +84,7 @@ function RetryForm({
   prefill,
   onSending,
   onClose,
+  onSent,
 }: RetryStepProps & { prefill: RetryPrefill }) {
   const control = useCustomerForm('retry', prefill.form);
   const [step, setStep] = useState<Step>('form');
@@ -102,7 +109,7 @@ function RetryForm({
     onSending(true);
     const request = { customerId, form: { ...control.form }, confirmed: true as const };
     try {
-      setOutcome(await api.retry.submit(request));
+      setOutcome(await useRetryStore.getState().send(request));
     } catch (error) {
       if (error instanceof VettedError && Object.keys(error.fields).length > 0) {
         // The fields were refused before anything changed: the one retry is still there.
@@ -117,7 +124,7 @@ function RetryForm({
       request.form.tin = '';
       control.clear('tin');
       onSending(false);
-      void useCustomerStore.getState().changed(customerId);
+      onSent();
     }
   };
 

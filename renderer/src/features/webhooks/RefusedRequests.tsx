@@ -1,24 +1,10 @@
-import { useState } from 'react';
-import type { ChannelOutput } from '../../../../contract/channels.ts';
-import { api } from '../../api.ts';
 import { formatDateTime } from '../../ui/time.tsx';
-
-type SecurityLog = ChannelOutput<'webhooks.securityLog'>;
-
-const SHOWN = 50;
+import { useWebhooksStore } from './webhooks-store.ts';
 
 /** The security log: requests the listener refused (bad signature, too large, too slow…), newest first. */
 export function RefusedRequests() {
-  const [log, setLog] = useState<SecurityLog | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const load = async () => {
-    try {
-      setLog(await api.webhooks.securityLog({ limit: SHOWN }));
-      setProblem(null);
-    } catch (error) {
-      setProblem(`The security log could not be read: ${error instanceof Error ? error.message : error}`);
-    }
-  };
+  const { log, problem } = useWebhooksStore((state) => state.securityLog);
+  const load = useWebhooksStore((state) => state.loadSecurityLog);
   return (
     <details
       className="webhooks-refused"

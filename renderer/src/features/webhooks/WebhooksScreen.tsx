@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useWatch } from '../../ui/watch.ts';
 import { CatchUpPanel } from './CatchUpPanel.tsx';
 import { ListenerPanel } from './ListenerPanel.tsx';
 import { SubscriptionsPanel } from './SubscriptionsPanel.tsx';
@@ -10,11 +10,7 @@ export function WebhooksScreen() {
   const overview = useWebhooksStore((state) => state.overview);
   const problem = useWebhooksStore((state) => state.problem);
 
-  useEffect(() => {
-    const { open, close } = useWebhooksStore.getState();
-    open();
-    return close;
-  }, []);
+  useWatch(useWebhooksStore.getState().watch);
 
   return (
     <section className="webhooks" aria-labelledby="webhooks-title">

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ChannelOutput } from '../../../../contract/channels.ts';
 import { VettedError } from '../../../../contract/errors.ts';
 import type {
   CatchUpResult,
@@ -7,6 +8,11 @@ import type {
   WebhooksOverview,
 } from '../../../../contract/webhooks.ts';
 import { api } from '../../api.ts';
+import { sharedWatch } from '../../ui/watch.ts';
+
+export type SecurityLog = ChannelOutput<'webhooks.securityLog'>;
+/** Refused requests shown, newest first. */
+const SECURITY_LOG_SHOWN = 50;
 
 export interface Notice {
   kind: 'done' | 'failed';
@@ -27,9 +33,11 @@ interface WebhooksState {
   catchUp: CatchUpResult | null;
   catchingUp: boolean;
   relistening: boolean;
-  /** The screen is open: what main reports keeps it current. */
-  open(): void;
-  close(): void;
+  securityLog: { log: SecurityLog | null; problem: string | null };
+  /** The screen is open: what main reports keeps it current. Returns the function that stops watching. */
+  watch(): () => void;
+  /** From start-up on (App watches): a catch-up main runs by itself is kept for the screen to show. */
+  watchCatchUps(): () => void;
   /** A catch-up run finished; after start-up or a reconnection, main has also (re)subscribed the listener. */
   caughtUp(result: CatchUpResult): void;
   load(): Promise<void>;
@@ -40,6 +48,8 @@ interface WebhooksState {
   checkTunnel(): Promise<void>;
   runCatchUp(): Promise<void>;
   listenAgain(): Promise<void>;
+  /** Reads the requests the listener refused, as of now. */
+  loadSecurityLog(): Promise<void>;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -87,14 +97,21 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => {
     catchUp: null,
     catchingUp: false,
     relistening: false,
+    securityLog: { log: null, problem: null },
 
-    open() {
+    watch: sharedWatch(() => {
       active = true;
       void get().load();
-    },
-    close() {
-      active = false;
-    },
+      return [
+        api.on('webhooks.listener', (listener) =>
+          set((state) => (state.overview ? { overview: { ...state.overview, listener } } : {})),
+        ),
+        () => {
+          active = false;
+        },
+      ];
+    }),
+    watchCatchUps: sharedWatch(() => api.on('webhooks.caughtUp', (result) => get().caughtUp(result))),
     caughtUp(result) {
       set({ catchUp: result });
       if (active) void get().load();
@@ -175,10 +192,19 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => {
       // In sandbox mode the subscription has followed the listener to its address.
       await get().load();
     },
+    async loadSecurityLog() {
+      try {
+        set({
+          securityLog: { log: await api.webhooks.securityLog({ limit: SECURITY_LOG_SHOWN }), problem: null },
+        });
+      } catch (error) {
+        set((state) => ({
+          securityLog: {
+            log: state.securityLog.log,
+            problem: `The security log could not be read: ${messageOf(error)}`,
+          },
+        }));
+      }
+    },
   };
 });
-
-api.on('webhooks.listener', (listener) =>
-  useWebhooksStore.setState((state) => (state.overview ? { overview: { ...state.overview, listener } } : {})),
-);
-api.on('webhooks.caughtUp', (result) => useWebhooksStore.getState().caughtUp(result));

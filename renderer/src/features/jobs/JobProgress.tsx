@@ -1,5 +1,5 @@
 import { type Progress, ProgressSchema } from '../../../../contract/customers.ts';
-import { type Job, useQueueStore } from './queue-store.ts';
+import { type Job, useJobStore } from './job-store.ts';
 
 const RUNNING: Record<Job, string> = {
   reconcile: 'Checking customers with the service',
@@ -20,8 +20,8 @@ const JOBS = ProgressSchema.shape.job.options;
 
 /** The long jobs (start-up reconcile, Refresh all, import, outbox, catch-up): a bar while they run, a line when done. */
 export function JobProgress() {
-  const jobs = useQueueStore((state) => state.jobs);
-  const problem = useQueueStore((state) => state.jobProblem);
+  const jobs = useJobStore((state) => state.jobs);
+  const problem = useJobStore((state) => state.problem);
   const running = JOBS.flatMap((job) => (jobs[job] && !jobs[job].finished ? [jobs[job]] : []));
   const finished = JOBS.flatMap((job) => (jobs[job]?.finished ? [jobs[job]] : []));
   return (

@@ -1,0 +1,63 @@
+import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
+import {
+  holdsAll,
+  indexOfRow,
+  mapRows,
+  type Pages,
+  rowAt,
+  withoutRow,
+  withRowInOrder,
+} from '../../ui/windowed-pages.ts';
+
+export interface QueueList {
+  section: QueueWindowInput['section'];
+  search: string;
+  pages: Pages<QueueRow>;
+  total: number | null;
+  counts: Record<Section, number> | null;
+}
+
+/** The list with a pushed row in it, or null when it cannot be placed without asking main. */
+export type Patched = Pick<QueueList, 'pages' | 'total' | 'counts'> | null;
+
+/** The queue's order, as main's `queue.window` sorts: longest in its status first, then by id. */
+export const queueOrder = (a: QueueRow, b: QueueRow) =>
+  a.statusSince < b.statusSince || (a.statusSince === b.statusSince && a.id < b.id);
+
+function moveCount(counts: QueueList['counts'], from: Section | null, to: Section): QueueList['counts'] {
+  if (!counts || from === to) return counts;
+  const moved = { ...counts, [to]: counts[to] + 1 };
+  if (from) moved[from] = Math.max(0, counts[from] - 1);
+  return moved;
+}
+
+/**
+ * `customer.updated` carries the whole row: one the list holds is patched where it is (or leaves a
+ * section it no longer belongs to) and the section counts move, with no round trip. A row the list
+ * does not hold came from a section, or matched a search, that the renderer cannot know; it is placed
+ * only when the list is the whole queue, unsearched, so that it must be new; otherwise null: ask main.
+ */
+export function patchPushedRow(list: QueueList, row: QueueRow): Patched {
+  const { pages, total, counts, section } = list;
+  if (total === null) return null;
+  const at = indexOfRow(pages, row.id);
+  if (at < 0) {
+    if (section !== 'all' || list.search !== '' || !holdsAll(pages, total)) return null;
+    const generation = pages.get(0)?.generation ?? 0;
+    return {
+      pages: withRowInOrder(pages, row, queueOrder, generation),
+      total: total + 1,
+      counts: moveCount(counts, null, row.section),
+    };
+  }
+  const before = rowAt(pages, at) as QueueRow;
+  const moved = moveCount(counts, before.section, row.section);
+  if (section === 'all' || section === row.section) {
+    return {
+      pages: mapRows(pages, (held) => (held.id === row.id ? row : undefined)) ?? pages,
+      total,
+      counts: moved,
+    };
+  }
+  return { pages: withoutRow(pages, row.id, total - 1) ?? pages, total: total - 1, counts: moved };
+}

@@ -1,0 +1,20 @@
+import { create } from 'zustand';
+import type { ChannelInput } from '../../../../contract/channels.ts';
+import type { RetryOutcome, RetryPrefill } from '../../../../contract/drafts.ts';
+import { api } from '../../api.ts';
+
+interface RetryState {
+  /** The form's starting values: from the draft that created the customer, or none. */
+  prefill(customerId: string): Promise<RetryPrefill>;
+  /** Sends the one retry. */
+  send(request: ChannelInput<'retry.submit'>): Promise<RetryOutcome>;
+}
+
+/**
+ * The retry's way to main. It holds nothing on purpose: what the retry form holds, the full SSN above
+ * all, lives in the dialog's components only, so that closing the dialog drops all of it.
+ */
+export const useRetryStore = create<RetryState>(() => ({
+  prefill: (customerId) => api.retry.prefill({ customerId }),
+  send: (request) => api.retry.submit(request),
+}));
