@@ -21,7 +21,7 @@ class FakeFileReader {
   onerror: (() => void) | null = null;
   readAsDataURL(file: Blob) {
     void file.arrayBuffer().then((buffer) => {
-      this.result = `data:image/jpeg;base64,${Buffer.from(buffer).toString('base64')}`;
+      this.result = `data:image/jpeg;base64,${btoa(String.fromCharCode(...new Uint8Array(buffer)))}`;
       this.onload?.();
     });
   }

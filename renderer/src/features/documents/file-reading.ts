@@ -9,21 +9,8 @@ export async function inspectFile(file: Blob): Promise<UploadProblem | null> {
   return checkDocumentFile({ size: file.size, head });
 }
 
-/**
- * The DOM's FileReader, named by the little this module uses of it: the documents store imports this
- * module, and the store's unit tests compile in a Node program that has no DOM types.
- */
-interface DataUrlReader {
-  result: unknown;
-  error: Error | null;
-  onload: (() => void) | null;
-  onerror: (() => void) | null;
-  readAsDataURL(file: Blob): void;
-}
-
 /** The file's bytes as base64, as the contract carries them (the browser's own encoder, not a JS loop). */
 export function readBase64(file: Blob): Promise<string> {
-  const { FileReader } = globalThis as unknown as { FileReader: new () => DataUrlReader };
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => {
