@@ -4,18 +4,18 @@ import { type AppError, DeskError } from '../contract/errors.ts';
 import { type Handlers, serve } from '../contract/serve.ts';
 import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/index.ts';
-import { describeConnectionFailure } from './connection-test.ts';
 import { decryptField, encryptField } from './crypto.ts';
-import { customersFeature } from './customers.ts';
-import { documentsFeature } from './documents.ts';
-import { draftsFeature } from './drafts.ts';
+import { documentsFeature } from './customers/documents.ts';
+import { customersFeature } from './customers/index.ts';
+import { createReconciler } from './customers/reconcile.ts';
+import { draftsFeature } from './drafts/index.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
-import { createReconciler } from './reconcile.ts';
+import { connectService, NotConfiguredError, type ServiceConnection } from './service/connection.ts';
+import { describeConnectionFailure } from './service/connection-test.ts';
 import { NetworkError, ServiceError } from './service/index.ts';
-import { connectService, NotConfiguredError, type ServiceConnection } from './service-connection.ts';
 import {
   type ConfLike,
   type ConfLikeOptions,

@@ -1,5 +1,5 @@
 import { DeskError } from '../../contract/errors.ts';
-import { describeConnectionFailure } from '../connection-test.ts';
+import { describeConnectionFailure } from '../service/connection-test.ts';
 
 /** A failure in words for the reviewer: never a URL's secret part, a body or a stack. */
 export function failureMessage(error: unknown): string {

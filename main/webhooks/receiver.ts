@@ -1,7 +1,7 @@
+import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Journal } from '../journal/index.ts';
 import type { Logger } from '../log.ts';
-import type { Reconciler } from '../reconcile.ts';
 import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';

@@ -6,7 +6,7 @@ import {
   isEditable,
   personalData,
   retryDelayMs,
-} from '../../main/outbox.ts';
+} from '../../main/drafts/outbox.ts';
 import { NetworkError, ServiceError } from '../../main/service/index.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
 import { validForm } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../../main/security.ts';
+import { CONTENT_SECURITY_POLICY } from '../../../main/electron/security.ts';
 
 const builderConfig = readFileSync(new URL('../../../electron-builder.yml', import.meta.url), 'utf8');
 const indexHtml = readFileSync(new URL('../../../renderer/index.html', import.meta.url), 'utf8');

@@ -1,11 +1,11 @@
-import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../contract/drafts.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Handlers } from '../contract/serve.ts';
-import type { ServiceStatus } from '../contract/settings.ts';
-import type { DeskContext, Feature } from './feature.ts';
-import type { Draft, DraftSummary, OutboxEntry } from './journal/index.ts';
+import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../../contract/drafts.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { Handlers } from '../../contract/serve.ts';
+import type { ServiceStatus } from '../../contract/settings.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { Draft, DraftSummary, OutboxEntry } from '../journal/index.ts';
+import { createRetry } from './one-time-retry.ts';
 import { createOutbox, isEditable } from './outbox.ts';
-import { createRetry } from './retry.ts';
 
 /**
  * Drafts of new customers (autosaved, encrypted in the journal), the outbox that turns them into customers

@@ -1,7 +1,7 @@
-import { failureReasonText } from '../contract/document-rules.ts';
-import type { QueueRow } from '../contract/queue.ts';
-import type { Journal, JournalCustomer, Observation } from './journal/index.ts';
-import { type Document, type ServiceClient, ServiceError } from './service/index.ts';
+import { failureReasonText } from '../../contract/document-rules.ts';
+import type { QueueRow } from '../../contract/queue.ts';
+import type { Journal, JournalCustomer, Observation } from '../journal/index.ts';
+import { type Document, type ServiceClient, ServiceError } from '../service/index.ts';
 
 /**
  * Brings the journal in line with the service: GET the customer, record what changed, and say

@@ -8,21 +8,21 @@ import {
   UPLOAD_PROBLEMS,
   type UploadProblem,
   type UploadProblemCode,
-} from '../contract/document-rules.ts';
+} from '../../contract/document-rules.ts';
 import type {
   CustomerDocument,
   DocumentChannel,
   DocumentList,
   UploadedDocument,
   UploadInput,
-} from '../contract/documents.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Handlers } from '../contract/serve.ts';
-import type { DeskContext, Feature } from './feature.ts';
-import type { JournalCustomer } from './journal/index.ts';
-import { describeError } from './log.ts';
+} from '../../contract/documents.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { Handlers } from '../../contract/serve.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { JournalCustomer } from '../journal/index.ts';
+import { describeError } from '../log.ts';
+import { type Document, NetworkError, ServiceError } from '../service/index.ts';
 import { documentSummary } from './reconcile.ts';
-import { type Document, NetworkError, ServiceError } from './service/index.ts';
 
 // Upload ids remembered after the fact (cancels that came first, uploads that ended), by count:
 // enough for any reviewer, bounded against a renderer gone wrong.

@@ -4,13 +4,18 @@
 // goes into the request body, and both are blanked as soon as the service has answered. It is never stored
 // (the journal keeps the last four digits), never logged, never in an error message or an event.
 import { randomUUID } from 'node:crypto';
-import { type CustomerInput, validateCustomerRetry } from '../contract/customer-rules.ts';
-import type { CustomerForm, RetryOutcome, RetryPrefill } from '../contract/drafts.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Journal, JournalCustomer } from './journal/index.ts';
+import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
+import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
+import { DeskError } from '../../contract/errors.ts';
+import { type Reconciler, toQueueRow } from '../customers/reconcile.ts';
+import type { Journal, JournalCustomer } from '../journal/index.ts';
+import {
+  type Customer,
+  type CustomerRetryInput,
+  type ServiceClient,
+  ServiceError,
+} from '../service/index.ts';
 import { customerBody, errorFields, personalData, serviceFieldErrors } from './outbox.ts';
-import { type Reconciler, toQueueRow } from './reconcile.ts';
-import { type Customer, type CustomerRetryInput, type ServiceClient, ServiceError } from './service/index.ts';
 
 export interface RetryOptions {
   journal: Journal;

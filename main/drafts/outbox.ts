@@ -18,12 +18,12 @@ import {
   type CustomerRulesMode,
   customerFieldHint,
   validateCustomerCreate,
-} from '../contract/customer-rules.ts';
-import type { Progress } from '../contract/customers.ts';
-import type { DraftState, SubmitResult } from '../contract/drafts.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { QueueRow } from '../contract/queue.ts';
-import { describeConnectionFailure } from './connection-test.ts';
+} from '../../contract/customer-rules.ts';
+import type { Progress } from '../../contract/customers.ts';
+import type { DraftState, SubmitResult } from '../../contract/drafts.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { QueueRow } from '../../contract/queue.ts';
+import { toQueueRow } from '../customers/reconcile.ts';
 import type {
   Draft,
   DraftSummary,
@@ -31,9 +31,10 @@ import type {
   JournalCustomer,
   OutboxEntry,
   PersonalData,
-} from './journal/index.ts';
-import { describeError, type Logger } from './log.ts';
-import { toQueueRow } from './reconcile.ts';
+} from '../journal/index.ts';
+import { describeError, type Logger } from '../log.ts';
+import { NotConfiguredError } from '../service/connection.ts';
+import { describeConnectionFailure } from '../service/connection-test.ts';
 import {
   type Customer,
   NetworkError,
@@ -41,8 +42,7 @@ import {
   type CustomerInput as ServiceCustomerInput,
   ServiceError,
   sameCode,
-} from './service/index.ts';
-import { NotConfiguredError } from './service-connection.ts';
+} from '../service/index.ts';
 
 export const DEFAULT_OUTBOX_CONCURRENCY = 8;
 const DUE_BATCH = 64;

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../contract/settings.ts';
-import type { RunningSandbox, SandboxOptions } from '../sandbox/index.ts';
+import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
+import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import type { Logger } from '../log.ts';
+import type { Settings } from '../settings.ts';
 import { describeConnectionFailure, testConnection } from './connection-test.ts';
-import type { Logger } from './log.ts';
-import { createServiceClient, NetworkError, type ServiceClient, ServiceError } from './service/index.ts';
-import type { Settings } from './settings.ts';
+import { createServiceClient, NetworkError, type ServiceClient, ServiceError } from './index.ts';
 
 /**
  * Which service Vetted talks to, and how that is going. With no account configured it starts

@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { channelNames, type EventName } from '../contract/channels.ts';
-import type { Dispatch } from '../contract/serve.ts';
-import { PUSHED_EVENT_CHANNEL } from '../preload/ipc-transport.ts';
+import { channelNames, type EventName } from '../../contract/channels.ts';
+import type { Dispatch } from '../../contract/serve.ts';
+import { PUSHED_EVENT_CHANNEL } from '../../preload/ipc-transport.ts';
 import { isAppUrl } from './window.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { ConnectionTest } from '../contract/settings.ts';
-import { NetworkError, type ServiceClient, ServiceError } from './service/index.ts';
+import type { ConnectionTest } from '../../contract/settings.ts';
+import { NetworkError, type ServiceClient, ServiceError } from './index.ts';
 
 type Failure = Extract<ConnectionTest, { ok: false }>;
 

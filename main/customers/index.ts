@@ -1,9 +1,9 @@
-import type { CustomerDetail, PersonalData, Progress } from '../contract/customers.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Handlers } from '../contract/serve.ts';
-import type { EventHub } from './event-hub.ts';
-import type { DeskContext, Feature } from './feature.ts';
-import type { Journal, JournalCustomer } from './journal/index.ts';
+import type { CustomerDetail, PersonalData, Progress } from '../../contract/customers.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { Handlers } from '../../contract/serve.ts';
+import type { EventHub } from '../event-hub.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { Journal, JournalCustomer } from '../journal/index.ts';
 import { toQueueRow } from './reconcile.ts';
 
 type CustomerChannels =
