@@ -8,6 +8,7 @@ import { type CustomerInput, validateCustomerRetry } from '../../contract/custom
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import { type Reconciler, toQueueRow } from '../customers/reconcile.ts';
+import { errorFields, oneTimeRetryFailure, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import {
   type Customer,
@@ -15,7 +16,7 @@ import {
   type ServiceClient,
   ServiceError,
 } from '../service/index.ts';
-import { customerBody, errorFields, personalData, serviceFieldErrors } from './outbox.ts';
+import { customerBody, personalData } from './outbox.ts';
 
 export interface RetryOptions {
   journal: Journal;
@@ -51,7 +52,7 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
   ): RetryOutcome {
     if (!customer) {
       journal.retries.record(customerId, 'unknown');
-      throw unknownOutcome();
+      throw oneTimeRetryFailure.unknown();
     }
     journal.transaction(() => {
       journal.retries.record(customerId, customer.status);
@@ -82,11 +83,7 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
         journal.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
       });
       const { fields } = serviceFieldErrors(error, 'retry');
-      throw new DeskError(
-        'RetryRejected',
-        'The service rejected some fields; the retry was not used.',
-        fields,
-      );
+      throw oneTimeRetryFailure.rejected(fields);
     }
     const customer = await customerAfter(customerId, undefined);
     const refused = error instanceof ServiceError && error.is('InvalidResourceState');
@@ -100,9 +97,7 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
         outcome: refused ? 'refused' : 'unknown',
       });
     });
-    if (refused)
-      throw new DeskError('RetryRefused', 'The service no longer accepts a retry for this customer.');
-    throw unknownOutcome();
+    throw refused ? oneTimeRetryFailure.refused() : oneTimeRetryFailure.unknown();
   }
 
   return {
@@ -141,11 +136,4 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
       }
     },
   };
-}
-
-function unknownOutcome(): DeskError {
-  return new DeskError(
-    'RetryUnknown',
-    'Vetted could not tell whether the service received the retry. It will not be sent again: refresh the customer to see its status.',
-  );
 }

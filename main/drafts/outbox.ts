@@ -13,10 +13,7 @@
 // nothing but a replay.
 import {
   CUSTOMER_FIELDS,
-  type CustomerField,
   type CustomerInput,
-  type CustomerRulesMode,
-  customerFieldHint,
   validateCustomerCreate,
 } from '../../contract/customer-rules.ts';
 import type { Progress } from '../../contract/customers.ts';
@@ -24,6 +21,7 @@ import type { DraftState, SubmitResult } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { QueueRow } from '../../contract/queue.ts';
 import { toQueueRow } from '../customers/reconcile.ts';
+import { errorFields, sendFailure, serviceFieldErrors } from '../failures.ts';
 import type {
   Draft,
   DraftSummary,
@@ -33,15 +31,13 @@ import type {
   PersonalData,
 } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
-import { NotConfiguredError } from '../service/connection.ts';
-import { describeConnectionFailure } from '../service/connection-test.ts';
 import {
   type Customer,
   NetworkError,
+  NotConfiguredError,
   type ServiceClient,
   type CustomerInput as ServiceCustomerInput,
   ServiceError,
-  sameCode,
 } from '../service/index.ts';
 
 export const DEFAULT_OUTBOX_CONCURRENCY = 8;
@@ -580,13 +576,6 @@ export function personalData(form: CustomerInput): PersonalData {
   };
 }
 
-/** Contract field errors as `AppError.fields`: JSON pointer → how to fix it. */
-export function errorFields(errors: readonly { path: string; hint: string }[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const error of errors) fields[error.path] ??= error.hint;
-  return fields;
-}
-
 // ---- Outcomes ---------------------------------------------------------------------------------
 
 type LinkKind = 'created' | 'found' | 'linked';
@@ -602,101 +591,28 @@ type Failure =
   /** `processed`: the service may have acted on the request although it did not say so. */
   | { kind: 'attention'; problem: string; processed: boolean; unexpected?: boolean };
 
-const BY_ITSELF = 'Vetted will send it again by itself.';
-const DUPLICATE_HINT =
-  'A customer with this e-mail already exists: link this draft to it, or change the e-mail.';
-
 /** Sorts a failed send: try again later, the form is wrong, or a person must look. */
 export function classifyFailure(error: unknown): Failure {
-  if (error instanceof NetworkError) {
-    return { kind: 'retry', problem: `${describeConnectionFailure(error).message} ${BY_ITSELF}` };
+  if (error instanceof NetworkError || error instanceof NotConfiguredError) {
+    return { kind: 'retry', problem: sendFailure.willResend(error) };
   }
-  if (error instanceof NotConfiguredError) return { kind: 'retry', problem: `${error.message} ${BY_ITSELF}` };
   if (!(error instanceof ServiceError)) {
-    return {
-      kind: 'attention',
-      problem: 'Something unexpected went wrong while sending this draft; details are in the log.',
-      processed: true,
-      unexpected: true,
-    };
+    return { kind: 'attention', problem: sendFailure.unexpected, processed: true, unexpected: true };
   }
-  if (error.is('Conflict')) {
-    return {
-      kind: 'retry',
-      problem: `The service is still working on an earlier send of this draft. ${BY_ITSELF}`,
-    };
-  }
+  if (error.is('Conflict')) return { kind: 'retry', problem: sendFailure.stillWorking };
   // Refused credentials: every draft would fail alike, so they wait for Settings rather than each needing a click.
-  if (error.status === 401) {
-    return {
-      kind: 'retry',
-      problem: `${describeConnectionFailure(error).message} Correct them in Settings: the draft stays queued.`,
-    };
-  }
-  if (error.retryable) {
-    return { kind: 'retry', problem: `${describeConnectionFailure(error).message} ${BY_ITSELF}` };
-  }
+  if (error.status === 401) return { kind: 'retry', problem: sendFailure.credentialsRefused(error) };
+  if (error.retryable) return { kind: 'retry', problem: sendFailure.willResend(error) };
   const keyReused = error.fields.some((field) => field.path === '/' || field.path === '');
-  if (error.is('ValidationError') && error.fields.length > 0 && !keyReused) return rejection(error);
+  if (error.is('ValidationError') && error.fields.length > 0 && !keyReused) {
+    const { fields, duplicateOf } = serviceFieldErrors(error, 'create');
+    return { kind: 'rejected', problem: sendFailure.rejected(fields, duplicateOf), fields, duplicateOf };
+  }
   return {
     kind: 'attention',
-    problem: attentionProblem(error, keyReused),
+    problem: sendFailure.needsAttention(error, keyReused),
     processed: keyReused || error.status < 300,
   };
-}
-
-function rejection(error: ServiceError): Failure {
-  const { fields, duplicateOf } = serviceFieldErrors(error, 'create');
-  const names = Object.keys(fields).map((path) => path.slice(1) || 'the form');
-  const problem =
-    duplicateOf && names.length === 1
-      ? DUPLICATE_HINT
-      : `The service rejected ${names.length === 1 ? 'one field' : `${names.length} fields`}: ${names.join(', ')}. Correct the form and submit it again.`;
-  return { kind: 'rejected', problem, fields, duplicateOf };
-}
-
-/** The service's field errors on the form's fields (JSON pointer → how to fix it); unknown paths go to "/". */
-export function serviceFieldErrors(
-  error: ServiceError,
-  mode: CustomerRulesMode,
-): { fields: Record<string, string>; duplicateOf: string | null } {
-  const fields: Record<string, string> = {};
-  let duplicateOf: string | null = null;
-  for (const field of error.fields) {
-    const name = field.path.replace(/^\//, '');
-    const known = (CUSTOMER_FIELDS as readonly string[]).includes(name);
-    const path = known ? `/${name}` : '/';
-    if (sameCode(field.code, 'Duplicate')) {
-      duplicateOf = (field.aboutUrl && customerIdOf(field.aboutUrl)) || duplicateOf;
-      fields[path] = DUPLICATE_HINT;
-      continue;
-    }
-    // The service's message names the rule ("Email invalid."); the hint says how to fix it.
-    const hint = known ? customerFieldHint(name as CustomerField, mode) : '';
-    fields[path] ??= [field.message.slice(0, 200), hint].filter(Boolean).join(' ');
-  }
-  return { fields, duplicateOf };
-}
-
-function attentionProblem(error: ServiceError, keyReused: boolean): string {
-  if (keyReused) {
-    return 'The service has seen this draft’s Idempotency-Key with other content. Try again to send it as it was first sent.';
-  }
-  if (error.is('InvalidResponse')) {
-    return 'The service took the draft but its answer could not be read. Try again: the same key is sent, so it is not created twice.';
-  }
-  if (error.status === 403) return 'The service does not allow Vetted to create customers (403 Forbidden).';
-  if (error.status === 406) return describeConnectionFailure(error).message;
-  // The service's own message may quote what was sent: only its status and code are shown.
-  return `The service refused this draft (${error.status} ${error.code}). Try again once the cause is fixed.`;
-}
-
-function customerIdOf(url: string): string | null {
-  try {
-    return new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function keyMayBeForgotten(entry: OutboxEntry, now: Date): boolean {

@@ -18,6 +18,7 @@ export {
   isServiceError,
   NetworkError,
   type NetworkErrorKind,
+  NotConfiguredError,
   ServiceError,
   sameCode,
 } from './errors.ts';

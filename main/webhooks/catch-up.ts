@@ -1,9 +1,9 @@
 import type { Progress } from '../../contract/customers.ts';
 import type { CatchUpResult } from '../../contract/webhooks.ts';
+import { failureMessage } from '../failures.ts';
 import type { DeskContext } from '../feature.ts';
 import type { EventsApi } from '../service/index.ts';
 import type { EventProcessor } from './event-processor.ts';
-import { failureMessage } from './failure.ts';
 import type { Ingest } from './ingest.ts';
 import type { Subscriptions } from './subscriptions.ts';
 

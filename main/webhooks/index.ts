@@ -1,11 +1,11 @@
 import type { Handlers } from '../../contract/serve.ts';
 import type { WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
 import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
+import { failureMessage } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log.ts';
 import { createCatchUp } from './catch-up.ts';
 import { eventLogHandlers } from './event-log.ts';
-import { failureMessage } from './failure.ts';
 import type { ListenerLimits } from './listener.ts';
 import { controlListener } from './listener-control.ts';
 import { createNotify } from './notify.ts';
