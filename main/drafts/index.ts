@@ -5,7 +5,7 @@ import type { ServiceStatus } from '../../contract/settings.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, OutboxEntry } from '../journal/index.ts';
 import { createRetry } from './one-time-retry.ts';
-import { createOutbox, isEditable } from './outbox.ts';
+import { createOutbox, isEditable } from './outbox/index.ts';
 
 /**
  * Drafts of new customers (autosaved, encrypted in the journal), the outbox that turns them into customers

@@ -16,7 +16,7 @@ import {
   type ServiceClient,
   ServiceError,
 } from '../service/index.ts';
-import { customerBody, personalData } from './outbox.ts';
+import { customerBody, personalData } from './form.ts';
 
 export interface RetryOptions {
   journal: Journal;
