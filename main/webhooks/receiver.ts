@@ -1,8 +1,8 @@
 import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventHub } from '../event-hub.ts';
+import { type DurableWriter, startDurableWriter } from '../journal/durable-writer.ts';
 import type { Journal } from '../journal/index.ts';
 import type { Logger } from '../log.ts';
-import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import type { ListenerHandlers } from './listener.ts';

@@ -1,3 +1,5 @@
+import { jitteredDelayMs } from '../../jitter.ts';
+
 /** How long a draft waits before the outbox sends it again after a failure that may pass. */
 export interface Backoff {
   baseMs: number;
@@ -6,8 +8,7 @@ export interface Backoff {
 
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000 };
 
-/** "Equal jitter": half the exponential delay fixed, half random, so a failing outbox never spins. */
+/** "Equal jitter": half the delay fixed, half random, so a failing outbox never spins. */
 export function resendDelayMs(failures: number, backoff: Backoff, random: () => number): number {
-  const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(failures - 1, 30));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return jitteredDelayMs(failures - 1, backoff, random, 0.5);
 }
