@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { AppInfo } from '../contract/channels.ts';
 import { DeskError } from '../contract/errors.ts';
-import { type Handlers, serve } from '../contract/serve.ts';
 import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/index.ts';
 import { decryptField, encryptField } from './crypto.ts';
@@ -14,6 +13,7 @@ import { toAppError } from './failures.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
+import { type Handlers, serve } from './serve.ts';
 import { connectService, type ServiceConnection } from './service/connection.ts';
 import {
   type ConfLike,

@@ -15,11 +15,11 @@ import type {
   UploadInput,
 } from '../../contract/documents.ts';
 import { DeskError } from '../../contract/errors.ts';
-import type { Handlers } from '../../contract/serve.ts';
 import { uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
 import { describeError } from '../log.ts';
+import type { Handlers } from '../serve.ts';
 import { type Document, ServiceError } from '../service/index.ts';
 import { documentSummary } from './reconcile.ts';
 

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
-import { type Reconciler, toQueueRow } from '../customers/reconcile.ts';
+import { toQueueRow } from '../customers/queue-row.ts';
+import type { Reconciler } from '../customers/reconcile.ts';
 import { errorFields, oneTimeRetryFailure, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import {
@@ -18,18 +19,18 @@ import {
 } from '../service/index.ts';
 import { customerBody, personalData } from './form.ts';
 
-export interface RetryOptions {
+export interface OneTimeRetryOptions {
   journal: Journal;
   client(): ServiceClient;
   reconciler: Reconciler;
 }
 
-export interface RetryDesk {
+export interface OneTimeRetry {
   prefill(customerId: string): RetryPrefill;
   submit(input: { customerId: string; form: CustomerForm }): Promise<RetryOutcome>;
 }
 
-export function createRetry({ journal, client, reconciler }: RetryOptions): RetryDesk {
+export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetryOptions): OneTimeRetry {
   /** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
   function requireRetryable(customerId: string): JournalCustomer {
     const customer = journal.customers.get(customerId);

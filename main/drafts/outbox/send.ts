@@ -1,7 +1,7 @@
 import type { CustomerInput } from '../../../contract/customer-rules.ts';
 import { DeskError } from '../../../contract/errors.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
-import { toQueueRow } from '../../customers/reconcile.ts';
+import { toQueueRow } from '../../customers/queue-row.ts';
 import type { DraftSummary, Journal, JournalCustomer, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
 import { type Customer, type ServiceClient, ServiceError } from '../../service/index.ts';
