@@ -5,7 +5,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: 'main/index.ts', formats: ['es'] },
+      // out/ mirrors the source tree, so the entry's paths to ../../renderer and ../../preload hold in both.
+      lib: { entry: 'main/electron/index.ts', formats: ['es'], fileName: () => 'electron/index.js' },
     },
   },
   preload: {

@@ -19,9 +19,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { createFieldKey } from '../main/crypto.ts';
+import { createOutbox } from '../main/drafts/outbox/index.ts';
 import { type Journal, openJournal } from '../main/journal/index.ts';
 import { createLogger } from '../main/log.ts';
-import { createOutbox } from '../main/outbox.ts';
 import {
   type CustomerInput,
   createServiceClient,

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import type { VettedBridge } from '../contract/bridge.ts';
 import type { QueueWindowInput } from '../contract/queue.ts';
-import { runBrowserMode } from '../main/browser-main.ts';
+import { runBrowserMode } from '../main/browser/main.ts';
 import { openJournal } from '../main/journal/index.ts';
 import { openFileKeyVault } from '../main/vault.ts';
 

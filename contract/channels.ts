@@ -78,6 +78,9 @@ export type ChannelParsedInput<C extends ChannelName> = z.output<InvokeChannels[
 export type ChannelOutput<C extends ChannelName> = z.output<InvokeChannels[C]['output']>;
 
 export type PushedEvents = typeof pushedEvents;
+
+/** The one IPC channel main pushes every event on (as `event, payload`); invoke channels are their own names. */
+export const PUSHED_EVENT_CHANNEL = 'vetted:event';
 export type EventName = keyof PushedEvents;
 export type EventPayload<E extends EventName> = z.output<PushedEvents[E]>;
 

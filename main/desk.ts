@@ -1,21 +1,20 @@
 import path from 'node:path';
 import type { AppInfo } from '../contract/channels.ts';
-import { type AppError, DeskError } from '../contract/errors.ts';
-import { type Handlers, serve } from '../contract/serve.ts';
+import { DeskError } from '../contract/errors.ts';
 import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/index.ts';
-import { describeConnectionFailure } from './connection-test.ts';
 import { decryptField, encryptField } from './crypto.ts';
-import { customersFeature } from './customers.ts';
-import { documentsFeature } from './documents.ts';
-import { draftsFeature } from './drafts.ts';
+import { documentsFeature } from './customers/documents.ts';
+import { customersFeature } from './customers/index.ts';
+import { createReconciler } from './customers/reconcile.ts';
+import { draftsFeature } from './drafts/index.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
+import { toAppError } from './failures.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
-import { createReconciler } from './reconcile.ts';
-import { NetworkError, ServiceError } from './service/index.ts';
-import { connectService, NotConfiguredError, type ServiceConnection } from './service-connection.ts';
+import { type Handlers, serve } from './serve.ts';
+import { connectService, type ServiceConnection } from './service/connection.ts';
 import {
   type ConfLike,
   type ConfLikeOptions,
@@ -200,21 +199,4 @@ function applySettingsPatch(settings: SettingsStore, vault: Vault, log: Logger, 
     log.addSecret(clientSecret);
     vault.set('clientSecret', clientSecret);
   }
-}
-
-/** Failures a reviewer can act on, in words; anything else stays a generic internal error. */
-function toAppError(error: unknown): AppError | undefined {
-  if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
-  if (error instanceof NetworkError) {
-    return { code: 'Offline', message: describeConnectionFailure(error).message };
-  }
-  if (error instanceof ServiceError) {
-    return { code: `Service.${error.code}`, message: serviceMessage(error) };
-  }
-  return undefined;
-}
-
-function serviceMessage(error: ServiceError): string {
-  const reference = error.requestId ? ` (request ${error.requestId})` : '';
-  return `The service refused this: ${error.message}${reference}`;
 }

@@ -1,10 +1,10 @@
 import type { ChannelName } from '../contract/channels.ts';
-import type { Handlers } from '../contract/serve.ts';
+import type { Reconciler } from './customers/reconcile.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Journal } from './journal/index.ts';
 import type { Logger } from './log.ts';
-import type { Reconciler } from './reconcile.ts';
-import type { ServiceConnection } from './service-connection.ts';
+import type { Handlers } from './serve.ts';
+import type { ServiceConnection } from './service/connection.ts';
 import type { SettingsStore } from './settings.ts';
 import type { Vault } from './vault.ts';
 

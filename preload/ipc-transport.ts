@@ -1,8 +1,6 @@
 import type { IpcRenderer } from 'electron';
 import type { Transport } from '../contract/bridge.ts';
-
-/** The IPC channel main pushes events on; invoke channels are the contract's own names. */
-export const PUSHED_EVENT_CHANNEL = 'vetted:event';
+import { PUSHED_EVENT_CHANNEL } from '../contract/channels.ts';
 
 /** Wraps ipcRenderer for the bridge. The ipcRenderer object itself never reaches the page. */
 export function ipcTransport(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): Transport {

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       `Electron is not available here (${electron.missing}; \`npx install-electron\` fetches it), so Vetted starts in browser mode.\n`,
     );
   }
-  const args = ['main/browser-main.ts'];
+  const args = ['main/browser/main.ts'];
   if (values.port !== undefined) args.push('--port', values.port);
   if (values['data-dir'] !== undefined) args.push('--data-dir', values['data-dir']);
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });

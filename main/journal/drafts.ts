@@ -1,5 +1,5 @@
 // Drafts of new customers and their outbox entries. Only what the journal must hold is here; the behaviour
-// (editing, sending, backoff) is in main/drafts.ts and main/outbox.ts.
+// (editing, sending, backoff) is in main/drafts/ (the outbox in main/drafts/outbox/).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CUSTOMER_FIELDS, type CustomerInput } from '../../contract/customer-rules.ts';

@@ -185,7 +185,7 @@ CREATE TABLE webhook_rejections (
 ) STRICT;
 `;
 
-// The outbox engine (main/outbox.ts). maybe_created: a request with this key may have been processed without
+// The outbox engine (main/drafts/outbox/). maybe_created: a request with this key may have been processed without
 // Vetted learning the answer, so the key must be replayed (or, once the service may have forgotten it, the
 // customer looked for) before the draft can change. duplicate_of: the existing customer a Duplicate e-mail named.
 const outboxDelivery = `

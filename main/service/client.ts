@@ -4,7 +4,7 @@ import { type DocumentsApi, documentsApi } from './documents.ts';
 import { type EventsApi, eventsApi } from './events.ts';
 import { createTransport, defaultTimeouts, type Timeouts } from './http.ts';
 import { type Log, silentLog } from './log.ts';
-import { defaultRetryPolicy, type RetryPolicy, sleep } from './retry.ts';
+import { defaultRetryPolicy, type RetryPolicy, sleep } from './request-retry.ts';
 import { type SubscriptionsApi, subscriptionsApi } from './subscriptions.ts';
 import { createTokenManager, type TokenInfo } from './token.ts';
 

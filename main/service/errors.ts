@@ -25,6 +25,14 @@ export function sameCode(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
+/** No service is set up yet: nothing was sent. */
+export class NotConfiguredError extends Error {
+  override readonly name = 'NotConfiguredError';
+  constructor() {
+    super('No service is set up: enter the base URL, client ID and client secret in Settings.');
+  }
+}
+
 /** The service answered, but not with success. */
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { classifyNetworkError, errorFromResponse, NetworkError, ServiceError } from './errors.ts';
 import type { Log, LogEntry } from './log.ts';
-import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './retry.ts';
+import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './request-retry.ts';
 
 export interface Timeouts {
   /** Establishing the connection (TCP and TLS). */

@@ -18,6 +18,7 @@ export {
   isServiceError,
   NetworkError,
   type NetworkErrorKind,
+  NotConfiguredError,
   ServiceError,
   sameCode,
 } from './errors.ts';
@@ -34,6 +35,6 @@ export {
 } from './hal.ts';
 export type { Timeouts } from './http.ts';
 export type { Log, LogEntry } from './log.ts';
-export type { RetryPolicy } from './retry.ts';
+export type { RetryPolicy } from './request-retry.ts';
 export type { SubscriptionsApi } from './subscriptions.ts';
 export type { TokenInfo } from './token.ts';

@@ -1,10 +1,10 @@
 import type { Progress } from '../../contract/customers.ts';
 import type { CatchUpResult } from '../../contract/webhooks.ts';
+import { failureMessage } from '../failures.ts';
 import type { DeskContext } from '../feature.ts';
 import type { EventsApi } from '../service/index.ts';
-import type { EventProcessor } from './event-processor.ts';
-import { failureMessage } from './failure.ts';
 import type { Ingest } from './ingest.ts';
+import type { Receiver } from './receiver.ts';
 import type { Subscriptions } from './subscriptions.ts';
 
 /**
@@ -64,12 +64,12 @@ const PAUSED_MESSAGE =
  */
 export function createCatchUp(options: {
   context: DeskContext;
-  ingest: Ingest;
-  processor: EventProcessor;
+  receiver: Pick<Receiver, 'ingest' | 'processor'>;
   subscriptions: Subscriptions;
   stopped(): boolean;
 }): { run(): Promise<CatchUpResult> } {
-  const { context, processor } = options;
+  const { context } = options;
+  const { ingest, processor } = options.receiver;
   const { journal, events } = options.context;
   // Taken before the listener can record anything: what the journal held by then is where paging stops.
   let knownSince = new Date().toISOString();
@@ -95,7 +95,7 @@ export function createCatchUp(options: {
       processor.resumeUnprocessed();
       const pass = await catchUpEvents({
         events: context.connection().client().events,
-        ingest: options.ingest,
+        ingest,
         knownBefore,
         onProgress: (done, total) => progress({ done, total, finished: false, message: null }),
         stopped: options.stopped,

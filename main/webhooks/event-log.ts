@@ -1,6 +1,6 @@
-import type { Handlers } from '../../contract/serve.ts';
+import type { DurableWriter } from '../journal/durable-writer.ts';
 import type { Journal } from '../journal/index.ts';
-import type { DurableWriter } from './durable-writer.ts';
+import type { Handlers } from '../serve.ts';
 import { nameOf, toEventRow } from './ingest.ts';
 
 type EventLogChannel = 'events.window' | 'events.export' | 'webhooks.securityLog';

@@ -1,7 +1,7 @@
+import type { Reconciler } from '../customers/reconcile.ts';
+import type { DurableWriter } from '../journal/durable-writer.ts';
 import type { Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
-import type { Reconciler } from '../reconcile.ts';
-import type { DurableWriter } from './durable-writer.ts';
 import { type Notify, statusNotice } from './notify.ts';
 
 /**

@@ -1,11 +1,11 @@
-import type { Handlers } from '../../contract/serve.ts';
 import type { WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
 import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
+import { failureMessage } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log.ts';
+import type { Handlers } from '../serve.ts';
 import { createCatchUp } from './catch-up.ts';
 import { eventLogHandlers } from './event-log.ts';
-import { failureMessage } from './failure.ts';
 import type { ListenerLimits } from './listener.ts';
 import { controlListener } from './listener-control.ts';
 import { createNotify } from './notify.ts';
@@ -40,14 +40,7 @@ export function webhooksFeature(
   const subs = createSubscriptions(context, () => listener.url());
   // Never in a log line, even by accident.
   for (const secret of subs.secrets()) log.addSecret(secret);
-  const {
-    handlers: receive,
-    ingest,
-    processor,
-    writer,
-    security,
-    probes,
-  } = createReceiver({
+  const receiver = createReceiver({
     journal,
     reconciler: context.reconciler,
     events,
@@ -59,8 +52,7 @@ export function webhooksFeature(
   // Made before the listener starts: it notes what the journal held until then.
   const catchUp = createCatchUp({
     context,
-    ingest,
-    processor,
+    receiver,
     subscriptions: subs,
     stopped: () => closed,
   });
@@ -68,9 +60,9 @@ export function webhooksFeature(
   const listener = controlListener({
     port: () => options.port ?? settings.get().webhookPort,
     limits: options.limits ?? {},
-    rejected: () => security.count,
+    rejected: () => receiver.rejected,
     onStatus: (status) => events.emit('webhooks.listener', status),
-    handlers: receive,
+    handlers: receiver.handlers,
   });
 
   const tasks = new Set<Promise<unknown>>();
@@ -129,14 +121,14 @@ export function webhooksFeature(
       return checkTunnel({
         publicUrl,
         listenerUrl: listener.url(),
-        probes,
+        probes: receiver.probes,
         subscribed,
         inSandbox: context.connection().mode === 'sandbox',
         ...(options.tunnelTimeoutMs === undefined ? {} : { timeoutMs: options.tunnelTimeoutMs }),
       });
     },
     'webhooks.catchUp': () => catchUp.run(),
-    ...eventLogHandlers(journal, writer),
+    ...eventLogHandlers(journal, receiver.writer),
   };
 
   return {
@@ -162,9 +154,7 @@ export function webhooksFeature(
     async close() {
       closed = true;
       await listener.close();
-      await processor.close();
-      await Promise.allSettled([...tasks]);
-      await writer.close();
+      await receiver.close(() => Promise.allSettled([...tasks]));
     },
   };
 }

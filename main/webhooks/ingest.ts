@@ -1,9 +1,9 @@
 import type { EventRow } from '../../contract/webhooks.ts';
 import type { EventHub } from '../event-hub.ts';
+import type { DurableWriter } from '../journal/durable-writer.ts';
 import type { Journal, JournalEvent, ReceivedEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
 import { eventSchema, idFromUrl, type ServiceEvent } from '../service/hal.ts';
-import type { DurableWriter } from './durable-writer.ts';
 import { type EventProcessor, needsNoProcessing } from './event-processor.ts';
 
 /** What the listener answers for a delivery whose signature checked out. */

@@ -8,7 +8,7 @@ import { SIGNATURE_HEADER } from './signature.ts';
  * The webhook listener: `node:http` on 127.0.0.1 only (a tunnel brings the service's requests
  * here). One path, POST only, the raw body capped and read against a deadline, the signature
  * checked before anything else is looked at. Each request is handled as it comes: deliveries never
- * wait behind one another, only their commits are grouped (see group-commit.ts).
+ * wait behind one another, only their commits are grouped (see journal/group-commit.ts).
  */
 export const LISTENER_HOST = '127.0.0.1';
 export const WEBHOOK_PATH = '/webhooks';

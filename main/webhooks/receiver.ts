@@ -1,8 +1,8 @@
+import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventHub } from '../event-hub.ts';
+import { type DurableWriter, startDurableWriter } from '../journal/durable-writer.ts';
 import type { Journal } from '../journal/index.ts';
 import type { Logger } from '../log.ts';
-import type { Reconciler } from '../reconcile.ts';
-import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import type { ListenerHandlers } from './listener.ts';
@@ -22,6 +22,13 @@ export interface Receiver {
   writer: DurableWriter;
   security: SecurityLog;
   probes: ProbeRegistry;
+  /** Requests the listener refused since start. */
+  readonly rejected: number;
+  /**
+   * Stops processing (what runs finishes), lets `drain` finish whatever still records events (a catch-up
+   * under way), then commits what waits and closes the writer.
+   */
+  close(drain?: () => Promise<unknown>): Promise<void>;
 }
 
 export interface ReceiverOptions {
@@ -55,6 +62,14 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     writer,
     security,
     probes,
+    get rejected() {
+      return security.count;
+    },
+    async close(drain) {
+      await processor.close();
+      await drain?.();
+      await writer.close();
+    },
     handlers: {
       verify: (body, signature) => isSignedBy(body, signature, options.secrets()),
       deliver: (body) => ingest.deliver(body),

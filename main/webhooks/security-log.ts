@@ -1,6 +1,6 @@
+import type { DurableWriter } from '../journal/durable-writer.ts';
 import type { Journal, RejectionInput } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
-import type { DurableWriter } from './durable-writer.ts';
 
 /** A request the listener refused: when (the journal stamps it), from where, what was answered, why. */
 export type Rejection = RejectionInput;

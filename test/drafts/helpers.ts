@@ -5,9 +5,9 @@ import path from 'node:path';
 import { request } from 'undici';
 import type { CustomerForm } from '../../contract/drafts.ts';
 import { createFieldKey } from '../../main/crypto.ts';
+import { createOutbox, type Outbox, type OutboxOptions } from '../../main/drafts/outbox/index.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
-import { createOutbox, type Outbox, type OutboxOptions } from '../../main/outbox.ts';
 import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { customerBody, personalData } from '../../main/drafts/form.ts';
 import {
   classifyFailure,
-  customerBody,
   DEFAULT_BACKOFF,
   isEditable,
-  personalData,
-  retryDelayMs,
-} from '../../main/outbox.ts';
+  resendDelayMs,
+} from '../../main/drafts/outbox/index.ts';
 import { NetworkError, ServiceError } from '../../main/service/index.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
 import { validForm } from './helpers.ts';
@@ -132,10 +131,10 @@ describe('outbox: pure parts', () => {
   });
 
   it('backs off exponentially with jitter, within bounds, never at zero', () => {
-    expect(retryDelayMs(1, DEFAULT_BACKOFF, () => 0)).toBe(500);
-    expect(retryDelayMs(1, DEFAULT_BACKOFF, () => 1)).toBe(1_000);
-    expect(retryDelayMs(3, DEFAULT_BACKOFF, () => 0.5)).toBe(3_000);
-    expect(retryDelayMs(40, DEFAULT_BACKOFF, () => 1)).toBe(60_000);
+    expect(resendDelayMs(1, DEFAULT_BACKOFF, () => 0)).toBe(500);
+    expect(resendDelayMs(1, DEFAULT_BACKOFF, () => 1)).toBe(1_000);
+    expect(resendDelayMs(3, DEFAULT_BACKOFF, () => 0.5)).toBe(3_000);
+    expect(resendDelayMs(40, DEFAULT_BACKOFF, () => 1)).toBe(60_000);
   });
 
   it('sorts failures: retry later, rejected on the form, or attention', () => {

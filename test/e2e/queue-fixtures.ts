@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import { startBrowserHost } from '../../main/browser.ts';
+import { startBrowserHost } from '../../main/browser/host.ts';
 import { createDesk } from '../../main/desk.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';

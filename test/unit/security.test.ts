@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRendererFile } from '../../main/renderer-files.ts';
-import { isAllowedExternalUrl } from '../../main/security.ts';
+import { readRendererFile } from '../../main/electron/renderer-files.ts';
+import { isAllowedExternalUrl } from '../../main/electron/security.ts';
 
 describe('external links', () => {
   it.each([

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
+import { type DurableWriter, startDurableWriter } from '../../main/journal/durable-writer.ts';
 import { type Journal, openJournal, type ReceivedEvent } from '../../main/journal/index.ts';
-import { type DurableWriter, startDurableWriter } from '../../main/webhooks/durable-writer.ts';
 
 const event = (id: string): ReceivedEvent => ({
   id,

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusNotice } from '../../contract/webhooks.ts';
 import { createFieldKey } from '../../main/crypto.ts';
+import type { Reconciler } from '../../main/customers/reconcile.ts';
+import { type DurableWriter, startDurableWriter } from '../../main/journal/durable-writer.ts';
 import { type Journal, type Observation, openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
-import type { Reconciler } from '../../main/reconcile.ts';
-import { type DurableWriter, startDurableWriter } from '../../main/webhooks/durable-writer.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 
 const customer = (id: string, status: string) => ({

@@ -11,14 +11,14 @@ let electron: FakeElectron;
 
 beforeAll(async () => {
   electron = sharedFakeElectron();
-  await import('../../../main/index.ts');
+  await import('../../../main/electron/index.ts');
   await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy(), {
     timeout: 15_000,
     interval: 20,
   });
 });
 
-describe('main/index.ts under a mocked Electron', () => {
+describe('main/electron/index.ts under a mocked Electron', () => {
   it('sandboxes every renderer and takes the single-instance lock', () => {
     expect(electron.app.enableSandbox.calls).toHaveLength(1);
     expect(electron.app.requestSingleInstanceLock.calls).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { nativeNotifications } from '../../../main/electron/native-notifications.ts';
 import { createEventHub } from '../../../main/event-hub.ts';
-import { nativeNotifications } from '../../../main/native-notifications.ts';
 import { showNatively } from '../../../main/webhooks/index.ts';
 
 class FakeNotification extends EventEmitter {

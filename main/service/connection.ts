@@ -1,10 +1,17 @@
 import path from 'node:path';
-import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../contract/settings.ts';
-import type { RunningSandbox, SandboxOptions } from '../sandbox/index.ts';
-import { describeConnectionFailure, testConnection } from './connection-test.ts';
-import type { Logger } from './log.ts';
-import { createServiceClient, NetworkError, type ServiceClient, ServiceError } from './service/index.ts';
-import type { Settings } from './settings.ts';
+import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
+import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import { connectionFailure } from '../failures.ts';
+import type { Logger } from '../log.ts';
+import type { Settings } from '../settings.ts';
+import { testConnection } from './connection-test.ts';
+import {
+  createServiceClient,
+  NetworkError,
+  NotConfiguredError,
+  type ServiceClient,
+  ServiceError,
+} from './index.ts';
 
 /**
  * Which service Vetted talks to, and how that is going. With no account configured it starts
@@ -35,13 +42,6 @@ export interface ConnectOptions {
 const STATUS_REFRESH_MS = 10_000;
 /** While offline, how often to ask the service whether it is back. */
 const OFFLINE_PROBE_MS = 15_000;
-
-export class NotConfiguredError extends Error {
-  constructor() {
-    super('No service is set up: enter the base URL, client ID and client secret in Settings.');
-    this.name = 'NotConfiguredError';
-  }
-}
 
 export async function connectService(options: ConnectOptions): Promise<ServiceConnection> {
   const { settings, log } = options;
@@ -153,10 +153,10 @@ function statusTracker(mode: ServiceMode, baseUrl: string, onStatus: ConnectOpti
       const { error } = outcome;
       if (error instanceof NetworkError) {
         if (error.kind === 'aborted') return;
-        return update('offline', describeConnectionFailure(error).message, false);
+        return update('offline', connectionFailure(error).message, false);
       }
       if (error instanceof ServiceError && (error.status === 401 || error.is('invalid_client'))) {
-        return update('auth-failed', describeConnectionFailure(error).message, false);
+        return update('auth-failed', connectionFailure(error).message, false);
       }
       // Any other answer still proves the service is reachable.
       update('online', null, true);

@@ -4,26 +4,33 @@
 // goes into the request body, and both are blanked as soon as the service has answered. It is never stored
 // (the journal keeps the last four digits), never logged, never in an error message or an event.
 import { randomUUID } from 'node:crypto';
-import { type CustomerInput, validateCustomerRetry } from '../contract/customer-rules.ts';
-import type { CustomerForm, RetryOutcome, RetryPrefill } from '../contract/drafts.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Journal, JournalCustomer } from './journal/index.ts';
-import { customerBody, errorFields, personalData, serviceFieldErrors } from './outbox.ts';
-import { type Reconciler, toQueueRow } from './reconcile.ts';
-import { type Customer, type CustomerRetryInput, type ServiceClient, ServiceError } from './service/index.ts';
+import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
+import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
+import { DeskError } from '../../contract/errors.ts';
+import { toQueueRow } from '../customers/queue-row.ts';
+import type { Reconciler } from '../customers/reconcile.ts';
+import { errorFields, oneTimeRetryFailure, serviceFieldErrors } from '../failures.ts';
+import type { Journal, JournalCustomer } from '../journal/index.ts';
+import {
+  type Customer,
+  type CustomerRetryInput,
+  type ServiceClient,
+  ServiceError,
+} from '../service/index.ts';
+import { customerBody, personalData } from './form.ts';
 
-export interface RetryOptions {
+export interface OneTimeRetryOptions {
   journal: Journal;
   client(): ServiceClient;
   reconciler: Reconciler;
 }
 
-export interface RetryDesk {
+export interface OneTimeRetry {
   prefill(customerId: string): RetryPrefill;
   submit(input: { customerId: string; form: CustomerForm }): Promise<RetryOutcome>;
 }
 
-export function createRetry({ journal, client, reconciler }: RetryOptions): RetryDesk {
+export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetryOptions): OneTimeRetry {
   /** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
   function requireRetryable(customerId: string): JournalCustomer {
     const customer = journal.customers.get(customerId);
@@ -46,7 +53,7 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
   ): RetryOutcome {
     if (!customer) {
       journal.retries.record(customerId, 'unknown');
-      throw unknownOutcome();
+      throw oneTimeRetryFailure.unknown();
     }
     journal.transaction(() => {
       journal.retries.record(customerId, customer.status);
@@ -77,11 +84,7 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
         journal.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
       });
       const { fields } = serviceFieldErrors(error, 'retry');
-      throw new DeskError(
-        'RetryRejected',
-        'The service rejected some fields; the retry was not used.',
-        fields,
-      );
+      throw oneTimeRetryFailure.rejected(fields);
     }
     const customer = await customerAfter(customerId, undefined);
     const refused = error instanceof ServiceError && error.is('InvalidResourceState');
@@ -95,9 +98,7 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
         outcome: refused ? 'refused' : 'unknown',
       });
     });
-    if (refused)
-      throw new DeskError('RetryRefused', 'The service no longer accepts a retry for this customer.');
-    throw unknownOutcome();
+    throw refused ? oneTimeRetryFailure.refused() : oneTimeRetryFailure.unknown();
   }
 
   return {
@@ -136,11 +137,4 @@ export function createRetry({ journal, client, reconciler }: RetryOptions): Retr
       }
     },
   };
-}
-
-function unknownOutcome(): DeskError {
-  return new DeskError(
-    'RetryUnknown',
-    'Vetted could not tell whether the service received the retry. It will not be sent again: refresh the customer to see its status.',
-  );
 }

@@ -1,3 +1,5 @@
+import { jitteredDelayMs } from '../jitter.ts';
+
 /** Bounds on re-sending a request that is safe to re-send. */
 export interface RetryPolicy {
   /** Attempts in all, the first one included. */
@@ -21,8 +23,7 @@ export const defaultRetryPolicy: RetryPolicy = {
  * failed together do not come back together. `retryIndex` is 0 before the first retry.
  */
 export function backoffDelayMs(retryIndex: number, policy: RetryPolicy, random: () => number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retryIndex);
-  return Math.floor(random() * ceiling);
+  return jitteredDelayMs(retryIndex, { baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs }, random);
 }
 
 /** `Retry-After` as delay-seconds or an HTTP-date; undefined when absent or unreadable. */

@@ -5,24 +5,23 @@ import {
   failureReasonText,
   SNIFF_BYTES,
   sniffImageType,
-  UPLOAD_PROBLEMS,
   type UploadProblem,
-  type UploadProblemCode,
-} from '../contract/document-rules.ts';
+} from '../../contract/document-rules.ts';
 import type {
   CustomerDocument,
   DocumentChannel,
   DocumentList,
   UploadedDocument,
   UploadInput,
-} from '../contract/documents.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Handlers } from '../contract/serve.ts';
-import type { DeskContext, Feature } from './feature.ts';
-import type { JournalCustomer } from './journal/index.ts';
-import { describeError } from './log.ts';
+} from '../../contract/documents.ts';
+import { DeskError } from '../../contract/errors.ts';
+import { uploadFailure, uploadProblem } from '../failures.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { JournalCustomer } from '../journal/index.ts';
+import { describeError } from '../log.ts';
+import type { Handlers } from '../serve.ts';
+import { type Document, ServiceError } from '../service/index.ts';
 import { documentSummary } from './reconcile.ts';
-import { type Document, NetworkError, ServiceError } from './service/index.ts';
 
 // Upload ids remembered after the fact (cancels that came first, uploads that ended), by count:
 // enough for any reviewer, bounded against a renderer gone wrong.
@@ -41,15 +40,6 @@ function recentIds() {
   };
 }
 
-/** The service's own refusals of an upload that a reviewer can act on, by code. */
-const SERVICE_REFUSALS: readonly UploadProblemCode[] = [
-  'InvalidFileType',
-  'FileTooLarge',
-  'MaxNumberOfResources',
-  'InvalidResourceState',
-  'UnsupportedRequestContentType',
-];
-
 interface Upload {
   customerId: string;
   controller: AbortController;
@@ -58,7 +48,6 @@ interface Upload {
 }
 
 const refused = ({ code, message }: UploadProblem) => new DeskError(code, message);
-const problemError = (code: UploadProblemCode) => new DeskError(code, UPLOAD_PROBLEMS[code]);
 
 /** ID documents: upload (checked again here, whatever the renderer checked), follow the review. */
 export function documentsFeature(context: DeskContext): Feature<DocumentChannel> {
@@ -138,7 +127,7 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
 
     async 'documents.upload'(input) {
       const { uploadId, customerId } = input;
-      if (uploads.has(uploadId)) throw problemError('UploadInProgress');
+      if (uploads.has(uploadId)) throw uploadProblem('UploadInProgress');
       knownCustomer(customerId);
       ended.delete(uploadId);
       const upload: Upload = { customerId, controller: new AbortController(), admitted: false };
@@ -221,25 +210,6 @@ export function toCustomerDocument(document: Document): CustomerDocument {
       document.documentVerificationStatus ?? (document.status === 'pending' ? 'pending' : document.status),
     reasons,
   };
-}
-
-/**
- * Any failure of an upload as one of the problems the renderer knows; undefined for anything else
- * (an expired login, a bug), which the desk's own error mapping then describes.
- */
-export function uploadFailure(error: unknown, cancelled: boolean): DeskError | undefined {
-  if (error instanceof DeskError) return error;
-  if (cancelled) return problemError('UploadCancelled');
-  if (error instanceof NetworkError) return problemError('UploadOutcomeUnknown');
-  if (!(error instanceof ServiceError)) return undefined;
-  const known = SERVICE_REFUSALS.find((code) => error.is(code));
-  if (known) return problemError(known);
-  if (error.is('ValidationError')) {
-    return error.fields.some((field) => field.path === '/documentType')
-      ? problemError('ValidationError')
-      : new DeskError('UploadRefused', `${UPLOAD_PROBLEMS.UploadRefused} ${error.message}`);
-  }
-  return error.retryable ? problemError('UploadOutcomeUnknown') : undefined;
 }
 
 function auditOutcome(failure: DeskError | undefined): string {

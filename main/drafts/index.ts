@@ -1,11 +1,11 @@
-import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../contract/drafts.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Handlers } from '../contract/serve.ts';
-import type { ServiceStatus } from '../contract/settings.ts';
-import type { DeskContext, Feature } from './feature.ts';
-import type { Draft, DraftSummary, OutboxEntry } from './journal/index.ts';
-import { createOutbox, isEditable } from './outbox.ts';
-import { createRetry } from './retry.ts';
+import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../../contract/drafts.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { ServiceStatus } from '../../contract/settings.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { Draft, DraftSummary, OutboxEntry } from '../journal/index.ts';
+import type { Handlers } from '../serve.ts';
+import { createOneTimeRetry } from './one-time-retry.ts';
+import { createOutbox, isEditable } from './outbox/index.ts';
 
 /**
  * Drafts of new customers (autosaved, encrypted in the journal), the outbox that turns them into customers
@@ -74,7 +74,7 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
     onCustomerChange: (row) => events.emit('customer.updated', row),
     onProgress: (progress) => events.emit('job.progress', progress),
   });
-  const retry = createRetry({ journal, client, reconciler: context.reconciler });
+  const retry = createOneTimeRetry({ journal, client, reconciler: context.reconciler });
 
   // Back online: queued drafts go now rather than at the end of their backoff.
   let online = false;

@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startSandbox } from '../sandbox/index.ts';
-import { startBrowserHost } from './browser.ts';
-import { createDesk } from './desk.ts';
-import { createLogger } from './log.ts';
-import { openFileKeyVault, openVaultRecovering } from './vault.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import { createDesk } from '../desk.ts';
+import { createLogger } from '../log.ts';
+import { openFileKeyVault, openVaultRecovering } from '../vault.ts';
+import { startBrowserHost } from './host.ts';
 
 /** `npm start -- --browser`: the desk in plain Node, the renderer in any browser on this machine. */
 
-const projectRoot = path.resolve(import.meta.dirname, '..');
+const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 export interface BrowserModeOptions {
   port?: number;

@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Dispatch } from '../contract/serve.ts';
-import type { EventHub } from './event-hub.ts';
-import { readRendererFile } from './renderer-files.ts';
-import { RENDERER_HEADERS } from './security.ts';
+import { readRendererFile } from '../electron/renderer-files.ts';
+import { RENDERER_HEADERS } from '../electron/security.ts';
+import type { EventHub } from '../event-hub.ts';
+import type { Dispatch } from '../serve.ts';
 
 /**
  * Browser mode: the same desk as under Electron, carried over loopback HTTP (invoke) and

@@ -1,10 +1,10 @@
-import type { CustomerDetail, PersonalData, Progress } from '../contract/customers.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { Handlers } from '../contract/serve.ts';
-import type { EventHub } from './event-hub.ts';
-import type { DeskContext, Feature } from './feature.ts';
-import type { Journal, JournalCustomer } from './journal/index.ts';
-import { toQueueRow } from './reconcile.ts';
+import type { CustomerDetail, PersonalData, Progress } from '../../contract/customers.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { EventHub } from '../event-hub.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { Journal, JournalCustomer } from '../journal/index.ts';
+import type { Handlers } from '../serve.ts';
+import { toQueueRow } from './queue-row.ts';
 
 type CustomerChannels =
   | 'queue.window'

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { WriteStatement } from '../journal/index.ts';
+import type { WriteStatement } from './events.ts';
+import { createGroupCommit } from './group-commit.ts';
 
 /**
  * The listener's writes to the journal, committed (fsync: synchronous=FULL) on a connection of their
@@ -26,13 +27,7 @@ export interface DurableWriter {
   close(): Promise<void>;
 }
 
-type Outcome = { ok: true; rows: Rows[] } | { ok: false; error: string };
-
-interface Pending {
-  statements: WriteStatement[];
-  resolve(rows: Rows[]): void;
-  reject(error: Error): void;
-}
+type WorkerOutcome = { ok: true; rows: Rows[] } | { ok: false; error: string };
 
 const SOON_MS = 50;
 
@@ -102,56 +97,41 @@ export function startDurableWriter(file: string): DurableWriter {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } });
   // Only a commit under way keeps the process alive.
   worker.unref();
-  const stats = { commits: 0, writes: 0, committingMs: 0 };
-  let sentAt = 0;
-  let waiting: Pending[] = [];
-  let committing: Pending[] | null = null;
-  let scheduled: NodeJS.Immediate | null = null;
-  let soon: NodeJS.Timeout | null = null;
+  let inFlight: { resolve(outcomes: WorkerOutcome[]): void; reject(error: Error): void } | null = null;
   let failure: Error | null = null;
+
+  const group = createGroupCommit<WriteStatement[], Rows[]>({
+    soonMs: SOON_MS,
+    onCommitting: (committing) => (committing ? worker.ref() : worker.unref()),
+    commit: (writes) =>
+      new Promise<WorkerOutcome[]>((resolve, reject) => {
+        inFlight = { resolve, reject };
+        worker.postMessage(encode(writes));
+      }).then((outcomes) =>
+        outcomes.map((outcome) =>
+          outcome.ok ? { ok: true, value: outcome.rows } : { ok: false, error: new Error(outcome.error) },
+        ),
+      ),
+  });
 
   const fail = (error: Error) => {
     failure ??= error;
-    for (const pending of [...(committing ?? []), ...waiting]) pending.reject(failure);
-    committing = null;
-    waiting = [];
+    inFlight?.reject(failure);
+    inFlight = null;
+    group.refuse(failure);
   };
   worker.on('error', (error) => fail(new Error(`The journal writer stopped: ${error.message}`)));
   worker.on('exit', () => fail(new Error('The journal writer has stopped.')));
-
-  worker.on('message', (outcomes: Outcome[] | 'closed') => {
-    if (outcomes === 'closed' || !committing) return;
-    const group = committing;
-    committing = null;
-    stats.commits++;
-    stats.writes += group.length;
-    stats.committingMs += performance.now() - sentAt;
-    group.forEach((pending, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) pending.resolve(outcome.rows);
-      else pending.reject(new Error(outcome?.error ?? 'Not written.'));
-    });
-    send();
-    if (!committing) worker.unref();
+  worker.on('message', (outcomes: WorkerOutcome[] | 'closed') => {
+    if (outcomes === 'closed' || !inFlight) return;
+    const answered = inFlight;
+    inFlight = null;
+    answered.resolve(outcomes);
   });
-
-  /** The next group goes as soon as the worker is free. */
-  const send = () => {
-    if (scheduled) clearImmediate(scheduled);
-    if (soon) clearTimeout(soon);
-    scheduled = null;
-    soon = null;
-    if (committing || waiting.length === 0) return;
-    committing = waiting;
-    waiting = [];
-    worker.ref();
-    sentAt = performance.now();
-    worker.postMessage(encode(committing));
-  };
 
   // Each SQL text crosses to the worker once; after that, its number does.
   const sqlIds = new Map<string, number>();
-  const encode = (group: Pending[]) => {
+  const encode = (writes: WriteStatement[][]) => {
     const texts: Array<[number, string]> = [];
     const idOf = (sql: string) => {
       let id = sqlIds.get(sql);
@@ -164,38 +144,17 @@ export function startDurableWriter(file: string): DurableWriter {
     };
     return {
       texts,
-      group: group.map((pending) => pending.statements.map(({ sql, params }) => [idOf(sql), params])),
+      group: writes.map((statements) => statements.map(({ sql, params }) => [idOf(sql), params])),
     };
   };
 
-  const enqueue = (statements: WriteStatement[]) =>
-    new Promise<Rows[]>((resolve, reject) => {
-      if (failure) return reject(failure);
-      waiting.push({ statements, resolve, reject });
-    });
-
-  const write = (statements: WriteStatement[]) => {
-    const written = enqueue(statements);
-    // setImmediate runs after this turn's I/O callbacks: requests read together are sent together.
-    scheduled ??= setImmediate(send);
-    return written;
-  };
-  // An empty write commits with, or after, everything asked for before it.
-  const flush = async () => {
-    await write([]);
-  };
-
   return {
-    stats,
-    flush,
-    write,
-    writeSoon(statements) {
-      const written = enqueue(statements);
-      soon ??= setTimeout(send, SOON_MS);
-      return written;
-    },
+    stats: group.stats,
+    flush: () => group.flush(),
+    write: (statements) => group.write(statements, 'now'),
+    writeSoon: (statements) => group.write(statements, 'soon'),
     async close() {
-      if (!failure) await flush().catch(() => {});
+      if (!failure) await group.flush().catch(() => {});
       if (failure) return;
       const closed = new Promise<void>((resolve) =>
         worker.on('message', (reply) => reply === 'closed' && resolve()),
@@ -203,7 +162,7 @@ export function startDurableWriter(file: string): DurableWriter {
       worker.ref();
       worker.postMessage('close');
       await closed;
-      failure = new Error('The journal writer is closed.');
+      fail(new Error('The journal writer is closed.'));
       await worker.terminate();
     },
   };

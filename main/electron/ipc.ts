@@ -1,7 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { channelNames, type EventName } from '../contract/channels.ts';
-import type { Dispatch } from '../contract/serve.ts';
-import { PUSHED_EVENT_CHANNEL } from '../preload/ipc-transport.ts';
+import { channelNames, type EventName, PUSHED_EVENT_CHANNEL } from '../../contract/channels.ts';
+import type { Dispatch } from '../serve.ts';
 import { isAppUrl } from './window.ts';
 
 /**

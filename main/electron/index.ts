@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
-import { startSandbox } from '../sandbox/index.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import { createDesk, type Desk } from '../desk.ts';
+import { createLogger } from '../log.ts';
+import type { ConfLikeOptions } from '../settings.ts';
+import { openElectronVault, openVaultRecovering } from '../vault.ts';
+import { showNatively } from '../webhooks/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
-import { createDesk, type Desk } from './desk.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
-import { createLogger } from './log.ts';
 import { nativeNotifications } from './native-notifications.ts';
-import type { ConfLikeOptions } from './settings.ts';
-import { openElectronVault, openVaultRecovering } from './vault.ts';
-import { showNatively } from './webhooks/index.ts';
 import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady } from './window.ts';
 
 /**
@@ -48,7 +48,7 @@ function focusWindow(): void {
 
 async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
-  handleAppProtocol(protocol, path.join(import.meta.dirname, '../renderer'));
+  handleAppProtocol(protocol, path.join(import.meta.dirname, '../../renderer'));
   const dataDir = app.getPath('userData');
   let vaultProblem: string | null = null;
   const vault = openVaultRecovering(
@@ -71,7 +71,9 @@ async function start(): Promise<void> {
   registerIpc(ipcMain, desk.dispatcher(isTrustedIpcSender(windowContents)));
   desk.events.subscribe(pushToWindow(windowContents));
   showNatively(desk.events, nativeNotifications(Notification, focusWindow));
-  mainWindow = new BrowserWindow(mainWindowOptions(path.join(import.meta.dirname, '../preload/index.cjs')));
+  mainWindow = new BrowserWindow(
+    mainWindowOptions(path.join(import.meta.dirname, '../../preload/index.cjs')),
+  );
   showWhenReady(mainWindow);
   mainWindow.on('closed', () => {
     mainWindow = null;

@@ -1,5 +1,5 @@
 import type { NotificationConstructorOptions } from 'electron';
-import type { NativeNotifications } from './webhooks/notify.ts';
+import type { NativeNotifications } from '../webhooks/notify.ts';
 
 /** The part of Electron's Notification used here. */
 interface ClickableNotification {

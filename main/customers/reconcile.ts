@@ -1,7 +1,8 @@
-import { failureReasonText } from '../contract/document-rules.ts';
-import type { QueueRow } from '../contract/queue.ts';
-import type { Journal, JournalCustomer, Observation } from './journal/index.ts';
-import { type Document, type ServiceClient, ServiceError } from './service/index.ts';
+import { failureReasonText } from '../../contract/document-rules.ts';
+import type { QueueRow } from '../../contract/queue.ts';
+import type { Journal, JournalCustomer, Observation } from '../journal/index.ts';
+import { type Document, type ServiceClient, ServiceError } from '../service/index.ts';
+import { toQueueRow } from './queue-row.ts';
 
 /**
  * Brings the journal in line with the service: GET the customer, record what changed, and say
@@ -23,19 +24,6 @@ export interface ReconcilerOptions {
 }
 
 export const DEFAULT_RECONCILE_CONCURRENCY = 8;
-
-export function toQueueRow(customer: JournalCustomer): QueueRow {
-  return {
-    id: customer.id,
-    name: customer.name,
-    email: customer.email,
-    status: customer.status,
-    section: customer.section,
-    statusSince: customer.statusSince,
-    gone: customer.goneAt !== null,
-    note: customer.note,
-  };
-}
 
 /** A queue row changes when anything the queue shows changes. */
 const rowKey = (customer: JournalCustomer | undefined) =>

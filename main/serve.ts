@@ -4,8 +4,8 @@ import {
   type ChannelParsedInput,
   invokeChannels,
   isChannelName,
-} from './channels.ts';
-import { type AppError, ContractErrorCode, DeskError, type Result, zodFields } from './errors.ts';
+} from '../contract/channels.ts';
+import { type AppError, ContractErrorCode, DeskError, type Result, zodFields } from '../contract/errors.ts';
 
 /** What a handler knows about its caller, once the host has vouched for it. */
 export interface CallContext {

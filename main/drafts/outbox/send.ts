@@ -1,0 +1,214 @@
+import type { CustomerInput } from '../../../contract/customer-rules.ts';
+import { DeskError } from '../../../contract/errors.ts';
+import type { QueueRow } from '../../../contract/queue.ts';
+import { toQueueRow } from '../../customers/queue-row.ts';
+import type { DraftSummary, Journal, JournalCustomer, OutboxEntry } from '../../journal/index.ts';
+import { describeError, type Logger } from '../../log.ts';
+import { type Customer, type ServiceClient, ServiceError } from '../../service/index.ts';
+import { personalData } from '../form.ts';
+import { type Backoff, resendDelayMs } from './backoff.ts';
+import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
+import type { ProgressTracker } from './progress.ts';
+import { type LinkKind, transitions } from './states.ts';
+import type { BodyCache } from './work.ts';
+
+/** What sending one draft needs from the outbox around it. */
+export interface SendContext {
+  journal: Journal;
+  log: Logger;
+  client(): ServiceClient;
+  now(): Date;
+  random(): number;
+  backoff: Backoff;
+  /** Aborted when the outbox closes: a send cut short stays queued, and the next start replays its key. */
+  signal: AbortSignal;
+  /** Outcomes are written in shared transactions (see createOutbox). */
+  write<T>(write: () => T): Promise<T>;
+  bodies: BodyCache;
+  progress: ProgressTracker;
+  /** The drafts whose request is on its way (the others that are busy have their customer fetched). */
+  sending: Set<string>;
+  fetchLater(draftId: string, customerId: string): void;
+  draftChanged(id: string): void;
+  customerChanged(row: QueueRow): void;
+}
+
+/** Sending a draft, and what follows from the answer: linking its customer, or recording the failure. */
+export function draftSender(ctx: SendContext) {
+  const { journal, signal } = ctx;
+  const closed = new Promise<undefined>((resolve) =>
+    signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+  );
+  /** A promise that gives up (undefined) when the outbox closes; its late result is dropped. */
+  const unlessClosed = <T>(promise: Promise<T>): Promise<T | undefined> => {
+    promise.catch(() => {});
+    return Promise.race([promise, closed]);
+  };
+
+  async function send(id: string, release: () => void): Promise<void> {
+    ctx.sending.add(id);
+    try {
+      await attempt(id, release);
+    } finally {
+      ctx.sending.delete(id);
+    }
+  }
+
+  async function attempt(id: string, release: () => void): Promise<void> {
+    const draft = journal.drafts.summary(id);
+    if (draft?.state !== 'queued' || (draft.nextAttemptAt ?? '') > ctx.now().toISOString()) return;
+    const body = ctx.bodies.get(id);
+    if (!body) return;
+    const entry = journal.outbox.get(id) ?? journal.outbox.ensureKey(id);
+    ctx.draftChanged(id);
+    let uncertain = entry.maybeCreated;
+    try {
+      const client = ctx.client();
+      if (uncertain && keyMayBeForgotten(entry, ctx.now())) {
+        const found = await findOwnCustomer(client, body.email, entry);
+        if (signal.aborted) return;
+        if (found) return await linkCreated(draft, found.id, 'found', release);
+        if (found === null) {
+          transitions.nothingCreated(journal, id);
+          uncertain = false;
+        }
+      }
+      const created = await client.customers.create(body, { idempotencyKey: entry.idempotencyKey, signal });
+      await linkCreated(draft, created.id, 'created', release);
+    } catch (error) {
+      if (signal.aborted) return; // stays queued; the next start replays the key
+      await recordFailure(draft, entry, uncertain, error, release);
+    }
+  }
+
+  async function recordFailure(
+    draft: DraftSummary,
+    entry: OutboxEntry,
+    uncertain: boolean,
+    error: unknown,
+    release: () => void,
+  ): Promise<void> {
+    const failure = classifyFailure(error);
+    if (
+      failure.kind === 'rejected' &&
+      failure.duplicateOf &&
+      uncertain &&
+      keyMayBeForgotten(entry, ctx.now())
+    ) {
+      // Our own earlier send may have created it, and the service no longer remembers the key.
+      const existing = await unlessClosed(fetchCustomer(ctx.client(), failure.duplicateOf));
+      if (signal.aborted) return;
+      if (existing && isOurs(existing, entry)) return linkCreated(draft, existing.id, 'found', release);
+    }
+    release();
+    // No longer in flight: the update below must say "queued", not "sending".
+    ctx.sending.delete(draft.id);
+    if (failure.kind === 'retry') {
+      const attempts = draft.attempts + 1;
+      const delay = resendDelayMs(attempts, ctx.backoff, ctx.random);
+      const nextAttemptAt = new Date(ctx.now().getTime() + delay).toISOString();
+      await ctx.write(() =>
+        transitions.resendLater(journal, draft.id, attempts, nextAttemptAt, failure.problem),
+      );
+      ctx.draftChanged(draft.id);
+      ctx.progress.waiting(failure.problem);
+      return;
+    }
+    ctx.bodies.delete(draft.id);
+    if (failure.kind === 'attention' && failure.unexpected) {
+      ctx.log.error('outbox: unexpected failure', { draftId: draft.id, ...describeError(error) });
+    }
+    await ctx.write(() => transitions.stopped(journal, draft.id, failure, uncertain));
+    ctx.draftChanged(draft.id);
+    ctx.progress.settle(draft.id);
+  }
+
+  /** The draft is its customer's: linked at once; the customer itself is fetched next (`fetchCreated`). */
+  async function linkCreated(
+    draft: DraftSummary,
+    customerId: string,
+    how: Exclude<LinkKind, 'linked'>,
+    release: () => void,
+  ) {
+    release();
+    await ctx.write(() => transitions.created(journal, draft.id, customerId, how));
+    ctx.fetchLater(draft.id, customerId);
+    ctx.draftChanged(draft.id);
+    ctx.progress.settle(draft.id);
+  }
+
+  /** GET the new customer and record it with the personal data of its draft. */
+  async function fetchCreated(draftId: string, customerId: string, release: () => void): Promise<void> {
+    const fetched = await unlessClosed(fetchCustomer(ctx.client(), customerId));
+    release();
+    const body = ctx.bodies.get(draftId);
+    if (!fetched || !body || signal.aborted) return; // fetched again on the next start
+    ctx.bodies.delete(draftId);
+    const customer = await ctx.write(() => storeCustomer(body, fetched, 'created'));
+    ctx.customerChanged(toQueueRow(customer));
+  }
+
+  function storeCustomer(form: CustomerInput, fetched: Customer, how: LinkKind): JournalCustomer {
+    const { customer } = journal.customers.upsert(fetched, { source: how === 'linked' ? 'poll' : 'created' });
+    // A customer someone else created keeps the personal data Vetted may hold for it.
+    if (how !== 'linked' || !journal.customers.personal(customer.id)) {
+      journal.customers.setPersonal(customer.id, personalData(form));
+    }
+    return customer;
+  }
+
+  /** Links a draft rejected as a `Duplicate` to the existing customer. */
+  async function linkDuplicate(id: string): Promise<void> {
+    const draft = journal.drafts.get(id);
+    const duplicateOf = journal.outbox.get(id)?.duplicateOf;
+    if (draft?.state !== 'rejected' || !duplicateOf) {
+      throw new DeskError('NotDuplicate', 'This draft was not rejected for an e-mail already in use.');
+    }
+    let existing: Customer;
+    try {
+      existing = await ctx.client().customers.get(duplicateOf);
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 404) {
+        throw new DeskError(
+          'NotFound',
+          'The customer with this e-mail no longer exists. Submit the draft again.',
+        );
+      }
+      throw error;
+    }
+    const customer = await ctx.write(() => {
+      transitions.created(journal, id, existing.id, 'linked');
+      return storeCustomer(draft.form, existing, 'linked');
+    });
+    ctx.customerChanged(toQueueRow(customer));
+    ctx.draftChanged(id);
+  }
+
+  return { send, fetchCreated, linkDuplicate };
+}
+
+/**
+ * Our customer, found by its e-mail; null when the service says no customer of ours has it; undefined when
+ * it cannot tell (no customer list).
+ */
+async function findOwnCustomer(
+  client: ServiceClient,
+  email: string,
+  entry: OutboxEntry,
+): Promise<Customer | null | undefined> {
+  const page = await client.customers.list({ email, limit: 10 });
+  if ('unsupported' in page) return undefined;
+  const match = page.customers.find(
+    (customer) => customer.email.toLowerCase() === email.trim().toLowerCase(),
+  );
+  return match && isOurs(match, entry) ? match : null;
+}
+
+/** The customer, or undefined if it cannot be fetched now (it is fetched again on the next start). */
+async function fetchCustomer(client: ServiceClient, id: string): Promise<Customer | undefined> {
+  try {
+    return await client.customers.get(id);
+  } catch {
+    return undefined;
+  }
+}

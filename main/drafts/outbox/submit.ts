@@ -1,0 +1,106 @@
+import { validateCustomerCreate } from '../../../contract/customer-rules.ts';
+import type { SubmitResult } from '../../../contract/drafts.ts';
+import { DeskError } from '../../../contract/errors.ts';
+import { errorFields } from '../../failures.ts';
+import type { Journal } from '../../journal/index.ts';
+import { customerBody } from '../form.ts';
+import type { ProgressTracker } from './progress.ts';
+import { isEditable, transitions } from './states.ts';
+import type { BodyCache } from './work.ts';
+
+const FIRST_CHUNK = 16;
+const SUBMIT_CHUNK = 200;
+
+export interface SubmitContext {
+  journal: Journal;
+  now(): Date;
+  signal: AbortSignal;
+  bodies: BodyCache;
+  progress: ProgressTracker;
+  /** These drafts were queued (their keys committed): announce them and start sending. */
+  queued(ids: readonly string[]): void;
+}
+
+/** Submitting drafts: each checked with the contract rules and queued, with its key, if it passes. */
+export function draftSubmitter(ctx: SubmitContext) {
+  const { journal, progress } = ctx;
+
+  /** Validates one draft and queues it with its key if it passes; says which in `result`. */
+  function admit(id: string, today: Date, result: SubmitResult): boolean {
+    const draft = journal.drafts.get(id);
+    if (!draft) {
+      result.skipped.push({ id, reason: 'Vetted has no such draft.' });
+      return false;
+    }
+    if (!isEditable(draft.state, journal.outbox.get(id))) {
+      result.skipped.push({ id, reason: `It cannot be submitted while ${draft.state}.` });
+      return false;
+    }
+    const body = customerBody(draft.form);
+    const errors = validateCustomerCreate(body, { today });
+    if (errors.length > 0) {
+      result.invalid.push({ id, errors });
+      return false;
+    }
+    transitions.queue(journal, draft.id);
+    ctx.bodies.set(id, body);
+    result.queued.push(id);
+    return true;
+  }
+
+  async function submit(ids: readonly string[]): Promise<SubmitResult> {
+    const result: SubmitResult = { queued: [], invalid: [], skipped: [] };
+    const unique = [...new Set(ids)];
+    const today = ctx.now();
+    // The bar counts every draft submitted; a refused one is done at once.
+    progress.hold();
+    progress.add(unique);
+    try {
+      // A small first chunk gets requests going at once; then larger ones, each one transaction (one sync).
+      for (let start = 0, size = FIRST_CHUNK; start < unique.length; start += size, size = SUBMIT_CHUNK) {
+        // Between chunks, answers come in and requests go out.
+        if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const chunk = unique.slice(start, start + size);
+        if (ctx.signal.aborted) {
+          result.skipped.push(...chunk.map((id) => ({ id, reason: 'Vetted is closing.' })));
+          continue;
+        }
+        // Each chunk's keys are committed before any of its requests leaves.
+        const admitted = journal.transaction(() => chunk.filter((id) => admit(id, today, result)));
+        const refused = new Set(chunk);
+        for (const id of admitted) refused.delete(id);
+        for (const id of refused) progress.settle(id);
+        ctx.queued(admitted);
+      }
+    } finally {
+      progress.release();
+    }
+    return result;
+  }
+
+  /** "Try again" on a draft that needs attention. */
+  async function tryAgain(id: string): Promise<void> {
+    const draft = journal.drafts.summary(id);
+    if (!draft) throw new DeskError('NotFound', 'Vetted has no such draft.');
+    if (draft.state !== 'attention') {
+      throw new DeskError('NotNeeded', 'Only a draft that needs attention can be tried again.');
+    }
+    if (journal.outbox.get(id)?.maybeCreated) {
+      // The same key and the same form: the service answers with what it did the first time, if anything.
+      transitions.requeue(journal, id);
+      progress.add([id]);
+      ctx.queued([id]);
+      return;
+    }
+    const { invalid } = await submit([id]);
+    if (invalid[0]) {
+      throw new DeskError(
+        'InvalidDraft',
+        'Correct the highlighted fields first.',
+        errorFields(invalid[0].errors),
+      );
+    }
+  }
+
+  return { submit, tryAgain };
+}

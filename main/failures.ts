@@ -1,0 +1,235 @@
+// The one vocabulary of failure: every error main meets (the service's refusals, the network, a service not set
+// up, the contract's and the service's field errors) turned into the words a reviewer reads. Callers decide
+// what to do about a failure; this module decides what to say, so the same cause reads the same everywhere.
+// Messages never quote a URL's secret part, a request or response body, or a stack.
+import {
+  CUSTOMER_FIELDS,
+  type CustomerField,
+  type CustomerRulesMode,
+  customerFieldHint,
+} from '../contract/customer-rules.ts';
+import { UPLOAD_PROBLEMS, type UploadProblemCode } from '../contract/document-rules.ts';
+import { type AppError, DeskError } from '../contract/errors.ts';
+import type { ConnectionTest } from '../contract/settings.ts';
+import { NetworkError, NotConfiguredError, ServiceError, sameCode } from './service/index.ts';
+
+export type ConnectionFailure = Extract<ConnectionTest, { ok: false }>;
+
+/** Why talking to the service failed, with the reason "Test connection" shows. */
+export function connectionFailure(error: unknown): ConnectionFailure {
+  if (error instanceof NetworkError) return networkFailure(error);
+  if (error instanceof ServiceError) return serviceFailure(error);
+  return {
+    ok: false,
+    reason: 'unexpected',
+    message: 'Something unexpected went wrong; details are in the log.',
+  };
+}
+
+/** Any failure as one sentence, for a screen that shows a problem beside what it could not load. */
+export function failureMessage(error: unknown): string {
+  if (error instanceof DeskError || error instanceof NotConfiguredError) return error.message;
+  return connectionFailure(error).message;
+}
+
+/**
+ * What a contract call may answer for a failure a reviewer can act on; undefined leaves it a generic internal
+ * error (its details stay in the log).
+ */
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
+  if (error instanceof NetworkError) return { code: 'Offline', message: connectionFailure(error).message };
+  if (error instanceof ServiceError) {
+    const reference = error.requestId ? ` (request ${error.requestId})` : '';
+    return {
+      code: `Service.${error.code}`,
+      message: `The service refused this: ${error.message}${reference}`,
+    };
+  }
+  return undefined;
+}
+
+function networkFailure(error: NetworkError): ConnectionFailure {
+  switch (error.kind) {
+    case 'tls':
+      return {
+        ok: false,
+        reason: 'tls',
+        message: 'The secure connection failed: the service’s TLS certificate was not accepted.',
+      };
+    case 'timeout':
+      return { ok: false, reason: 'timeout', message: 'The service did not answer in time.' };
+    case 'dns':
+      return {
+        ok: false,
+        reason: 'unreachable',
+        message: 'The service’s host name could not be found. Check the base URL.',
+      };
+    default:
+      return {
+        ok: false,
+        reason: 'unreachable',
+        message: 'The service could not be reached. Check the base URL and your network.',
+      };
+  }
+}
+
+function serviceFailure(error: ServiceError): ConnectionFailure {
+  if (error.is('invalid_client') || error.is('InvalidCredentials') || error.status === 401) {
+    return {
+      ok: false,
+      reason: 'bad-credentials',
+      message: 'The service refused the client ID or the client secret.',
+    };
+  }
+  if (error.is('InvalidVersion') || error.status === 406) {
+    return {
+      ok: false,
+      reason: 'media-type',
+      message: 'The service does not accept this API version (application/vnd.service.v1.hal+json).',
+    };
+  }
+  if (error.status === 404 || error.status === 405) {
+    return {
+      ok: false,
+      reason: 'unreachable',
+      message: 'No token endpoint answers at this base URL. Check the base URL.',
+    };
+  }
+  if (error.status === 429) {
+    return {
+      ok: false,
+      reason: 'rate-limited',
+      message: 'The service is rate limiting Vetted; try again in a minute.',
+    };
+  }
+  if (error.status >= 500) {
+    return {
+      ok: false,
+      reason: 'server',
+      message: `The service had an internal error (HTTP ${error.status}).`,
+    };
+  }
+  return { ok: false, reason: 'unexpected', message: `The service answered ${error.status} ${error.code}.` };
+}
+
+// ---- Field errors --------------------------------------------------------------------------------
+
+const DUPLICATE_HINT =
+  'A customer with this e-mail already exists: link this draft to it, or change the e-mail.';
+
+/** Contract field errors as `AppError.fields`: JSON pointer → how to fix it. */
+export function errorFields(errors: readonly { path: string; hint: string }[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const error of errors) fields[error.path] ??= error.hint;
+  return fields;
+}
+
+/** The service's field errors on the form's fields (JSON pointer → how to fix it); unknown paths go to "/". */
+export function serviceFieldErrors(
+  error: ServiceError,
+  mode: CustomerRulesMode,
+): { fields: Record<string, string>; duplicateOf: string | null } {
+  const fields: Record<string, string> = {};
+  let duplicateOf: string | null = null;
+  for (const field of error.fields) {
+    const name = field.path.replace(/^\//, '');
+    const known = (CUSTOMER_FIELDS as readonly string[]).includes(name);
+    const path = known ? `/${name}` : '/';
+    if (sameCode(field.code, 'Duplicate')) {
+      duplicateOf = (field.aboutUrl && lastPathSegment(field.aboutUrl)) || duplicateOf;
+      fields[path] = DUPLICATE_HINT;
+      continue;
+    }
+    // The service's message names the rule ("Email invalid."); the hint says how to fix it.
+    const hint = known ? customerFieldHint(name as CustomerField, mode) : '';
+    fields[path] ??= [field.message.slice(0, 200), hint].filter(Boolean).join(' ');
+  }
+  return { fields, duplicateOf };
+}
+
+function lastPathSegment(url: string): string | null {
+  try {
+    return new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- Sending a draft -----------------------------------------------------------------------------
+
+const BY_ITSELF = 'Vetted will send it again by itself.';
+
+/** The words on a draft whose send failed, by what the outbox does next. */
+export const sendFailure = {
+  /** Offline, not set up, or a passing refusal: the outbox sends it again. */
+  willResend: (error: unknown) => `${failureMessage(error)} ${BY_ITSELF}`,
+  stillWorking: `The service is still working on an earlier send of this draft. ${BY_ITSELF}`,
+  credentialsRefused: (error: ServiceError) =>
+    `${connectionFailure(error).message} Correct them in Settings: the draft stays queued.`,
+  unexpected: 'Something unexpected went wrong while sending this draft; details are in the log.',
+  rejected(fields: Record<string, string>, duplicateOf: string | null): string {
+    const names = Object.keys(fields).map((path) => path.slice(1) || 'the form');
+    if (duplicateOf && names.length === 1) return DUPLICATE_HINT;
+    const count = names.length === 1 ? 'one field' : `${names.length} fields`;
+    return `The service rejected ${count}: ${names.join(', ')}. Correct the form and submit it again.`;
+  },
+  /** A refusal a person must look at before the draft is sent again. */
+  needsAttention(error: ServiceError, keyReused: boolean): string {
+    if (keyReused) {
+      return 'The service has seen this draft’s Idempotency-Key with other content. Try again to send it as it was first sent.';
+    }
+    if (error.is('InvalidResponse')) {
+      return 'The service took the draft but its answer could not be read. Try again: the same key is sent, so it is not created twice.';
+    }
+    if (error.status === 403) return 'The service does not allow Vetted to create customers (403 Forbidden).';
+    if (error.status === 406) return connectionFailure(error).message;
+    // The service's own message may quote what was sent: only its status and code are shown.
+    return `The service refused this draft (${error.status} ${error.code}). Try again once the cause is fixed.`;
+  },
+};
+
+// ---- The one-time verification retry --------------------------------------------------------------
+
+export const oneTimeRetryFailure = {
+  rejected: (fields: Record<string, string>) =>
+    new DeskError('RetryRejected', 'The service rejected some fields; the retry was not used.', fields),
+  refused: () => new DeskError('RetryRefused', 'The service no longer accepts a retry for this customer.'),
+  unknown: () =>
+    new DeskError(
+      'RetryUnknown',
+      'Vetted could not tell whether the service received the retry. It will not be sent again: refresh the customer to see its status.',
+    ),
+};
+
+// ---- Uploading a document ------------------------------------------------------------------------
+
+/** The service's own refusals of an upload that a reviewer can act on, by code. */
+const UPLOAD_REFUSALS: readonly UploadProblemCode[] = [
+  'InvalidFileType',
+  'FileTooLarge',
+  'MaxNumberOfResources',
+  'InvalidResourceState',
+  'UnsupportedRequestContentType',
+];
+
+export const uploadProblem = (code: UploadProblemCode) => new DeskError(code, UPLOAD_PROBLEMS[code]);
+
+/**
+ * Any failure of an upload as one of the problems the renderer knows; undefined for anything else
+ * (an expired login, a bug), which `toAppError` then describes.
+ */
+export function uploadFailure(error: unknown, cancelled: boolean): DeskError | undefined {
+  if (error instanceof DeskError) return error;
+  if (cancelled) return uploadProblem('UploadCancelled');
+  if (error instanceof NetworkError) return uploadProblem('UploadOutcomeUnknown');
+  if (!(error instanceof ServiceError)) return undefined;
+  const known = UPLOAD_REFUSALS.find((code) => error.is(code));
+  if (known) return uploadProblem(known);
+  if (error.is('ValidationError')) {
+    return error.fields.some((field) => field.path === '/documentType')
+      ? uploadProblem('ValidationError')
+      : new DeskError('UploadRefused', `${UPLOAD_PROBLEMS.UploadRefused} ${error.message}`);
+  }
+  return error.retryable ? uploadProblem('UploadOutcomeUnknown') : undefined;
+}

@@ -1,0 +1,20 @@
+import type { ConnectionTest } from '../../contract/settings.ts';
+import { connectionFailure } from '../failures.ts';
+import type { ServiceClient } from './index.ts';
+
+/**
+ * "Test connection": a fresh token (proves the base URL, the credentials and TLS), then one
+ * API call with it (proves the media type and the token's use). Failures come back in words.
+ */
+export async function testConnection(client: ServiceClient): Promise<ConnectionTest> {
+  try {
+    client.token.invalidate();
+    await client.token.get();
+    await client.customers.list({ limit: 1 });
+    const info = client.token.info();
+    if (!info) return { ok: false, reason: 'unexpected', message: 'The service gave no token.' };
+    return { ok: true, scope: info.scope, expiresAt: new Date(info.expiresAt).toISOString() };
+  } catch (error) {
+    return connectionFailure(error);
+  }
+}
