@@ -51,7 +51,8 @@ export const WebhooksOverviewSchema = z.object({
 });
 export type WebhooksOverview = z.infer<typeof WebhooksOverviewSchema>;
 
-const SubscriptionIdSchema = z.string().trim().min(1).max(200);
+/** The service names subscriptions by UUID: anything else (a path, a URL, `..`, NUL) is refused before a handler sees it. */
+const SubscriptionIdSchema = z.guid('A subscription id is the service’s UUID.');
 
 export const SubscribeInputSchema = z.strictObject({
   /** https, or http to a loopback host when the service itself is on this machine (the sandbox). */

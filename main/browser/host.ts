@@ -10,9 +10,13 @@ import type { Dispatch } from '../serve.ts';
  * Browser mode: the same desk as under Electron, carried over loopback HTTP (invoke) and
  * server-sent events (pushed events) to the renderer running in an ordinary browser.
  *
- * Guards, all on every request: a random per-launch token (an HttpOnly, SameSite=Strict cookie
- * set when the launch URL is opened), the Host header (defeats DNS rebinding) and, where the
- * browser sends one, the Origin (defeats cross-site requests).
+ * Guards: the Host header (defeats DNS rebinding) and, where the browser sends one, the Origin
+ * (defeats cross-site requests) on every request; and on every API request a random per-launch
+ * token. The token is never a cookie: cookies are not scoped by port, so any other server on
+ * 127.0.0.1 would receive it. The launch URL carries it in its fragment (never sent to a server,
+ * never in a Referer); the page keeps it in sessionStorage, which is this origin's (port
+ * included) alone, and sends it as a bearer token. The renderer's files are public code and need
+ * no token; every piece of data is behind `/api/`.
  */
 
 export interface BrowserHostOptions {
@@ -35,7 +39,6 @@ export interface BrowserHost {
   close(): Promise<void>;
 }
 
-const COOKIE = 'vetted_session';
 const MAX_INVOKE_BODY = 16 * 1024 * 1024; // a dropped ID photo (10 MiB) travels base64-encoded
 const HEARTBEAT_MS = 25_000;
 
@@ -47,61 +50,62 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, 500, { error: 'Internal error' });
+      if (!res.headersSent)
+        refuse(res, 500, 'Internal', 'Something went wrong in Vetted; details are in the log.');
       else res.destroy();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.headers.host !== hostHeader)
+      return refuse(res, 421, 'WrongHost', 'This address is not Vetted’s.');
+    if (!isSameOrigin(req, origin)) {
+      return refuse(res, 403, 'Forbidden', 'A request from another site is refused.');
+    }
     const url = new URL(req.url ?? '/', origin);
-    if (req.headers.host !== hostHeader) return send(res, 421, { error: 'Wrong Host' });
-    if (!isSameOrigin(req, origin)) return send(res, 403, { error: 'Cross-origin request refused' });
-
-    if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) {
-      if (!tokenMatches(url.searchParams.get('token'), token))
-        return send(res, 401, { error: 'Wrong token' });
-      res.writeHead(303, {
-        Location: '/',
-        'Set-Cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        'Cache-Control': 'no-store',
-      });
-      return void res.end();
-    }
-    if (!tokenMatches(readCookie(req, COOKIE), token)) {
-      return send(res, 401, {
-        error: 'Open Vetted with the URL printed at start-up (it carries the token).',
-      });
-    }
-    const session: BrowserSession = { kind: 'browser-session', authenticated: true };
-
-    if (url.pathname.startsWith('/api/invoke/')) {
-      if (req.method !== 'POST') return send(res, 405, { error: 'POST only' });
-      if (!req.headers['content-type']?.startsWith('application/json')) {
-        return send(res, 415, { error: 'JSON only' });
-      }
-      const body = await readJson(req, MAX_INVOKE_BODY);
-      if (!body.ok) return send(res, body.status, { error: body.error });
-      const channel = decodeURIComponent(url.pathname.slice('/api/invoke/'.length));
-      const input = (body.value as { input?: unknown } | null)?.input;
-      return send(res, 200, await options.dispatch(channel, session, input));
-    }
-    if (url.pathname === '/api/events') {
-      if (req.method !== 'GET') return send(res, 405, { error: 'GET only' });
-      return openEventStream(res);
-    }
-    if (req.method !== 'GET') return send(res, 405, { error: 'GET only' });
+    if (url.pathname.startsWith('/api/')) return handleApi(req, res, url);
+    if (req.method !== 'GET') return refuse(res, 405, 'MethodNotAllowed', 'Only GET is answered here.');
     const file = await readRendererFile(options.rendererDir, url.pathname);
-    if (!file) return send(res, 404, { error: 'Not found' });
+    if (!file) return refuse(res, 404, 'NotFound', 'There is no such file.');
     res.writeHead(200, { ...RENDERER_HEADERS, 'Content-Type': file.contentType });
     res.end(file.body);
   }
 
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    // EventSource cannot send headers: the event stream alone takes the token in its query.
+    const offered = bearerOf(req) ?? (url.pathname === '/api/events' ? url.searchParams.get('token') : null);
+    if (!tokenMatches(offered, token)) {
+      return refuse(
+        res,
+        401,
+        'Unauthorized',
+        'Open Vetted with the address printed at start-up: it carries the key.',
+      );
+    }
+    if (url.pathname === '/api/events') {
+      if (req.method !== 'GET')
+        return refuse(res, 405, 'MethodNotAllowed', 'The event stream is read with GET.');
+      return openEventStream(res);
+    }
+    if (!url.pathname.startsWith('/api/invoke/'))
+      return refuse(res, 404, 'NotFound', 'There is no such API.');
+    if (req.method !== 'POST') return refuse(res, 405, 'MethodNotAllowed', 'Channels are invoked with POST.');
+    if (!req.headers['content-type']?.startsWith('application/json')) {
+      return refuse(res, 415, 'UnsupportedMediaType', 'Send the input as application/json.');
+    }
+    const channel = decodedChannel(url.pathname.slice('/api/invoke/'.length));
+    if (channel === null) {
+      return refuse(res, 400, 'BadRequest', 'The channel name in the address is not valid percent-encoding.');
+    }
+    const body = await readJson(req, MAX_INVOKE_BODY);
+    if (!body.ok) return refuse(res, body.status, body.code, body.message);
+    const session: BrowserSession = { kind: 'browser-session', authenticated: true };
+    const input = (body.value as { input?: unknown } | null)?.input;
+    send(res, 200, await options.dispatch(channel, session, input));
+  }
+
   function openEventStream(res: ServerResponse): void {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-    });
+    res.writeHead(200, { ...API_HEADERS, 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
     res.write(': connected\n\n');
     streams.add(res);
     res.on('close', () => streams.delete(res));
@@ -123,7 +127,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   origin = `http://${hostHeader}`;
 
   return {
-    launchUrl: `${origin}/?token=${token}`,
+    launchUrl: `${origin}/#token=${token}`,
     origin,
     async close() {
       unsubscribe();
@@ -162,32 +166,53 @@ function tokenMatches(candidate: string | null | undefined, token: string): bool
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function readCookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
+function bearerOf(req: IncomingMessage): string | null {
+  const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
+  return match?.[1] ?? null;
 }
 
-type JsonBody = { ok: true; value: unknown } | { ok: false; status: number; error: string };
+/** A channel name from the address, or null when its percent-encoding is broken (`%`, `%zz`, `%E0%A4%A`). */
+function decodedChannel(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
+type JsonBody = { ok: true; value: unknown } | { ok: false; status: number; code: string; message: string };
 
 async function readJson(req: IncomingMessage, limit: number): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) return { ok: false, status: 413, error: 'Request too large' };
+    if (size > limit) {
+      return {
+        ok: false,
+        status: 413,
+        code: 'TooLarge',
+        message: 'The request is larger than Vetted accepts.',
+      };
+    }
     chunks.push(chunk as Buffer);
   }
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {
-    return { ok: false, status: 400, error: 'Not JSON' };
+    return { ok: false, status: 400, code: 'BadRequest', message: 'The request body is not JSON.' };
   }
 }
 
+/** On every answer of the API: never cached, never sniffed as anything but what it says it is. */
+const API_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+
 function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.writeHead(status, { ...API_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
+}
+
+/** A refusal in the contract's own shape: a typed error in words, as any channel's would be. */
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  send(res, status, { ok: false, error: { code, message } });
 }

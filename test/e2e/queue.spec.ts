@@ -170,7 +170,7 @@ test('a pushed row is patched in place: the queue asks main for no window after 
   await page.goto(app.launchUrl);
   await addCustomer(page, id);
   // A fresh page: whatever the add set off is over, and the queue asks for its window once.
-  const listening = page.waitForResponse((response) => response.url().endsWith('/api/events'));
+  const listening = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
   await page.reload();
   // Main adds the page to its pushes before it answers the event stream's request.
   await listening;

@@ -172,3 +172,29 @@ describe('the contract', () => {
     }
   });
 });
+
+describe('ids the service names', () => {
+  const channels = ['webhooks.delete', 'webhooks.setPaused'] as const;
+  const input = (channel: (typeof channels)[number], id: string) =>
+    channel === 'webhooks.delete' ? { id } : { id, paused: true };
+
+  it('takes a subscription UUID, and refuses paths, URLs, NUL, emoji and encoded traversal', () => {
+    for (const channel of channels) {
+      const schema = invokeChannels[channel].input;
+      expect(schema.safeParse(input(channel, '5f0e1c8a-3b1f-4c7e-9a51-2d7c0f1e9b44')).success).toBe(true);
+      for (const bad of [
+        'a/b',
+        'a\u0000b',
+        '😀',
+        '%2e%2e%2f',
+        '../x',
+        'https://evil.example/webhook-subscriptions/1',
+        '',
+      ]) {
+        const parsed = schema.safeParse(input(channel, bad));
+        expect(parsed.success, `${channel} ${JSON.stringify(bad)}`).toBe(false);
+        expect(parsed.error?.issues[0]?.message).toBe('A subscription id is the service’s UUID.');
+      }
+    }
+  });
+});
