@@ -1,22 +1,15 @@
-// The journal: main's local SQLite record of customers, their history, drafts and outbox, events and the
-// audit log, which the reviewer's queue stands on. Opened by main only; personal data encrypted.
-import { type AuditRepository, auditRepository } from './audit.ts';
-import { type CustomersRepository, customersRepository } from './customers.ts';
-import { configure, type Db, openDatabase, statements, transaction } from './db.ts';
-import {
-  type DraftsRepository,
-  draftsRepository,
-  type OutboxRepository,
-  outboxRepository,
-} from './drafts.ts';
-import { JournalError } from './errors.ts';
-import { type EventsRepository, eventsRepository } from './events.ts';
-import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
-import { personalCipher } from './personal.ts';
-import { type QueueRepository, queueRepository } from './queue.ts';
-import { type RejectionsRepository, rejectionsRepository } from './rejections.ts';
-import { type RetriesRepository, retriesRepository } from './retries.ts';
-import { type Clock, systemClock } from './time.ts';
+// The journal: main's record of customers, their history, drafts and outbox, events and the audit log, which
+// the reviewer's queue stands on. This file is its interface, and every use of the journal outside this
+// folder goes through it: repositories per concern whose methods return promises, a unit of work for writes
+// that span several of them (`transaction`), and the webhook inbox. Callers never learn which implementation
+// runs; today it is SQLite (sqlite.ts), team mode adds PostgreSQL behind the same interface.
+import type { AuditRepository } from './audit.ts';
+import type { CustomersRepository } from './customers.ts';
+import type { DraftsRepository, OutboxRepository } from './drafts.ts';
+import type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
+import type { QueueRepository } from './queue.ts';
+import type { RejectionInput, RejectionsRepository } from './rejections.ts';
+import type { RetriesRepository } from './retries.ts';
 
 export type { AuditEntry, AuditInput, AuditRepository } from './audit.ts';
 export type {
@@ -37,92 +30,72 @@ export type {
   OutboxRepository,
 } from './drafts.ts';
 export { JournalError } from './errors.ts';
-export type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent, WriteStatement } from './events.ts';
-export { LATEST_VERSION } from './migrations.ts';
+export type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
 export type { Address, PersonalData } from './personal.ts';
 export type { QueueRepository } from './queue.ts';
 export type { Rejection, RejectionInput, RejectionsRepository } from './rejections.ts';
 export type { RetriesRepository, RetryRecord } from './retries.ts';
+export { type JournalOptions, LATEST_VERSION, openJournal, type SqliteJournal } from './sqlite.ts';
 export type { Clock } from './time.ts';
 
-export interface JournalOptions {
-  /** The database file, e.g. `<data dir>/journal.db`; created (0600) if absent. */
-  file: string;
-  /** The vault's data key (`Vault.dataKey()`): encrypts personal data. */
-  dataKey: Buffer;
-  /** For tests; defaults to the system clock. */
-  clock?: Clock;
-}
-
-export interface Journal {
-  readonly file: string;
-  readonly schemaVersion: number;
+/** The journal's repositories, one per concern. */
+export interface JournalRepositories {
   readonly customers: CustomersRepository;
   readonly queue: QueueRepository;
   readonly drafts: DraftsRepository;
   readonly outbox: OutboxRepository;
   readonly events: EventsRepository;
+  /** The one-time verification retry of each customer, recorded as used. */
   readonly retries: RetriesRepository;
   readonly audit: AuditRepository;
   /** The webhook listener's security log: requests it refused. */
   readonly rejections: RejectionsRepository;
-  /** Runs `fn` atomically (nested calls are savepoints); throwing rolls it all back. */
-  transaction<T>(fn: () => T): T;
-  close(): void;
 }
 
 /**
- * Opens the journal, migrating it to the latest schema. Throws `JournalError`, leaving the file untouched,
- * for a journal written by a newer Vetted or a file that is not a journal.
+ * A unit of work: repositories bound to one transaction. Use only these inside it (the journal outside waits
+ * for the transaction to end), never wait on the network inside it, and do not run nested ones side by side.
  */
-export function openJournal({ file, dataKey, clock = systemClock }: JournalOptions): Journal {
-  const cipher = personalCipher(dataKey);
-  const db = openDatabase(file);
-  try {
-    checkCanMigrate(db, file);
-    configure(db);
-    migrateExplaining(db, file);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const sql = statements(db);
-  return {
-    file,
-    schemaVersion: schemaVersion(db),
-    customers: customersRepository(db, sql, cipher, clock),
-    queue: queueRepository(sql),
-    drafts: draftsRepository(sql, cipher, clock),
-    outbox: outboxRepository(sql, clock),
-    events: eventsRepository(sql, clock),
-    retries: retriesRepository(sql, clock),
-    audit: auditRepository(sql, clock),
-    rejections: rejectionsRepository(sql, clock),
-    transaction: (fn) => transaction(db, fn),
-    close() {
-      if (!db.isOpen) return;
-      // Upkeep, cheap when nothing changed: the planner's statistics, and the search index merged into one
-      // segment (each commit adds a small one; a search probes every segment, so they would add up).
-      try {
-        db.exec(`PRAGMA optimize; INSERT INTO customer_search (customer_search) VALUES ('optimize');`);
-      } finally {
-        db.close();
-      }
-    },
-  };
+export interface JournalTransaction extends JournalRepositories {
+  /** A nested unit of work (a savepoint): throwing rolls back only what it did. */
+  transaction<T>(work: (tx: JournalTransaction) => Promise<T>): Promise<T>;
 }
 
-function migrateExplaining(db: Db, file: string): void {
-  const from = schemaVersion(db);
-  try {
-    migrate(db);
-  } catch (cause) {
-    const reached = schemaVersion(db);
-    const failed = MIGRATIONS[reached];
-    throw new JournalError(
-      `Could not update the journal ${file} from schema ${from} to ${LATEST_VERSION}: migration ` +
-        `${failed?.version} (${failed?.name}) failed and was rolled back; the journal stays at schema ${reached}.`,
-      { cause },
-    );
-  }
+export interface Journal extends JournalRepositories {
+  readonly schemaVersion: number;
+  /** Runs `work` atomically; throwing rolls it all back. */
+  transaction<T>(work: (tx: JournalTransaction) => Promise<T>): Promise<T>;
+  /** A writer for the webhook listener, durable and grouped; its owner closes it. */
+  openInbox(): EventInbox;
+  close(): Promise<void>;
+}
+
+/** An event as the inbox records it: `processed` when recording it is all there is to do with it. */
+export interface InboxEvent extends ReceivedEvent {
+  processed: boolean;
+}
+
+/**
+ * The webhook listener's writes. Committed off the main thread and in groups (one sync serves many
+ * deliveries), so that main keeps reading, verifying and answering while a commit is on disk.
+ */
+export interface EventInbox {
+  /**
+   * Records events once each, durable when it resolves (the listener answers 200 only then). A delivered
+   * event seen before counts as a duplicate; a fetched one (`delivered: false`) already known is left alone.
+   */
+  record(
+    events: readonly InboxEvent[],
+    options: { delivered: boolean },
+  ): Promise<Array<{ event: JournalEvent; duplicate: boolean }>>;
+  /** Committed with the next group, or shortly: losing it in a crash only means processing them again. */
+  markProcessed(ids: readonly string[]): Promise<void>;
+  /** The security log, written lazily like `markProcessed`: a flood of bad requests costs next to no syncs. */
+  recordRejection(entry: RejectionInput): Promise<void>;
+  /** Resolves once everything asked for so far is committed (before reading it back). */
+  flush(): Promise<void>;
+  /** Groups committed, writes in them, and time spent committing them: how grouping works under load. */
+  readonly stats: { commits: number; writes: number; committingMs: number };
+  /** Commits what is waiting, then stops. */
+  close(): Promise<void>;
 }

@@ -8,8 +8,8 @@ import { type Journal, openJournal, type ServiceCustomer } from '../../main/jour
 const tempDirs: string[] = [];
 const openJournals: Journal[] = [];
 
-afterEach(() => {
-  for (const journal of openJournals.splice(0)) journal.close();
+afterEach(async () => {
+  for (const journal of openJournals.splice(0)) await journal.close();
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
