@@ -15,7 +15,7 @@ import type {
   UploadInput,
 } from '../../contract/documents.ts';
 import { DeskError } from '../../contract/errors.ts';
-import { uploadFailure, uploadProblem } from '../failures.ts';
+import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
 import { describeError } from '../log.ts';
@@ -60,16 +60,14 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
 
   const knownCustomer = async (id: string): Promise<JournalCustomer> => {
     const customer = await journal.customers.get(id);
-    if (!customer)
-      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+    if (!customer) throw refusal.unknownCustomer();
     return customer;
   };
 
   /** The customer as the service has it now; the journal (and the queue) follow. */
   const refreshed = async (id: string): Promise<JournalCustomer> => {
     const customer = await reconciler.refresh(id, { source: 'poll' });
-    if (!customer || customer.goneAt)
-      throw new DeskError('NotFound', 'The service no longer knows this customer.');
+    if (!customer || customer.goneAt) throw refusal.customerGone();
     return customer;
   };
 

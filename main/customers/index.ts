@@ -1,6 +1,7 @@
 import type { CustomerDetail, PersonalData, Progress } from '../../contract/customers.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { EventHub } from '../event-hub.ts';
+import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
@@ -31,8 +32,7 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
 
   const detail = async (id: string): Promise<CustomerDetail> => {
     const customer = await journal.customers.get(id);
-    if (!customer)
-      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+    if (!customer) throw refusal.unknownCustomer();
     return customerDetail(journal, customer);
   };
 
@@ -147,12 +147,7 @@ async function customerDetail(journal: Journal, customer: JournalCustomer): Prom
       .filter(([rel]) => rel !== 'self')
       .map(([rel, link]) => ({ rel, href: link.href })),
     actions: {
-      retry: allowedWhen(
-        customer,
-        'retry',
-        retryUsed ? 'The one retry for this customer has been used.' : null,
-        'Only a customer in “retry” can be resubmitted.',
-      ),
+      retry: allowedWhen(customer, 'retry', retryUsed ? REFUSED.retryUsed : null, REFUSED.retryNotAllowed),
       upload: allowedWhen(
         customer,
         'document',
@@ -165,7 +160,7 @@ async function customerDetail(journal: Journal, customer: JournalCustomer): Prom
 }
 
 function allowedWhen(customer: JournalCustomer, status: string, blocked: string | null, otherwise: string) {
-  if (customer.goneAt) return { allowed: false, reason: 'The service no longer knows this customer.' };
+  if (customer.goneAt) return { allowed: false, reason: REFUSED.customerGone };
   if (customer.status !== status) return { allowed: false, reason: otherwise };
   return blocked ? { allowed: false, reason: blocked } : { allowed: true, reason: null };
 }

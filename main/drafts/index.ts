@@ -1,6 +1,7 @@
 import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
+import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
 import { describeError } from '../log.ts';
@@ -41,7 +42,7 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
   };
   const status = async (id: string, repos: JournalRepositories = journal): Promise<DraftStatus> => {
     const summary = await repos.drafts.summary(id);
-    if (!summary) throw new DeskError('NotFound', 'Vetted has no such draft; it may have been discarded.');
+    if (!summary) throw refusal.noSuchDraft();
     return statusOf(summary, await repos.outbox.get(id));
   };
   const view = async (draft: Draft): Promise<DraftView> => ({
@@ -51,7 +52,7 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
   });
   const requireDraft = async (id: string): Promise<Draft> => {
     const draft = await journal.drafts.get(id);
-    if (!draft) throw new DeskError('NotFound', 'Vetted has no such draft; it may have been discarded.');
+    if (!draft) throw refusal.noSuchDraft();
     return draft;
   };
   /** Saving and discarding: only while nothing can have been created from the draft. */
@@ -120,7 +121,7 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
         await requireEditable(tx, id, 'changed');
         return tx.drafts.saveForm(id, form);
       });
-      if (!savedAt) throw new DeskError('NotFound', 'Vetted has no such draft; it may have been discarded.');
+      if (!savedAt) throw refusal.noSuchDraft();
       announce(id);
       return { id, savedAt };
     },

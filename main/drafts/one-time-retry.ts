@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
-import { DeskError } from '../../contract/errors.ts';
 import { toQueueRow } from '../customers/queue-row.ts';
 import type { Reconciler } from '../customers/reconcile.ts';
-import { errorFields, oneTimeRetryFailure, serviceFieldErrors } from '../failures.ts';
+import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer, JournalRepositories } from '../journal/index.ts';
 import {
   type Customer,
@@ -33,13 +32,12 @@ export interface OneTimeRetry {
 /** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
 async function requireRetryable(journal: JournalRepositories, customerId: string): Promise<JournalCustomer> {
   const customer = await journal.customers.get(customerId);
-  if (!customer)
-    throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+  if (!customer) throw refusal.unknownCustomer();
   if (await journal.retries.get(customerId)) {
-    throw new DeskError('RetryUsed', 'The one retry for this customer has been used.');
+    throw refusal.retryUsed();
   }
   if (customer.goneAt || customer.status !== 'retry') {
-    throw new DeskError('RetryNotAllowed', 'Only a customer in “retry” can be resubmitted.');
+    throw refusal.retryNotAllowed();
   }
   return customer;
 }
@@ -122,7 +120,7 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
           await requireRetryable(tx, customerId);
           const errors = validateCustomerRetry(body);
           if (errors.length > 0) {
-            throw new DeskError('InvalidRetry', 'Correct the highlighted fields first.', errorFields(errors));
+            throw refusal.invalid('InvalidRetry', errors);
           }
           await tx.retries.record(customerId, null);
         });

@@ -1,7 +1,7 @@
 import { validateCustomerCreate } from '../../../contract/customer-rules.ts';
 import type { SubmitResult } from '../../../contract/drafts.ts';
 import { DeskError } from '../../../contract/errors.ts';
-import { errorFields } from '../../failures.ts';
+import { refusal } from '../../failures.ts';
 import type { Journal, JournalRepositories } from '../../journal/index.ts';
 import { customerBody } from '../form.ts';
 import type { ProgressTracker } from './progress.ts';
@@ -107,11 +107,7 @@ export function draftSubmitter(ctx: SubmitContext) {
     }
     const { invalid } = await submit([id]);
     if (invalid[0]) {
-      throw new DeskError(
-        'InvalidDraft',
-        'Correct the highlighted fields first.',
-        errorFields(invalid[0].errors),
-      );
+      throw refusal.invalid('InvalidDraft', invalid[0].errors);
     }
   }
 
