@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { eventFromRow, eventStatements, type WriteStatement } from './events.ts';
 import { createGroupCommit } from './group-commit.ts';
-import type { EventInbox } from './index.ts';
+import type { EventInbox } from './interface.ts';
 import { rejectionStatements } from './rejections.ts';
 import { type Clock, systemClock } from './time.ts';
 

@@ -15,7 +15,7 @@ import {
   type JournalEvent,
   type WriteStatement,
 } from './events.ts';
-import type { Journal, JournalRepositories, JournalTransaction } from './index.ts';
+import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
