@@ -38,7 +38,9 @@ export function manualClock(start = '2026-03-01T09:00:00.000Z') {
 export const MINUTE = 60_000;
 
 /** The journal under test, typed as the interface: every test here runs against any implementation of it. */
-export function openTestJournal(options: { file?: string; dataKey?: Buffer; clock?: () => Date } = {}): Journal {
+export function openTestJournal(
+  options: { file?: string; dataKey?: Buffer; clock?: () => Date } = {},
+): Journal {
   const journal = openJournal({
     file: options.file ?? journalFile(),
     dataKey: options.dataKey ?? createFieldKey(),
