@@ -6,7 +6,8 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // out/ mirrors the source tree, so the entry's paths to ../../renderer and ../../preload hold in both.
-      lib: { entry: 'main/electron/index.ts', formats: ['es'], fileName: () => 'electron/index.js' },
+      lib: { entry: 'main/electron/index.ts', formats: ['es'] },
+      rollupOptions: { output: { entryFileNames: 'electron/[name].js' } },
     },
   },
   preload: {

@@ -74,9 +74,11 @@ async function outboxDrain(client: ServiceClient, count: number, concurrency: nu
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-outbox-'));
   const journal: Journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
   const run = randomUUID().slice(0, 8);
-  const ids = journal.transaction(() =>
-    Array.from({ length: count }, (_, i) => journal.drafts.insert({ form: customer(run, i) }).id),
-  );
+  const ids = await journal.transaction(async (tx) => {
+    const inserted: string[] = [];
+    for (let i = 0; i < count; i++) inserted.push((await tx.drafts.insert({ form: customer(run, i) })).id);
+    return inserted;
+  });
   let linkedAt = 0;
   const outbox = createOutbox({
     journal,
@@ -91,11 +93,12 @@ async function outboxDrain(client: ServiceClient, count: number, concurrency: nu
   const { queued } = await outbox.submit(ids);
   await outbox.settled();
   const perSecond = { linked: count / ((linkedAt - started) / 1000), recorded: rate(count, started) };
-  const created = journal.drafts.countByState().created;
-  const customerIds = new Set(journal.drafts.list().map((draft) => draft.customerId));
-  const recorded = customerIds.size > 0 && [...customerIds].every((id) => id && journal.customers.get(id));
+  const created = (await journal.drafts.countByState()).created;
+  const customerIds = new Set((await journal.drafts.list()).map((draft) => draft.customerId));
+  let recorded = customerIds.size > 0;
+  for (const id of customerIds) recorded &&= Boolean(id && (await journal.customers.get(id)));
   await outbox.close();
-  journal.close();
+  await journal.close();
   rmSync(dir, { recursive: true, force: true });
   if (queued.length !== count || created !== count || customerIds.size !== count || !recorded) {
     throw new Error(

@@ -36,19 +36,19 @@ const LAST = ['Smith', 'Garcia', 'Nguyen', 'Okafor', 'Kowalski', 'Haddad', 'Lars
 /** A surname planted in three customers of each journal: a search that finds a few rows, as most do. */
 const RARE = 'Quennell';
 
-function seedJournal(dataDir: string, customers: number): void {
+async function seedJournal(dataDir: string, customers: number): Promise<void> {
   const dataKey = openFileKeyVault({ dir: dataDir }).dataKey();
   const journal = openJournal({ file: path.join(dataDir, 'journal.db'), dataKey });
   const now = Date.parse('2026-03-01T12:00:00.000Z');
   const rare = new Set([7, Math.floor(customers / 2), customers - 3]);
-  journal.transaction(() => {
+  await journal.transaction(async (tx) => {
     for (let i = 0; i < customers; i++) {
       const firstName = FIRST[i % FIRST.length]!;
       const lastName = rare.has(i) ? RARE : `${LAST[Math.floor(i / FIRST.length) % LAST.length]}${i}`;
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       // Spread over 90 days, in an order unrelated to the id, so the queue's order is a real sort.
       const since = new Date(now - ((i * 7_919) % 7_776_000) * 1000).toISOString();
-      journal.customers.upsert(
+      await tx.customers.upsert(
         {
           id,
           firstName,
@@ -63,7 +63,7 @@ function seedJournal(dataDir: string, customers: number): void {
       );
     }
   });
-  journal.close();
+  await journal.close();
 }
 
 /** Runs `action` and answers the renderer's measure of the list it caused, in milliseconds. */
@@ -145,7 +145,7 @@ async function measureSize(browser: Browser, size: number): Promise<Figures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vetted-bench-render-${size}-`));
   try {
     const seeding = performance.now();
-    seedJournal(dataDir, size);
+    await seedJournal(dataDir, size);
     console.info(
       `journal of ${size.toLocaleString('en')} customers built in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );

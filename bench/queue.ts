@@ -78,18 +78,18 @@ function surname(random: () => number): string {
   return name[0]!.toUpperCase() + name.slice(1);
 }
 
-function buildJournal(file: string, dataKey: Buffer, customers: number): void {
+async function buildJournal(file: string, dataKey: Buffer, customers: number): Promise<void> {
   const journal = openJournal({ file, dataKey });
   const random = seededRandom(customers);
   const now = Date.parse('2026-03-01T12:00:00.000Z');
   const rare = new Set([7, Math.floor(customers / 2), customers - 3]);
-  journal.transaction(() => {
+  await journal.transaction(async (tx) => {
     for (let i = 0; i < customers; i++) {
       const firstName = [...FIRST_NAMES, ...MORE_FIRST][Math.floor(random() * 18)]!;
       const lastName = rare.has(i) ? RARE_SURNAME : surname(random);
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       const since = new Date(now - Math.floor(random() * 90 * 86_400_000)).toISOString();
-      journal.customers.upsert(
+      await tx.customers.upsert(
         {
           id,
           firstName,
@@ -104,12 +104,12 @@ function buildJournal(file: string, dataKey: Buffer, customers: number): void {
       );
     }
     for (let i = 0; i < DRAFTS; i++) {
-      journal.drafts.insert({
+      await tx.drafts.insert({
         form: { firstName: 'Draft', lastName: surname(random), email: `d${i}@example.com` },
       });
     }
   });
-  journal.close();
+  await journal.close();
 }
 
 function median(samples: number[]): number {
@@ -117,9 +117,9 @@ function median(samples: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-function timeOnce(journal: Journal, input: QueueWindowInput): number {
+async function timeOnce(journal: Journal, input: QueueWindowInput): Promise<number> {
   const started = performance.now();
-  journal.queue.window(input);
+  await journal.queue.window(input);
   return performance.now() - started;
 }
 
@@ -127,16 +127,16 @@ function timeOnce(journal: Journal, input: QueueWindowInput): number {
  * Median time of `queue.window(input)` on each journal, in ms. The two sizes are measured alternately, so
  * that whatever else the machine is doing weighs on both alike; slow cases stop after a time budget.
  */
-function timeBoth(small: Journal, large: Journal, input: QueueWindowInput): [number, number] {
+async function timeBoth(small: Journal, large: Journal, input: QueueWindowInput): Promise<[number, number]> {
   for (let i = 0; i < 20; i++) {
-    small.queue.window(input);
-    large.queue.window(input);
+    await small.queue.window(input);
+    await large.queue.window(input);
   }
   const samples: [number[], number[]] = [[], []];
   const deadline = performance.now() + BUDGET_MS;
   while (samples[0].length < REPS && (samples[0].length < MIN_REPS || performance.now() < deadline)) {
-    samples[0].push(timeOnce(small, input));
-    samples[1].push(timeOnce(large, input));
+    samples[0].push(await timeOnce(small, input));
+    samples[1].push(await timeOnce(large, input));
   }
   return [median(samples[0]), median(samples[1])];
 }
@@ -166,27 +166,27 @@ const CASES: { label: string; input: QueueWindowInput; goal: boolean }[] = [
 ];
 
 /** Builds a journal of `size` customers, then opens it again as the app would after a restart. */
-function build(dir: string, size: number): Journal {
+async function build(dir: string, size: number): Promise<Journal> {
   const file = path.join(dir, `journal-${size}.db`);
   const dataKey = createFieldKey();
   const started = performance.now();
-  buildJournal(file, dataKey, size);
+  await buildJournal(file, dataKey, size);
   const seconds = (performance.now() - started) / 1000;
   console.info(`journal of ${size.toLocaleString('en')} customers built in ${seconds.toFixed(1)} s`);
   const journal = openJournal({ file, dataKey });
-  const matches = journal.queue.window(CASES[2]!.input).total;
+  const matches = (await journal.queue.window(CASES[2]!.input)).total;
   if (matches !== 3) throw new Error(`the rare surname matched ${matches} rows instead of 3`);
   return journal;
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-queue-'));
 try {
-  const small = build(dir, SMALL);
-  const large = build(dir, LARGE);
+  const small = await build(dir, SMALL);
+  const large = await build(dir, LARGE);
   console.info(`\nqueue.window, median (ms)            1k       100k   100k/1k`);
   let allMet = true;
   for (const c of CASES) {
-    const [smallMs, largeMs] = timeBoth(small, large, c.input);
+    const [smallMs, largeMs] = await timeBoth(small, large, c.input);
     const ratio = largeMs / smallMs;
     if (c.goal && ratio > GOAL) allMet = false;
     const verdict = !c.goal ? '' : ratio <= GOAL ? `ok (goal ≤ ${GOAL})` : `ABOVE GOAL (≤ ${GOAL})`;
@@ -197,8 +197,8 @@ try {
     ];
     console.info(`${c.label.padEnd(34)} ${figures.join(' ')}  ${verdict}`);
   }
-  small.close();
-  large.close();
+  await small.close();
+  await large.close();
   console.info(allMet ? '\nall goals met' : '\nsome goals NOT met');
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

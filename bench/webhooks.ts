@@ -145,15 +145,15 @@ async function vetted(
 }
 
 /** Every acknowledged id recorded, none counted twice (each request carried a new id). */
-function verify(journal: Journal, acknowledged: Set<string>): string {
+async function verify(journal: Journal, acknowledged: Set<string>): Promise<string> {
   let missing = 0;
   let duplicated = 0;
   for (const id of acknowledged) {
-    const event = journal.events.get(id);
+    const event = await journal.events.get(id);
     if (!event) missing++;
     else if (event.duplicatesSeen !== 0) duplicated++;
   }
-  const { total } = journal.events.window({}, { offset: 0, limit: 1 });
+  const { total } = await journal.events.window({}, { offset: 0, limit: 1 });
   if (missing > 0 || duplicated > 0) {
     process.exitCode = 1;
     return `FAILED: ${missing} acknowledged events missing, ${duplicated} duplicated`;
@@ -182,11 +182,11 @@ try {
           `vetted ${measured.perSecond.toFixed(0).padStart(6)} events/s   ratio ${ratio.toFixed(2)} (goal ≥ ${GOAL})   ` +
           `non-2xx ${measured.non2xx}, errors ${measured.errors}\n` +
           `               ${grouping}\n` +
-          `               ${verify(journal, acknowledged)}\n`,
+          `               ${await verify(journal, acknowledged)}\n`,
       );
       if (measured.non2xx > 0 || measured.errors > 0) process.exitCode = 1;
     } finally {
-      journal.close();
+      await journal.close();
     }
   }
 } finally {

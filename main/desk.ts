@@ -166,7 +166,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     async close() {
       for (const feature of features) await feature.close?.();
       await connection.close();
-      journal.close();
+      await journal.close();
     },
   };
 }

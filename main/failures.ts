@@ -113,6 +113,29 @@ function serviceFailure(error: ServiceError): ConnectionFailure {
   return { ok: false, reason: 'unexpected', message: `The service answered ${error.status} ${error.code}.` };
 }
 
+// ---- Refusals: what Vetted will not do for this reviewer now, and why ---------------------------------
+
+/** Why an action is not allowed, for errors and for the reasons a screen shows beside a disabled button. */
+export const REFUSED = {
+  unknownCustomer: 'Vetted does not know this customer. Add it by its id first.',
+  customerGone: 'The service no longer knows this customer.',
+  noSuchDraft: 'Vetted has no such draft; it may have been discarded.',
+  retryUsed: 'The one retry for this customer has been used.',
+  retryNotAllowed: 'Only a customer in “retry” can be resubmitted.',
+  fixFieldsFirst: 'Correct the highlighted fields first.',
+} as const;
+
+export const refusal = {
+  unknownCustomer: () => new DeskError('NotFound', REFUSED.unknownCustomer),
+  customerGone: () => new DeskError('NotFound', REFUSED.customerGone),
+  noSuchDraft: () => new DeskError('NotFound', REFUSED.noSuchDraft),
+  retryUsed: () => new DeskError('RetryUsed', REFUSED.retryUsed),
+  retryNotAllowed: () => new DeskError('RetryNotAllowed', REFUSED.retryNotAllowed),
+  /** The contract's rules refused the form: each field says how to fix it. */
+  invalid: (code: string, errors: readonly { path: string; hint: string }[]) =>
+    new DeskError(code, REFUSED.fixFieldsFirst, errorFields(errors)),
+};
+
 // ---- Field errors --------------------------------------------------------------------------------
 
 const DUPLICATE_HINT =

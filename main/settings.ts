@@ -5,7 +5,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
-import { keepCorruptFileAside } from './vault.ts';
+import { keepCorruptFileAside } from './private-files.ts';
 
 export const DEFAULT_WEBHOOK_PORT = 8789;
 

@@ -15,7 +15,7 @@ import type {
   UploadInput,
 } from '../../contract/documents.ts';
 import { DeskError } from '../../contract/errors.ts';
-import { uploadFailure, uploadProblem } from '../failures.ts';
+import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
 import { describeError } from '../log.ts';
@@ -58,18 +58,16 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
   const ended = recentIds();
   const client = () => context.connection().client();
 
-  const knownCustomer = (id: string): JournalCustomer => {
-    const customer = journal.customers.get(id);
-    if (!customer)
-      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+  const knownCustomer = async (id: string): Promise<JournalCustomer> => {
+    const customer = await journal.customers.get(id);
+    if (!customer) throw refusal.unknownCustomer();
     return customer;
   };
 
   /** The customer as the service has it now; the journal (and the queue) follow. */
   const refreshed = async (id: string): Promise<JournalCustomer> => {
     const customer = await reconciler.refresh(id, { source: 'poll' });
-    if (!customer || customer.goneAt)
-      throw new DeskError('NotFound', 'The service no longer knows this customer.');
+    if (!customer || customer.goneAt) throw refusal.customerGone();
     return customer;
   };
 
@@ -114,7 +112,7 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
 
   const handlers: Pick<Handlers, DocumentChannel> = {
     async 'documents.list'({ customerId }): Promise<DocumentList> {
-      knownCustomer(customerId);
+      await knownCustomer(customerId);
       const customer = await refreshed(customerId);
       const documents = await client().documents.listForCustomer(customerId);
       return {
@@ -127,8 +125,9 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
 
     async 'documents.upload'(input) {
       const { uploadId, customerId } = input;
+      await knownCustomer(customerId);
+      // Checked after the await: from here to `uploads.set` nothing else runs.
       if (uploads.has(uploadId)) throw uploadProblem('UploadInProgress');
-      knownCustomer(customerId);
       ended.delete(uploadId);
       const upload: Upload = { customerId, controller: new AbortController(), admitted: false };
       uploads.set(uploadId, upload);
@@ -136,7 +135,7 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
       try {
         const created = await send(input, upload);
         // The audit names the document, never the file: a file name may carry the customer's name.
-        journal.audit.record({
+        await journal.audit.record({
           action: 'document.upload',
           customerId,
           outcome: 'ok',
@@ -148,7 +147,7 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
         return created;
       } catch (error) {
         const failure = uploadFailure(error, upload.controller.signal.aborted);
-        journal.audit.record({
+        await journal.audit.record({
           action: 'document.upload',
           customerId,
           outcome: auditOutcome(failure),

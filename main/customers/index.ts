@@ -1,6 +1,7 @@
 import type { CustomerDetail, PersonalData, Progress } from '../../contract/customers.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { EventHub } from '../event-hub.ts';
+import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
@@ -29,10 +30,9 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
       return failed > 0 ? `${failed} customers could not be refreshed; they will be tried again.` : null;
     });
 
-  const detail = (id: string): CustomerDetail => {
-    const customer = journal.customers.get(id);
-    if (!customer)
-      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
+  const detail = async (id: string): Promise<CustomerDetail> => {
+    const customer = await journal.customers.get(id);
+    if (!customer) throw refusal.unknownCustomer();
     return customerDetail(journal, customer);
   };
 
@@ -44,7 +44,7 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
       if (!baseUrl) throw new DeskError('NotConfigured', 'Connect to a service first (Settings).');
       const id = customerIdFrom(ref, baseUrl);
       const customer = await reconciler.refresh(id, { source: 'poll' });
-      journal.audit.record({
+      await journal.audit.record({
         action: 'customer.add',
         customerId: id,
         outcome: customer?.goneAt ? 'gone' : 'ok',
@@ -55,15 +55,15 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
       return detail(id);
     },
     async 'customers.refresh'({ id }) {
-      detail(id);
+      await detail(id);
       await reconciler.refresh(id, { source: 'poll' });
       return detail(id);
     },
     'customers.reconcile': () => reconcileAll(),
-    'customers.reveal'({ id, reason }): PersonalData {
-      detail(id);
-      const personal = journal.customers.personal(id);
-      journal.audit.record({
+    async 'customers.reveal'({ id, reason }): Promise<PersonalData> {
+      await detail(id);
+      const personal = await journal.customers.personal(id);
+      await journal.audit.record({
         action: 'personal.reveal',
         customerId: id,
         outcome: personal ? 'ok' : 'none',
@@ -88,14 +88,16 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
           if ('unsupported' in page) return 'This service has no customer list.';
           total = page.total;
           for (const customer of page.customers) {
-            const { customer: saved, statusChanged } = journal.customers.upsert(customer, { source: 'poll' });
+            const { customer: saved, statusChanged } = await journal.customers.upsert(customer, {
+              source: 'poll',
+            });
             if (statusChanged) events.emit('customer.updated', toQueueRow(saved));
           }
           offset += page.customers.length;
           progress(offset, total);
           if (page.customers.length === 0) break;
         }
-        journal.audit.record({ action: 'customers.import', outcome: 'ok' });
+        await journal.audit.record({ action: 'customers.import', outcome: 'ok' });
         return null;
       }),
   };
@@ -130,9 +132,9 @@ export function customerIdFrom(ref: string, baseUrl: string): string {
   return id.toLowerCase();
 }
 
-function customerDetail(journal: Journal, customer: JournalCustomer): CustomerDetail {
-  const personal = journal.customers.personal(customer.id);
-  const retryUsed = journal.retries.get(customer.id);
+async function customerDetail(journal: Journal, customer: JournalCustomer): Promise<CustomerDetail> {
+  const personal = await journal.customers.personal(customer.id);
+  const retryUsed = await journal.retries.get(customer.id);
   return {
     ...toQueueRow(customer),
     url: customer.url,
@@ -140,17 +142,12 @@ function customerDetail(journal: Journal, customer: JournalCustomer): CustomerDe
     type: customer.type,
     created: customer.created,
     lastRefreshedAt: customer.lastRefreshed,
-    history: journal.customers.history(customer.id),
+    history: await journal.customers.history(customer.id),
     links: Object.entries(customer.links)
       .filter(([rel]) => rel !== 'self')
       .map(([rel, link]) => ({ rel, href: link.href })),
     actions: {
-      retry: allowedWhen(
-        customer,
-        'retry',
-        retryUsed ? 'The one retry for this customer has been used.' : null,
-        'Only a customer in “retry” can be resubmitted.',
-      ),
+      retry: allowedWhen(customer, 'retry', retryUsed ? REFUSED.retryUsed : null, REFUSED.retryNotAllowed),
       upload: allowedWhen(
         customer,
         'document',
@@ -163,7 +160,7 @@ function customerDetail(journal: Journal, customer: JournalCustomer): CustomerDe
 }
 
 function allowedWhen(customer: JournalCustomer, status: string, blocked: string | null, otherwise: string) {
-  if (customer.goneAt) return { allowed: false, reason: 'The service no longer knows this customer.' };
+  if (customer.goneAt) return { allowed: false, reason: REFUSED.customerGone };
   if (customer.status !== status) return { allowed: false, reason: otherwise };
   return blocked ? { allowed: false, reason: blocked } : { allowed: true, reason: null };
 }

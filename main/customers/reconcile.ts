@@ -33,15 +33,15 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { journal } = options;
 
   async function refresh(id: string, observation: Observation): Promise<JournalCustomer | undefined> {
-    const before = rowKey(journal.customers.get(id));
+    const before = rowKey(await journal.customers.get(id));
     let customer: JournalCustomer | undefined;
     try {
       const fetched = await options.client().customers.get(id);
-      customer = journal.customers.upsert(fetched, observation).customer;
+      customer = (await journal.customers.upsert(fetched, observation)).customer;
       if (customer.status === 'document') customer = await refreshDocuments(customer);
     } catch (error) {
       if (!(error instanceof ServiceError && error.status === 404)) throw error;
-      customer = journal.customers.markGone(id);
+      customer = await journal.customers.markGone(id);
     }
     if (customer && rowKey(customer) !== before) options.onChange(toQueueRow(customer));
     return customer;
@@ -49,13 +49,13 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   async function refreshDocuments(customer: JournalCustomer): Promise<JournalCustomer> {
     const documents = await options.client().documents.listForCustomer(customer.id);
-    return journal.customers.setDocuments(customer.id, documentSummary(documents)) ?? customer;
+    return (await journal.customers.setDocuments(customer.id, documentSummary(documents))) ?? customer;
   }
 
   return {
     refresh,
     async refreshAll(onProgress) {
-      const ids = journal.customers.toReconcile();
+      const ids = await journal.customers.toReconcile();
       let done = 0;
       let failed = 0;
       let next = 0;

@@ -1,8 +1,10 @@
 import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
+import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
-import type { Draft, DraftSummary, OutboxEntry } from '../journal/index.ts';
+import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
+import { describeError } from '../log.ts';
 import type { Handlers } from '../serve.ts';
 import { createOneTimeRetry } from './one-time-retry.ts';
 import { createOutbox, isEditable } from './outbox/index.ts';
@@ -38,31 +40,34 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
       },
     };
   };
-  const status = (id: string): DraftStatus => {
-    const summary = journal.drafts.summary(id);
-    if (!summary) throw new DeskError('NotFound', 'Vetted has no such draft; it may have been discarded.');
-    return statusOf(summary, journal.outbox.get(id));
+  const status = async (id: string, repos: JournalRepositories = journal): Promise<DraftStatus> => {
+    const summary = await repos.drafts.summary(id);
+    if (!summary) throw refusal.noSuchDraft();
+    return statusOf(summary, await repos.outbox.get(id));
   };
-  const view = (draft: Draft): DraftView => ({
-    ...statusOf(draft, journal.outbox.get(draft.id)),
+  const view = async (draft: Draft): Promise<DraftView> => ({
+    ...statusOf(draft, await journal.outbox.get(draft.id)),
     created: draft.created,
     form: draft.form,
   });
-  const requireDraft = (id: string): Draft => {
-    const draft = journal.drafts.get(id);
-    if (!draft) throw new DeskError('NotFound', 'Vetted has no such draft; it may have been discarded.');
+  const requireDraft = async (id: string): Promise<Draft> => {
+    const draft = await journal.drafts.get(id);
+    if (!draft) throw refusal.noSuchDraft();
     return draft;
   };
   /** Saving and discarding: only while nothing can have been created from the draft. */
-  const requireEditable = (id: string, doing: string): void => {
-    const draft = status(id);
+  const requireEditable = async (tx: JournalRepositories, id: string, doing: string): Promise<void> => {
+    const draft = await status(id, tx);
     if (!draft.actions.edit) {
       throw new DeskError('DraftLocked', `This draft cannot be ${doing} while it is ${draft.state}.`);
     }
   };
+  /** Tells the renderer how a draft stands now; the outbox calls it at every change. */
   const announce = (id: string) => {
-    const summary = journal.drafts.summary(id);
-    if (summary) events.emit('draft.updated', statusOf(summary, journal.outbox.get(id)));
+    void Promise.all([journal.drafts.summary(id), journal.outbox.get(id)]).then(
+      ([summary, entry]) => summary && events.emit('draft.updated', statusOf(summary, entry)),
+      (error: unknown) => log.warn('draft change not announced', { draftId: id, ...describeError(error) }),
+    );
   };
 
   const outbox = createOutbox({
@@ -85,9 +90,9 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
     online = isOnline;
   });
 
-  const outboxStatus = (): OutboxStatus => {
-    const counts = journal.drafts.countByState();
-    const activity = outbox.activity();
+  const outboxStatus = async (): Promise<OutboxStatus> => {
+    const counts = await journal.drafts.countByState();
+    const activity = await outbox.activity();
     counts.sending = activity.inFlight;
     counts.queued = Math.max(0, counts.queued - activity.inFlight);
     return {
@@ -100,30 +105,31 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
   };
 
   const handlers: Pick<Handlers, DraftChannel> = {
-    'drafts.create'() {
-      const draft = journal.drafts.insert({ form: { type: 'personal' } });
+    async 'drafts.create'() {
+      const draft = await journal.drafts.insert({ form: { type: 'personal' } });
       announce(draft.id);
       return view(draft);
     },
-    'drafts.get': ({ id }) => view(requireDraft(id)),
-    'drafts.list'() {
-      const entries = new Map(journal.outbox.list().map((entry) => [entry.draftId, entry]));
-      return { drafts: journal.drafts.list().map((summary) => statusOf(summary, entries.get(summary.id))) };
+    'drafts.get': async ({ id }) => view(await requireDraft(id)),
+    async 'drafts.list'() {
+      const entries = new Map((await journal.outbox.list()).map((entry) => [entry.draftId, entry]));
+      const summaries = await journal.drafts.list();
+      return { drafts: summaries.map((summary) => statusOf(summary, entries.get(summary.id))) };
     },
-    'drafts.save'({ id, form }) {
-      const savedAt = journal.transaction(() => {
-        requireEditable(id, 'changed');
-        return journal.drafts.saveForm(id, form);
+    async 'drafts.save'({ id, form }) {
+      const savedAt = await journal.transaction(async (tx) => {
+        await requireEditable(tx, id, 'changed');
+        return tx.drafts.saveForm(id, form);
       });
-      if (!savedAt) throw new DeskError('NotFound', 'Vetted has no such draft; it may have been discarded.');
+      if (!savedAt) throw refusal.noSuchDraft();
       announce(id);
       return { id, savedAt };
     },
-    'drafts.discard'({ id }) {
-      journal.transaction(() => {
-        requireEditable(id, 'discarded');
-        journal.drafts.remove(id);
-        journal.audit.record({ action: 'draft.discard', outcome: 'ok', detail: `draft ${id}` });
+    async 'drafts.discard'({ id }) {
+      await journal.transaction(async (tx) => {
+        await requireEditable(tx, id, 'discarded');
+        await tx.drafts.remove(id);
+        await tx.audit.record({ action: 'draft.discard', outcome: 'ok', detail: `draft ${id}` });
       });
       events.emit('draft.discarded', { id });
       return { id, discarded: true };

@@ -6,11 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
-import { DeskError } from '../../contract/errors.ts';
 import { toQueueRow } from '../customers/queue-row.ts';
 import type { Reconciler } from '../customers/reconcile.ts';
-import { errorFields, oneTimeRetryFailure, serviceFieldErrors } from '../failures.ts';
-import type { Journal, JournalCustomer } from '../journal/index.ts';
+import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
+import type { Journal, JournalCustomer, JournalRepositories } from '../journal/index.ts';
 import {
   type Customer,
   type CustomerRetryInput,
@@ -26,39 +25,38 @@ export interface OneTimeRetryOptions {
 }
 
 export interface OneTimeRetry {
-  prefill(customerId: string): RetryPrefill;
+  prefill(customerId: string): Promise<RetryPrefill>;
   submit(input: { customerId: string; form: CustomerForm }): Promise<RetryOutcome>;
 }
 
-export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetryOptions): OneTimeRetry {
-  /** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
-  function requireRetryable(customerId: string): JournalCustomer {
-    const customer = journal.customers.get(customerId);
-    if (!customer)
-      throw new DeskError('NotFound', 'Vetted does not know this customer. Add it by its id first.');
-    if (journal.retries.get(customerId)) {
-      throw new DeskError('RetryUsed', 'The one retry for this customer has been used.');
-    }
-    if (customer.goneAt || customer.status !== 'retry') {
-      throw new DeskError('RetryNotAllowed', 'Only a customer in “retry” can be resubmitted.');
-    }
-    return customer;
+/** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
+async function requireRetryable(journal: JournalRepositories, customerId: string): Promise<JournalCustomer> {
+  const customer = await journal.customers.get(customerId);
+  if (!customer) throw refusal.unknownCustomer();
+  if (await journal.retries.get(customerId)) {
+    throw refusal.retryUsed();
   }
+  if (customer.goneAt || customer.status !== 'retry') {
+    throw refusal.retryNotAllowed();
+  }
+  return customer;
+}
 
+export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetryOptions): OneTimeRetry {
   /** What the service did with a retry Vetted sent: recorded, and the customer as the service now has it. */
-  function finish(
+  async function finish(
     customerId: string,
     customer: JournalCustomer | undefined,
     personal: CustomerInput,
-  ): RetryOutcome {
+  ): Promise<RetryOutcome> {
     if (!customer) {
-      journal.retries.record(customerId, 'unknown');
+      await journal.retries.record(customerId, 'unknown');
       throw oneTimeRetryFailure.unknown();
     }
-    journal.transaction(() => {
-      journal.retries.record(customerId, customer.status);
-      journal.customers.setPersonal(customerId, personalData(personal));
-      journal.audit.record({ action: 'customer.retry', customerId, outcome: customer.status });
+    await journal.transaction(async (tx) => {
+      await tx.retries.record(customerId, customer.status);
+      await tx.customers.setPersonal(customerId, personalData(personal));
+      await tx.audit.record({ action: 'customer.retry', customerId, outcome: customer.status });
     });
     return { customerId, status: customer.status, customer: toQueueRow(customer) };
   }
@@ -68,7 +66,7 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
     try {
       return await reconciler.refresh(customerId, { source: 'poll' });
     } catch {
-      return answer && journal.customers.upsert(answer, { source: 'poll' }).customer;
+      return answer && (await journal.customers.upsert(answer, { source: 'poll' })).customer;
     }
   }
 
@@ -79,9 +77,9 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
   ): Promise<RetryOutcome> {
     if (error instanceof ServiceError && error.is('ValidationError') && error.fields.length > 0) {
       // The service checked the fields and changed nothing: the one retry is still there.
-      journal.transaction(() => {
-        journal.retries.release(customerId);
-        journal.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
+      await journal.transaction(async (tx) => {
+        await tx.retries.release(customerId);
+        await tx.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
       });
       const { fields } = serviceFieldErrors(error, 'retry');
       throw oneTimeRetryFailure.rejected(fields);
@@ -90,22 +88,23 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
     const refused = error instanceof ServiceError && error.is('InvalidResourceState');
     // The answer was lost but the customer has moved on: the retry went through.
     if (!refused && customer && customer.status !== 'retry') return finish(customerId, customer, personal);
-    journal.transaction(() => {
-      journal.retries.record(customerId, refused ? 'refused' : 'unknown');
-      journal.audit.record({
-        action: 'customer.retry',
-        customerId,
-        outcome: refused ? 'refused' : 'unknown',
-      });
+    const outcome = refused ? 'refused' : 'unknown';
+    await journal.transaction(async (tx) => {
+      await tx.retries.record(customerId, outcome);
+      await tx.audit.record({ action: 'customer.retry', customerId, outcome });
     });
     throw refused ? oneTimeRetryFailure.refused() : oneTimeRetryFailure.unknown();
   }
 
   return {
-    prefill(customerId) {
-      requireRetryable(customerId);
-      const draft = journal.drafts.byCustomer(customerId);
-      journal.audit.record({ action: 'retry.open', customerId, outcome: draft ? 'prefilled' : 'empty' });
+    async prefill(customerId) {
+      await requireRetryable(journal, customerId);
+      const draft = await journal.drafts.byCustomer(customerId);
+      await journal.audit.record({
+        action: 'retry.open',
+        customerId,
+        outcome: draft ? 'prefilled' : 'empty',
+      });
       // The SSN is typed in full by the reviewer; the draft only ever held its last four digits anyway.
       const form: CustomerForm = draft ? { ...draft.form, tin: '' } : { type: 'personal', tin: '' };
       return { customerId, form, fromDraft: draft !== undefined };
@@ -114,14 +113,17 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
     async submit({ customerId, form }) {
       const body = customerBody(form);
       try {
-        requireRetryable(customerId);
-        const errors = validateCustomerRetry(body);
-        if (errors.length > 0) {
-          throw new DeskError('InvalidRetry', 'Correct the highlighted fields first.', errorFields(errors));
-        }
         const personal = { ...body, tin: body.tin?.slice(-4) };
-        // Recorded as used before the request leaves: a crash or a lost answer never allows a second one.
-        journal.retries.record(customerId, null);
+        // Checked and recorded as used in one transaction, before the request leaves: two submits at once, a
+        // crash or a lost answer never allow a second one.
+        await journal.transaction(async (tx) => {
+          await requireRetryable(tx, customerId);
+          const errors = validateCustomerRetry(body);
+          if (errors.length > 0) {
+            throw refusal.invalid('InvalidRetry', errors);
+          }
+          await tx.retries.record(customerId, null);
+        });
         let answer: Customer;
         try {
           answer = await client().customers.retry(customerId, body as CustomerRetryInput, {
@@ -130,7 +132,7 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
         } catch (error) {
           return await afterFailure(customerId, error, personal);
         }
-        return finish(customerId, await customerAfter(customerId, answer), personal);
+        return await finish(customerId, await customerAfter(customerId, answer), personal);
       } finally {
         form.tin = '';
         body.tin = '';

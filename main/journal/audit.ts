@@ -1,6 +1,6 @@
 // The audit log: every reviewer action, what, which customer, when, outcome. Append-only (triggers in the
 // schema refuse UPDATE and DELETE). Never personal data: callers write ids, statuses and error codes.
-import type { Statements } from './db.ts';
+import type { Statements, Sync } from './db.ts';
 import { type Clock, isoTime } from './time.ts';
 
 export interface AuditInput {
@@ -23,9 +23,9 @@ export interface AuditEntry {
 }
 
 export interface AuditRepository {
-  record(entry: AuditInput): AuditEntry;
+  record(entry: AuditInput): Promise<AuditEntry>;
   /** Newest first; one customer's entries when `customerId` is given. */
-  list(query?: { customerId?: string; limit?: number; offset?: number }): AuditEntry[];
+  list(query?: { customerId?: string; limit?: number; offset?: number }): Promise<AuditEntry[]>;
 }
 
 interface AuditRow {
@@ -37,7 +37,7 @@ interface AuditRow {
   detail: string | null;
 }
 
-export function auditRepository(sql: Statements, clock: Clock): AuditRepository {
+export function auditRepository(sql: Statements, clock: Clock): Sync<AuditRepository> {
   return {
     record({ action, customerId = null, outcome, detail = null }) {
       const row = sql.get<AuditRow>(

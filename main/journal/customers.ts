@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { type Section, sectionOf } from '../../contract/queue.ts';
 import type { Customer, Link } from '../service/hal.ts';
-import { type Db, type Statements, transaction } from './db.ts';
+import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
 import { type Clock, isoTime, latest } from './time.ts';
@@ -62,19 +62,22 @@ export interface UpsertResult {
 
 export interface CustomersRepository {
   /** Records what the service answered for a customer, and its status in the history if it changed. */
-  upsert(customer: ServiceCustomer, observation: Observation): UpsertResult;
-  get(id: string): JournalCustomer | undefined;
+  upsert(customer: ServiceCustomer, observation: Observation): Promise<UpsertResult>;
+  get(id: string): Promise<JournalCustomer | undefined>;
   /** Every status observed, oldest first. */
-  history(id: string): StatusChange[];
+  history(id: string): Promise<StatusChange[]>;
   /** The service answered 404: kept and shown as gone, never deleted. Unknown ids are ignored. */
-  markGone(id: string): JournalCustomer | undefined;
+  markGone(id: string): Promise<JournalCustomer | undefined>;
   /** Documents waiting for review move a `document` customer to "Document in review". */
-  setDocuments(id: string, documents: { pending: number; note: string | null }): JournalCustomer | undefined;
-  setPersonal(id: string, personal: PersonalData): void;
+  setDocuments(
+    id: string,
+    documents: { pending: number; note: string | null },
+  ): Promise<JournalCustomer | undefined>;
+  setPersonal(id: string, personal: PersonalData): Promise<void>;
   /** Decrypted; undefined when none was stored. Throws `JournalError` if it does not decrypt. */
-  personal(id: string): PersonalData | undefined;
+  personal(id: string): Promise<PersonalData | undefined>;
   /** Customers whose status may still change (not verified or suspended) and not gone: to GET at start-up. */
-  toReconcile(): string[];
+  toReconcile(): Promise<string[]>;
 }
 
 interface CustomerRow {
@@ -166,7 +169,7 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
 
   const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
 
-  const repository: CustomersRepository = {
+  const repository: Sync<CustomersRepository> = {
     upsert(customer, observation) {
       return transaction(db, () => {
         const existing = row(customer.id);

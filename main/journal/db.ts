@@ -88,3 +88,11 @@ export function statements(db: Db) {
   };
 }
 export type Statements = ReturnType<typeof statements>;
+
+/**
+ * A repository of the journal interface as the SQLite implementation writes it: the same methods, answering
+ * at once (node:sqlite is synchronous); `sqlite.ts` wraps each in a promise for callers.
+ */
+export type Sync<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K];
+};

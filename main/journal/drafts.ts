@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CUSTOMER_FIELDS, type CustomerInput } from '../../contract/customer-rules.ts';
 import { DRAFT_STATES, type DraftState } from '../../contract/drafts.ts';
-import type { Params, Statements } from './db.ts';
+import type { Params, Statements, Sync } from './db.ts';
 import { JournalError } from './errors.ts';
 import type { PersonalCipher, PersonalPlace } from './personal.ts';
 import { type Clock, isoTime } from './time.ts';
@@ -43,32 +43,32 @@ export interface DraftPatch {
 }
 
 export interface DraftsRepository {
-  insert(draft: { form: CustomerInput; state?: DraftState }): Draft;
+  insert(draft: { form: CustomerInput; state?: DraftState }): Promise<Draft>;
   /** Throws `JournalError` if its form does not decrypt. */
-  get(id: string): Draft | undefined;
+  get(id: string): Promise<Draft | undefined>;
   /** Without decrypting the form. */
-  summary(id: string): DraftSummary | undefined;
+  summary(id: string): Promise<DraftSummary | undefined>;
   /** Oldest first. */
-  list(): DraftSummary[];
+  list(): Promise<DraftSummary[]>;
   /** Replaces the form (and the name and e-mail the queue shows); returns the new `updated`, or undefined. */
-  saveForm(id: string, form: CustomerInput): string | undefined;
+  saveForm(id: string, form: CustomerInput): Promise<string | undefined>;
   /** A state change moves `updated` (the queue's "waiting since"); a rescheduled retry does not. */
-  update(id: string, patch: DraftPatch): void;
+  update(id: string, patch: DraftPatch): Promise<void>;
   /** Deletes the draft and its outbox entry: its personal data goes with it. */
-  remove(id: string): boolean;
+  remove(id: string): Promise<boolean>;
   /** Queued drafts whose next attempt is due at `now`, never tried first, then longest waiting. */
-  due(now: string, limit: number): string[];
+  due(now: string, limit: number): Promise<string[]>;
   /** The earliest retry scheduled after `now`. */
-  nextAttemptAfter(now: string): string | null;
+  nextAttemptAfter(now: string): Promise<string | null>;
   /** Every queued draft may be sent now (the service is reachable again). */
-  clearBackoff(): void;
+  clearBackoff(): Promise<void>;
   /** Drafts left `sending` by a process that stopped go back to `queued`. */
-  requeueSending(): void;
-  countByState(): Record<DraftState, number>;
+  requeueSending(): Promise<void>;
+  countByState(): Promise<Record<DraftState, number>>;
   /** The draft that created (or was linked to) a customer. */
-  byCustomer(customerId: string): Draft | undefined;
+  byCustomer(customerId: string): Promise<Draft | undefined>;
   /** Created drafts whose customer the journal does not hold yet (Vetted stopped before fetching it). */
-  createdWithoutCustomer(): { id: string; customerId: string }[];
+  createdWithoutCustomer(): Promise<{ id: string; customerId: string }[]>;
 }
 
 export interface OutboxEntry {
@@ -85,25 +85,28 @@ export interface OutboxEntry {
 
 export interface OutboxRepository {
   /** The draft's Idempotency-Key: created and stored on the first call, the same one ever after. */
-  ensureKey(draftId: string): OutboxEntry;
+  ensureKey(draftId: string): Promise<OutboxEntry>;
   /**
    * A fresh key for a draft whose requests were all answered without creating anything (rejected, or
    * refused before processing): its corrected form is a new request, and the old key would replay the old answer.
    */
-  rotateKey(draftId: string): OutboxEntry;
+  rotateKey(draftId: string): Promise<OutboxEntry>;
   /**
    * Queueing a draft: a fresh key (`rotateKey`), unless it holds one that may have created the customer,
    * which is kept. One statement: submitting a thousand drafts stays one short transaction.
    */
-  issueKey(draftId: string): void;
-  get(draftId: string): OutboxEntry | undefined;
-  list(): OutboxEntry[];
+  issueKey(draftId: string): Promise<void>;
+  get(draftId: string): Promise<OutboxEntry | undefined>;
+  list(): Promise<OutboxEntry[]>;
   /** Records the end of one request with the key: whether it may have been processed unseen, and any duplicate. */
-  recordAttempt(draftId: string, outcome: { maybeCreated: boolean; duplicateOf?: string | null }): void;
+  recordAttempt(
+    draftId: string,
+    outcome: { maybeCreated: boolean; duplicateOf?: string | null },
+  ): Promise<void>;
   /** Sets maybeCreated without counting an attempt (e.g. the service said it holds no such customer). */
-  setMaybeCreated(draftId: string, maybeCreated: boolean): void;
+  setMaybeCreated(draftId: string, maybeCreated: boolean): Promise<void>;
   /** After a restart: any queued draft's request may have left before the process stopped. */
-  assumeQueuedSent(): void;
+  assumeQueuedSent(): Promise<void>;
 }
 
 interface DraftRow {
@@ -142,7 +145,11 @@ const PATCH_COLUMNS: Record<keyof DraftPatch, string> = {
   lastError: 'last_error',
 };
 
-export function draftsRepository(sql: Statements, cipher: PersonalCipher, clock: Clock): DraftsRepository {
+export function draftsRepository(
+  sql: Statements,
+  cipher: PersonalCipher,
+  clock: Clock,
+): Sync<DraftsRepository> {
   const formPlace = (id: string): PersonalPlace => ({ table: 'drafts', id, column: 'form' });
   const row = (id: string) => sql.get<DraftRow>('SELECT * FROM drafts WHERE id = :id', { id });
   const withForm = (found: DraftRow): Draft => {
@@ -257,7 +264,7 @@ export function draftsRepository(sql: Statements, cipher: PersonalCipher, clock:
   };
 }
 
-export function outboxRepository(sql: Statements, clock: Clock): OutboxRepository {
+export function outboxRepository(sql: Statements, clock: Clock): Sync<OutboxRepository> {
   const get = (draftId: string) => {
     const row = sql.get<OutboxRow>('SELECT * FROM outbox WHERE draft_id = :draftId', { draftId });
     return row && toOutboxEntry(row);

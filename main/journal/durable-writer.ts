@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { WriteStatement } from './events.ts';
+import { eventFromRow, eventStatements, type WriteStatement } from './events.ts';
 import { createGroupCommit } from './group-commit.ts';
+import type { EventInbox } from './interface.ts';
+import { rejectionStatements } from './rejections.ts';
+import { type Clock, systemClock } from './time.ts';
 
 /**
  * The listener's writes to the journal, committed (fsync: synchronous=FULL) on a connection of their
@@ -11,7 +14,8 @@ import { createGroupCommit } from './group-commit.ts';
  */
 export type Rows = Record<string, unknown>[];
 
-export interface DurableWriter {
+/** The SQLite journal's inbox: its domain writes, and the statement-level writes they are made of. */
+export interface DurableWriter extends EventInbox {
   /** Committed as soon as possible: the caller is waiting to say it is durable. */
   write(statements: WriteStatement[]): Promise<Rows[]>;
   /**
@@ -19,12 +23,6 @@ export interface DurableWriter {
    * processed): it joins the next group, or is committed after a short while if none comes.
    */
   writeSoon(statements: WriteStatement[]): Promise<Rows[]>;
-  /** Resolves once everything asked for so far is committed (before reading it back). */
-  flush(): Promise<void>;
-  /** Groups committed, writes in them, and time spent committing them, since start: how grouping works under load. */
-  readonly stats: { commits: number; writes: number; committingMs: number };
-  /** Commits what is waiting, then stops the worker and its connection. */
-  close(): Promise<void>;
 }
 
 type WorkerOutcome = { ok: true; rows: Rows[] } | { ok: false; error: string };
@@ -93,7 +91,9 @@ parentPort.on('message', (message) => {
 });
 `;
 
-export function startDurableWriter(file: string): DurableWriter {
+export function startDurableWriter(file: string, clock: Clock = systemClock): DurableWriter {
+  const events = eventStatements(clock);
+  const rejection = rejectionStatements(clock);
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } });
   // Only a commit under way keeps the process alive.
   worker.unref();
@@ -148,11 +148,31 @@ export function startDurableWriter(file: string): DurableWriter {
     };
   };
 
+  const write = (statements: WriteStatement[]) => group.write(statements, 'now');
+  const writeSoon = (statements: WriteStatement[]) => group.write(statements, 'soon');
+
   return {
     stats: group.stats,
     flush: () => group.flush(),
-    write: (statements) => group.write(statements, 'now'),
-    writeSoon: (statements) => group.write(statements, 'soon'),
+    write,
+    writeSoon,
+    async record(received, { delivered }) {
+      // Fetched events the journal already has are left alone: a duplicate counts deliveries only.
+      const statements = received.map(({ processed, ...event }) =>
+        events.record(event, { processed, onlyIfAbsent: !delivered }),
+      );
+      const rows = await write(statements);
+      return rows.flat().map((row) => {
+        const event = eventFromRow(row);
+        return { event, duplicate: event.duplicatesSeen > 0 };
+      });
+    },
+    async markProcessed(ids) {
+      await writeSoon([events.markProcessed(ids)]);
+    },
+    async recordRejection(entry) {
+      await writeSoon(rejection(entry));
+    },
     async close() {
       if (!failure) await group.flush().catch(() => {});
       if (failure) return;

@@ -1,5 +1,5 @@
 // Webhook events as received, deduplicated by the service's event id. Events carry no personal data.
-import type { Params, Statements } from './db.ts';
+import type { Params, Statements, Sync } from './db.ts';
 import { type Clock, isoTime } from './time.ts';
 
 export interface ReceivedEvent {
@@ -27,33 +27,32 @@ export interface JournalEvent {
 
 export interface EventsRepository {
   /** Records an event once; a redelivery only counts as a duplicate. */
-  record(event: ReceivedEvent): { event: JournalEvent; duplicate: boolean };
-  get(id: string): JournalEvent | undefined;
+  record(event: ReceivedEvent): Promise<{ event: JournalEvent; duplicate: boolean }>;
+  get(id: string): Promise<JournalEvent | undefined>;
   /** Newest first. */
-  list(page?: { limit?: number; offset?: number }): JournalEvent[];
+  list(page?: { limit?: number; offset?: number }): Promise<JournalEvent[]>;
   /** Recorded but not yet reconciled, oldest first: what a restart must finish. */
-  unprocessed(): JournalEvent[];
-  markProcessed(id: string): void;
-  /**
-   * The same writes as SQL text, for a writer on its own connection (the webhook listener commits
-   * in a worker so that an fsync never stalls main): each returns the rows of `RETURNING *`.
-   */
-  readonly statements: {
-    /** `record`, or with `onlyIfAbsent` nothing at all for a known event (no duplicate counted). */
-    record(event: ReceivedEvent, options?: { processed?: boolean; onlyIfAbsent?: boolean }): WriteStatement;
-    markProcessed(ids: readonly string[]): WriteStatement;
-  };
-  /** An event from a row the statements returned. */
-  fromRow(row: unknown): JournalEvent;
+  unprocessed(): Promise<JournalEvent[]>;
+  markProcessed(id: string): Promise<void>;
   /** The event log: newest received first, narrowed by topic and customer, with the total matching. */
   window(
     filter: EventFilter,
     page: { offset: number; limit: number },
-  ): { events: JournalEvent[]; total: number };
+  ): Promise<{ events: JournalEvent[]; total: number }>;
   /** Every event matching, newest received first: for an export. */
-  matching(filter: EventFilter): JournalEvent[];
+  matching(filter: EventFilter): Promise<JournalEvent[]>;
   /** Every topic received, in alphabetical order. */
-  topics(): string[];
+  topics(): Promise<string[]>;
+}
+
+/**
+ * The SQLite journal's event writes as SQL text, for the durable writer on its own connection (the webhook
+ * listener commits in a worker so that an fsync never stalls main): each returns the rows of `RETURNING *`.
+ */
+export interface EventStatements {
+  /** `record`, or with `onlyIfAbsent` nothing at all for a known event (no duplicate counted). */
+  record(event: ReceivedEvent, options?: { processed?: boolean; onlyIfAbsent?: boolean }): WriteStatement;
+  markProcessed(ids: readonly string[]): WriteStatement;
 }
 
 /** SQL and its named parameters, to run on another connection to the journal. */
@@ -79,13 +78,9 @@ interface EventRow {
   processed_at: string | null;
 }
 
-export function eventsRepository(sql: Statements, clock: Clock): EventsRepository {
+export function eventStatements(clock: Clock): EventStatements {
   const now = () => isoTime(clock());
-  const get = (id: string) => {
-    const row = sql.get<EventRow>('SELECT * FROM events WHERE id = :id', { id });
-    return row && toEvent(row);
-  };
-  const statements: EventsRepository['statements'] = {
+  return {
     record(event, { processed = false, onlyIfAbsent = false } = {}) {
       const receivedAt = now();
       // A first delivery inserts with no duplicates; any later one only counts itself.
@@ -116,6 +111,20 @@ export function eventsRepository(sql: Statements, clock: Clock): EventsRepositor
       };
     },
   };
+}
+
+/** An event from a row the statements returned. */
+export const eventFromRow = (row: unknown): JournalEvent => toEvent(row as EventRow);
+
+export function eventsRepository(
+  sql: Statements,
+  clock: Clock,
+): Sync<EventsRepository> & { statements: EventStatements; fromRow(row: unknown): JournalEvent } {
+  const statements = eventStatements(clock);
+  const get = (id: string) => {
+    const row = sql.get<EventRow>('SELECT * FROM events WHERE id = :id', { id });
+    return row && toEvent(row);
+  };
   return {
     record(event) {
       const { sql: text, params } = statements.record(event);
@@ -123,7 +132,7 @@ export function eventsRepository(sql: Statements, clock: Clock): EventsRepositor
       return { event: toEvent(row), duplicate: row.duplicates_seen > 0 };
     },
     statements,
-    fromRow: (row) => toEvent(row as EventRow),
+    fromRow: eventFromRow,
     get,
     list({ limit = 100, offset = 0 } = {}) {
       return sql

@@ -7,12 +7,12 @@ import {
   SECTIONS,
   type Section,
 } from '../../contract/queue.ts';
-import type { Params, Statements } from './db.ts';
+import type { Params, Statements, Sync } from './db.ts';
 import { planSearch, type SearchPlan } from './search.ts';
 
 export interface QueueRepository {
   /** One screen of a section (or of all of them), longest waiting first, with the counts beside each. */
-  window(input: QueueWindowInput): QueueWindow;
+  window(input: QueueWindowInput): Promise<QueueWindow>;
 }
 
 interface RowRecord {
@@ -46,7 +46,7 @@ interface Source {
   draftParams: Params;
 }
 
-export function queueRepository(sql: Statements): QueueRepository {
+export function queueRepository(sql: Statements): Sync<QueueRepository> {
   const counts = (source: Source): Record<Section, number> => {
     const counted = Object.fromEntries(SECTIONS.map((section) => [section, 0])) as Record<Section, number>;
     const perSection = source.with

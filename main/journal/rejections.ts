@@ -1,7 +1,7 @@
 // The webhook listener's security log: requests it refused, with when and from where. Never a body or a
 // header's value beyond the forwarding address: what an attacker sends is not worth keeping, and could
 // be large or hostile. Kept to the newest entries so that a flood cannot fill the disk.
-import type { Statements } from './db.ts';
+import type { Statements, Sync } from './db.ts';
 import type { WriteStatement } from './events.ts';
 import { type Clock, isoTime } from './time.ts';
 
@@ -26,12 +26,10 @@ export interface Rejection {
 }
 
 export interface RejectionsRepository {
-  record(entry: RejectionInput): void;
-  /** The same write as SQL text, for the listener's writer on its own connection. */
-  statements(entry: RejectionInput): WriteStatement[];
+  record(entry: RejectionInput): Promise<void>;
   /** Newest first. */
-  list(page?: { limit?: number; offset?: number }): Rejection[];
-  count(): number;
+  list(page?: { limit?: number; offset?: number }): Promise<Rejection[]>;
+  count(): Promise<number>;
 }
 
 interface RejectionRow {
@@ -43,13 +41,10 @@ interface RejectionRow {
   reason: string;
 }
 
-export function rejectionsRepository(sql: Statements, clock: Clock): RejectionsRepository {
-  const statements = ({
-    remoteAddress,
-    forwardedFor = null,
-    status,
-    reason,
-  }: RejectionInput): WriteStatement[] => [
+/** A rejection's write as SQL text, for the listener's writer on its own connection. */
+export const rejectionStatements =
+  (clock: Clock) =>
+  ({ remoteAddress, forwardedFor = null, status, reason }: RejectionInput): WriteStatement[] => [
     {
       sql: `INSERT INTO webhook_rejections (at, remote_address, forwarded_for, status, reason)
             VALUES (:at, :remoteAddress, :forwardedFor, :status, :reason)`,
@@ -61,6 +56,12 @@ export function rejectionsRepository(sql: Statements, clock: Clock): RejectionsR
       params: { kept: KEPT_REJECTIONS },
     },
   ];
+
+export function rejectionsRepository(
+  sql: Statements,
+  clock: Clock,
+): Sync<RejectionsRepository> & { statements(entry: RejectionInput): WriteStatement[] } {
+  const statements = rejectionStatements(clock);
   return {
     statements,
     record(entry) {

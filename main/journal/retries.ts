@@ -1,6 +1,6 @@
 // The service allows one retry per customer (POST with the full SSN): recorded as used, so the app never
 // offers it twice. The full SSN itself is never stored.
-import type { Statements } from './db.ts';
+import type { Statements, Sync } from './db.ts';
 import { JournalError } from './errors.ts';
 import { type Clock, isoTime } from './time.ts';
 
@@ -13,11 +13,11 @@ export interface RetryRecord {
 
 export interface RetriesRepository {
   /** Marks the retry used (the first time only) and sets its outcome. */
-  record(customerId: string, outcome: string | null): RetryRecord;
-  get(customerId: string): RetryRecord | undefined;
-  list(): RetryRecord[];
+  record(customerId: string, outcome: string | null): Promise<RetryRecord>;
+  get(customerId: string): Promise<RetryRecord | undefined>;
+  list(): Promise<RetryRecord[]>;
   /** The service refused the retry's fields without acting on them: the one retry is still there. */
-  release(customerId: string): void;
+  release(customerId: string): Promise<void>;
 }
 
 interface RetryRow {
@@ -26,7 +26,7 @@ interface RetryRow {
   outcome: string | null;
 }
 
-export function retriesRepository(sql: Statements, clock: Clock): RetriesRepository {
+export function retriesRepository(sql: Statements, clock: Clock): Sync<RetriesRepository> {
   const get = (customerId: string) => {
     const row = sql.get<RetryRow>('SELECT * FROM retries WHERE customer_id = :customerId', { customerId });
     return row && toRetry(row);

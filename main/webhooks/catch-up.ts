@@ -21,7 +21,7 @@ export interface CatchUpOptions {
   events: EventsApi;
   ingest: Ingest;
   /** Whether this event was in the journal before the run began. */
-  knownBefore(id: string): boolean;
+  knownBefore(id: string): boolean | Promise<boolean>;
   pageSize?: number;
   onProgress?(seen: number, total: number): void;
   stopped?(): boolean;
@@ -44,7 +44,7 @@ export async function catchUpEvents(options: CatchUpOptions): Promise<CatchUpPas
     if (options.stopped?.()) return { recorded, interrupted: true };
     const page = await options.events.list({ limit: pageSize, offset });
     total = page.total;
-    const landmark = page.events.findIndex((event) => options.knownBefore(event.id));
+    const landmark = await findIndex(page.events, (event) => options.knownBefore(event.id));
     const missed = landmark < 0 ? page.events : page.events.slice(0, landmark);
     recorded += await options.ingest.recordFetched(missed);
     offset += page.events.length;
@@ -52,6 +52,15 @@ export async function catchUpEvents(options: CatchUpOptions): Promise<CatchUpPas
     if (landmark >= 0 || page.events.length === 0) break;
   }
   return { recorded, interrupted: false };
+}
+
+/** The first index whose item passes the check, checked in order (each may ask the journal). */
+async function findIndex<T>(
+  items: readonly T[],
+  check: (item: T) => boolean | Promise<boolean>,
+): Promise<number> {
+  for (const [index, item] of items.entries()) if (await check(item)) return index;
+  return -1;
 }
 
 const PAUSED_MESSAGE =
@@ -73,8 +82,8 @@ export function createCatchUp(options: {
   const { journal, events } = options.context;
   // Taken before the listener can record anything: what the journal held by then is where paging stops.
   let knownSince = new Date().toISOString();
-  const knownBefore = (id: string) => {
-    const event = journal.events.get(id);
+  const knownBefore = async (id: string) => {
+    const event = await journal.events.get(id);
     return event !== undefined && event.receivedAt < knownSince;
   };
   const progress = (update: Omit<Progress, 'job'>) =>
@@ -103,7 +112,7 @@ export function createCatchUp(options: {
       // Everything from before this run is in the journal now: the next run stops at what it had by then.
       if (!pass.interrupted) knownSince = startedAt;
       await processor.idle();
-      const unfinished = journal.events.unprocessed().length > 0;
+      const unfinished = (await journal.events.unprocessed()).length > 0;
       return {
         recorded: pass.recorded,
         message: unfinished ? 'Some events could not be processed yet; Vetted tries again shortly.' : null,

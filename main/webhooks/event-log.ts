@@ -1,27 +1,30 @@
-import type { DurableWriter } from '../journal/durable-writer.ts';
-import type { Journal } from '../journal/index.ts';
+import type { EventInbox, Journal } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
-import { nameOf, toEventRow } from './ingest.ts';
+import { namesOf, toEventRow } from './ingest.ts';
 
 type EventLogChannel = 'events.window' | 'events.export' | 'webhooks.securityLog';
 
 /**
  * The event log and the security log, read from the journal. Marks and refusals are written lazily
- * (see DurableWriter.writeSoon), so each read first waits for what is on its way: a reviewer sees
+ * (see EventInbox.markProcessed), so each read first waits for what is on its way: a reviewer sees
  * what happened a moment ago.
  */
-export function eventLogHandlers(journal: Journal, writer: DurableWriter): Pick<Handlers, EventLogChannel> {
+export function eventLogHandlers(journal: Journal, writer: EventInbox): Pick<Handlers, EventLogChannel> {
   return {
     async 'events.window'({ topic, customerId, offset, limit }) {
       await writer.flush();
-      const { events, total } = journal.events.window({ topic, customerId }, { offset, limit });
-      const name = nameOf(journal);
-      return { rows: events.map((event) => toEventRow(event, name)), total, topics: journal.events.topics() };
+      const { events, total } = await journal.events.window({ topic, customerId }, { offset, limit });
+      const name = await namesOf(journal, events);
+      return {
+        rows: events.map((event) => toEventRow(event, name)),
+        total,
+        topics: await journal.events.topics(),
+      };
     },
     async 'events.export'({ topic, customerId }) {
       await writer.flush();
-      const name = nameOf(journal);
-      const events = journal.events.matching({ topic, customerId });
+      const events = await journal.events.matching({ topic, customerId });
+      const name = await namesOf(journal, events);
       return {
         jsonl: events.map((event) => `${JSON.stringify(toEventRow(event, name))}\n`).join(''),
         count: events.length,
@@ -30,8 +33,8 @@ export function eventLogHandlers(journal: Journal, writer: DurableWriter): Pick<
     async 'webhooks.securityLog'({ limit }) {
       await writer.flush();
       return {
-        rows: journal.rejections.list({ limit }).map(({ seq: _, ...rejection }) => rejection),
-        total: journal.rejections.count(),
+        rows: (await journal.rejections.list({ limit })).map(({ seq: _, ...rejection }) => rejection),
+        total: await journal.rejections.count(),
       };
     },
   };

@@ -1,6 +1,5 @@
 import type { Reconciler } from '../customers/reconcile.ts';
-import type { DurableWriter } from '../journal/durable-writer.ts';
-import type { Journal, JournalEvent } from '../journal/index.ts';
+import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
 import { type Notify, statusNotice } from './notify.ts';
 
@@ -41,7 +40,7 @@ export function needsNoProcessing(event: Pick<JournalEvent, 'topic' | 'customerI
 export interface EventProcessorOptions {
   journal: Journal;
   reconciler: Reconciler;
-  writer: DurableWriter;
+  writer: EventInbox;
   notify: Notify;
   log: Logger;
   concurrency?: number;
@@ -57,17 +56,20 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   const queued = new Set<string>();
   const running = new Map<string, Promise<void>>();
   // Marks are gathered (one statement for all finished in a turn) and written lazily (see
-  // DurableWriter.writeSoon): a customer's slot is free before they commit.
+  // EventInbox.markProcessed): a customer's slot is free before they commit.
   let toMark: JournalEvent[] = [];
   let markScheduled: NodeJS.Immediate | null = null;
   const marking = new Set<Promise<void>>();
+  /** Reads of the events left unprocessed, which `idle` waits for too. */
+  const reading = new Set<Promise<void>>();
   let idleWaiters: Array<() => void> = [];
   let retryTimer: NodeJS.Timeout | null = null;
   let closed = false;
   let processed = 0;
 
   const settleIdle = () => {
-    if (waiting.size > 0 || running.size > 0 || toMark.length > 0 || marking.size > 0) return;
+    if (waiting.size > 0 || running.size > 0 || toMark.length > 0 || marking.size > 0 || reading.size > 0)
+      return;
     for (const resolve of idleWaiters.splice(0)) resolve();
   };
 
@@ -84,7 +86,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
     if (events.length === 0) return;
     const ids = events.map((event) => event.id);
     const marked: Promise<void> = writer
-      .writeSoon([journal.events.statements.markProcessed(ids)])
+      .markProcessed(ids)
       .then(
         () => {
           processed += events.length;
@@ -111,7 +113,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   const refresh = async (customerId: string, events: JournalEvent[]) => {
     // The newest event by the service's time speaks for the status the refresh finds.
     const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
-    const before = journal.customers.get(customerId);
+    const before = await journal.customers.get(customerId);
     try {
       const after = await reconciler.refresh(customerId, {
         source: 'event',
@@ -168,7 +170,17 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
       pump();
     },
     resumeUnprocessed() {
-      processor.enqueue(journal.events.unprocessed());
+      const read: Promise<void> = journal.events
+        .unprocessed()
+        .then(
+          (events) => processor.enqueue(events),
+          (error: unknown) => log.warn('unprocessed events not read', describeError(error)),
+        )
+        .finally(() => {
+          reading.delete(read);
+          settleIdle();
+        });
+      reading.add(read);
     },
     idle() {
       return new Promise((resolve) => {
@@ -180,7 +192,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
       waiting.clear();
-      await Promise.allSettled(running.values());
+      await Promise.allSettled([...running.values(), ...reading]);
       if (markScheduled) clearImmediate(markScheduled);
       writeMarks();
       await writer.flush().catch(() => {});

@@ -1,7 +1,6 @@
 import type { EventRow } from '../../contract/webhooks.ts';
 import type { EventHub } from '../event-hub.ts';
-import type { DurableWriter } from '../journal/durable-writer.ts';
-import type { Journal, JournalEvent, ReceivedEvent } from '../journal/index.ts';
+import type { EventInbox, Journal, JournalEvent, ReceivedEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
 import { eventSchema, idFromUrl, type ServiceEvent } from '../service/hal.ts';
 import { type EventProcessor, needsNoProcessing } from './event-processor.ts';
@@ -25,7 +24,7 @@ export interface Ingest {
 
 export function createIngest(options: {
   journal: Journal;
-  writer: DurableWriter;
+  writer: EventInbox;
   processor: EventProcessor;
   events: EventHub;
   log: Logger;
@@ -36,24 +35,23 @@ export function createIngest(options: {
    * Records in one savepoint; events with nothing to do are recorded as processed already.
    * Fetched events the journal already has are left alone: a duplicate counts deliveries only.
    */
-  const record = async (received: readonly ReceivedEvent[], delivered: boolean) => {
-    const statements = received.map((event) =>
-      journal.events.statements.record(event, {
+  const record = (received: readonly ReceivedEvent[], delivered: boolean) =>
+    writer.record(
+      received.map((event) => ({
+        ...event,
         processed: needsNoProcessing({ topic: event.topic, customerId: event.customerId ?? null }),
-        onlyIfAbsent: !delivered,
-      }),
+      })),
+      { delivered },
     );
-    const rows = await writer.write(statements);
-    return rows.flat().map((row) => {
-      const event = journal.events.fromRow(row);
-      return { event, duplicate: event.duplicatesSeen > 0 };
-    });
-  };
 
   /** After the commit: whatever goes wrong here, the events are recorded and will be processed after a restart. */
-  const announce = (results: ReadonlyArray<{ event: JournalEvent; duplicate: boolean }>) => {
+  const announce = async (results: ReadonlyArray<{ event: JournalEvent; duplicate: boolean }>) => {
     try {
-      for (const { event } of results) events.emit('event.received', toEventRow(event, nameOf(journal)));
+      const name = await namesOf(
+        journal,
+        results.map((result) => result.event),
+      );
+      for (const { event } of results) events.emit('event.received', toEventRow(event, name));
       processor.enqueue(results.filter((result) => !result.duplicate).map((result) => result.event));
     } catch (error) {
       log.error('recorded webhook events not announced', describeError(error));
@@ -76,7 +74,7 @@ export function createIngest(options: {
         log.error('webhook event could not be recorded', describeError(error));
         return { status: 503, body: { error: 'Not recorded; send it again later.' } };
       }
-      announce(results);
+      await announce(results);
       return { status: 200, body: { received: event.id, duplicate: results[0]!.duplicate } };
     },
     async recordFetched(fetched) {
@@ -85,7 +83,7 @@ export function createIngest(options: {
         fetched.map((event) => toReceived(event, false)),
         false,
       );
-      announce(results);
+      await announce(results);
       return results.length;
     },
   };
@@ -127,9 +125,18 @@ export function customerIdOf(event: Pick<ServiceEvent, '_links'>): string | null
   }
 }
 
-/** The customer's name as the journal knows it, for the event log's customer column. */
-export function nameOf(journal: Journal): (customerId: string | null) => string | null {
-  return (customerId) => (customerId === null ? null : (journal.customers.get(customerId)?.name ?? null));
+/** The names of these events' customers as the journal knows them, for the event log's customer column. */
+export async function namesOf(
+  journal: Journal,
+  events: readonly Pick<JournalEvent, 'customerId'>[],
+): Promise<(customerId: string | null) => string | null> {
+  const names = new Map<string, string | null>();
+  for (const { customerId } of events) {
+    if (customerId !== null && !names.has(customerId)) {
+      names.set(customerId, (await journal.customers.get(customerId))?.name ?? null);
+    }
+  }
+  return (customerId) => (customerId === null ? null : (names.get(customerId) ?? null));
 }
 
 export function toEventRow(

@@ -1,7 +1,6 @@
 import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventHub } from '../event-hub.ts';
-import { type DurableWriter, startDurableWriter } from '../journal/durable-writer.ts';
-import type { Journal } from '../journal/index.ts';
+import type { EventInbox, Journal } from '../journal/index.ts';
 import type { Logger } from '../log.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';
@@ -19,7 +18,7 @@ export interface Receiver {
   handlers: ListenerHandlers;
   ingest: Ingest;
   processor: EventProcessor;
-  writer: DurableWriter;
+  writer: EventInbox;
   security: SecurityLog;
   probes: ProbeRegistry;
   /** Requests the listener refused since start. */
@@ -44,8 +43,8 @@ export interface ReceiverOptions {
 
 export function createReceiver(options: ReceiverOptions): Receiver {
   const { journal, events, log } = options;
-  const writer = startDurableWriter(journal.file);
-  const security = createSecurityLog(journal, writer, log);
+  const writer = journal.openInbox();
+  const security = createSecurityLog(writer, log);
   const processor = createEventProcessor({
     journal,
     reconciler: options.reconciler,

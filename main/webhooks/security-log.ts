@@ -1,5 +1,4 @@
-import type { DurableWriter } from '../journal/durable-writer.ts';
-import type { Journal, RejectionInput } from '../journal/index.ts';
+import type { EventInbox, RejectionInput } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
 
 /** A request the listener refused: when (the journal stamps it), from where, what was answered, why. */
@@ -15,13 +14,13 @@ export interface SecurityLog {
   readonly count: number;
 }
 
-export function createSecurityLog(journal: Journal, writer: DurableWriter, log: Logger): SecurityLog {
+export function createSecurityLog(writer: EventInbox, log: Logger): SecurityLog {
   let count = 0;
   let warned = false;
   return {
     record(rejection) {
       count++;
-      writer.writeSoon(journal.rejections.statements(rejection)).catch((error: unknown) => {
+      writer.recordRejection(rejection).catch((error: unknown) => {
         // Said once: a journal that cannot write says so loudly elsewhere, and a flood must not flood the log.
         if (warned) return;
         warned = true;

@@ -78,7 +78,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
           throw error instanceof ServiceError && error.is('MaxNumberOfResources') ? tooMany() : error;
         });
       keepSecret(id, secret);
-      journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
+      await journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
       return view(await client().subscriptions.get(id));
     } finally {
       creating.delete(secret);
@@ -123,7 +123,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
         await client().subscriptions.setPaused(id, paused, { idempotencyKey: randomUUID() }),
       );
       const redelivered = !paused && updated.ours ? await redeliverUnattempted(id) : 0;
-      journal.audit.record({
+      await journal.audit.record({
         action: paused ? 'webhook.pause' : 'webhook.resume',
         outcome: 'ok',
         detail: paused ? id : `${id} (${redelivered} redelivered)`,
@@ -138,7 +138,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
         if (!(error instanceof ServiceError && error.status === 404)) throw error;
       }
       vault.delete(secretName(id));
-      journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
+      await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
     },
     async ensureListenerSubscribed() {
       const url = listenerUrl();

@@ -126,7 +126,7 @@ describe('crash test: SIGKILL during a drain', () => {
       dataKey: openFileKeyVault({ dir: dataDir }).dataKey(),
     });
     try {
-      const drafts = journal.drafts.list();
+      const drafts = await journal.drafts.list();
       expect(drafts).toHaveLength(DRAFTS);
       expect(drafts.filter((draft) => draft.state !== 'created')).toEqual([]);
       for (const draft of drafts) {
@@ -138,7 +138,7 @@ describe('crash test: SIGKILL during a drain', () => {
       }
       expect(new Set(drafts.map((draft) => draft.customerId)).size).toBe(DRAFTS);
     } finally {
-      journal.close();
+      await journal.close();
     }
     const all = await client.customers.list({ limit: 200 });
     expect('total' in all && all.total).toBe(DRAFTS);

@@ -124,12 +124,12 @@ export async function outboxRig(
     ...open({}),
     async restart(more = {}) {
       await rig.outbox.close();
-      rig.journal.close();
+      await rig.journal.close();
       Object.assign(rig, open(more));
     },
     async close() {
       await rig.outbox.close();
-      rig.journal.close();
+      await rig.journal.close();
       await client.close();
       if (!given) await sandbox.close();
       removeDir(dir);
@@ -143,7 +143,11 @@ export async function submitDrafts(
   rig: { journal: Journal; outbox: Outbox },
   forms: CustomerForm[],
 ): Promise<string[]> {
-  const ids = rig.journal.transaction(() => forms.map((form) => rig.journal.drafts.insert({ form }).id));
+  const ids = await rig.journal.transaction(async (tx) => {
+    const inserted: string[] = [];
+    for (const form of forms) inserted.push((await tx.drafts.insert({ form })).id);
+    return inserted;
+  });
   const result = await rig.outbox.submit(ids);
   if (result.queued.length !== ids.length) throw new Error(`not all queued: ${JSON.stringify(result)}`);
   return ids;

@@ -13,54 +13,54 @@ import { validForm } from './helpers.ts';
 /** What the outbox keeps in the journal (migration 4 and its repository functions), and its pure parts. */
 
 describe('journal: drafts for the outbox', () => {
-  it('saves a form, moving "updated" and the name and e-mail the queue shows', () => {
+  it('saves a form, moving "updated" and the name and e-mail the queue shows', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
-    const { id } = journal.drafts.insert({ form: {} });
+    const { id } = await journal.drafts.insert({ form: {} });
     time.advance(MINUTE);
-    const savedAt = journal.drafts.saveForm(id, {
+    const savedAt = await journal.drafts.saveForm(id, {
       firstName: 'Ada',
       lastName: 'Byron',
       email: 'ada@x.example',
     });
     expect(savedAt).toBe(time.iso());
-    expect(journal.drafts.summary(id)).toMatchObject({
+    expect(await journal.drafts.summary(id)).toMatchObject({
       name: 'Ada Byron',
       email: 'ada@x.example',
       updated: savedAt,
     });
-    expect(journal.drafts.saveForm('nope', {})).toBeUndefined();
+    expect(await journal.drafts.saveForm('nope', {})).toBeUndefined();
   });
 
-  it('moves "updated" on a state change only, not on a rescheduled retry', () => {
+  it('moves "updated" on a state change only, not on a rescheduled retry', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
-    const { id, updated } = journal.drafts.insert({ form: {}, state: 'queued' });
+    const { id, updated } = await journal.drafts.insert({ form: {}, state: 'queued' });
     time.advance(MINUTE);
-    journal.drafts.update(id, { attempts: 2, nextAttemptAt: time.iso(), lastError: 'offline' });
-    expect(journal.drafts.summary(id)).toMatchObject({ updated, attempts: 2, lastError: 'offline' });
-    journal.drafts.update(id, { state: 'rejected', fieldErrors: { '/email': 'Fix it.' } });
-    expect(journal.drafts.summary(id)).toMatchObject({
+    await journal.drafts.update(id, { attempts: 2, nextAttemptAt: time.iso(), lastError: 'offline' });
+    expect(await journal.drafts.summary(id)).toMatchObject({ updated, attempts: 2, lastError: 'offline' });
+    await journal.drafts.update(id, { state: 'rejected', fieldErrors: { '/email': 'Fix it.' } });
+    expect(await journal.drafts.summary(id)).toMatchObject({
       state: 'rejected',
       updated: time.iso(),
       fieldErrors: { '/email': 'Fix it.' },
     });
   });
 
-  it('lists due drafts never tried first, then by waiting time, and the next retry', () => {
+  it('lists due drafts never tried first, then by waiting time, and the next retry', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
-    const later = journal.drafts.insert({ form: {}, state: 'queued' }).id;
+    const later = (await journal.drafts.insert({ form: {}, state: 'queued' })).id;
     time.advance(MINUTE);
-    const fresh = journal.drafts.insert({ form: {}, state: 'queued' }).id;
-    journal.drafts.insert({ form: {}, state: 'draft' });
+    const fresh = (await journal.drafts.insert({ form: {}, state: 'queued' })).id;
+    await journal.drafts.insert({ form: {}, state: 'draft' });
     const inAnHour = new Date(Date.parse(time.iso()) + 60 * MINUTE).toISOString();
-    journal.drafts.update(later, { nextAttemptAt: inAnHour });
-    expect(journal.drafts.due(time.iso(), 10)).toEqual([fresh]);
-    expect(journal.drafts.nextAttemptAfter(time.iso())).toBe(inAnHour);
-    journal.drafts.clearBackoff();
-    expect(journal.drafts.due(time.iso(), 10)).toEqual([later, fresh]);
-    expect(journal.drafts.countByState()).toEqual({
+    await journal.drafts.update(later, { nextAttemptAt: inAnHour });
+    expect(await journal.drafts.due(time.iso(), 10)).toEqual([fresh]);
+    expect(await journal.drafts.nextAttemptAfter(time.iso())).toBe(inAnHour);
+    await journal.drafts.clearBackoff();
+    expect(await journal.drafts.due(time.iso(), 10)).toEqual([later, fresh]);
+    expect(await journal.drafts.countByState()).toEqual({
       draft: 1,
       queued: 2,
       sending: 0,
@@ -70,54 +70,54 @@ describe('journal: drafts for the outbox', () => {
     });
   });
 
-  it('requeues drafts left sending and finds created drafts whose customer is not recorded', () => {
+  it('requeues drafts left sending and finds created drafts whose customer is not recorded', async () => {
     const journal = openTestJournal();
-    const sending = journal.drafts.insert({ form: {}, state: 'sending' }).id;
-    journal.drafts.requeueSending();
-    expect(journal.drafts.summary(sending)?.state).toBe('queued');
+    const sending = (await journal.drafts.insert({ form: {}, state: 'sending' })).id;
+    await journal.drafts.requeueSending();
+    expect((await journal.drafts.summary(sending))?.state).toBe('queued');
 
-    const created = journal.drafts.insert({ form: validForm(), state: 'created' }).id;
-    journal.drafts.update(created, { customerId: 'c-1' });
-    expect(journal.drafts.createdWithoutCustomer()).toEqual([{ id: created, customerId: 'c-1' }]);
-    journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
-    expect(journal.drafts.createdWithoutCustomer()).toEqual([]);
-    expect(journal.drafts.byCustomer('c-1')?.id).toBe(created);
+    const created = (await journal.drafts.insert({ form: validForm(), state: 'created' })).id;
+    await journal.drafts.update(created, { customerId: 'c-1' });
+    expect(await journal.drafts.createdWithoutCustomer()).toEqual([{ id: created, customerId: 'c-1' }]);
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+    expect(await journal.drafts.createdWithoutCustomer()).toEqual([]);
+    expect((await journal.drafts.byCustomer('c-1'))?.id).toBe(created);
   });
 
-  it('removes a draft with its outbox entry', () => {
+  it('removes a draft with its outbox entry', async () => {
     const journal = openTestJournal();
-    const { id } = journal.drafts.insert({ form: validForm() });
-    journal.outbox.ensureKey(id);
-    expect(journal.drafts.remove(id)).toBe(true);
-    expect(journal.drafts.get(id)).toBeUndefined();
-    expect(journal.outbox.get(id)).toBeUndefined();
+    const { id } = await journal.drafts.insert({ form: validForm() });
+    await journal.outbox.ensureKey(id);
+    expect(await journal.drafts.remove(id)).toBe(true);
+    expect(await journal.drafts.get(id)).toBeUndefined();
+    expect(await journal.outbox.get(id)).toBeUndefined();
   });
 
-  it('records attempts, rotates a key, and assumes queued drafts were sent after a restart', () => {
+  it('records attempts, rotates a key, and assumes queued drafts were sent after a restart', async () => {
     const journal = openTestJournal();
-    const { id } = journal.drafts.insert({ form: {}, state: 'queued' });
-    const first = journal.outbox.ensureKey(id);
+    const { id } = await journal.drafts.insert({ form: {}, state: 'queued' });
+    const first = await journal.outbox.ensureKey(id);
     expect(first).toMatchObject({ attempts: 0, maybeCreated: false, duplicateOf: null });
-    journal.outbox.recordAttempt(id, { maybeCreated: false, duplicateOf: 'c-9' });
-    expect(journal.outbox.get(id)).toMatchObject({ attempts: 1, duplicateOf: 'c-9' });
-    journal.outbox.assumeQueuedSent();
-    expect(journal.outbox.get(id)?.maybeCreated).toBe(true);
-    const rotated = journal.outbox.rotateKey(id);
+    await journal.outbox.recordAttempt(id, { maybeCreated: false, duplicateOf: 'c-9' });
+    expect(await journal.outbox.get(id)).toMatchObject({ attempts: 1, duplicateOf: 'c-9' });
+    await journal.outbox.assumeQueuedSent();
+    expect((await journal.outbox.get(id))?.maybeCreated).toBe(true);
+    const rotated = await journal.outbox.rotateKey(id);
     expect(rotated.idempotencyKey).not.toBe(first.idempotencyKey);
     expect(rotated).toMatchObject({ attempts: 0, maybeCreated: false, duplicateOf: null });
   });
 
-  it('releases a retry the service refused without acting on it', () => {
+  it('releases a retry the service refused without acting on it', async () => {
     const journal = openTestJournal();
-    journal.customers.upsert(serviceCustomer({ id: 'c-2', status: 'retry' }), { source: 'poll' });
-    journal.retries.record('c-2', null);
-    journal.retries.release('c-2');
-    expect(journal.retries.get('c-2')).toBeUndefined();
+    await journal.customers.upsert(serviceCustomer({ id: 'c-2', status: 'retry' }), { source: 'poll' });
+    await journal.retries.record('c-2', null);
+    await journal.retries.release('c-2');
+    expect(await journal.retries.get('c-2')).toBeUndefined();
   });
 });
 
 describe('outbox: pure parts', () => {
-  it('sends the form as typed, blank fields left out, and keeps only the last four SSN digits', () => {
+  it('sends the form as typed, blank fields left out, and keeps only the last four SSN digits', async () => {
     const form = validForm({ address2: '  ', ipAddress: '', tin: '123-45-6789' });
     const body = customerBody(form);
     expect(body).not.toHaveProperty('address2');
@@ -130,14 +130,14 @@ describe('outbox: pure parts', () => {
     });
   });
 
-  it('backs off exponentially with jitter, within bounds, never at zero', () => {
+  it('backs off exponentially with jitter, within bounds, never at zero', async () => {
     expect(resendDelayMs(1, DEFAULT_BACKOFF, () => 0)).toBe(500);
     expect(resendDelayMs(1, DEFAULT_BACKOFF, () => 1)).toBe(1_000);
     expect(resendDelayMs(3, DEFAULT_BACKOFF, () => 0.5)).toBe(3_000);
     expect(resendDelayMs(40, DEFAULT_BACKOFF, () => 1)).toBe(60_000);
   });
 
-  it('sorts failures: retry later, rejected on the form, or attention', () => {
+  it('sorts failures: retry later, rejected on the form, or attention', async () => {
     expect(classifyFailure(new NetworkError('reset')).kind).toBe('retry');
     expect(
       classifyFailure(new ServiceError({ status: 503, code: 'ServiceUnavailable', message: '' })).kind,
@@ -183,7 +183,7 @@ describe('outbox: pure parts', () => {
     expect(classifyFailure(new TypeError('bug'))).toMatchObject({ kind: 'attention', processed: true });
   });
 
-  it('lets a draft change only while nothing can have been created from it', () => {
+  it('lets a draft change only while nothing can have been created from it', async () => {
     const entry = (maybeCreated: boolean) => ({
       draftId: 'd',
       idempotencyKey: 'k',

@@ -72,18 +72,18 @@ describe('outbox: exactly once', () => {
     await rig.outbox.settled();
 
     expect(seen).toEqual([{ sent: expect.stringMatching(/^[0-9a-f-]{36}$/), stored: seen[0]?.sent }]);
-    const draft = rig.journal.drafts.get(id!)!;
+    const draft = (await rig.journal.drafts.get(id!))!;
     expect(draft).toMatchObject({ state: 'created', customerId: expect.any(String), lastError: null });
     const [customer] = await customersWithEmail(client, form.email!);
     expect(customer?.id).toBe(draft.customerId);
-    expect(rig.journal.customers.get(customer!.id)).toMatchObject({ status: 'verified' });
-    expect(rig.journal.customers.history(customer!.id)[0]).toMatchObject({ source: 'created' });
-    expect(rig.journal.customers.personal(customer!.id)).toEqual({
+    expect(await rig.journal.customers.get(customer!.id)).toMatchObject({ status: 'verified' });
+    expect((await rig.journal.customers.history(customer!.id))[0]).toMatchObject({ source: 'created' });
+    expect(await rig.journal.customers.personal(customer!.id)).toEqual({
       address: { address1: '221 Baker Street', city: 'Springfield', state: 'IL', postalCode: '62704' },
       dateOfBirth: '1984-02-29',
       ssnLastFour: '6789',
     });
-    expect(rig.journal.audit.list()[0]).toMatchObject({
+    expect((await rig.journal.audit.list())[0]).toMatchObject({
       action: 'customer.create',
       customerId: customer!.id,
       outcome: 'ok',
@@ -104,7 +104,10 @@ describe('outbox: exactly once', () => {
     expect(new Set(keys).size).toBe(1);
     const customers = await customersWithEmail(rig.client, form.email!);
     expect(customers).toHaveLength(1);
-    expect(rig.journal.drafts.get(id!)).toMatchObject({ state: 'created', customerId: customers[0]!.id });
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({
+      state: 'created',
+      customerId: customers[0]!.id,
+    });
   });
 
   it('survives a stop after the service created the customer but before Vetted recorded it', async () => {
@@ -113,17 +116,20 @@ describe('outbox: exactly once', () => {
     const form = validForm();
     const [id] = await submitDrafts(rig, [form]);
     await expect.poll(async () => (await customersWithEmail(rig!.client, form.email!)).length).toBe(1);
-    const key = rig.journal.outbox.get(id!)!.idempotencyKey;
+    const key = (await rig.journal.outbox.get(id!))!.idempotencyKey;
 
     await rig.restart({ client: () => rig!.client });
-    expect(rig.journal.drafts.get(id!)?.state).toBe('queued');
-    expect(rig.journal.outbox.get(id!)).toMatchObject({ idempotencyKey: key, maybeCreated: true });
+    expect((await rig.journal.drafts.get(id!))?.state).toBe('queued');
+    expect(await rig.journal.outbox.get(id!)).toMatchObject({ idempotencyKey: key, maybeCreated: true });
     rig.outbox.resume();
     await rig.outbox.settled();
 
     const customers = await customersWithEmail(rig.client, form.email!);
     expect(customers).toHaveLength(1);
-    expect(rig.journal.drafts.get(id!)).toMatchObject({ state: 'created', customerId: customers[0]!.id });
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({
+      state: 'created',
+      customerId: customers[0]!.id,
+    });
   });
 
   it('survives a stop before the request left: the draft stays queued and is sent after the restart', async () => {
@@ -134,7 +140,7 @@ describe('outbox: exactly once', () => {
     rig.outbox.resume();
     await rig.outbox.settled();
     expect(await customersWithEmail(rig.client, form.email!)).toHaveLength(1);
-    expect(rig.journal.drafts.get(id!)?.state).toBe('created');
+    expect((await rig.journal.drafts.get(id!))?.state).toBe('created');
   });
 
   it('fetches after a restart the customer a draft was linked to but not yet recorded', async () => {
@@ -142,7 +148,7 @@ describe('outbox: exactly once', () => {
     const form = validForm();
     const [id] = await submitDrafts(rig, [form]);
     await rig.outbox.settled();
-    const customerId = rig.journal.drafts.get(id!)!.customerId!;
+    const customerId = (await rig.journal.drafts.get(id!))!.customerId!;
     // As if Vetted had stopped between linking and fetching.
     const db = new DatabaseSync(rig.file);
     db.exec('PRAGMA foreign_keys = OFF');
@@ -152,12 +158,12 @@ describe('outbox: exactly once', () => {
       );
     }
     db.close();
-    expect(rig.journal.customers.get(customerId)).toBeUndefined();
+    expect(await rig.journal.customers.get(customerId)).toBeUndefined();
 
     rig.outbox.resume();
     await rig.outbox.settled();
-    expect(rig.journal.customers.get(customerId)).toMatchObject({ status: 'verified' });
-    expect(rig.journal.customers.personal(customerId)?.ssnLastFour).toBe('6789');
+    expect(await rig.journal.customers.get(customerId)).toMatchObject({ status: 'verified' });
+    expect((await rig.journal.customers.personal(customerId))?.ssnLastFour).toBe('6789');
   });
 });
 
@@ -169,16 +175,19 @@ describe('outbox: outcomes', () => {
     const [id] = await submitDrafts(rig, [form]);
     await rig.outbox.settled();
 
-    expect(rig.journal.drafts.get(id!)).toMatchObject({
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({
       state: 'rejected',
       fieldErrors: { '/email': expect.stringMatching(/already exists.*link this draft/i) },
       lastError: expect.stringMatching(/already exists/),
     });
-    expect(rig.journal.outbox.get(id!)).toMatchObject({ duplicateOf: existing.id, maybeCreated: false });
+    expect(await rig.journal.outbox.get(id!)).toMatchObject({
+      duplicateOf: existing.id,
+      maybeCreated: false,
+    });
 
     await rig.outbox.linkDuplicate(id!);
-    expect(rig.journal.drafts.get(id!)).toMatchObject({ state: 'created', customerId: existing.id });
-    expect(rig.journal.audit.list()[0]).toMatchObject({
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({ state: 'created', customerId: existing.id });
+    expect((await rig.journal.audit.list())[0]).toMatchObject({
       action: 'draft.linkDuplicate',
       customerId: existing.id,
     });
@@ -191,20 +200,22 @@ describe('outbox: outcomes', () => {
     await rig.client.customers.create({ ...(form as CustomerInput) });
     const [id] = await submitDrafts(rig, [form]);
     await rig.outbox.settled();
-    const firstKey = rig.journal.outbox.get(id!)!.idempotencyKey;
+    const firstKey = (await rig.journal.outbox.get(id!))!.idempotencyKey;
     const corrected = { ...form, email: `fixed.${form.email}` };
-    rig.journal.drafts.saveForm(id!, corrected);
+    await rig.journal.drafts.saveForm(id!, corrected);
 
     expect((await rig.outbox.submit([id!])).queued).toEqual([id]);
-    expect(rig.journal.outbox.get(id!)!.idempotencyKey).not.toBe(firstKey);
+    expect((await rig.journal.outbox.get(id!))!.idempotencyKey).not.toBe(firstKey);
     await rig.outbox.settled();
     const [customer] = await customersWithEmail(rig.client, corrected.email);
-    expect(rig.journal.drafts.get(id!)).toMatchObject({ state: 'created', customerId: customer!.id });
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({ state: 'created', customerId: customer!.id });
   });
 
   it('does not queue a draft the contract rules refuse, and says why field by field', async () => {
     rig = await outboxRig();
-    const id = rig.journal.drafts.insert({ form: validForm({ postalCode: '1234', tin: '123-45-6789' }) }).id;
+    const id = (
+      await rig.journal.drafts.insert({ form: validForm({ postalCode: '1234', tin: '123-45-6789' }) })
+    ).id;
     const result = await rig.outbox.submit([id, '00000000-0000-4000-8000-000000000000']);
     expect(result.queued).toEqual([]);
     expect(result.invalid).toEqual([
@@ -223,8 +234,8 @@ describe('outbox: outcomes', () => {
     expect(result.skipped).toEqual([
       { id: '00000000-0000-4000-8000-000000000000', reason: expect.any(String) },
     ]);
-    expect(rig.journal.drafts.get(id)?.state).toBe('draft');
-    expect(rig.journal.outbox.get(id)).toBeUndefined();
+    expect((await rig.journal.drafts.get(id))?.state).toBe('draft');
+    expect(await rig.journal.outbox.get(id)).toBeUndefined();
   });
 
   it('needs attention for a refusal that proves nothing was done; Try again uses a new key', async () => {
@@ -241,17 +252,17 @@ describe('outbox: outcomes', () => {
     await rig.restart({ client: () => withCreate(real, create) });
     const [id] = await submitDrafts(rig, [validForm()]);
     await rig.outbox.settled();
-    const draft = rig.journal.drafts.get(id!)!;
+    const draft = (await rig.journal.drafts.get(id!))!;
     expect(draft).toMatchObject({ state: 'attention', lastError: expect.stringMatching(/403/) });
     expect(draft.lastError).not.toContain('secret');
-    const key = rig.journal.outbox.get(id!)!;
+    const key = (await rig.journal.outbox.get(id!))!;
     expect(key.maybeCreated).toBe(false);
 
     refuse = false;
     await rig.outbox.tryAgain(id!);
-    expect(rig.journal.outbox.get(id!)!.idempotencyKey).not.toBe(key.idempotencyKey);
+    expect((await rig.journal.outbox.get(id!))!.idempotencyKey).not.toBe(key.idempotencyKey);
     await rig.outbox.settled();
-    expect(rig.journal.drafts.get(id!)?.state).toBe('created');
+    expect((await rig.journal.drafts.get(id!))?.state).toBe('created');
   });
 
   it('keeps the key when the service may have acted on a request it answered oddly', async () => {
@@ -270,11 +281,11 @@ describe('outbox: outcomes', () => {
     const form = validForm();
     const [id] = await submitDrafts(rig, [form]);
     await rig.outbox.settled();
-    expect(rig.journal.drafts.get(id!)).toMatchObject({
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({
       state: 'attention',
       lastError: expect.stringMatching(/not created twice/),
     });
-    expect(rig.journal.outbox.get(id!)?.maybeCreated).toBe(true);
+    expect((await rig.journal.outbox.get(id!))?.maybeCreated).toBe(true);
     expect((await rig.outbox.submit([id!])).skipped).toHaveLength(1);
 
     odd = false;
@@ -282,7 +293,7 @@ describe('outbox: outcomes', () => {
     await rig.outbox.settled();
     expect(new Set(keys).size).toBe(1);
     expect(await customersWithEmail(real, form.email!)).toHaveLength(1);
-    expect(rig.journal.drafts.get(id!)?.state).toBe('created');
+    expect((await rig.journal.drafts.get(id!))?.state).toBe('created');
   });
 
   it('keeps drafts queued while the service is unreachable, with backoff, and sends them when woken', async () => {
@@ -298,15 +309,15 @@ describe('outbox: outcomes', () => {
       random: () => 0.5,
     });
     const [id] = await submitDrafts(rig, [validForm()]);
-    await expect.poll(() => rig!.journal.drafts.get(id!)?.attempts).toBe(1);
-    const waiting = rig.journal.drafts.get(id!)!;
+    await expect.poll(async () => (await rig!.journal.drafts.get(id!))?.attempts).toBe(1);
+    const waiting = (await rig.journal.drafts.get(id!))!;
     expect(waiting).toMatchObject({
       state: 'queued',
       lastError: expect.stringMatching(/could not be reached.*by itself/),
     });
     // Equal jitter: between half and all of the 60 s ceiling (0.5 → 45 s).
     expect(Date.parse(waiting.nextAttemptAt!) - sent).toBeGreaterThanOrEqual(45_000);
-    expect(rig.outbox.activity()).toMatchObject({
+    expect(await rig.outbox.activity()).toMatchObject({
       inFlight: 0,
       draining: true,
       nextAttemptAt: waiting.nextAttemptAt,
@@ -315,7 +326,7 @@ describe('outbox: outcomes', () => {
     offline = false;
     rig.outbox.wake();
     await rig.outbox.settled();
-    expect(rig.journal.drafts.get(id!)?.state).toBe('created');
+    expect((await rig.journal.drafts.get(id!))?.state).toBe('created');
   });
 
   it('sends many drafts at most 8 at a time, with progress to the end', async () => {
@@ -342,7 +353,7 @@ describe('outbox: outcomes', () => {
     expect(most).toBeLessThanOrEqual(8);
     expect(progress[0]).toMatchObject({ job: 'outbox', done: 0, total: 40, finished: false });
     expect(progress.at(-1)).toEqual({ job: 'outbox', done: 40, total: 40, finished: true, message: null });
-    expect(rig.journal.drafts.countByState().created).toBe(40);
+    expect((await rig.journal.drafts.countByState()).created).toBe(40);
   });
 });
 
@@ -357,7 +368,7 @@ describe('outbox: keys the service may have forgotten (24 h)', () => {
     await rig.restart({ client: () => losing });
     const form = validForm();
     const [id] = await submitDrafts(rig, [form]);
-    await expect.poll(() => rig!.journal.drafts.get(id!)?.attempts).toBe(1);
+    await expect.poll(async () => (await rig!.journal.drafts.get(id!))?.attempts).toBe(1);
     expect(await customersWithEmail(real, form.email!)).toHaveLength(1);
 
     now += 25 * HOUR;
@@ -390,8 +401,14 @@ describe('outbox: keys the service may have forgotten (24 h)', () => {
     expect(calls).toEqual({ create: 0, list: 1 });
     const customers = await customersWithEmail(rig!.client, form.email!);
     expect(customers).toHaveLength(1);
-    expect(rig!.journal.drafts.get(id)).toMatchObject({ state: 'created', customerId: customers[0]!.id });
-    expect(rig!.journal.audit.list()[0]).toMatchObject({ action: 'customer.create.found', outcome: 'ok' });
+    expect(await rig!.journal.drafts.get(id)).toMatchObject({
+      state: 'created',
+      customerId: customers[0]!.id,
+    });
+    expect((await rig!.journal.audit.list())[0]).toMatchObject({
+      action: 'customer.create.found',
+      outcome: 'ok',
+    });
   });
 
   it('without a customer list, follows the Duplicate error’s about link to the customer it made', async () => {
@@ -399,7 +416,10 @@ describe('outbox: keys the service may have forgotten (24 h)', () => {
     expect(calls).toEqual({ create: 1, list: 1 });
     const customers = await customersWithEmail(rig!.client, form.email!);
     expect(customers).toHaveLength(1);
-    expect(rig!.journal.drafts.get(id)).toMatchObject({ state: 'created', customerId: customers[0]!.id });
+    expect(await rig!.journal.drafts.get(id)).toMatchObject({
+      state: 'created',
+      customerId: customers[0]!.id,
+    });
   });
 
   it('does not take a customer created before the draft for its own', async () => {
@@ -417,13 +437,13 @@ describe('outbox: keys the service may have forgotten (24 h)', () => {
         ),
     });
     const [id] = await submitDrafts(rig, [form]);
-    await expect.poll(() => rig!.journal.drafts.get(id!)?.attempts).toBe(1);
+    await expect.poll(async () => (await rig!.journal.drafts.get(id!))?.attempts).toBe(1);
 
     now += 25 * HOUR;
     await rig.restart({ client: () => real });
     rig.outbox.resume();
     await rig.outbox.settled();
-    expect(rig.journal.drafts.get(id!)).toMatchObject({ state: 'rejected', customerId: null });
-    expect(rig.journal.outbox.get(id!)?.duplicateOf).toBe(someoneElses.id);
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({ state: 'rejected', customerId: null });
+    expect((await rig.journal.outbox.get(id!))?.duplicateOf).toBe(someoneElses.id);
   });
 });

@@ -25,7 +25,7 @@ export interface QueueApp {
    * service: the personal data Vetted keeps for customers it created itself (the drafts flow, a later
    * issue) and a customer the service has forgotten (the sandbox deletes none).
    */
-  withJournal(change: (journal: Journal) => void): void;
+  withJournal(change: (journal: Journal) => Promise<unknown>): Promise<void>;
 }
 
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -53,16 +53,16 @@ export const test = base.extend<{ app: QueueApp }>({
     });
     const running = desk.connection().sandbox;
     if (!running) throw new Error('The e2e tests need Vetted on its built-in sandbox.');
-    const withJournal = (change: (journal: Journal) => void) => {
+    const withJournal = async (change: (journal: Journal) => Promise<unknown>) => {
       // A second connection to the desk's journal, with the same vault key, as SQLite allows.
       const journal = openJournal({
         file: path.join(dataDir, 'journal.db'),
         dataKey: openFileKeyVault({ dir: dataDir }).dataKey(),
       });
       try {
-        change(journal);
+        await change(journal);
       } finally {
-        journal.close();
+        await journal.close();
       }
     };
     await use({ launchUrl: host.launchUrl, sandbox: await sandboxClient(running), withJournal });

@@ -256,7 +256,7 @@ test('personal data stays masked until the reviewer gives a reason to reveal it'
   const { id } = await app.sandbox.createCustomer('document', 'Novak');
   await page.goto(app.launchUrl);
   await addCustomer(page, id);
-  app.withJournal((journal) =>
+  await app.withJournal((journal) =>
     journal.customers.setPersonal(id, {
       address: { address1: '221 Baker Street', city: 'Springfield', state: 'IL', postalCode: '62704' },
       dateOfBirth: '1984-02-29',
@@ -297,7 +297,7 @@ test('a customer the service no longer knows says so plainly, in the queue and i
   const { id } = await app.sandbox.createCustomer('retry', 'Olsen');
   await page.goto(app.launchUrl);
   await addCustomer(page, id);
-  app.withJournal((journal) => journal.customers.markGone(id));
+  await app.withJournal((journal) => journal.customers.markGone(id));
   await page.reload();
 
   await expect(row(page, /retry Olsen/)).toContainText('gone');

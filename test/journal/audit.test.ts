@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { journalFile, MINUTE, manualClock, openTestJournal } from './helpers.ts';
 
 describe('the audit log', () => {
-  it('records what was done, to which customer, when and with what outcome; newest first', () => {
+  it('records what was done, to which customer, when and with what outcome; newest first', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
-    const first = journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
+    const first = await journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
     time.advance(MINUTE);
-    journal.audit.record({
+    await journal.audit.record({
       action: 'customer.retry',
       customerId: 'c-2',
       outcome: 'failed',
       detail: 'ServerError',
     });
     time.advance(MINUTE);
-    journal.audit.record({ action: 'settings.update', outcome: 'ok' });
+    await journal.audit.record({ action: 'settings.update', outcome: 'ok' });
 
     expect(first).toEqual({
       seq: 1,
@@ -25,12 +25,12 @@ describe('the audit log', () => {
       outcome: 'ok',
       detail: null,
     });
-    expect(journal.audit.list().map((entry) => entry.action)).toEqual([
+    expect((await journal.audit.list()).map((entry) => entry.action)).toEqual([
       'settings.update',
       'customer.retry',
       'customer.create',
     ]);
-    expect(journal.audit.list({ customerId: 'c-2' })).toEqual([
+    expect(await journal.audit.list({ customerId: 'c-2' })).toEqual([
       {
         seq: 2,
         at: '2026-03-01T09:01:00.000Z',
@@ -40,13 +40,13 @@ describe('the audit log', () => {
         detail: 'ServerError',
       },
     ]);
-    expect(journal.audit.list({ limit: 1, offset: 1 }).map((entry) => entry.seq)).toEqual([2]);
+    expect((await journal.audit.list({ limit: 1, offset: 1 })).map((entry) => entry.seq)).toEqual([2]);
   });
 
-  it('is append-only: the database itself refuses to change or delete an entry', () => {
+  it('is append-only: the database itself refuses to change or delete an entry', async () => {
     const file = journalFile();
     const journal = openTestJournal({ file });
-    journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
+    await journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
     const raw = new DatabaseSync(file);
     try {
       expect(() => raw.exec("UPDATE audit_log SET outcome = 'failed'")).toThrow(
@@ -56,6 +56,6 @@ describe('the audit log', () => {
     } finally {
       raw.close();
     }
-    expect(journal.audit.list()).toMatchObject([{ outcome: 'ok' }]);
+    expect(await journal.audit.list()).toMatchObject([{ outcome: 'ok' }]);
   });
 });

@@ -8,10 +8,10 @@ function setup() {
 }
 
 describe('customers in the journal', () => {
-  it('records a new customer from the service, and its first status in the history', () => {
+  it('records a new customer from the service, and its first status in the history', async () => {
     const { time, journal } = setup();
     const customer = serviceCustomer({ id: 'c-1', firstName: 'Ada', lastName: 'Lovelace', status: 'retry' });
-    const result = journal.customers.upsert(customer, { source: 'created' });
+    const result = await journal.customers.upsert(customer, { source: 'created' });
 
     expect(result).toMatchObject({ isNew: true, statusChanged: true });
     expect(result.customer).toEqual({
@@ -30,31 +30,31 @@ describe('customers in the journal', () => {
       pendingDocuments: 0,
       note: null,
     });
-    expect(journal.customers.history('c-1')).toEqual([
+    expect(await journal.customers.history('c-1')).toEqual([
       { status: 'retry', at: customer.created, source: 'created', eventId: null },
     ]);
   });
 
-  it('refreshes a customer whose status did not change without touching its history or waiting time', () => {
+  it('refreshes a customer whose status did not change without touching its history or waiting time', async () => {
     const { time, journal } = setup();
-    journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
     time.advance(5 * MINUTE);
-    const result = journal.customers.upsert(serviceCustomer({ id: 'c-1', email: 'new@example.com' }), {
+    const result = await journal.customers.upsert(serviceCustomer({ id: 'c-1', email: 'new@example.com' }), {
       source: 'poll',
     });
 
     expect(result).toMatchObject({ isNew: false, statusChanged: false });
     expect(result.customer).toMatchObject({ email: 'new@example.com', lastRefreshed: time.iso() });
     expect(result.customer.statusSince).toBe('2026-02-01T08:00:00.000Z');
-    expect(journal.customers.history('c-1')).toHaveLength(1);
+    expect(await journal.customers.history('c-1')).toHaveLength(1);
   });
 
-  it('records each status change with its time, source and event, and moves the customer between sections', () => {
+  it('records each status change with its time, source and event, and moves the customer between sections', async () => {
     const { time, journal } = setup();
-    journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'retry' }), { source: 'created' });
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'retry' }), { source: 'created' });
     time.advance(MINUTE);
     const eventTime = '2026-03-01T08:59:30.000Z';
-    const byEvent = journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), {
+    const byEvent = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), {
       source: 'event',
       eventId: 'ev-7',
       at: eventTime,
@@ -64,81 +64,81 @@ describe('customers in the journal', () => {
       customer: { section: 'document', statusSince: eventTime },
     });
     time.advance(MINUTE);
-    const byPoll = journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'verified' }), {
+    const byPoll = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'verified' }), {
       source: 'poll',
     });
     expect(byPoll.customer).toMatchObject({ section: 'verified', statusSince: time.iso() });
 
-    expect(journal.customers.history('c-1')).toEqual([
+    expect(await journal.customers.history('c-1')).toEqual([
       { status: 'retry', at: '2026-02-01T08:00:00.000Z', source: 'created', eventId: null },
       { status: 'document', at: eventTime, source: 'event', eventId: 'ev-7' },
       { status: 'verified', at: time.iso(), source: 'poll', eventId: null },
     ]);
-    const { counts } = journal.queue.window({ section: 'all', search: '', offset: 0, limit: 10 });
+    const { counts } = await journal.queue.window({ section: 'all', search: '', offset: 0, limit: 10 });
     expect(counts).toMatchObject({ retry: 0, document: 0, verified: 1 });
   });
 
-  it('never moves the waiting time back for a late event', () => {
+  it('never moves the waiting time back for a late event', async () => {
     const { time, journal } = setup();
-    journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), {
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), {
       source: 'poll',
       at: '2026-03-01T08:00:00.000Z',
     });
     time.advance(MINUTE);
-    const late = journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'suspended' }), {
+    const late = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'suspended' }), {
       source: 'event',
       eventId: 'ev-old',
       at: '2026-03-01T07:00:00.000Z',
     });
     expect(late.customer.statusSince).toBe('2026-03-01T08:00:00.000Z');
-    expect(journal.customers.history('c-1').at(-1)).toMatchObject({
+    expect((await journal.customers.history('c-1')).at(-1)).toMatchObject({
       status: 'suspended',
       at: '2026-03-01T07:00:00.000Z',
     });
   });
 
-  it('keeps a status it does not know, by name, in "other"', () => {
+  it('keeps a status it does not know, by name, in "other"', async () => {
     const { journal } = setup();
-    const { customer } = journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'kba' }), {
+    const { customer } = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'kba' }), {
       source: 'poll',
     });
     expect(customer).toMatchObject({ status: 'kba', section: 'other' });
   });
 
-  it('marks a customer the service no longer knows as gone, keeps it, and revives it if it answers again', () => {
+  it('marks a customer the service no longer knows as gone, keeps it, and revives it if it answers again', async () => {
     const { time, journal } = setup();
-    journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
     time.advance(MINUTE);
     const goneAt = time.iso();
-    expect(journal.customers.markGone('c-1')).toMatchObject({ goneAt, status: 'verified' });
+    expect(await journal.customers.markGone('c-1')).toMatchObject({ goneAt, status: 'verified' });
     time.advance(MINUTE);
-    expect(journal.customers.markGone('c-1')?.goneAt).toBe(goneAt);
-    expect(journal.customers.markGone('unknown')).toBeUndefined();
+    expect((await journal.customers.markGone('c-1'))?.goneAt).toBe(goneAt);
+    expect(await journal.customers.markGone('unknown')).toBeUndefined();
 
-    const window = journal.queue.window({ section: 'verified', search: '', offset: 0, limit: 10 });
+    const window = await journal.queue.window({ section: 'verified', search: '', offset: 0, limit: 10 });
     expect(window.rows).toMatchObject([{ id: 'c-1', gone: true }]);
-    expect(journal.customers.toReconcile()).toEqual([]);
+    expect(await journal.customers.toReconcile()).toEqual([]);
 
-    const back = journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'poll' });
+    const back = await journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'poll' });
     expect(back.customer.goneAt).toBeNull();
   });
 
-  it('puts a document customer with documents waiting in "Document in review", with a note', () => {
+  it('puts a document customer with documents waiting in "Document in review", with a note', async () => {
     const { journal } = setup();
-    journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), { source: 'poll' });
-    expect(journal.customers.setDocuments('c-1', { pending: 1, note: null })?.section).toBe('review');
-    const rejected = journal.customers.setDocuments('c-1', { pending: 0, note: 'ScanNotReadable' });
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), { source: 'poll' });
+    expect((await journal.customers.setDocuments('c-1', { pending: 1, note: null }))?.section).toBe('review');
+    const rejected = await journal.customers.setDocuments('c-1', { pending: 0, note: 'ScanNotReadable' });
     expect(rejected).toMatchObject({ section: 'document', pendingDocuments: 0, note: 'ScanNotReadable' });
-    expect(journal.customers.setDocuments('unknown', { pending: 1, note: null })).toBeUndefined();
+    expect(await journal.customers.setDocuments('unknown', { pending: 1, note: null })).toBeUndefined();
     // Pending documents no longer matter once verified.
-    journal.customers.setDocuments('c-1', { pending: 2, note: null });
-    const verified = journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'verified' }), {
+    await journal.customers.setDocuments('c-1', { pending: 2, note: null });
+    const verified = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'verified' }), {
       source: 'poll',
     });
     expect(verified.customer.section).toBe('verified');
   });
 
-  it('lists the customers to reconcile at start-up: not final, not gone, longest waiting first', () => {
+  it('lists the customers to reconcile at start-up: not final, not gone, longest waiting first', async () => {
     const { time, journal } = setup();
     for (const [id, status] of [
       ['a', 'verified'],
@@ -147,22 +147,22 @@ describe('customers in the journal', () => {
       ['d', 'document'],
       ['e', 'unverified'],
     ] as const) {
-      journal.customers.upsert(serviceCustomer({ id, status }), { source: 'poll', at: time.iso() });
+      await journal.customers.upsert(serviceCustomer({ id, status }), { source: 'poll', at: time.iso() });
       time.advance(MINUTE);
     }
-    expect(journal.customers.toReconcile()).toEqual(['b', 'd', 'e']);
+    expect(await journal.customers.toReconcile()).toEqual(['b', 'd', 'e']);
   });
 
-  it('writes a customer and its history atomically, and rolls a failed transaction back', () => {
+  it('writes a customer and its history atomically, and rolls a failed transaction back', async () => {
     const { journal } = setup();
-    expect(() =>
-      journal.transaction(() => {
-        journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+    await expect(
+      journal.transaction(async (tx) => {
+        await tx.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
         throw new Error('the request failed');
       }),
-    ).toThrow('the request failed');
-    expect(journal.customers.get('c-1')).toBeUndefined();
-    expect(journal.customers.history('c-1')).toEqual([]);
-    expect(journal.queue.window({ section: 'all', search: '', offset: 0, limit: 1 }).total).toBe(0);
+    ).rejects.toThrow('the request failed');
+    expect(await journal.customers.get('c-1')).toBeUndefined();
+    expect(await journal.customers.history('c-1')).toEqual([]);
+    expect((await journal.queue.window({ section: 'all', search: '', offset: 0, limit: 1 })).total).toBe(0);
   });
 });

@@ -8,8 +8,8 @@ import { type Journal, openJournal, type ServiceCustomer } from '../../main/jour
 const tempDirs: string[] = [];
 const openJournals: Journal[] = [];
 
-afterEach(() => {
-  for (const journal of openJournals.splice(0)) journal.close();
+afterEach(async () => {
+  for (const journal of openJournals.splice(0)) await journal.close();
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -37,7 +37,10 @@ export function manualClock(start = '2026-03-01T09:00:00.000Z') {
 
 export const MINUTE = 60_000;
 
-export function openTestJournal(options: { file?: string; dataKey?: Buffer; clock?: () => Date } = {}) {
+/** The journal under test, typed as the interface: every test here runs against any implementation of it. */
+export function openTestJournal(
+  options: { file?: string; dataKey?: Buffer; clock?: () => Date } = {},
+): Journal {
   const journal = openJournal({
     file: options.file ?? journalFile(),
     dataKey: options.dataKey ?? createFieldKey(),

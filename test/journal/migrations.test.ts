@@ -50,12 +50,12 @@ function writeVersion1Journal(file: string): void {
 }
 
 describe('journal migrations', () => {
-  it('numbers the migrations 1, 2, 3… in order', () => {
+  it('numbers the migrations 1, 2, 3… in order', async () => {
     expect(MIGRATIONS.map((migration) => migration.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
     expect(LATEST_VERSION).toBe(MIGRATIONS.length);
   });
 
-  it('creates the latest schema in an empty directory, as a private WAL database', () => {
+  it('creates the latest schema in an empty directory, as a private WAL database', async () => {
     const file = journalFile();
     const journal = openTestJournal({ file });
     expect(journal.schemaVersion).toBe(LATEST_VERSION);
@@ -76,25 +76,25 @@ describe('journal migrations', () => {
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('reopens a journal at the latest schema without changing it', () => {
+  it('reopens a journal at the latest schema without changing it', async () => {
     const file = journalFile();
     const key = createFieldKey();
     const first = openJournal({ file, dataKey: key });
-    first.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
-    first.close();
+    await first.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+    await first.close();
     const again = openTestJournal({ file, dataKey: key });
     expect(again.schemaVersion).toBe(LATEST_VERSION);
-    expect(again.customers.get('c-1')?.name).toBe('Jane Doe');
+    expect((await again.customers.get('c-1'))?.name).toBe('Jane Doe');
   });
 
-  it('migrates a version 1 journal to the latest schema, keeping its data', () => {
+  it('migrates a version 1 journal to the latest schema, keeping its data', async () => {
     const file = journalFile();
     writeVersion1Journal(file);
     expect(pragma(file, 'user_version')).toBe(1);
 
     const journal = openTestJournal({ file });
     expect(journal.schemaVersion).toBe(LATEST_VERSION);
-    expect(journal.customers.get('c-1')).toMatchObject({
+    expect(await journal.customers.get('c-1')).toMatchObject({
       name: 'Ada Lovelace',
       status: 'document',
       section: 'review',
@@ -103,23 +103,28 @@ describe('journal migrations', () => {
       note: 'ScanNotReadable',
       links: { self: { href: 'https://api.service.test/customers/c-1' } },
     });
-    expect(journal.customers.history('c-1')).toEqual([
+    expect(await journal.customers.history('c-1')).toEqual([
       { status: 'retry', at: '2026-01-01T10:00:00.000Z', source: 'created', eventId: null },
       { status: 'document', at: '2026-01-02T10:00:00.000Z', source: 'event', eventId: 'ev-1' },
     ]);
-    expect(journal.audit.list()).toMatchObject([
+    expect(await journal.audit.list()).toMatchObject([
       { action: 'customer.create', customerId: 'c-1', outcome: 'ok' },
     ]);
     // The queue's counts and search index came along with the rows.
-    const window = journal.queue.window({ section: 'review', search: 'lovelace', offset: 0, limit: 10 });
+    const window = await journal.queue.window({
+      section: 'review',
+      search: 'lovelace',
+      offset: 0,
+      limit: 10,
+    });
     expect(window.rows.map((row) => row.id)).toEqual(['c-1']);
     expect(window.counts.review).toBe(1);
     // And the tables of schema 2 work.
-    const draft = journal.drafts.insert({ form: { firstName: 'Grace', lastName: 'Hopper' } });
-    expect(journal.outbox.ensureKey(draft.id).draftId).toBe(draft.id);
+    const draft = await journal.drafts.insert({ form: { firstName: 'Grace', lastName: 'Hopper' } });
+    expect((await journal.outbox.ensureKey(draft.id)).draftId).toBe(draft.id);
   });
 
-  it('rolls a failing migration back entirely and says which one failed', () => {
+  it('rolls a failing migration back entirely and says which one failed', async () => {
     const file = journalFile();
     const db = openDatabase(file);
     configure(db);
@@ -135,7 +140,7 @@ describe('journal migrations', () => {
     db.close();
   });
 
-  it('refuses a journal written by a newer Vetted, leaving the file untouched', () => {
+  it('refuses a journal written by a newer Vetted, leaving the file untouched', async () => {
     const file = journalFile();
     openJournal({ file, dataKey: createFieldKey() }).close();
     const db = new DatabaseSync(file);
@@ -153,7 +158,7 @@ describe('journal migrations', () => {
     expect(pragma(file, 'user_version')).toBe(LATEST_VERSION + 1);
   });
 
-  it('refuses a file that is not a journal, leaving it untouched', () => {
+  it('refuses a file that is not a journal, leaving it untouched', async () => {
     const text = journalFile();
     fs.mkdirSync(path.dirname(text), { recursive: true });
     fs.writeFileSync(text, 'not a database, just some text that is long enough to have a header. '.repeat(4));

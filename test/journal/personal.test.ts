@@ -73,13 +73,14 @@ const PERSONAL_STRINGS = [
   ]),
 ].filter((value) => value !== undefined);
 
-function writePersonalData(file: string, dataKey: Buffer) {
+async function writePersonalData(file: string, dataKey: Buffer) {
   const journal = openTestJournal({ file, dataKey });
   for (const [id, personal] of Object.entries(CUSTOMERS)) {
-    journal.customers.upsert(serviceCustomer({ id }), { source: 'created' });
-    journal.customers.setPersonal(id, personal);
+    await journal.customers.upsert(serviceCustomer({ id }), { source: 'created' });
+    await journal.customers.setPersonal(id, personal);
   }
-  const drafts = DRAFT_FORMS.map((form) => journal.drafts.insert({ form }));
+  const drafts = [];
+  for (const form of DRAFT_FORMS) drafts.push(await journal.drafts.insert({ form }));
   return { journal, draftIds: drafts.map((draft) => draft.id) };
 }
 
@@ -91,64 +92,73 @@ function personalStringsIn(files: string[]): string[] {
 }
 
 describe('personal data in the journal', () => {
-  it('reads back what it wrote', () => {
-    const { journal, draftIds } = writePersonalData(journalFile(), createFieldKey());
+  it('reads back what it wrote', async () => {
+    const { journal, draftIds } = await writePersonalData(journalFile(), createFieldKey());
     for (const [id, personal] of Object.entries(CUSTOMERS))
-      expect(journal.customers.personal(id)).toEqual(personal);
-    expect(draftIds.map((id) => journal.drafts.get(id)?.form)).toEqual(DRAFT_FORMS);
-    expect(journal.customers.personal('nobody')).toBeUndefined();
+      expect(await journal.customers.personal(id)).toEqual(personal);
+    const forms = await Promise.all(draftIds.map(async (id) => (await journal.drafts.get(id))?.form));
+    expect(forms).toEqual(DRAFT_FORMS);
+    expect(await journal.customers.personal('nobody')).toBeUndefined();
   });
 
-  it('never writes address, date of birth or SSN digits to the database file or its WAL', () => {
+  it('never writes address, date of birth or SSN digits to the database file or its WAL', async () => {
     const file = journalFile();
-    const { journal } = writePersonalData(file, createFieldKey());
+    const { journal } = await writePersonalData(file, createFieldKey());
     const files = [file, `${file}-wal`, `${file}-shm`];
     expect(fs.existsSync(`${file}-wal`)).toBe(true);
     // The check itself can see a value when one is there.
     expect(PERSONAL_STRINGS.length).toBeGreaterThan(20);
     expect(personalStringsIn(files)).toEqual([]);
-    journal.close();
+    await journal.close();
     expect(personalStringsIn(files)).toEqual([]);
     // The names and e-mails the queue searches are kept in clear, and the check would have seen them.
     const bytes = fs.readFileSync(file);
     expect(bytes.includes(Buffer.from('c-1@example.com'))).toBe(true);
   });
 
-  it('fails clearly, naming no personal value, when the data key is not the one that wrote it', () => {
+  it('fails clearly, naming no personal value, when the data key is not the one that wrote it', async () => {
     const file = journalFile();
-    const { journal, draftIds } = writePersonalData(file, createFieldKey());
-    journal.close();
+    const { journal, draftIds } = await writePersonalData(file, createFieldKey());
+    await journal.close();
     const other = openTestJournal({ file, dataKey: createFieldKey() });
     const read = () => other.customers.personal('c-1');
-    expect(read).toThrow(JournalError);
-    expect(read).toThrow(/Cannot decrypt address of customers c-1: it was encrypted with another data key/);
-    expect(() => other.drafts.get(draftIds[0]!)).toThrow(/Cannot decrypt form of drafts/);
+    await expect(read()).rejects.toThrow(JournalError);
+    await expect(read()).rejects.toThrow(
+      /Cannot decrypt address of customers c-1: it was encrypted with another data key/,
+    );
+    await expect(other.drafts.get(draftIds[0]!)).rejects.toThrow(/Cannot decrypt form of drafts/);
     try {
-      read();
+      await read();
     } catch (error) {
       const message = String((error as Error).message);
       expect(PERSONAL_STRINGS.filter((value) => message.includes(value))).toEqual([]);
     }
     // The queue does not need the key: names and statuses are still there.
-    expect(other.queue.window({ section: 'all', search: '', offset: 0, limit: 10 }).total).toBe(5);
+    expect((await other.queue.window({ section: 'all', search: '', offset: 0, limit: 10 })).total).toBe(5);
   });
 
-  it('binds each value to its customer and column: a token moved elsewhere does not decrypt', () => {
+  it('binds each value to its customer and column: a token moved elsewhere does not decrypt', async () => {
     const file = journalFile();
-    const { journal } = writePersonalData(file, createFieldKey());
+    const { journal } = await writePersonalData(file, createFieldKey());
     const raw = new DatabaseSync(file);
     raw.exec(`UPDATE customers SET date_of_birth = (SELECT date_of_birth FROM customers WHERE id = 'c-1')
       WHERE id = 'c-2'`);
     raw.exec(`UPDATE customers SET ssn_last_four = date_of_birth WHERE id = 'c-3'`);
     raw.close();
-    expect(() => journal.customers.personal('c-2')).toThrow(/Cannot decrypt date_of_birth of customers c-2/);
-    expect(() => journal.customers.personal('c-3')).toThrow(/Cannot decrypt ssn_last_four of customers c-3/);
-    expect(journal.customers.personal('c-1')).toEqual(CUSTOMERS['c-1']);
+    await expect(journal.customers.personal('c-2')).rejects.toThrow(
+      /Cannot decrypt date_of_birth of customers c-2/,
+    );
+    await expect(journal.customers.personal('c-3')).rejects.toThrow(
+      /Cannot decrypt ssn_last_four of customers c-3/,
+    );
+    expect(await journal.customers.personal('c-1')).toEqual(CUSTOMERS['c-1']);
   });
 
-  it('refuses to store personal data for a customer it does not have, and a key of the wrong size', () => {
+  it('refuses to store personal data for a customer it does not have, and a key of the wrong size', async () => {
     const journal = openTestJournal();
-    expect(() => journal.customers.setPersonal('nobody', CUSTOMERS['c-1']!)).toThrow('No customer nobody');
+    await expect(journal.customers.setPersonal('nobody', CUSTOMERS['c-1']!)).rejects.toThrow(
+      'No customer nobody',
+    );
     expect(() => openTestJournal({ dataKey: Buffer.alloc(16) })).toThrow(/32-byte data key/);
   });
 });

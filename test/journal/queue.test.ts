@@ -19,40 +19,40 @@ const PEOPLE = [
   ['o2', 'Frances', 'Allen', 'fran@ibm.com', 'deactivated', 25],
 ] as const;
 
-function queueJournal(): Journal {
+async function queueJournal(): Promise<Journal> {
   const time = manualClock('2026-03-01T10:00:00.000Z');
   const journal = openTestJournal({ clock: time.clock });
   for (const [id, firstName, lastName, email, status, minute] of PEOPLE) {
-    journal.customers.upsert(serviceCustomer({ id, firstName, lastName, email, status }), {
+    await journal.customers.upsert(serviceCustomer({ id, firstName, lastName, email, status }), {
       source: 'poll',
       at: at(minute),
     });
   }
-  journal.customers.upsert(
+  await journal.customers.upsert(
     serviceCustomer({ id: 'w1', firstName: 'Tim', lastName: 'Berners-Lee', status: 'document' }),
     {
       source: 'poll',
       at: at(35),
     },
   );
-  journal.customers.setDocuments('w1', { pending: 2, note: null });
+  await journal.customers.setDocuments('w1', { pending: 2, note: null });
   time.advance(-88 * MINUTE); // the draft has waited since 08:32
-  journal.drafts.insert({
+  await journal.drafts.insert({
     form: { firstName: 'Margaret', lastName: 'Hamilton', email: 'margaret@apollo.gov' },
   });
   return journal;
 }
 
-function window(journal: Journal, input: Partial<QueueWindowInput>) {
-  const result = journal.queue.window({ section: 'all', search: '', offset: 0, limit: 50, ...input });
+async function window(journal: Journal, input: Partial<QueueWindowInput>) {
+  const result = await journal.queue.window({ section: 'all', search: '', offset: 0, limit: 50, ...input });
   return QueueWindowSchema.parse(result);
 }
 
 const ids = (result: { rows: { id: string }[] }) => result.rows.map((row) => row.id);
 
 describe('the queue', () => {
-  it('gives each section longest-waiting first, ties by id, with the live count of every section', () => {
-    const journal = queueJournal();
+  it('gives each section longest-waiting first, ties by id, with the live count of every section', async () => {
+    const journal = await queueJournal();
     const expected = {
       retry: ['r2', 'r1'],
       document: ['d1'],
@@ -62,12 +62,12 @@ describe('the queue', () => {
       other: ['o1', 'o2'],
     };
     for (const [section, order] of Object.entries(expected)) {
-      const result = window(journal, { section: section as keyof typeof expected });
+      const result = await window(journal, { section: section as keyof typeof expected });
       expect(ids(result), section).toEqual(order);
       expect(result.total).toBe(order.length);
       expect(result.rows.every((row) => row.section === section)).toBe(true);
     }
-    const { counts } = window(journal, {});
+    const { counts } = await window(journal, {});
     expect(counts).toEqual({
       retry: 2,
       document: 1,
@@ -80,13 +80,13 @@ describe('the queue', () => {
     expect(Object.keys(counts).sort()).toEqual([...SECTIONS].sort());
   });
 
-  it('shows unknown statuses by name in "other", and drafts in "Drafts & outbox"', () => {
-    const journal = queueJournal();
-    expect(window(journal, { section: 'other' }).rows.map((row) => row.status)).toEqual([
+  it('shows unknown statuses by name in "other", and drafts in "Drafts & outbox"', async () => {
+    const journal = await queueJournal();
+    expect((await window(journal, { section: 'other' })).rows.map((row) => row.status)).toEqual([
       'kba',
       'deactivated',
     ]);
-    expect(window(journal, { section: 'drafts' }).rows).toEqual([
+    expect((await window(journal, { section: 'drafts' })).rows).toEqual([
       expect.objectContaining({
         name: 'Margaret Hamilton',
         email: 'margaret@apollo.gov',
@@ -98,37 +98,37 @@ describe('the queue', () => {
     ]);
   });
 
-  it('merges every section, drafts included, in one longest-waiting-first list for "all"', () => {
-    const journal = queueJournal();
-    const draftId = journal.drafts.list()[0]!.id;
-    const all = window(journal, {});
+  it('merges every section, drafts included, in one longest-waiting-first list for "all"', async () => {
+    const journal = await queueJournal();
+    const draftId = (await journal.drafts.list())[0]!.id;
+    const all = await window(journal, {});
     expect(ids(all)).toEqual(['v3', 'v1', 'v2', 'r2', 'o1', 'd1', 'o2', 'r1', draftId, 'w1', 's1']);
     expect(all.total).toBe(11);
     const times = all.rows.map((row) => row.statusSince);
     expect(times).toEqual([...times].sort());
   });
 
-  it('pages through a section with offset and limit', () => {
-    const journal = queueJournal();
-    expect(ids(window(journal, { offset: 0, limit: 4 }))).toEqual(['v3', 'v1', 'v2', 'r2']);
-    expect(ids(window(journal, { offset: 4, limit: 4 }))).toEqual(['o1', 'd1', 'o2', 'r1']);
-    expect(window(journal, { offset: 8, limit: 4 }).rows.map((row) => row.section)).toEqual([
+  it('pages through a section with offset and limit', async () => {
+    const journal = await queueJournal();
+    expect(ids(await window(journal, { offset: 0, limit: 4 }))).toEqual(['v3', 'v1', 'v2', 'r2']);
+    expect(ids(await window(journal, { offset: 4, limit: 4 }))).toEqual(['o1', 'd1', 'o2', 'r1']);
+    expect((await window(journal, { offset: 8, limit: 4 })).rows.map((row) => row.section)).toEqual([
       'drafts',
       'review',
       'suspended',
     ]);
-    expect(ids(window(journal, { section: 'verified', offset: 1, limit: 1 }))).toEqual(['v1']);
-    const past = window(journal, { section: 'verified', offset: 3, limit: 10 });
+    expect(ids(await window(journal, { section: 'verified', offset: 1, limit: 1 }))).toEqual(['v1']);
+    const past = await window(journal, { section: 'verified', offset: 3, limit: 10 });
     expect(past.rows).toEqual([]);
     expect(past.total).toBe(3);
   });
 
-  it('finds customers by any fragment of name or e-mail, in any case, with counts for the search', () => {
-    const journal = queueJournal();
-    expect(ids(window(journal, { search: 'LOVE' }))).toEqual(['r1']);
-    expect(ids(window(journal, { search: 'bletchley' }))).toEqual(['r2']);
-    expect(ids(window(journal, { search: '.edu' }))).toEqual(['v1', 'v2', 'o1']);
-    const edu = window(journal, { section: 'verified', search: '.edu' });
+  it('finds customers by any fragment of name or e-mail, in any case, with counts for the search', async () => {
+    const journal = await queueJournal();
+    expect(ids(await window(journal, { search: 'LOVE' }))).toEqual(['r1']);
+    expect(ids(await window(journal, { search: 'bletchley' }))).toEqual(['r2']);
+    expect(ids(await window(journal, { search: '.edu' }))).toEqual(['v1', 'v2', 'o1']);
+    const edu = await window(journal, { section: 'verified', search: '.edu' });
     expect(ids(edu)).toEqual(['v1', 'v2']);
     expect(edu.total).toBe(2);
     expect(edu.counts).toEqual({
@@ -142,56 +142,56 @@ describe('the queue', () => {
     });
   });
 
-  it('matches every word, in any order, and short words as fragments beside long ones', () => {
-    const journal = queueJournal();
-    expect(ids(window(journal, { search: 'turing alan' }))).toEqual(['r2']);
-    expect(ids(window(journal, { search: 'turing ada' }))).toEqual([]);
-    expect(ids(window(journal, { search: 'mit ed' }))).toEqual(['v2']);
+  it('matches every word, in any order, and short words as fragments beside long ones', async () => {
+    const journal = await queueJournal();
+    expect(ids(await window(journal, { search: 'turing alan' }))).toEqual(['r2']);
+    expect(ids(await window(journal, { search: 'turing ada' }))).toEqual([]);
+    expect(ids(await window(journal, { search: 'mit ed' }))).toEqual(['v2']);
   });
 
-  it('matches names or e-mails that start with a term too short for substring search', () => {
-    const journal = queueJournal();
-    expect(ids(window(journal, { search: 'a' }))).toEqual(['r2', 'r1']);
-    expect(ids(window(journal, { search: 'Gr' }))).toEqual(['d1']);
-    expect(ids(window(journal, { search: 'ew' }))).toEqual(['v1']);
-    expect(window(journal, { search: 'ma', section: 'drafts' }).total).toBe(1);
+  it('matches names or e-mails that start with a term too short for substring search', async () => {
+    const journal = await queueJournal();
+    expect(ids(await window(journal, { search: 'a' }))).toEqual(['r2', 'r1']);
+    expect(ids(await window(journal, { search: 'Gr' }))).toEqual(['d1']);
+    expect(ids(await window(journal, { search: 'ew' }))).toEqual(['v1']);
+    expect((await window(journal, { search: 'ma', section: 'drafts' })).total).toBe(1);
   });
 
-  it('searches drafts too, ignoring case and accents', () => {
-    const journal = queueJournal();
-    const apollo = window(journal, { search: 'apollo' });
+  it('searches drafts too, ignoring case and accents', async () => {
+    const journal = await queueJournal();
+    const apollo = await window(journal, { search: 'apollo' });
     expect(apollo.counts.drafts).toBe(1);
     expect(apollo.rows).toMatchObject([{ name: 'Margaret Hamilton', section: 'drafts' }]);
-    expect(ids(window(journal, { search: 'zoe' }))).toEqual(['v3']);
-    expect(ids(window(journal, { search: 'łukasiewicz' }))).toEqual(['v3']);
+    expect(ids(await window(journal, { search: 'zoe' }))).toEqual(['v3']);
+    expect(ids(await window(journal, { search: 'łukasiewicz' }))).toEqual(['v3']);
   });
 
-  it('treats search text literally: quotes, wildcards and FTS operators match nothing special', () => {
-    const journal = queueJournal();
+  it('treats search text literally: quotes, wildcards and FTS operators match nothing special', async () => {
+    const journal = await queueJournal();
     for (const search of ['"', 'a"b', '%', '_', 'ada OR alan', 'NEAR(ada)', 'name:ada', '*', '\\']) {
-      const result = window(journal, { search });
+      const result = await window(journal, { search });
       expect(result.total, search).toBe(0);
     }
-    expect(ids(window(journal, { search: 'berners-lee' }))).toEqual(['w1']);
+    expect(ids(await window(journal, { search: 'berners-lee' }))).toEqual(['w1']);
   });
 
-  it('follows a change of name in the search index', () => {
-    const journal = queueJournal();
-    journal.customers.upsert(
+  it('follows a change of name in the search index', async () => {
+    const journal = await queueJournal();
+    await journal.customers.upsert(
       serviceCustomer({ id: 'r1', firstName: 'Ada', lastName: 'King', status: 'retry' }),
       {
         source: 'poll',
       },
     );
-    expect(ids(window(journal, { search: 'lovelace' }))).toEqual([]);
-    expect(ids(window(journal, { search: 'king' }))).toEqual(['r1']);
+    expect(ids(await window(journal, { search: 'lovelace' }))).toEqual([]);
+    expect(ids(await window(journal, { search: 'king' }))).toEqual(['r1']);
   });
 
-  it('shows a gone customer and its note', () => {
-    const journal = queueJournal();
-    journal.customers.markGone('d1');
-    journal.customers.setDocuments('d1', { pending: 0, note: 'ScanIdExpired' });
-    expect(window(journal, { section: 'document' }).rows).toMatchObject([
+  it('shows a gone customer and its note', async () => {
+    const journal = await queueJournal();
+    await journal.customers.markGone('d1');
+    await journal.customers.setDocuments('d1', { pending: 0, note: 'ScanIdExpired' });
+    expect((await window(journal, { section: 'document' })).rows).toMatchObject([
       { id: 'd1', gone: true, note: 'ScanIdExpired' },
     ]);
   });

@@ -6,7 +6,7 @@ import { journalFile, MINUTE, manualClock, openTestJournal, serviceCustomer } fr
 // Drafts, outbox, events and retries: the tables later issues build on, with their minimal repositories.
 
 describe('drafts and outbox', () => {
-  it('keeps a draft with its form, listed without it', () => {
+  it('keeps a draft with its form, listed without it', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
     const form = {
@@ -15,7 +15,7 @@ describe('drafts and outbox', () => {
       email: 'grace@navy.mil',
       dateOfBirth: '1906-12-09',
     };
-    const draft = journal.drafts.insert({ form });
+    const draft = await journal.drafts.insert({ form });
     expect(draft).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       created: time.iso(),
@@ -31,31 +31,31 @@ describe('drafts and outbox', () => {
       form,
     });
     time.advance(MINUTE);
-    const queued = journal.drafts.insert({ form: {}, state: 'queued' });
-    expect(journal.drafts.get(draft.id)).toEqual(draft);
-    expect(journal.drafts.list().map((summary) => [summary.id, summary.state])).toEqual([
+    const queued = await journal.drafts.insert({ form: {}, state: 'queued' });
+    expect(await journal.drafts.get(draft.id)).toEqual(draft);
+    expect((await journal.drafts.list()).map((summary) => [summary.id, summary.state])).toEqual([
       [draft.id, 'draft'],
       [queued.id, 'queued'],
     ]);
-    expect(journal.drafts.list()[0]).not.toHaveProperty('form');
-    expect(journal.drafts.get('nope')).toBeUndefined();
+    expect((await journal.drafts.list())[0]).not.toHaveProperty('form');
+    expect(await journal.drafts.get('nope')).toBeUndefined();
   });
 
-  it('gives a draft one Idempotency-Key, stored durably before it is used', () => {
+  it('gives a draft one Idempotency-Key, stored durably before it is used', async () => {
     const file = journalFile();
     const key = createFieldKey();
     const journal = openJournal({ file, dataKey: key });
-    const draft = journal.drafts.insert({ form: { firstName: 'Ada' } });
-    const entry = journal.outbox.ensureKey(draft.id);
+    const draft = await journal.drafts.insert({ form: { firstName: 'Ada' } });
+    const entry = await journal.outbox.ensureKey(draft.id);
     expect(entry).toMatchObject({ draftId: draft.id, attempts: 0 });
     expect(entry.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-    expect(journal.outbox.ensureKey(draft.id)).toEqual(entry);
-    journal.close();
+    expect(await journal.outbox.ensureKey(draft.id)).toEqual(entry);
+    await journal.close();
 
     const reopened = openTestJournal({ file, dataKey: key });
-    expect(reopened.outbox.ensureKey(draft.id)).toEqual(entry);
-    expect(reopened.outbox.list()).toEqual([entry]);
-    expect(() => reopened.outbox.ensureKey('no-such-draft')).toThrow(JournalError);
+    expect(await reopened.outbox.ensureKey(draft.id)).toEqual(entry);
+    expect(await reopened.outbox.list()).toEqual([entry]);
+    await expect(reopened.outbox.ensureKey('no-such-draft')).rejects.toThrow(JournalError);
   });
 });
 
@@ -69,10 +69,10 @@ describe('events', () => {
     signatureVerified: true,
   };
 
-  it('records an event once and counts redeliveries as duplicates', () => {
+  it('records an event once and counts redeliveries as duplicates', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
-    const first = journal.events.record(event);
+    const first = await journal.events.record(event);
     expect(first).toEqual({
       duplicate: false,
       event: {
@@ -83,38 +83,38 @@ describe('events', () => {
       },
     });
     time.advance(MINUTE);
-    const again = journal.events.record(event);
+    const again = await journal.events.record(event);
     expect(again.duplicate).toBe(true);
     expect(again.event).toMatchObject({ duplicatesSeen: 1, receivedAt: first.event.receivedAt });
-    expect(journal.events.record(event).event.duplicatesSeen).toBe(2);
+    expect((await journal.events.record(event)).event.duplicatesSeen).toBe(2);
   });
 
-  it('lists events newest first, and those not yet processed oldest first', () => {
+  it('lists events newest first, and those not yet processed oldest first', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
     for (const id of ['ev-1', 'ev-2', 'ev-3']) {
-      journal.events.record({ ...event, id, customerId: null });
+      await journal.events.record({ ...event, id, customerId: null });
       time.advance(MINUTE);
     }
-    journal.events.markProcessed('ev-2');
-    expect(journal.events.list().map((e) => e.id)).toEqual(['ev-3', 'ev-2', 'ev-1']);
-    expect(journal.events.list({ limit: 1, offset: 1 }).map((e) => e.id)).toEqual(['ev-2']);
-    expect(journal.events.unprocessed().map((e) => e.id)).toEqual(['ev-1', 'ev-3']);
-    expect(journal.events.get('ev-2')?.processedAt).toBe(time.iso());
+    await journal.events.markProcessed('ev-2');
+    expect((await journal.events.list()).map((e) => e.id)).toEqual(['ev-3', 'ev-2', 'ev-1']);
+    expect((await journal.events.list({ limit: 1, offset: 1 })).map((e) => e.id)).toEqual(['ev-2']);
+    expect((await journal.events.unprocessed()).map((e) => e.id)).toEqual(['ev-1', 'ev-3']);
+    expect((await journal.events.get('ev-2'))?.processedAt).toBe(time.iso());
   });
 });
 
 describe('retries', () => {
-  it('records the one retry as used, keeping when it was used as its outcome becomes known', () => {
+  it('records the one retry as used, keeping when it was used as its outcome becomes known', async () => {
     const time = manualClock();
     const journal = openTestJournal({ clock: time.clock });
-    journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'retry' }), { source: 'poll' });
-    const used = journal.retries.record('c-1', null);
+    await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'retry' }), { source: 'poll' });
+    const used = await journal.retries.record('c-1', null);
     expect(used).toEqual({ customerId: 'c-1', usedAt: time.iso(), outcome: null });
     time.advance(MINUTE);
-    expect(journal.retries.record('c-1', 'verified')).toEqual({ ...used, outcome: 'verified' });
-    expect(journal.retries.list()).toEqual([{ ...used, outcome: 'verified' }]);
-    expect(journal.retries.get('c-2')).toBeUndefined();
-    expect(() => journal.retries.record('unknown', null)).toThrow(JournalError);
+    expect(await journal.retries.record('c-1', 'verified')).toEqual({ ...used, outcome: 'verified' });
+    expect(await journal.retries.list()).toEqual([{ ...used, outcome: 'verified' }]);
+    expect(await journal.retries.get('c-2')).toBeUndefined();
+    await expect(journal.retries.record('unknown', null)).rejects.toThrow(JournalError);
   });
 });

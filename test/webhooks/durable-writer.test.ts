@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { type DurableWriter, startDurableWriter } from '../../main/journal/durable-writer.ts';
-import { type Journal, openJournal, type ReceivedEvent } from '../../main/journal/index.ts';
+import { type SqliteJournal as Journal, openJournal, type ReceivedEvent } from '../../main/journal/index.ts';
 
 const event = (id: string): ReceivedEvent => ({
   id,
@@ -23,14 +23,14 @@ describe('durable writer', () => {
   let writer: DurableWriter;
   const record = (id: string) => [journal.events.statements.record(event(id))];
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-writer-'));
     journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
     writer = startDurableWriter(journal.file);
   });
   afterEach(async () => {
     await writer.close();
-    journal.close();
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -52,7 +52,7 @@ describe('durable writer', () => {
     const second = Promise.all(['d', 'e', 'f', 'g'].map((id) => writer.write(record(id))));
     await Promise.all([first, second]);
     expect(writer.stats).toMatchObject({ commits: 2, writes: 7 });
-    expect(journal.events.list({ limit: 10 })).toHaveLength(7);
+    expect(await journal.events.list({ limit: 10 })).toHaveLength(7);
   });
 
   it('fails only the write that failed', async () => {
@@ -63,14 +63,14 @@ describe('durable writer', () => {
       status: 'rejected',
       reason: { message: expect.stringMatching(/NOT NULL/) },
     });
-    expect(journal.events.list().map((e) => e.id)).toEqual(['kept']);
+    expect((await journal.events.list()).map((e) => e.id)).toEqual(['kept']);
   });
 
   it('commits what waits on close, then refuses more', async () => {
     const soon = writer.writeSoon(record('late'));
     await writer.close();
     await soon;
-    expect(journal.events.get('late')).toBeDefined();
+    expect(await journal.events.get('late')).toBeDefined();
     await expect(writer.write(record('after'))).rejects.toThrow(/closed/);
   });
 });

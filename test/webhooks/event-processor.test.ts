@@ -6,7 +6,7 @@ import type { StatusNotice } from '../../contract/webhooks.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import type { Reconciler } from '../../main/customers/reconcile.ts';
 import { type DurableWriter, startDurableWriter } from '../../main/journal/durable-writer.ts';
-import { type Journal, type Observation, openJournal } from '../../main/journal/index.ts';
+import { type SqliteJournal as Journal, type Observation, openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 
@@ -32,7 +32,7 @@ describe('event processor', () => {
   const refreshes: Array<{ id: string; observation: Observation }> = [];
   const notices: StatusNotice[] = [];
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-processor-'));
     journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
     statusOnService = 'document';
@@ -44,7 +44,7 @@ describe('event processor', () => {
       async refresh(id, observation) {
         refreshes.push({ id, observation });
         if (offline) throw new Error('offline');
-        return journal.customers.upsert(customer(id, statusOnService), observation).customer;
+        return (await journal.customers.upsert(customer(id, statusOnService), observation)).customer;
       },
       refreshAll: async () => ({ done: 0, failed: 0 }),
     };
@@ -60,67 +60,71 @@ describe('event processor', () => {
   afterEach(async () => {
     await processor.close();
     await writer.close();
-    journal.close();
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const record = (id: string, topic: string, created: string, customerId: string | null = 'c-1') =>
-    journal.events.record({
-      id,
-      topic,
-      resourceId: customerId ?? 'x',
-      customerId,
-      created,
-      signatureVerified: true,
-    }).event;
+  const record = async (id: string, topic: string, created: string, customerId: string | null = 'c-1') =>
+    (
+      await journal.events.record({
+        id,
+        topic,
+        resourceId: customerId ?? 'x',
+        customerId,
+        created,
+        signatureVerified: true,
+      })
+    ).event;
 
   it('serves several events of one customer with one refresh, credited to the newest', async () => {
     const events = [
-      record('e-2', 'customer_verification_document_needed', '2026-03-01T10:02:00.000Z'),
-      record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z'),
-      record('e-3', 'customer_verification_document_uploaded', '2026-03-01T10:03:00.000Z'),
+      await record('e-2', 'customer_verification_document_needed', '2026-03-01T10:02:00.000Z'),
+      await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z'),
+      await record('e-3', 'customer_verification_document_uploaded', '2026-03-01T10:03:00.000Z'),
     ];
     processor.enqueue(events);
     await processor.idle();
     expect(refreshes).toEqual([
       { id: 'c-1', observation: { source: 'event', eventId: 'e-3', at: '2026-03-01T10:03:00.000Z' } },
     ]);
-    expect(journal.events.unprocessed()).toEqual([]);
+    expect(await journal.events.unprocessed()).toEqual([]);
     expect(processor.processed).toBe(3);
   });
 
   it('leaves events unprocessed while the service cannot be reached, and finishes them later', async () => {
     offline = true;
-    processor.enqueue([record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
+    processor.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
     await processor.idle();
-    expect(journal.events.unprocessed().map((e) => e.id)).toEqual(['e-1']);
+    expect((await journal.events.unprocessed()).map((e) => e.id)).toEqual(['e-1']);
     offline = false;
     processor.resumeUnprocessed();
     await processor.idle();
-    expect(journal.events.unprocessed()).toEqual([]);
+    expect(await journal.events.unprocessed()).toEqual([]);
   });
 
   it('notifies a change of status of a known customer, not its first sighting', async () => {
-    processor.enqueue([record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
+    processor.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
     await processor.idle();
     expect(notices).toEqual([]);
     // A late event of an earlier state arrives after the customer moved on: the GET tells the truth.
     statusOnService = 'verified';
-    processor.enqueue([record('e-0', 'customer_verification_document_needed', '2026-03-01T10:00:30.000Z')]);
+    processor.enqueue([
+      await record('e-0', 'customer_verification_document_needed', '2026-03-01T10:00:30.000Z'),
+    ]);
     await processor.idle();
     expect(notices).toEqual([
       { customerId: 'c-1', status: 'verified', title: 'Customer verified', body: 'Ada Lovelace' },
     ]);
-    expect(journal.customers.get('c-1')?.status).toBe('verified');
+    expect((await journal.customers.get('c-1'))?.status).toBe('verified');
   });
 
   it('only records topics it does not know, and events naming no customer', async () => {
     processor.enqueue([
-      record('e-1', 'customer_funding_source_added', '2026-03-01T10:01:00.000Z'),
-      record('e-2', 'customer_verified', '2026-03-01T10:01:00.000Z', null),
+      await record('e-1', 'customer_funding_source_added', '2026-03-01T10:01:00.000Z'),
+      await record('e-2', 'customer_verified', '2026-03-01T10:01:00.000Z', null),
     ]);
     await processor.idle();
     expect(refreshes).toEqual([]);
-    expect(journal.events.unprocessed()).toEqual([]);
+    expect(await journal.events.unprocessed()).toEqual([]);
   });
 });

@@ -171,7 +171,7 @@ export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Pr
       await listener.close();
       await processor.close();
       await writer.close();
-      journal.close();
+      await journal.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

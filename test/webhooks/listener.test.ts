@@ -26,7 +26,7 @@ describe('webhook listener', () => {
   const recorded = () => rig.journal.events.list({ limit: 1000 });
   const rejections = async () => {
     await rig.idle();
-    return rig.journal.rejections.list();
+    return await rig.journal.rejections.list();
   };
 
   it('records a valid delivery before answering 200, then reconciles its customer', async () => {
@@ -37,7 +37,7 @@ describe('webhook listener', () => {
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toEqual({ received: id, duplicate: false });
     // Committed by the time the 200 arrived: nothing more had to happen for this to hold.
-    expect(rig.journal.events.get(id)).toMatchObject({
+    expect(await rig.journal.events.get(id)).toMatchObject({
       topic: 'customer_verified',
       customerId,
       signatureVerified: true,
@@ -45,7 +45,7 @@ describe('webhook listener', () => {
     });
     await rig.idle();
     expect(rig.refreshed).toEqual([customerId]);
-    expect(rig.journal.events.get(id)?.processedAt).not.toBeNull();
+    expect((await rig.journal.events.get(id))?.processedAt).not.toBeNull();
     expect(await rejections()).toEqual([]);
   });
 
@@ -57,7 +57,7 @@ describe('webhook listener', () => {
       headers: { 'X-Request-Signature-SHA-256': signBody(body, SECRET) },
     });
     expect(reply.status).toBe(401);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     const [rejection] = await rejections();
     expect(rejection).toMatchObject({
       remoteAddress: '127.0.0.1',
@@ -70,14 +70,14 @@ describe('webhook listener', () => {
   it('refuses a body signed with another secret', async () => {
     const reply = await deliver(rig.port, eventBody(), 'some-other-subscription-secret');
     expect(reply.status).toBe(401);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     expect(await rejections()).toMatchObject([{ status: 401, reason: 'signature-mismatch' }]);
   });
 
   it('refuses a delivery without a signature header', async () => {
     const reply = await send(rig.port, { body: eventBody() });
     expect(reply.status).toBe(401);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     expect(await rejections()).toMatchObject([{ status: 401, reason: 'signature-missing' }]);
   });
 
@@ -85,7 +85,7 @@ describe('webhook listener', () => {
     const upper = await deliver(rig.port, eventBody(), SECRET, 'X-REQUEST-SIGNATURE-SHA-256');
     const lower = await deliver(rig.port, eventBody(), SECRET, 'x-request-signature-sha-256');
     expect([upper.status, lower.status]).toEqual([200, 200]);
-    expect(recorded()).toHaveLength(2);
+    expect(await recorded()).toHaveLength(2);
   });
 
   it('takes a body of exactly 1 MiB and refuses 1 MiB + 1 byte with 413', async () => {
@@ -101,7 +101,7 @@ describe('webhook listener', () => {
     });
     expect(Buffer.byteLength(over)).toBe(MiB + 1);
     expect((await deliver(rig.port, over)).status).toBe(413);
-    expect(recorded().map((e) => e.id)).toEqual([event.id]);
+    expect((await recorded()).map((e) => e.id)).toEqual([event.id]);
     expect(await rejections()).toMatchObject([{ status: 413, reason: 'too-large' }]);
   });
 
@@ -115,7 +115,7 @@ describe('webhook listener', () => {
       headers: { 'X-Request-Signature-SHA-256': signBody(body, SECRET) },
     });
     expect(reply.status).toBe(408);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     expect(await rejections()).toMatchObject([{ status: 408, reason: 'too-slow' }]);
   });
 
@@ -124,7 +124,7 @@ describe('webhook listener', () => {
     expect(reply.status).toBe(400);
     const notAnEvent = await deliver(rig.port, JSON.stringify({ hello: 'world' }));
     expect(notAnEvent.status).toBe(400);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     // Authentic, so not a security matter.
     expect(await rejections()).toEqual([]);
   });
@@ -140,7 +140,7 @@ describe('webhook listener', () => {
     expect(elsewhere.status).toBe(404);
     const root = await send(rig.port, { path: '/', body, headers });
     expect(root.status).toBe(404);
-    expect(recorded()).toEqual([]);
+    expect(await recorded()).toEqual([]);
     expect((await rejections()).map((r) => [r.status, r.reason])).toEqual([
       [404, 'path'],
       [404, 'path'],
@@ -156,8 +156,8 @@ describe('webhook listener', () => {
     const second = await deliver(rig.port, body);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(JSON.parse(second.body)).toEqual({ received: id, duplicate: true });
-    expect(recorded()).toHaveLength(1);
-    expect(rig.journal.events.get(id)?.duplicatesSeen).toBe(1);
+    expect(await recorded()).toHaveLength(1);
+    expect((await rig.journal.events.get(id))?.duplicatesSeen).toBe(1);
     await rig.idle();
     expect(rig.refreshed).toHaveLength(1);
   });
@@ -166,8 +166,8 @@ describe('webhook listener', () => {
     const bodies = Array.from({ length: 10 }, () => eventBody());
     const replies = await Promise.all(bodies.map((body) => deliver(rig.port, body)));
     expect(replies.map((reply) => reply.status)).toEqual(Array(10).fill(200));
-    expect(recorded()).toHaveLength(10);
-    for (const body of bodies) expect(rig.journal.events.get(JSON.parse(body).id)).toBeDefined();
+    expect(await recorded()).toHaveLength(10);
+    for (const body of bodies) expect(await rig.journal.events.get(JSON.parse(body).id)).toBeDefined();
   });
 
   it('lets a delivery through while nine others are still sending their bodies', async () => {
@@ -176,10 +176,10 @@ describe('webhook listener', () => {
       const held = Array.from({ length: 9 }, () => heldDelivery(patient.port, eventBody()));
       const meanwhile = await deliver(patient.port, eventBody());
       expect(meanwhile.status).toBe(200);
-      expect(patient.journal.events.list()).toHaveLength(1);
+      expect(await patient.journal.events.list()).toHaveLength(1);
       const replies = await Promise.all(held.map((delivery) => delivery.finish()));
       expect(replies.map((reply) => reply.status)).toEqual(Array(9).fill(200));
-      expect(patient.journal.events.list()).toHaveLength(10);
+      expect(await patient.journal.events.list()).toHaveLength(10);
     } finally {
       await patient.close();
     }
@@ -187,7 +187,7 @@ describe('webhook listener', () => {
 });
 
 describe('signature check', () => {
-  it('accepts only 64 hex digits that are the HMAC of these exact bytes', () => {
+  it('accepts only 64 hex digits that are the HMAC of these exact bytes', async () => {
     const body = Buffer.from('{"id":"e"}');
     const signature = signBody(body, SECRET);
     expect(isSignedBy(body, signature, ['other', SECRET])).toBe(true);

@@ -70,8 +70,8 @@ describe('tunnel check', () => {
     });
     // The probe is not a delivery and not a refusal.
     await rig.idle();
-    expect(rig.journal.events.list()).toEqual([]);
-    expect(rig.journal.rejections.list()).toEqual([]);
+    expect(await rig.journal.events.list()).toEqual([]);
+    expect(await rig.journal.rejections.list()).toEqual([]);
   });
 
   it('names a tunnel that reaches Vetted on another path', async () => {

@@ -18,7 +18,7 @@ import type { Progress } from '../../../contract/customers.ts';
 import type { SubmitResult } from '../../../contract/drafts.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
 import type { Journal } from '../../journal/index.ts';
-import type { Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log.ts';
 import type { ServiceClient } from '../../service/index.ts';
 import { type Backoff, DEFAULT_BACKOFF } from './backoff.ts';
 import { groupCommit } from './group-write.ts';
@@ -72,7 +72,7 @@ export interface Outbox {
   /** The service answers again: queued drafts need not wait for their backoff. */
   wake(): void;
   isSending(id: string): boolean;
-  activity(): OutboxActivity;
+  activity(): Promise<OutboxActivity>;
   /** Resolves once no draft is queued or in flight (tests, bench; never while offline). */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -90,8 +90,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** The busy drafts whose request is on its way (the others' customers are being fetched). */
   const sending = new Set<string>();
   const settledWaiters: (() => void)[] = [];
+  /** Resumes and wakes still reading the journal: the outbox has not settled under them. */
+  const preparing = new Set<Promise<void>>();
 
-  journal.transaction(() => transitions.recover(journal));
+  // Begins at once: every other use of the journal waits for it.
+  void journal
+    .transaction((tx) => transitions.recover(tx))
+    .catch((error: unknown) => log.error('outbox: recovery failed', describeError(error)));
 
   const sender = draftSender({
     journal,
@@ -110,8 +115,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
     customerChanged: (row) => options.onCustomerChange?.(row),
   });
 
-  const nextJob = (busy: ReadonlySet<string>): Job | undefined => {
-    const id = work.nextDue(busy);
+  const nextJob = async (busy: ReadonlySet<string>): Promise<Job | undefined> => {
+    const id = await work.nextDue(busy);
     if (id) return { id, run: (release) => sender.send(id, release) };
     const next = work.nextFetch(busy);
     if (!next) return undefined;
@@ -121,9 +126,21 @@ export function createOutbox(options: OutboxOptions): Outbox {
     };
   };
 
-  const checkSettled = (busy: ReadonlySet<string>) => {
-    if (busy.size > 0 || work.fetchesLeft > 0 || journal.drafts.countByState().queued > 0) return;
+  const checkSettled = async (busy: ReadonlySet<string>) => {
+    if (settledWaiters.length === 0 || busy.size > 0 || work.fetchesLeft > 0 || preparing.size > 0) return;
+    if ((await journal.drafts.countByState()).queued > 0) return;
     for (const resolve of settledWaiters.splice(0)) resolve();
+  };
+
+  /** Reads the journal, then pumps; `settled` waits for it. */
+  const prepare = (reading: () => Promise<void>) => {
+    const task: Promise<void> = reading()
+      .catch((error: unknown) => log.error('outbox: could not resume', describeError(error)))
+      .finally(() => {
+        preparing.delete(task);
+        pump.pump();
+      });
+    preparing.add(task);
   };
 
   const pump = createPump({
@@ -156,25 +173,26 @@ export function createOutbox(options: OutboxOptions): Outbox {
     linkDuplicate: sender.linkDuplicate,
     resume() {
       if (shutdown.signal.aborted || !canSend()) return;
-      journal.drafts.clearBackoff();
-      for (const { id, customerId } of journal.drafts.createdWithoutCustomer())
-        work.fetchLater(id, customerId);
-      progress.add(journal.drafts.due(now().toISOString(), Number.MAX_SAFE_INTEGER));
-      pump.pump();
+      prepare(async () => {
+        await journal.drafts.clearBackoff();
+        const created = await journal.drafts.createdWithoutCustomer();
+        for (const { id, customerId } of created) work.fetchLater(id, customerId);
+        progress.add(await journal.drafts.due(now().toISOString(), Number.MAX_SAFE_INTEGER));
+      });
     },
     wake() {
-      journal.drafts.clearBackoff();
-      pump.pump();
+      if (shutdown.signal.aborted) return;
+      prepare(() => journal.drafts.clearBackoff());
     },
     isSending: (id) => sending.has(id),
-    activity() {
-      const nextAttemptAt = journal.drafts.nextAttemptAfter(now().toISOString());
-      const queuedNow = journal.drafts.countByState().queued;
+    async activity() {
+      const nextAttemptAt = await journal.drafts.nextAttemptAfter(now().toISOString());
+      const queuedNow = (await journal.drafts.countByState()).queued;
       return { inFlight: sending.size, draining: sending.size > 0 || queuedNow > 0, nextAttemptAt };
     },
     settled() {
       const done = new Promise<void>((resolve) => settledWaiters.push(resolve));
-      checkSettled(pump.busy);
+      void checkSettled(pump.busy);
       return done;
     },
     async close() {

@@ -11,13 +11,13 @@ export interface PumpOptions {
   signal: AbortSignal;
   canSend(): boolean;
   /** The next job, never for a draft in `busy`; undefined when nothing is to do now. */
-  next(busy: ReadonlySet<string>): Job | undefined;
+  next(busy: ReadonlySet<string>): Promise<Job | undefined>;
   /** When the earliest backoff ends, to pump again then. */
-  nextAttemptAt(): string | null;
+  nextAttemptAt(): Promise<string | null>;
   now(): Date;
   log: Logger;
   /** After every turn: the outbox tells whoever waits that it has settled. */
-  afterTurn(busy: ReadonlySet<string>): void;
+  afterTurn(busy: ReadonlySet<string>): Promise<void>;
 }
 
 /** The pump: at most `concurrency` jobs at a time, and a timer for the next backoff to end. */
@@ -28,16 +28,36 @@ export function createPump(options: PumpOptions) {
   const tasks = new Set<Promise<void>>();
   let slotsInUse = 0;
   let timer: NodeJS.Timeout | undefined;
+  /** One turn at a time (picking a job reads the journal); a pump asked for meanwhile makes one more. */
+  let turning: Promise<void> | null = null;
+  let again = false;
 
   function pump(): void {
-    if (signal.aborted || !options.canSend()) return;
-    while (slotsInUse < options.concurrency) {
-      const job = options.next(busy);
-      if (!job) break;
-      start(job);
+    if (turning) {
+      again = true;
+      return;
     }
-    scheduleNext();
-    options.afterTurn(busy);
+    turning = turns()
+      .catch((error: unknown) => {
+        if (!signal.aborted) options.log.error('outbox: the pump failed', describeError(error));
+      })
+      .finally(() => {
+        turning = null;
+      });
+  }
+
+  async function turns(): Promise<void> {
+    do {
+      again = false;
+      if (signal.aborted || !options.canSend()) return;
+      while (slotsInUse < options.concurrency) {
+        const job = await options.next(busy);
+        if (!job || signal.aborted) break;
+        start(job);
+      }
+      await scheduleNext();
+      await options.afterTurn(busy);
+    } while (again);
   }
 
   /**
@@ -68,10 +88,10 @@ export function createPump(options: PumpOptions) {
     tasks.add(task);
   }
 
-  function scheduleNext(): void {
+  async function scheduleNext(): Promise<void> {
+    const next = await options.nextAttemptAt();
     clearTimeout(timer);
     timer = undefined;
-    const next = options.nextAttemptAt();
     if (!next || signal.aborted) return;
     timer = setTimeout(pump, Math.max(0, Date.parse(next) - options.now().getTime()));
     timer.unref();
@@ -82,6 +102,7 @@ export function createPump(options: PumpOptions) {
     busy: busy as ReadonlySet<string>,
     /** Stops the timer and waits for the jobs running (the signal has told them to stop). */
     async close(): Promise<void> {
+      await turning;
       clearTimeout(timer);
       await Promise.allSettled([...tasks]);
     },

@@ -2,12 +2,19 @@ import type { CustomerInput } from '../../../contract/customer-rules.ts';
 import { DeskError } from '../../../contract/errors.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
 import { toQueueRow } from '../../customers/queue-row.ts';
-import type { DraftSummary, Journal, JournalCustomer, OutboxEntry } from '../../journal/index.ts';
+import type {
+  DraftSummary,
+  Journal,
+  JournalCustomer,
+  JournalRepositories,
+  OutboxEntry,
+} from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
 import { type Customer, type ServiceClient, ServiceError } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';
 import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
+import type { OutcomeWrite } from './group-write.ts';
 import type { ProgressTracker } from './progress.ts';
 import { type LinkKind, transitions } from './states.ts';
 import type { BodyCache } from './work.ts';
@@ -23,7 +30,7 @@ export interface SendContext {
   /** Aborted when the outbox closes: a send cut short stays queued, and the next start replays its key. */
   signal: AbortSignal;
   /** Outcomes are written in shared transactions (see createOutbox). */
-  write<T>(write: () => T): Promise<T>;
+  write<T>(write: OutcomeWrite<T>): Promise<T>;
   bodies: BodyCache;
   progress: ProgressTracker;
   /** The drafts whose request is on its way (the others that are busy have their customer fetched). */
@@ -55,11 +62,11 @@ export function draftSender(ctx: SendContext) {
   }
 
   async function attempt(id: string, release: () => void): Promise<void> {
-    const draft = journal.drafts.summary(id);
+    const draft = await journal.drafts.summary(id);
     if (draft?.state !== 'queued' || (draft.nextAttemptAt ?? '') > ctx.now().toISOString()) return;
-    const body = ctx.bodies.get(id);
+    const body = await ctx.bodies.get(id);
     if (!body) return;
-    const entry = journal.outbox.get(id) ?? journal.outbox.ensureKey(id);
+    const entry = (await journal.outbox.get(id)) ?? (await journal.outbox.ensureKey(id));
     ctx.draftChanged(id);
     let uncertain = entry.maybeCreated;
     try {
@@ -69,7 +76,7 @@ export function draftSender(ctx: SendContext) {
         if (signal.aborted) return;
         if (found) return await linkCreated(draft, found.id, 'found', release);
         if (found === null) {
-          transitions.nothingCreated(journal, id);
+          await transitions.nothingCreated(journal, id);
           uncertain = false;
         }
       }
@@ -107,8 +114,8 @@ export function draftSender(ctx: SendContext) {
       const attempts = draft.attempts + 1;
       const delay = resendDelayMs(attempts, ctx.backoff, ctx.random);
       const nextAttemptAt = new Date(ctx.now().getTime() + delay).toISOString();
-      await ctx.write(() =>
-        transitions.resendLater(journal, draft.id, attempts, nextAttemptAt, failure.problem),
+      await ctx.write((tx) =>
+        transitions.resendLater(tx, draft.id, attempts, nextAttemptAt, failure.problem),
       );
       ctx.draftChanged(draft.id);
       ctx.progress.waiting(failure.problem);
@@ -118,7 +125,7 @@ export function draftSender(ctx: SendContext) {
     if (failure.kind === 'attention' && failure.unexpected) {
       ctx.log.error('outbox: unexpected failure', { draftId: draft.id, ...describeError(error) });
     }
-    await ctx.write(() => transitions.stopped(journal, draft.id, failure, uncertain));
+    await ctx.write((tx) => transitions.stopped(tx, draft.id, failure, uncertain));
     ctx.draftChanged(draft.id);
     ctx.progress.settle(draft.id);
   }
@@ -131,7 +138,7 @@ export function draftSender(ctx: SendContext) {
     release: () => void,
   ) {
     release();
-    await ctx.write(() => transitions.created(journal, draft.id, customerId, how));
+    await ctx.write((tx) => transitions.created(tx, draft.id, customerId, how));
     ctx.fetchLater(draft.id, customerId);
     ctx.draftChanged(draft.id);
     ctx.progress.settle(draft.id);
@@ -141,26 +148,33 @@ export function draftSender(ctx: SendContext) {
   async function fetchCreated(draftId: string, customerId: string, release: () => void): Promise<void> {
     const fetched = await unlessClosed(fetchCustomer(ctx.client(), customerId));
     release();
-    const body = ctx.bodies.get(draftId);
+    const body = await ctx.bodies.get(draftId);
     if (!fetched || !body || signal.aborted) return; // fetched again on the next start
     ctx.bodies.delete(draftId);
-    const customer = await ctx.write(() => storeCustomer(body, fetched, 'created'));
+    const customer = await ctx.write((tx) => storeCustomer(tx, body, fetched, 'created'));
     ctx.customerChanged(toQueueRow(customer));
   }
 
-  function storeCustomer(form: CustomerInput, fetched: Customer, how: LinkKind): JournalCustomer {
-    const { customer } = journal.customers.upsert(fetched, { source: how === 'linked' ? 'poll' : 'created' });
+  async function storeCustomer(
+    tx: JournalRepositories,
+    form: CustomerInput,
+    fetched: Customer,
+    how: LinkKind,
+  ): Promise<JournalCustomer> {
+    const { customer } = await tx.customers.upsert(fetched, {
+      source: how === 'linked' ? 'poll' : 'created',
+    });
     // A customer someone else created keeps the personal data Vetted may hold for it.
-    if (how !== 'linked' || !journal.customers.personal(customer.id)) {
-      journal.customers.setPersonal(customer.id, personalData(form));
+    if (how !== 'linked' || !(await tx.customers.personal(customer.id))) {
+      await tx.customers.setPersonal(customer.id, personalData(form));
     }
     return customer;
   }
 
   /** Links a draft rejected as a `Duplicate` to the existing customer. */
   async function linkDuplicate(id: string): Promise<void> {
-    const draft = journal.drafts.get(id);
-    const duplicateOf = journal.outbox.get(id)?.duplicateOf;
+    const draft = await journal.drafts.get(id);
+    const duplicateOf = (await journal.outbox.get(id))?.duplicateOf;
     if (draft?.state !== 'rejected' || !duplicateOf) {
       throw new DeskError('NotDuplicate', 'This draft was not rejected for an e-mail already in use.');
     }
@@ -176,9 +190,9 @@ export function draftSender(ctx: SendContext) {
       }
       throw error;
     }
-    const customer = await ctx.write(() => {
-      transitions.created(journal, id, existing.id, 'linked');
-      return storeCustomer(draft.form, existing, 'linked');
+    const customer = await ctx.write(async (tx) => {
+      await transitions.created(tx, id, existing.id, 'linked');
+      return storeCustomer(tx, draft.form, existing, 'linked');
     });
     ctx.customerChanged(toQueueRow(customer));
     ctx.draftChanged(id);

@@ -1,8 +1,8 @@
 import { validateCustomerCreate } from '../../../contract/customer-rules.ts';
 import type { SubmitResult } from '../../../contract/drafts.ts';
 import { DeskError } from '../../../contract/errors.ts';
-import { errorFields } from '../../failures.ts';
-import type { Journal } from '../../journal/index.ts';
+import { refusal } from '../../failures.ts';
+import type { Journal, JournalRepositories } from '../../journal/index.ts';
 import { customerBody } from '../form.ts';
 import type { ProgressTracker } from './progress.ts';
 import { isEditable, transitions } from './states.ts';
@@ -26,13 +26,18 @@ export function draftSubmitter(ctx: SubmitContext) {
   const { journal, progress } = ctx;
 
   /** Validates one draft and queues it with its key if it passes; says which in `result`. */
-  function admit(id: string, today: Date, result: SubmitResult): boolean {
-    const draft = journal.drafts.get(id);
+  async function admit(
+    tx: JournalRepositories,
+    id: string,
+    today: Date,
+    result: SubmitResult,
+  ): Promise<boolean> {
+    const draft = await tx.drafts.get(id);
     if (!draft) {
       result.skipped.push({ id, reason: 'Vetted has no such draft.' });
       return false;
     }
-    if (!isEditable(draft.state, journal.outbox.get(id))) {
+    if (!isEditable(draft.state, await tx.outbox.get(id))) {
       result.skipped.push({ id, reason: `It cannot be submitted while ${draft.state}.` });
       return false;
     }
@@ -42,7 +47,7 @@ export function draftSubmitter(ctx: SubmitContext) {
       result.invalid.push({ id, errors });
       return false;
     }
-    transitions.queue(journal, draft.id);
+    await transitions.queue(tx, draft.id);
     ctx.bodies.set(id, body);
     result.queued.push(id);
     return true;
@@ -66,7 +71,11 @@ export function draftSubmitter(ctx: SubmitContext) {
           continue;
         }
         // Each chunk's keys are committed before any of its requests leaves.
-        const admitted = journal.transaction(() => chunk.filter((id) => admit(id, today, result)));
+        const admitted = await journal.transaction(async (tx) => {
+          const passed: string[] = [];
+          for (const id of chunk) if (await admit(tx, id, today, result)) passed.push(id);
+          return passed;
+        });
         const refused = new Set(chunk);
         for (const id of admitted) refused.delete(id);
         for (const id of refused) progress.settle(id);
@@ -80,25 +89,25 @@ export function draftSubmitter(ctx: SubmitContext) {
 
   /** "Try again" on a draft that needs attention. */
   async function tryAgain(id: string): Promise<void> {
-    const draft = journal.drafts.summary(id);
-    if (!draft) throw new DeskError('NotFound', 'Vetted has no such draft.');
-    if (draft.state !== 'attention') {
-      throw new DeskError('NotNeeded', 'Only a draft that needs attention can be tried again.');
-    }
-    if (journal.outbox.get(id)?.maybeCreated) {
+    const requeued = await journal.transaction(async (tx) => {
+      const draft = await tx.drafts.summary(id);
+      if (!draft) throw new DeskError('NotFound', 'Vetted has no such draft.');
+      if (draft.state !== 'attention') {
+        throw new DeskError('NotNeeded', 'Only a draft that needs attention can be tried again.');
+      }
+      if (!(await tx.outbox.get(id))?.maybeCreated) return false;
       // The same key and the same form: the service answers with what it did the first time, if anything.
-      transitions.requeue(journal, id);
+      await transitions.requeue(tx, id);
+      return true;
+    });
+    if (requeued) {
       progress.add([id]);
       ctx.queued([id]);
       return;
     }
     const { invalid } = await submit([id]);
     if (invalid[0]) {
-      throw new DeskError(
-        'InvalidDraft',
-        'Correct the highlighted fields first.',
-        errorFields(invalid[0].errors),
-      );
+      throw refusal.invalid('InvalidDraft', invalid[0].errors);
     }
   }
 

@@ -12,13 +12,12 @@ export function workList(journal: Journal, now: () => Date) {
   const toFetch = new Map<string, string>();
   return {
     /** Due drafts are read a batch at a time; sending checks each again before it goes. */
-    nextDue(busy: ReadonlySet<string>): string | undefined {
+    async nextDue(busy: ReadonlySet<string>): Promise<string | undefined> {
       let id = dueBuffer.shift();
       while (id !== undefined && busy.has(id)) id = dueBuffer.shift();
       if (id !== undefined) return id;
-      dueBuffer = journal.drafts
-        .due(now().toISOString(), busy.size + DUE_BATCH)
-        .filter((due) => !busy.has(due));
+      const due = await journal.drafts.due(now().toISOString(), busy.size + DUE_BATCH);
+      dueBuffer = due.filter((draftId) => !busy.has(draftId));
       return dueBuffer.shift();
     },
     nextFetch(busy: ReadonlySet<string>): { draftId: string; customerId: string } | undefined {
@@ -45,10 +44,10 @@ export function bodyCache(journal: Journal) {
     set(id: string, body: CustomerInput): void {
       bodies.set(id, body as ServiceCustomerInput);
     },
-    get(id: string): ServiceCustomerInput | undefined {
+    async get(id: string): Promise<ServiceCustomerInput | undefined> {
       let body = bodies.get(id);
       if (!body) {
-        const draft = journal.drafts.get(id);
+        const draft = await journal.drafts.get(id);
         body = draft && (customerBody(draft.form) as ServiceCustomerInput);
         if (body) bodies.set(id, body);
       }

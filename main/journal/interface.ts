@@ -1,0 +1,71 @@
+// The journal interface itself (index.ts re-exports it with the data types): what any implementation of the
+// journal provides, and all that callers outside main/journal/ may rely on.
+import type { AuditRepository } from './audit.ts';
+import type { CustomersRepository } from './customers.ts';
+import type { DraftsRepository, OutboxRepository } from './drafts.ts';
+import type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
+import type { QueueRepository } from './queue.ts';
+import type { RejectionInput, RejectionsRepository } from './rejections.ts';
+import type { RetriesRepository } from './retries.ts';
+
+/** The journal's repositories, one per concern. */
+export interface JournalRepositories {
+  readonly customers: CustomersRepository;
+  readonly queue: QueueRepository;
+  readonly drafts: DraftsRepository;
+  readonly outbox: OutboxRepository;
+  readonly events: EventsRepository;
+  /** The one-time verification retry of each customer, recorded as used. */
+  readonly retries: RetriesRepository;
+  readonly audit: AuditRepository;
+  /** The webhook listener's security log: requests it refused. */
+  readonly rejections: RejectionsRepository;
+}
+
+/**
+ * A unit of work: repositories bound to one transaction. Use only these inside it (the journal outside waits
+ * for the transaction to end), never wait on the network inside it, and do not run nested ones side by side.
+ */
+export interface JournalTransaction extends JournalRepositories {
+  /** A nested unit of work (a savepoint): throwing rolls back only what it did. */
+  transaction<T>(work: (tx: JournalTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface Journal extends JournalRepositories {
+  readonly schemaVersion: number;
+  /** Runs `work` atomically; throwing rolls it all back. */
+  transaction<T>(work: (tx: JournalTransaction) => Promise<T>): Promise<T>;
+  /** A writer for the webhook listener, durable and grouped; its owner closes it. */
+  openInbox(): EventInbox;
+  close(): Promise<void>;
+}
+
+/** An event as the inbox records it: `processed` when recording it is all there is to do with it. */
+export interface InboxEvent extends ReceivedEvent {
+  processed: boolean;
+}
+
+/**
+ * The webhook listener's writes. Committed off the main thread and in groups (one sync serves many
+ * deliveries), so that main keeps reading, verifying and answering while a commit is on disk.
+ */
+export interface EventInbox {
+  /**
+   * Records events once each, durable when it resolves (the listener answers 200 only then). A delivered
+   * event seen before counts as a duplicate; a fetched one (`delivered: false`) already known is left alone.
+   */
+  record(
+    events: readonly InboxEvent[],
+    options: { delivered: boolean },
+  ): Promise<Array<{ event: JournalEvent; duplicate: boolean }>>;
+  /** Committed with the next group, or shortly: losing it in a crash only means processing them again. */
+  markProcessed(ids: readonly string[]): Promise<void>;
+  /** The security log, written lazily like `markProcessed`: a flood of bad requests costs next to no syncs. */
+  recordRejection(entry: RejectionInput): Promise<void>;
+  /** Resolves once everything asked for so far is committed (before reading it back). */
+  flush(): Promise<void>;
+  /** Groups committed, writes in them, and time spent committing them: how grouping works under load. */
+  readonly stats: { commits: number; writes: number; committingMs: number };
+  /** Commits what is waiting, then stops. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,193 @@
+// The journal on SQLite (node:sqlite, synchronous and fast): the repositories answer at once, and are wrapped in
+// promises here for the interface (index.ts), which costs microseconds. One connection serves main; the
+// webhook inbox commits on a second one, in a worker (durable-writer.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { auditRepository } from './audit.ts';
+import { customersRepository } from './customers.ts';
+import { configure, type Db, openDatabase, type Statements, statements } from './db.ts';
+import { draftsRepository, outboxRepository } from './drafts.ts';
+import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
+import { JournalError } from './errors.ts';
+import {
+  type EventStatements,
+  type EventsRepository,
+  eventsRepository,
+  type JournalEvent,
+  type WriteStatement,
+} from './events.ts';
+import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
+import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
+import { type PersonalCipher, personalCipher } from './personal.ts';
+import { queueRepository } from './queue.ts';
+import { type RejectionInput, type RejectionsRepository, rejectionsRepository } from './rejections.ts';
+import { retriesRepository } from './retries.ts';
+import { type Clock, systemClock } from './time.ts';
+
+export { LATEST_VERSION } from './migrations.ts';
+
+export interface JournalOptions {
+  /** The database file, e.g. `<data dir>/journal.db`; created (0600) if absent. */
+  file: string;
+  /** The vault's data key (`Vault.dataKey()`): encrypts personal data. */
+  dataKey: Buffer;
+  /** For tests; defaults to the system clock. */
+  clock?: Clock;
+}
+
+/** The SQLite journal: the interface, plus what only its own tests and tools use (the file, SQL text). */
+export interface SqliteJournal extends Journal {
+  readonly file: string;
+  readonly events: EventsRepository & {
+    readonly statements: EventStatements;
+    fromRow(row: unknown): JournalEvent;
+  };
+  readonly rejections: RejectionsRepository & { statements(entry: RejectionInput): WriteStatement[] };
+  openInbox(): DurableWriter;
+}
+
+/**
+ * Opens the journal, migrating it to the latest schema. Throws `JournalError`, leaving the file untouched,
+ * for a journal written by a newer Vetted or a file that is not a journal.
+ */
+export function openJournal({ file, dataKey, clock = systemClock }: JournalOptions): SqliteJournal {
+  const cipher = personalCipher(dataKey);
+  const db = openDatabase(file);
+  try {
+    checkCanMigrate(db, file);
+    configure(db);
+    migrateExplaining(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const sync = repositories(db, statements(db), cipher, clock);
+  const units = unitsOfWork(db);
+  const inTransaction = (repos: JournalRepositories): JournalTransaction => ({
+    ...repos,
+    transaction: (work) => units.nested(() => work(inTransaction(repos))),
+  });
+  // Inside a transaction its repositories answer at once; outside, calls wait for any transaction to end.
+  const bound = promised(sync, answerNow);
+  const outside = promised(sync, units.outside);
+  return {
+    file,
+    schemaVersion: schemaVersion(db),
+    ...outside,
+    events: { ...outside.events, statements: sync.events.statements, fromRow: sync.events.fromRow },
+    rejections: { ...outside.rejections, statements: sync.rejections.statements },
+    transaction: (work) => units.outermost(() => work(inTransaction(bound))),
+    openInbox: () => startDurableWriter(file, clock),
+    async close() {
+      await units.idle();
+      if (!db.isOpen) return;
+      // Upkeep, cheap when nothing changed: the planner's statistics, and the search index merged into one
+      // segment (each commit adds a small one; a search probes every segment, so they would add up).
+      try {
+        db.exec(`PRAGMA optimize; INSERT INTO customer_search (customer_search) VALUES ('optimize');`);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+function repositories(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock) {
+  return {
+    customers: customersRepository(db, sql, cipher, clock),
+    queue: queueRepository(sql),
+    drafts: draftsRepository(sql, cipher, clock),
+    outbox: outboxRepository(sql, clock),
+    events: eventsRepository(sql, clock),
+    retries: retriesRepository(sql, clock),
+    audit: auditRepository(sql, clock),
+    rejections: rejectionsRepository(sql, clock),
+  };
+}
+
+type Repositories = ReturnType<typeof repositories>;
+type Run = <R>(call: () => R) => Promise<R>;
+const answerNow: Run = (call) => new Promise((resolve) => resolve(call()));
+
+/** Every repository method, answering through `run` with a promise. */
+function promised(sync: Repositories, run: Run): JournalRepositories {
+  const wrap = <T extends object>(repository: T) =>
+    Object.fromEntries(
+      Object.entries(repository).map(([name, value]) => [
+        name,
+        typeof value === 'function' ? (...args: unknown[]) => run(() => value(...args)) : value,
+      ]),
+    ) as unknown as {
+      [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : T[K];
+    };
+  return Object.fromEntries(
+    Object.entries(sync).map(([name, repository]) => [name, wrap(repository)]),
+  ) as unknown as JournalRepositories;
+}
+
+/**
+ * Transactions on the one connection. Work inside a transaction awaits, so other callers' statements could
+ * run in the middle of it and join it: they wait for it to end instead, and transactions run one at a time.
+ * A call from inside a transaction's own work to the journal outside it would wait forever: it throws.
+ */
+function unitsOfWork(db: Db) {
+  let open: Promise<void> | null = null;
+  const context = new AsyncLocalStorage<Promise<void>>();
+  const idle = async () => {
+    while (open) {
+      if (open === context.getStore()) {
+        throw new JournalError(
+          'Inside a journal transaction, use the repositories it gives (tx), not the journal.',
+        );
+      }
+      await open;
+    }
+  };
+  const finish = async <T>(begin: string, commit: string, rollback: string, work: () => Promise<T>) => {
+    db.exec(begin);
+    try {
+      const result = await work();
+      db.exec(commit);
+      return result;
+    } catch (error) {
+      // Some errors (disk full, I/O) make SQLite roll back by itself: then there is nothing left to undo.
+      if (db.isTransaction) db.exec(rollback);
+      throw error;
+    }
+  };
+  return {
+    idle,
+    /** Runs at once when no transaction is open (so calls keep their order), else after it. */
+    outside: ((call) => (open ? idle().then(call) : answerNow(call))) as Run,
+    async outermost<T>(work: () => Promise<T>): Promise<T> {
+      if (open) await idle();
+      let end!: () => void;
+      const current = new Promise<void>((resolve) => {
+        end = resolve;
+      });
+      open = current;
+      try {
+        return await context.run(current, () => finish('BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', work));
+      } finally {
+        open = null;
+        end();
+      }
+    },
+    nested: <T>(work: () => Promise<T>) =>
+      finish('SAVEPOINT nested', 'RELEASE nested', 'ROLLBACK TO nested; RELEASE nested', work),
+  };
+}
+
+function migrateExplaining(db: Db, file: string): void {
+  const from = schemaVersion(db);
+  try {
+    migrate(db);
+  } catch (cause) {
+    const reached = schemaVersion(db);
+    const failed = MIGRATIONS[reached];
+    throw new JournalError(
+      `Could not update the journal ${file} from schema ${from} to ${LATEST_VERSION}: migration ` +
+        `${failed?.version} (${failed?.name}) failed and was rolled back; the journal stays at schema ${reached}.`,
+      { cause },
+    );
+  }
+}
