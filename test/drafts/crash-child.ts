@@ -3,10 +3,13 @@
  *
  *   node test/drafts/crash-child.ts <data dir> seed <count>   configure the service, write <count> drafts, exit
  *   node test/drafts/crash-child.ts <data dir> drain          submit what is still a draft, wait until all are sent
+ *   node test/drafts/crash-child.ts <data dir> drain --gated  the same, but the whole process stops after each
+ *                                                            `state` line until the test writes a byte on stdin
  *
  * The service (a sandbox owned by the test) is given in VETTED_TEST_SERVICE as {baseUrl, clientId, clientSecret}.
  * Lines on stdout: `ready`, one `state <state>` per draft change, `done`.
  */
+import { readSync } from 'node:fs';
 import { createDesk } from '../../main/desk.ts';
 import { createLogger } from '../../main/log.ts';
 import { openSettings } from '../../main/settings.ts';
@@ -16,6 +19,26 @@ const [dataDir, mode, count] = process.argv.slice(2);
 if (!dataDir || (mode !== 'seed' && mode !== 'drain'))
   throw new Error('usage: crash-child.ts <dir> seed|drain [count]');
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const gated = process.argv.includes('--gated');
+
+/**
+ * Holds the whole process (event loop included) until the test answers on stdin: the test then
+ * either lets it go on or kills it right here, so a kill lands exactly where the test chose, however
+ * loaded the machine, and a drain can never finish by itself before the kill.
+ */
+function waitForTest(): void {
+  const byte = Buffer.alloc(1);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      if (readSync(0, byte, 0, 1, null) === 1) return;
+      throw new Error('The test closed stdin.');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 5);
+    }
+  }
+}
 
 const vault = openFileKeyVault({ dir: dataDir });
 if (mode === 'seed') {
@@ -66,7 +89,9 @@ if (mode === 'seed') {
   say('done');
 } else {
   desk.events.subscribe((event, payload) => {
-    if (event === 'draft.updated') say(`state ${(payload as { state: string }).state}`);
+    if (event !== 'draft.updated') return;
+    say(`state ${(payload as { state: string }).state}`);
+    if (gated) waitForTest();
   });
   const { drafts } = (await call('drafts.list')) as { drafts: { id: string; state: string }[] };
   const fresh = drafts.filter((draft) => draft.state === 'draft');
