@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { installApi } from './api.ts';
 import { hostApi } from './host-bridge.ts';
-import './styles.css';
+import './styles/index.css';
 
 // A file dropped anywhere but on a drop zone must not make the window navigate to it.
 for (const type of ['dragover', 'drop'] as const) {
