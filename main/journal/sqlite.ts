@@ -78,7 +78,7 @@ export function openJournal({ file, dataKey, clock = systemClock }: JournalOptio
     transaction: (work) => units.outermost(() => work(inTransaction(bound))),
     openInbox: () => startDurableWriter(file, clock),
     async close() {
-      await units.idle();
+      await units.settled();
       if (!db.isOpen) return;
       // Upkeep, cheap when nothing changed: the planner's statistics, and the search index merged into one
       // segment (each commit adds a small one; a search probes every segment, so they would add up).
@@ -126,21 +126,27 @@ function promised(sync: Repositories, run: Run): JournalRepositories {
 
 /**
  * Transactions on the one connection. Work inside a transaction awaits, so other callers' statements could
- * run in the middle of it and join it: they wait for it to end instead, and transactions run one at a time.
- * A call from inside a transaction's own work to the journal outside it would wait forever: it throws.
+ * run in the middle of it and join it: they wait for it to end instead. Transactions queue up and run one
+ * at a time, in the order they were asked for (a chain of promises: whoever comes next waits for the one
+ * before, so two waiters can never both start when one ends). A call from inside a transaction's own work
+ * to the journal outside it would wait for ever: it throws.
  */
 function unitsOfWork(db: Db) {
+  /** The transaction running now, if any: calls outside it wait for it. */
   let open: Promise<void> | null = null;
-  const context = new AsyncLocalStorage<Promise<void>>();
-  const idle = async () => {
-    while (open) {
-      if (open === context.getStore()) {
-        throw new JournalError(
-          'Inside a journal transaction, use the repositories it gives (tx), not the journal.',
-        );
-      }
-      await open;
+  /** Settles when every transaction asked for so far has ended. */
+  let queue: Promise<void> = Promise.resolve();
+  const context = new AsyncLocalStorage<true>();
+  const refuseInside = () => {
+    if (context.getStore()) {
+      throw new JournalError(
+        'Inside a journal transaction, use the repositories it gives (tx), not the journal.',
+      );
     }
+  };
+  const idle = async () => {
+    refuseInside();
+    while (open) await open;
   };
   const finish = async <T>(begin: string, commit: string, rollback: string, work: () => Promise<T>) => {
     db.exec(begin);
@@ -155,18 +161,28 @@ function unitsOfWork(db: Db) {
     }
   };
   return {
-    idle,
+    /** Resolves once no transaction is running or waiting (before closing). */
+    async settled() {
+      refuseInside();
+      for (let seen = queue; ; seen = queue) {
+        await seen;
+        if (seen === queue) return;
+      }
+    },
     /** Runs at once when no transaction is open (so calls keep their order), else after it. */
-    outside: ((call) => (open ? idle().then(call) : answerNow(call))) as Run,
+    outside: ((call) => (open || context.getStore() ? idle().then(call) : answerNow(call))) as Run,
     async outermost<T>(work: () => Promise<T>): Promise<T> {
-      if (open) await idle();
+      refuseInside();
+      const before = queue;
       let end!: () => void;
-      const current = new Promise<void>((resolve) => {
+      const ended = new Promise<void>((resolve) => {
         end = resolve;
       });
-      open = current;
+      queue = ended;
+      await before;
+      open = ended;
       try {
-        return await context.run(current, () => finish('BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', work));
+        return await context.run(true, () => finish('BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', work));
       } finally {
         open = null;
         end();
