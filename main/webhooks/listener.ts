@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { limitConnections } from './connection-slots.ts';
 import type { Answer } from './ingest.ts';
 import type { Rejection } from './security-log.ts';
 import { SIGNATURE_HEADER } from './signature.ts';
@@ -22,7 +23,10 @@ export interface ListenerLimits {
   headersTimeoutMs: number;
   /** Time to send the body once the headers are in; the service itself gives up after 10 s. */
   bodyTimeoutMs: number;
-  /** Open connections at most; the service sends at most 10 deliveries at once. */
+  /**
+   * Open connections at most (the service sends at most 10 deliveries at once); past it, the one idle
+   * the longest is closed to make room (connection-slots.ts).
+   */
   maxConnections: number;
 }
 
@@ -30,7 +34,7 @@ export const DEFAULT_LIMITS: ListenerLimits = {
   maxBodyBytes: MAX_BODY_BYTES,
   headersTimeoutMs: 5_000,
   bodyTimeoutMs: 10_000,
-  maxConnections: 128,
+  maxConnections: 256,
 };
 
 export interface ListenerHandlers {
@@ -73,7 +77,14 @@ export async function startListener(
         answer(res, 500, { error: 'internal' });
       }),
   );
-  server.maxConnections = limits.maxConnections;
+  limitConnections(server, limits.maxConnections, (socket) =>
+    handlers.reject({
+      remoteAddress: socket.remoteAddress ?? 'unknown',
+      forwardedFor: null,
+      status: 408,
+      reason: 'shed-idle-connection',
+    }),
+  );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
     onClientError(error, socket, handlers),
   );

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSignedBy, signBody } from '../../main/webhooks/signature.ts';
+import { until } from '../support/poll.ts';
 import {
   deliver,
   eventBody,
@@ -168,6 +170,39 @@ describe('webhook listener', () => {
     expect(replies.map((reply) => reply.status)).toEqual(Array(10).fill(200));
     expect(await recorded()).toHaveLength(10);
     for (const body of bodies) expect(await rig.journal.events.get(JSON.parse(body).id)).toBeDefined();
+  });
+
+  it('answers a genuine delivery while 200 slow senders hold connections: the idlest is shed', async () => {
+    // Slots for 32, header timeouts far away: only shedding can make room, not a timer.
+    const crowded = await startListenerRig({ maxConnections: 32, headersTimeoutMs: 60_000 });
+    const slow: Socket[] = [];
+    const closedByListener: number[] = [];
+    try {
+      for (let i = 0; i < 200; i++) {
+        const socket = connect(crowded.port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.once('close', () => closedByListener.push(i));
+        // A request head that never ends: what a slowloris sender keeps trickling.
+        socket.write('POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        slow.push(socket);
+      }
+      await until(() => closedByListener.length === 200 - 32, '168 slow connections shed');
+      // The oldest went first: the 32 most recent are the ones still open.
+      expect([...closedByListener].sort((a, b) => a - b)).toEqual(Array.from({ length: 168 }, (_, i) => i));
+
+      const body = eventBody();
+      const reply = await deliver(crowded.port, body);
+      expect(reply.status).toBe(200);
+      expect(crowded.journal.events.get(JSON.parse(body).id)).toBeDefined();
+      await crowded.idle();
+      const shed = (await crowded.journal.rejections.list({ limit: 1000 })).filter(
+        (r) => r.reason === 'shed-idle-connection',
+      );
+      expect(shed.length).toBeGreaterThanOrEqual(168);
+    } finally {
+      for (const socket of slow) socket.destroy();
+      await crowded.close();
+    }
   });
 
   it('lets a delivery through while nine others are still sending their bodies', async () => {
