@@ -1,0 +1,114 @@
+import { request } from 'undici';
+import { afterEach } from 'vitest';
+import {
+  type CustomerInput,
+  createServiceClient,
+  type LogEntry,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from '../../main/service/index.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+
+/** The service client against a real sandbox: what the client.sandbox.*.test.ts files share. */
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+interface Stats {
+  tokensIssued: number;
+  requests: Record<string, Record<string, number>>;
+  /** Requests a `delay` fault is holding right now. */
+  heldRequests: number;
+}
+
+/** One sandbox and one client per test, with instant recorded back-off and every line logged. */
+export interface Setup {
+  sandbox: Sandbox;
+  client: ServiceClient;
+  logs: LogEntry[];
+  sandboxLines: string[];
+  sleeps: number[];
+  /** Moves the sandbox's clock and the client's together. */
+  advance(seconds: number): Promise<void>;
+  stats(): Promise<Stats>;
+  /** All answers to one route (`GET /customers/{id}`), by status or `reset`. */
+  outcomes(route: string): Promise<Record<string, number>>;
+  control(path: string, body: unknown): Promise<void>;
+}
+
+const open: Setup[] = [];
+afterEach(async () => {
+  for (const setup of open.splice(0)) {
+    await setup.client.close();
+    await setup.sandbox.close();
+  }
+});
+
+export async function setUp(
+  sandboxOptions: Parameters<typeof startSandbox>[0] = {},
+  clientOptions: Partial<ServiceClientOptions> = {},
+): Promise<Setup> {
+  const sandboxLines: string[] = [];
+  const sandbox = await startSandbox({ log: (line) => sandboxLines.push(line), ...sandboxOptions });
+  const logs: LogEntry[] = [];
+  const sleeps: number[] = [];
+  let offsetMs = 0;
+  const client = createServiceClient({
+    baseUrl: sandbox.baseUrl,
+    clientId: sandbox.clientId,
+    clientSecret: sandbox.clientSecret,
+    log: (entry) => logs.push(entry),
+    now: () => Date.now() + offsetMs,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...clientOptions,
+  });
+  // Controls go around the client, so that they never count among its requests or retries.
+  async function sandboxCall(method: 'GET' | 'POST', path: string, body?: unknown) {
+    const token = await client.token.get();
+    const res = await request(`${sandbox.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${text}`);
+    return JSON.parse(text);
+  }
+  const setup: Setup = {
+    sandbox,
+    client,
+    logs,
+    sandboxLines,
+    sleeps,
+    advance: async (seconds) => {
+      offsetMs += seconds * 1000;
+      await sandbox.advanceClock(seconds);
+    },
+    stats: () => sandboxCall('GET', '/sandbox/stats'),
+    outcomes: async (route) => (await setup.stats()).requests[route] ?? {},
+    control: async (path, body) => {
+      await sandboxCall('POST', path, body);
+    },
+  };
+  open.push(setup);
+  return setup;
+}
+
+let serial = 0;
+export function person(firstName = 'Jane'): CustomerInput {
+  serial++;
+  return {
+    firstName,
+    lastName: 'Doe',
+    email: `jane.doe.${serial}.${Date.now()}@example.com`,
+    type: 'personal',
+    address1: '1 Main St',
+    city: 'Springfield',
+    state: 'IL',
+    postalCode: '62701',
+    dateOfBirth: '1990-01-01',
+    tin: '1234',
+    ipAddress: '203.0.113.7',
+  };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createServiceClient, ServiceError } from '../../main/service/index.ts';
+import { person, setUp } from './client.sandbox.setup.ts';
+
+describe('token', () => {
+  it('one token for 500 calls', async () => {
+    const { client, stats } = await setUp();
+    const { id } = await client.customers.create(person());
+    for (let batch = 0; batch < 25; batch++) {
+      await Promise.all(Array.from({ length: 20 }, () => client.customers.get(id)));
+    }
+    const { tokensIssued, requests } = await stats();
+    expect(requests['GET /customers/{id}']).toEqual({ '200': 500 });
+    expect(tokensIssued).toBe(1);
+  });
+
+  it('renews a 2 s token before it runs out, without a 401', async () => {
+    const { client, stats, advance, outcomes } = await setUp({ tokenTtlSeconds: 2 });
+    const { id } = await client.customers.create(person());
+    const first = await client.token.get();
+    await advance(1.5);
+    await client.customers.get(id);
+    expect(await client.token.get()).not.toBe(first);
+    await advance(1.5);
+    await client.customers.get(id);
+    expect((await stats()).tokensIssued).toBe(3);
+    expect(await outcomes('GET /customers/{id}')).toEqual({ '200': 2 });
+  });
+
+  it('recovers from 401 ExpiredAccessToken with one renewal and one re-send', async () => {
+    const { client, stats, sandbox, outcomes, logs } = await setUp();
+    const { id } = await client.customers.create(person());
+    // Only the service's clock moves: the client still believes in its token.
+    await sandbox.advanceClock(3601);
+    await expect(client.customers.get(id)).resolves.toMatchObject({ id });
+    expect((await stats()).tokensIssued).toBe(2);
+    expect(await outcomes('GET /customers/{id}')).toEqual({ '200': 1, '401': 1 });
+    expect(logs.find((l) => l.status === 401)).toMatchObject({ code: 'ExpiredAccessToken' });
+  });
+
+  it('maps bad credentials to invalid_client', async () => {
+    const { sandbox } = await setUp();
+    const client = createServiceClient({
+      baseUrl: sandbox.baseUrl,
+      clientId: sandbox.clientId,
+      clientSecret: 'nope',
+    });
+    const error = await client.token.get().catch((e: unknown) => e);
+    await client.close();
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_client', retryable: false });
+  });
+});
