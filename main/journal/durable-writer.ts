@@ -91,18 +91,82 @@ parentPort.on('message', (message) => {
 });
 `;
 
-export function startDurableWriter(file: string, clock: Clock = systemClock): DurableWriter {
+/** A worker that keeps dying is given up on after this many restarts within RESTART_WINDOW_MS. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
+
+export interface DurableWriterHooks {
+  /** For tests: each worker as it starts, so that one can be killed mid-group. */
+  onWorker?(worker: Worker): void;
+}
+
+export function startDurableWriter(
+  file: string,
+  clock: Clock = systemClock,
+  hooks: DurableWriterHooks = {},
+): DurableWriter {
   const events = eventStatements(clock);
   const rejection = rejectionStatements(clock);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } });
-  // Only a commit under way keeps the process alive.
-  worker.unref();
   let inFlight: { resolve(outcomes: WorkerOutcome[]): void; reject(error: Error): void } | null = null;
   let failure: Error | null = null;
+  let closing = false;
+  let committing = false;
+  const restarts: number[] = [];
+
+  const fail = (error: Error) => {
+    failure ??= error;
+    inFlight?.reject(failure);
+    inFlight = null;
+    group.refuse(failure);
+  };
+
+  /**
+   * A worker that dies (a crash in the engine, out of memory) is replaced. The group it was committing
+   * fails: whether it reached the disk is unknown, and none of it was acknowledged (the listener answers
+   * only once a write resolves), so the service sends those deliveries again; what waits goes to the new
+   * worker. Only a worker that keeps dying stops the writer.
+   */
+  const spawn = (): Worker => {
+    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } });
+    // Only a commit under way keeps the process alive.
+    if (!committing) started.unref();
+    sqlIds.clear(); // a new worker knows no SQL text yet
+    let died = false;
+    const replace = (reason: string) => {
+      if (died || closing || failure) return;
+      died = true;
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts.length > 0 && now - restarts[0]! > RESTART_WINDOW_MS) restarts.shift();
+      if (restarts.length > MAX_RESTARTS) {
+        fail(new Error(`The journal writer stopped ${restarts.length} times in a minute (${reason}).`));
+        return;
+      }
+      inFlight?.reject(
+        new Error(`The journal writer stopped during a commit (${reason}); it has been restarted.`),
+      );
+      inFlight = null;
+      worker = spawn();
+    };
+    started.on('error', (error) => replace(error.message));
+    started.on('exit', (code) => replace(`exit code ${code}`));
+    started.on('message', (outcomes: WorkerOutcome[] | 'closed') => {
+      if (outcomes === 'closed' || !inFlight || started !== worker) return;
+      const answered = inFlight;
+      inFlight = null;
+      answered.resolve(outcomes);
+    });
+    hooks.onWorker?.(started);
+    return started;
+  };
 
   const group = createGroupCommit<WriteStatement[], Rows[]>({
     soonMs: SOON_MS,
-    onCommitting: (committing) => (committing ? worker.ref() : worker.unref()),
+    onCommitting: (now) => {
+      committing = now;
+      if (now) worker.ref();
+      else worker.unref();
+    },
     commit: (writes) =>
       new Promise<WorkerOutcome[]>((resolve, reject) => {
         inFlight = { resolve, reject };
@@ -114,23 +178,9 @@ export function startDurableWriter(file: string, clock: Clock = systemClock): Du
       ),
   });
 
-  const fail = (error: Error) => {
-    failure ??= error;
-    inFlight?.reject(failure);
-    inFlight = null;
-    group.refuse(failure);
-  };
-  worker.on('error', (error) => fail(new Error(`The journal writer stopped: ${error.message}`)));
-  worker.on('exit', () => fail(new Error('The journal writer has stopped.')));
-  worker.on('message', (outcomes: WorkerOutcome[] | 'closed') => {
-    if (outcomes === 'closed' || !inFlight) return;
-    const answered = inFlight;
-    inFlight = null;
-    answered.resolve(outcomes);
-  });
-
   // Each SQL text crosses to the worker once; after that, its number does.
   const sqlIds = new Map<string, number>();
+  let worker = spawn();
   const encode = (writes: WriteStatement[][]) => {
     const texts: Array<[number, string]> = [];
     const idOf = (sql: string) => {
@@ -176,6 +226,7 @@ export function startDurableWriter(file: string, clock: Clock = systemClock): Du
     async close() {
       if (!failure) await group.flush().catch(() => {});
       if (failure) return;
+      closing = true;
       const closed = new Promise<void>((resolve) =>
         worker.on('message', (reply) => reply === 'closed' && resolve()),
       );

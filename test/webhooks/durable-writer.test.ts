@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { type DurableWriter, startDurableWriter } from '../../main/journal/durable-writer.ts';
@@ -53,6 +54,42 @@ describe('durable writer', () => {
     await Promise.all([first, second]);
     expect(writer.stats).toMatchObject({ commits: 2, writes: 7 });
     expect(await journal.events.list({ limit: 10 })).toHaveLength(7);
+  });
+
+  it('restarts a worker killed mid-group; every write that resolved is on disk, and writing goes on', async () => {
+    await writer.close();
+    const workers: Worker[] = [];
+    writer = startDurableWriter(journal.file, undefined, { onWorker: (worker) => workers.push(worker) });
+    const before = ['k-1', 'k-2', 'k-3'].map((id) => writer.write(record(id)));
+    await new Promise((resolve) => setImmediate(resolve)); // the group is posted to the worker
+    const meanwhile = ['k-4', 'k-5'].map((id) => writer.write(record(id)));
+    await workers[0]!.terminate();
+    const outcomes = await Promise.allSettled([...before, ...meanwhile]);
+    expect(workers).toHaveLength(2);
+    // The group in flight may or may not have reached the disk: it fails, so nothing of it is acknowledged.
+    for (const outcome of outcomes.slice(0, 3)) {
+      if (outcome.status === 'rejected') expect(String(outcome.reason)).toMatch(/restarted/);
+    }
+    // What waited for the next group goes to the new worker.
+    expect(outcomes.slice(3).map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+    await writer.write(record('k-6'));
+    const stored = new Set((await journal.events.list({ limit: 10 })).map((e) => e.id));
+    ['k-1', 'k-2', 'k-3', 'k-4', 'k-5', 'k-6'].forEach((id, i) => {
+      if (i >= 3 || outcomes[i]?.status === 'fulfilled') expect(stored.has(id), id).toBe(true);
+    });
+    expect(stored.has('k-6')).toBe(true);
+  });
+
+  it('gives up on a worker that keeps dying, failing every write in words', async () => {
+    await writer.close();
+    const workers: Worker[] = [];
+    writer = startDurableWriter(journal.file, undefined, { onWorker: (worker) => workers.push(worker) });
+    for (let kill = 0; kill < 6; kill++) {
+      const pending = writer.write(record(`d-${kill}`)).catch((error: unknown) => error);
+      await workers.at(-1)!.terminate();
+      await pending;
+    }
+    await expect(writer.write(record('after'))).rejects.toThrow(/stopped 6 times in a minute/);
   });
 
   it('fails only the write that failed', async () => {
