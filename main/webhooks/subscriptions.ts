@@ -114,6 +114,20 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
     return unattempted.length;
   };
 
+  async function ensureListenerSubscribed(): Promise<void> {
+    const url = listenerUrl();
+    if (context.connection().mode !== 'sandbox' || !url) return;
+    const subscriptions = await list();
+    if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'listener')) return;
+    // The built-in sandbox is private to this desk: a loopback subscription to our path there is one of ours
+    // from an earlier run (another port, or a secret a memory-only vault forgot). It could never be verified.
+    for (const stale of subscriptions.filter((subscription) => isOldListenerUrl(subscription.url))) {
+      await client().subscriptions.delete(stale.id);
+      vault.delete(secretName(stale.id));
+    }
+    await create(url);
+  }
+
   return {
     list,
     create,
@@ -131,6 +145,8 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
       return { subscription: updated, redelivered };
     },
     async remove(id) {
+      // The id is the service's UUID (the contract refuses anything else), so nothing after the service's
+      // delete can refuse it: the delete completes locally too, or the service was never asked.
       try {
         await client().subscriptions.delete(id);
       } catch (error) {
@@ -139,21 +155,10 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
       }
       vault.delete(secretName(id));
       await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
+      // On the built-in sandbox the listener must stay subscribed: deleting its subscription renews it.
+      await ensureListenerSubscribed();
     },
-    async ensureListenerSubscribed() {
-      const url = listenerUrl();
-      if (context.connection().mode !== 'sandbox' || !url) return;
-      const subscriptions = await list();
-      if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'listener'))
-        return;
-      // The built-in sandbox is private to this desk: a loopback subscription to our path there is one of ours
-      // from an earlier run (another port, or a secret a memory-only vault forgot). It could never be verified.
-      for (const stale of subscriptions.filter((subscription) => isOldListenerUrl(subscription.url))) {
-        await client().subscriptions.delete(stale.id);
-        vault.delete(secretName(stale.id));
-      }
-      await create(url);
-    },
+    ensureListenerSubscribed,
     secrets() {
       const held = vault
         .names()

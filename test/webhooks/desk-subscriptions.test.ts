@@ -109,6 +109,24 @@ describe('desk: webhook subscriptions', () => {
     expect(heldSecrets()).toHaveLength(1);
   });
 
+  it('refuses a URL for an id, changing nothing; deleting the listener’s own subscription on the sandbox renews it', async () => {
+    const listener = await ours();
+    for (const id of [listener.url, `${sandbox().baseUrl}/webhook-subscriptions/${listener.id}`]) {
+      await expect(h.call('webhooks.delete', { id })).rejects.toMatchObject({ code: 'BadInput' });
+    }
+    expect(await ours()).toEqual(listener);
+    expect(heldSecrets()).toHaveLength(1);
+
+    expect(await h.call('webhooks.delete', { id: listener.id })).toEqual({ id: listener.id });
+    const renewed = await ours();
+    expect(renewed.id).not.toBe(listener.id);
+    expect(renewed.url).toBe(listener.url);
+    expect((await h.call('webhooks.list')).subscriptions).toHaveLength(1);
+    expect(heldSecrets()).toHaveLength(1);
+    const id = await createOnService(h, 'Wren', 'wren@example.com');
+    expect((await eventsOf(id)).map((row) => row.signatureVerified)).toEqual([true, true]);
+  });
+
   it('listens again on a new port, and the sandbox subscription follows it', async () => {
     const before = await ours();
     const newPort = await freePort();
