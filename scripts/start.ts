@@ -1,33 +1,31 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  buildCommand,
+  downloadHostAnswers,
+  electronDownloadHost,
+  needsBuild,
+  rememberElectronFailure,
+  root,
+  shouldTryElectronDownload,
+} from './start-support.ts';
 
 /**
  * `npm start`: build if the sources changed, then run Vetted under Electron. Where the Electron
  * runtime cannot be had (it is downloaded on demand, and some machines cannot reach it), say so
- * in one line and run browser mode instead. `--browser` asks for browser mode; `--port` picks its port.
+ * in one line and run browser mode instead; a failed download is remembered, so later starts do not
+ * wait for it again (`--retry-electron` tries anyway). `--browser` asks for browser mode; `--port`
+ * picks its port.
  */
 
-const root = path.resolve(import.meta.dirname, '..');
-const SOURCES = ['contract', 'main', 'preload', 'renderer', 'electron.vite.config.ts', 'package.json'];
-
-function newestMtime(entry: string): number {
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const name of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
-  return newest;
-}
-
 function buildIfNeeded(): void {
-  const output = path.join(root, 'out', 'renderer', 'index.html');
-  const built = existsSync(output) ? statSync(output).mtimeMs : 0;
-  const changed = Math.max(...SOURCES.map((entry) => newestMtime(path.join(root, entry))));
-  if (built >= changed) return;
+  if (!needsBuild()) return;
   process.stdout.write('Building Vetted…\n');
-  const result = spawnSync('electron-vite', ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [command, args] = buildCommand();
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) {
     process.stderr.write('The build failed; see the errors above.\n');
     process.exit(1);
@@ -38,18 +36,30 @@ function buildIfNeeded(): void {
  * The path of the Electron binary, or why there is none. The electron package fetches its
  * runtime on first use; we make that attempt ourselves, quietly, so a failure is one clear line.
  */
-function electronBinary(): { path: string } | { missing: string } {
+async function electronBinary(retry: boolean): Promise<{ path: string } | { missing: string }> {
   const packageDir = path.join(root, 'node_modules', 'electron');
   const pathFile = path.join(packageDir, 'path.txt');
   const installed = () =>
     existsSync(pathFile) && existsSync(path.join(packageDir, 'dist', readFileSync(pathFile, 'utf8')));
   if (!process.env.ELECTRON_OVERRIDE_DIST_PATH && !installed()) {
+    if (!shouldTryElectronDownload(retry)) {
+      return {
+        missing: 'its runtime could not be downloaded before; `npm start -- --retry-electron` tries again',
+      };
+    }
     process.stdout.write('Fetching the Electron runtime…\n');
+    if (!(await downloadHostAnswers(electronDownloadHost()))) {
+      rememberElectronFailure('download host unreachable');
+      return { missing: 'its download host cannot be reached from here' };
+    }
     const fetched = spawnSync(process.execPath, [path.join(packageDir, 'install.js')], {
       stdio: 'pipe',
       timeout: 300_000,
     });
-    if (fetched.status !== 0 || !installed()) return { missing: 'its runtime could not be downloaded' };
+    if (fetched.status !== 0 || !installed()) {
+      rememberElectronFailure('download failed');
+      return { missing: 'its runtime could not be downloaded' };
+    }
   }
   try {
     return { path: createRequire(import.meta.url)('electron') as string };
@@ -70,11 +80,12 @@ async function main(): Promise<void> {
       browser: { type: 'boolean', default: false },
       port: { type: 'string' },
       'data-dir': { type: 'string' },
+      'retry-electron': { type: 'boolean', default: false },
     },
   });
   buildIfNeeded();
   if (!values.browser) {
-    const electron = electronBinary();
+    const electron = await electronBinary(values['retry-electron']);
     if ('path' in electron) return runElectron(electron.path);
     process.stdout.write(
       `Electron is not available here (${electron.missing}; \`npx install-electron\` fetches it), so Vetted starts in browser mode.\n`,
