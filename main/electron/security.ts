@@ -34,10 +34,14 @@ export const EXTERNAL_LINK_ALLOW_LIST: readonly string[] = [
   'ngrok.com',
 ];
 
-/** An external link opens in the system browser only if it is https and on the allow-list. */
+/**
+ * An external link opens in the system browser only if it is https and on the allow-list, or on one
+ * of `origins`: the connected service's own (its links, its documents), https only.
+ */
 export function isAllowedExternalUrl(
   raw: string,
   allowList: readonly string[] = EXTERNAL_LINK_ALLOW_LIST,
+  origins: readonly string[] = [],
 ): boolean {
   let url: URL;
   try {
@@ -45,6 +49,8 @@ export function isAllowedExternalUrl(
   } catch {
     return false;
   }
-  if (url.protocol !== 'https:' || url.username || url.password || url.port) return false;
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  if (origins.includes(url.origin)) return true;
+  if (url.port) return false;
   return allowList.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`));
 }

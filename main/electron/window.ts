@@ -1,6 +1,6 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, Shell, WebContents } from 'electron';
 import { APP_HOST, APP_SCHEME } from './app-protocol.ts';
-import { isAllowedExternalUrl } from './security.ts';
+import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from './security.ts';
 
 /** Every hardening setting of Electron's security checklist that lives on a window. */
 export function secureWebPreferences(
@@ -48,17 +48,23 @@ export function isAppUrl(raw: string): boolean {
  * Applied to every web contents the app ever creates: no new windows (allowed https links go to
  * the system browser instead), no navigation away from the app, no webviews.
  */
-export function hardenWebContents(contents: WebContents, shell: Pick<Shell, 'openExternal'>): void {
+export function hardenWebContents(
+  contents: WebContents,
+  shell: Pick<Shell, 'openExternal'>,
+  serviceOrigins: () => readonly string[] = () => [],
+): void {
   contents.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+    if (isAllowedExternalUrl(url, EXTERNAL_LINK_ALLOW_LIST, serviceOrigins())) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  contents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
-  });
-  contents.on('will-redirect', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
-  });
+  // Electron 45 gives the URL in the event's details (the positional one is deprecated);
+  // will-frame-navigate covers every frame, subframes included, where will-navigate sees the main one.
+  const stayInApp = (details: { url: string; preventDefault(): void }) => {
+    if (!isAppUrl(details.url)) details.preventDefault();
+  };
+  contents.on('will-navigate', stayInApp);
+  contents.on('will-frame-navigate', stayInApp);
+  contents.on('will-redirect', stayInApp);
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 

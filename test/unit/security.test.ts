@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRendererFile } from '../../main/electron/renderer-files.ts';
-import { isAllowedExternalUrl } from '../../main/electron/security.ts';
+import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from '../../main/electron/security.ts';
+import { hardenWebContents } from '../../main/electron/window.ts';
+import { FakeWebContents } from './glue/fake-electron.ts';
 
 describe('external links', () => {
   it.each([
@@ -18,6 +20,34 @@ describe('external links', () => {
     ['not a url', false],
   ])('%s → %s', (url, allowed) => {
     expect(isAllowedExternalUrl(url)).toBe(allowed);
+  });
+});
+
+describe('links to the connected service', () => {
+  const service = ['https://api.service.test'];
+  it.each([
+    ['https://api.service.test/customers/1/funding-sources', true],
+    ['https://api.service.test/documents/9', true],
+    ['http://api.service.test/documents/9', false],
+    ['https://api.service.test.evil.example/', false],
+    ['https://other.service.test/', false],
+  ])('%s → %s', (url, allowed) => {
+    expect(isAllowedExternalUrl(url, EXTERNAL_LINK_ALLOW_LIST, service)).toBe(allowed);
+  });
+
+  it('open in the system browser from a page, and nothing else does', () => {
+    const contents = new FakeWebContents();
+    const opened: string[] = [];
+    hardenWebContents(
+      contents as never,
+      { openExternal: async (url: string) => void opened.push(url) },
+      () => service,
+    );
+    expect(contents.windowOpenHandler?.({ url: 'https://api.service.test/documents/9' })).toEqual({
+      action: 'deny',
+    });
+    expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    expect(opened).toEqual(['https://api.service.test/documents/9']);
   });
 });
 

@@ -33,7 +33,9 @@ export class FakeWebContents extends EventEmitter {
   /** Emits an Electron-style event and tells whether a listener called preventDefault(). */
   fire(name: string, ...args: unknown[]): boolean {
     let prevented = false;
-    this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+    // Only the details, url included, as Electron 45 wants them read (its positional url is deprecated).
+    const [url, isMainFrame = true] = args;
+    this.emit(name, { url, isMainFrame, preventDefault: () => (prevented = true) });
     return prevented;
   }
 }

@@ -69,6 +69,10 @@ describe('main/electron/index.ts under a mocked Electron', () => {
     expect(contents.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
     expect(contents.fire('will-redirect', 'https://evil.example/')).toBe(true);
     expect(contents.fire('will-navigate', 'app://vetted/')).toBe(false);
+    // A subframe's navigation is its own event: refused the same.
+    expect(contents.fire('will-frame-navigate', 'https://evil.example/', false)).toBe(true);
+    expect(contents.fire('will-frame-navigate', 'app://vetted/', false)).toBe(false);
+    expect(contents.fire('will-redirect', 'app://vetted/')).toBe(false);
     expect(contents.fire('will-attach-webview')).toBe(true);
   });
 

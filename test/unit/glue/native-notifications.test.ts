@@ -45,6 +45,26 @@ describe('native notifications', () => {
     expect(clicked).toEqual([{ customerId: notice.customerId }]);
   });
 
+  it('holds each notification until it closes or fails, and reports a failure', () => {
+    FakeNotification.shown = [];
+    FakeNotification.supported = true;
+    const failures: string[] = [];
+    const native = nativeNotifications(
+      FakeNotification,
+      () => {},
+      (error) => failures.push(error),
+    );
+    const notice = { customerId: 'c', status: 'verified', title: 'Customer verified', body: 'Ada' };
+    native.show(notice, () => {});
+    native.show(notice, () => {});
+    expect(native.held).toBe(2);
+    FakeNotification.shown[0]?.emit('close');
+    expect(native.held).toBe(1);
+    FakeNotification.shown[1]?.emit('failed', {}, 'The app is not signed');
+    expect(native.held).toBe(0);
+    expect(failures).toEqual(['The app is not signed']);
+  });
+
   it('stays quiet where the system has no notifications', () => {
     FakeNotification.shown = [];
     FakeNotification.supported = false;
