@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** The journal's own tests, run a second time against a journal that answers as another process would. */
+const JOURNAL_TESTS = ['test/journal/**/*.test.ts', 'test/drafts/journal.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
@@ -13,5 +15,13 @@ export default defineConfig({
     // expect.poll waits for work that happens on its own; its 1 s default is too short on a loaded
     // 2-core CI machine. A condition that never holds still fails, after 15 s.
     expect: { poll: { timeout: 15_000, interval: 20 } },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
+      {
+        extends: true,
+        // test/journal/detached-journal.ts: proves callers need nothing of the journal but its interface.
+        test: { name: 'journal-detached', include: JOURNAL_TESTS, env: { VETTED_TEST_JOURNAL: 'detached' } },
+      },
+    ],
   },
 });

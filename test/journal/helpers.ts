@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { type Journal, openJournal, type ServiceCustomer } from '../../main/journal/index.ts';
+import { detachedJournal } from './detached-journal.ts';
 
 const tempDirs: string[] = [];
 const openJournals: Journal[] = [];
@@ -41,11 +42,12 @@ export const MINUTE = 60_000;
 export function openTestJournal(
   options: { file?: string; dataKey?: Buffer; clock?: () => Date } = {},
 ): Journal {
-  const journal = openJournal({
+  const sqlite = openJournal({
     file: options.file ?? journalFile(),
     dataKey: options.dataKey ?? createFieldKey(),
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  const journal = process.env.VETTED_TEST_JOURNAL === 'detached' ? detachedJournal(sqlite) : sqlite;
   openJournals.push(journal);
   return journal;
 }
