@@ -45,8 +45,19 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', focusWindow);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => {
-    void desk?.close();
+  // Quit waits for the desk to close (journal checkpointed, listener stopped), then goes on.
+  app.on('will-quit', (event) => {
+    const closing = desk;
+    if (!closing) return;
+    desk = null;
+    event.preventDefault();
+    closing.close().then(
+      () => app.quit(),
+      (error: unknown) => {
+        log.error('closing failed', { error: String(error) });
+        app.exit(1);
+      },
+    );
   });
   app.whenReady().then(start, (error: unknown) => {
     log.error('start-up failed', { error: String(error) });
