@@ -128,6 +128,17 @@ describe('the packaged app (electron-builder --dir, stand-in Electron)', () => {
     expect(feed).toMatchObject({ provider: 'generic', url: expect.stringMatching(/^https:\/\//) });
   });
 
+  it('was built with the icons made from assets/icon.svg', () => {
+    const icons = path.join(root, 'build/icons');
+    for (const file of ['icon.icns', 'icon.ico'])
+      expect(statSync(path.join(icons, file)).size).toBeGreaterThan(1000);
+    for (const size of [16, 32, 48, 128, 256, 512, 1024]) {
+      const png = readFileSync(path.join(icons, `${size}x${size}.png`));
+      // A PNG's IHDR chunk holds its width and height at bytes 16 and 20.
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], `${size}x${size}.png`).toEqual([size, size]);
+    }
+  });
+
   it('records the asar size', () => {
     const bytes = statSync(asarFile).size;
     const files = entries.length;
