@@ -6,8 +6,9 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // out/ mirrors the source tree, so the entry's paths to ../../renderer and ../../preload hold in both.
-      lib: { entry: 'main/electron/index.ts', formats: ['es'] },
-      rollupOptions: { output: { entryFileNames: 'electron/[name].js' } },
+      // The entry is named by an object key: electron-vite 6 on Vite 8 ignores lib.fileName, and the
+      // bundle landed in out/main/index.js, where package.json's "main" and those paths miss it.
+      lib: { entry: { 'electron/index': 'main/electron/index.ts' }, formats: ['es'] },
     },
   },
   preload: {

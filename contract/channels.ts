@@ -18,6 +18,7 @@ import {
   SettingsPatchSchema,
   SettingsViewSchema,
 } from './settings.ts';
+import { updateChannels, updateEvents } from './updates.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
 
 /**
@@ -59,6 +60,7 @@ export const invokeChannels = {
   ...documentChannels,
   ...draftChannels,
   ...webhookChannels,
+  ...updateChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
@@ -69,6 +71,7 @@ export const pushedEvents = {
   ...documentEvents,
   ...draftEvents,
   ...webhookEvents,
+  ...updateEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type InvokeChannels = typeof invokeChannels;

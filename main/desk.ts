@@ -22,6 +22,7 @@ import {
   SettingsError,
   type SettingsStore,
 } from './settings.ts';
+import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
 import type { Vault } from './vault.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
@@ -39,6 +40,8 @@ export interface DeskOptions {
   startSandbox: (options: SandboxOptions) => Promise<RunningSandbox>;
   /** Validate every output and pushed event against the contract (tests, development). */
   strictContract?: boolean;
+  /** The host's updater (Electron); without one, the desk says it does not update itself. */
+  updates?: UpdatesFactory;
 }
 
 /**
@@ -99,7 +102,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const documents = documentsFeature(context);
   const drafts = draftsFeature(context);
   const webhooks = webhooksFeature(context);
-  const features = [customers, documents, drafts, webhooks];
+  const updates = updatesFeature(
+    (options.updates ?? notSelfUpdating(options.host, options.version))(context),
+  );
+  const features = [customers, documents, drafts, webhooks, updates];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
@@ -148,6 +154,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...documents.handlers,
     ...drafts.handlers,
     ...webhooks.handlers,
+    ...updates.handlers,
   };
   connected();
 

@@ -13,6 +13,8 @@ interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Why tests were skipped, when the suite said so (the Electron smoke suite without a runtime). */
+  skipReasons?: string[];
 }
 
 interface Stage {
@@ -43,7 +45,24 @@ function playwrightCounts(file: string): Counts {
   };
   const { expected, unexpected, flaky, skipped } = report.stats;
   // A test that passed only on a retry is a failure: this suite must not flake.
-  return { passed: expected, failed: unexpected + flaky, skipped };
+  return { passed: expected, failed: unexpected + flaky, skipped, skipReasons: skipAnnotations(report) };
+}
+
+/** Every distinct reason a Playwright test gave for skipping itself, from its JSON report. */
+function skipAnnotations(report: unknown): string[] {
+  const reasons = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    const { type, description } = node as { type?: unknown; description?: unknown };
+    if (type === 'skip' && typeof description === 'string') reasons.add(description);
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(report);
+  return [...reasons];
 }
 
 const STAGES: Stage[] = [
@@ -55,6 +74,13 @@ const STAGES: Stage[] = [
     name: 'e2e',
     script: 'test:e2e',
     report: { file: 'test-results/playwright.json', read: playwrightCounts },
+    needs: 'build',
+  },
+  {
+    // Skipped, with its reason, where no Electron runtime exists; the release workflow runs it for real.
+    name: 'electron',
+    script: 'test:electron',
+    report: { file: 'test-results/electron-smoke.json', read: playwrightCounts },
     needs: 'build',
   },
 ];
@@ -96,7 +122,8 @@ for (const stage of STAGES) {
   total.passed += counts.passed;
   total.failed += counts.failed + extra;
   total.skipped += counts.skipped;
-  const note = extra ? ', and the runner itself failed' : '';
+  const skippedWhy = counts.skipReasons?.length ? ` (skipped: ${counts.skipReasons.join('; ')})` : '';
+  const note = (extra ? ', and the runner itself failed' : '') + skippedWhy;
   lines.push(
     `${stage.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${note} (${seconds} s)`,
   );

@@ -1,6 +1,18 @@
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import ElectronStore from 'electron-store';
+import type { UpdateStatus } from '../../contract/updates.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { createDesk, type Desk } from '../desk.ts';
 import { createLogger } from '../log.ts';
@@ -9,7 +21,9 @@ import { openElectronVault, openVaultRecovering } from '../vault.ts';
 import { showNatively } from '../webhooks/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
+import { checkOutcome, menuTemplate } from './menu.ts';
 import { nativeNotifications } from './native-notifications.ts';
+import { electronUpdates, loadUpdater, readPolicyAtStart } from './updater.ts';
 import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady } from './window.ts';
 
 /**
@@ -31,8 +45,19 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', focusWindow);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => {
-    void desk?.close();
+  // Quit waits for the desk to close (journal checkpointed, listener stopped), then goes on.
+  app.on('will-quit', (event) => {
+    const closing = desk;
+    if (!closing) return;
+    desk = null;
+    event.preventDefault();
+    closing.close().then(
+      () => app.quit(),
+      (error: unknown) => {
+        log.error('closing failed', { error: String(error) });
+        app.exit(1);
+      },
+    );
   });
   app.whenReady().then(start, (error: unknown) => {
     log.error('start-up failed', { error: String(error) });
@@ -58,9 +83,15 @@ async function start(): Promise<void> {
       log.warn('vault problem', { problem });
     },
   );
+  const updater = electronUpdates({
+    updater: await loadUpdater(app, log),
+    policy: readPolicyAtStart(log),
+    version: app.getVersion(),
+  });
   desk = await createDesk({
     host: 'electron',
     version: app.getVersion(),
+    updates: updater.factory,
     dataDir,
     log,
     vault,
@@ -79,6 +110,27 @@ async function start(): Promise<void> {
     mainWindow = null;
   });
   await mainWindow.loadURL(`${APP_ORIGIN}/`);
+  const updates = updater.updates();
+  if (updates) {
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        menuTemplate({
+          platform: process.platform,
+          updates: updates.status(),
+          checkForUpdates: () => void checkFromMenu(() => updates.check()),
+        }),
+      ),
+    );
+    updates.start();
+  }
+}
+
+/** A check asked for from the menu answers in a message box, whatever it found. */
+async function checkFromMenu(check: () => Promise<UpdateStatus>): Promise<void> {
+  const outcome = checkOutcome(await check());
+  const window = mainWindow && !mainWindow.isDestroyed() ? mainWindow : null;
+  const options = { ...outcome, buttons: ['OK'] };
+  await (window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options));
 }
 
 /**

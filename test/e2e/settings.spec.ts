@@ -37,3 +37,12 @@ test('Settings shows the sandbox, tests the connection, and keeps the secret wri
   expect(vetted.logLines.length).toBeGreaterThan(0);
   for (const line of vetted.logLines) expect(line).not.toContain('s3cret-value-typed-once');
 });
+
+test('Settings says how to update browser mode instead of offering updates', async ({ page, vetted }) => {
+  await page.goto(vetted.launchUrl);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  const updates = page.getByRole('region', { name: 'Updates' });
+  await expect(updates.getByRole('status')).toContainText('git pull');
+  await expect(updates.getByRole('button', { name: 'Check for updates' })).toHaveCount(0);
+  await expect(updates.getByRole('radio')).toHaveCount(0);
+});

@@ -49,13 +49,19 @@ const custom: Partial<Settings> = {
   webhookPort: 9100,
   publicWebhookUrl: 'https://tunnel.example.net/webhooks',
   notifications: false,
+  updateChannel: 'beta',
 };
 
 describe('settings', () => {
   it('starts with the defaults on first run, without a problem and without writing a file', () => {
     const dir = tempDir();
     const settings = openSettings({ dir });
-    expect(settings.get()).toEqual({ serviceMode: 'sandbox', webhookPort: 8789, notifications: true });
+    expect(settings.get()).toEqual({
+      serviceMode: 'sandbox',
+      webhookPort: 8789,
+      notifications: true,
+      updateChannel: 'stable',
+    });
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
     expect(settings.problem).toBeNull();
     expect(settings.path).toBe(settingsFile(dir));

@@ -74,6 +74,8 @@ export function createFakeElectron() {
     getPath: () => userData,
     quit: vitestFn(),
     exit: vitestFn(),
+    /** Unpackaged, as under `npm start`: electron-updater is not loaded. The updater test sets it. */
+    isPackaged: false,
   });
   const protocol = {
     registerSchemesAsPrivileged: vitestFn(),
@@ -112,9 +114,19 @@ export function createFakeElectron() {
     show() {}
   }
   const shell = { openExternal: vitestFn(async (_url: string) => {}) };
+  const Menu = {
+    applied: null as unknown,
+    buildFromTemplate: (template: unknown) => ({ template }),
+    setApplicationMenu(menu: unknown) {
+      this.applied = menu;
+    },
+  };
+  const dialog = { showMessageBox: vitestFn(async (..._args: unknown[]) => ({ response: 0 })) };
   const electron = {
     app,
     BrowserWindow: FakeBrowserWindow,
+    Menu,
+    dialog,
     Notification,
     protocol,
     ipcMain,

@@ -13,6 +13,7 @@ const builderConfig = load(
   asar?: boolean;
   electronFuses?: Record<string, unknown>;
   linux?: unknown;
+  publish?: unknown;
   mac?: unknown;
   win?: unknown;
 };
@@ -64,6 +65,28 @@ describe('packaging', () => {
     expect(builderConfig.productName).toBe('Vetted');
     for (const platform of ['linux', 'mac', 'win'] as const)
       expect(builderConfig[platform], platform).toBeDefined();
+  });
+
+  it('has the package metadata the deb, rpm and AppImage targets need, and a desktop entry', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.author).toMatchObject({ name: expect.any(String), email: expect.stringContaining('@') });
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
+    expect(pkg.license).toEqual(expect.any(String));
+    expect(pkg.desktopName).toMatch(/\.desktop$/);
+    const linux = builderConfig.linux as { target: string[]; desktop?: { entry?: Record<string, string> } };
+    expect(linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb', 'rpm']));
+    expect(linux.desktop?.entry).toMatchObject({
+      Name: 'Vetted',
+      Categories: expect.stringContaining('Office'),
+    });
+  });
+
+  it('publishes a generic https update feed', () => {
+    expect(builderConfig.publish).toMatchObject({
+      provider: 'generic',
+      url: expect.stringMatching(/^https:\/\//),
+    });
   });
 
   it('keeps the page CSP as strict as the header', () => {

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSettingsStore } from './settings-store.ts';
+import { UpdatesSection } from './UpdatesSection.tsx';
 
 const PROTECTION_TEXT: Record<SettingsView['secretProtection'], string> = {
   'os-keychain': 'Secrets are encrypted with your operating system’s keychain.',
@@ -166,6 +167,7 @@ export function SettingsScreen() {
         {message && <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p>}
         {test && <ConnectionTestResult test={test} />}
       </form>
+      <UpdatesSection />
     </section>
   );
 }
