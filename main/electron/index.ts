@@ -32,6 +32,7 @@ import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady
  */
 
 const log = createLogger();
+const APP_USER_MODEL_ID = 'app.vetted.desktop';
 let mainWindow: BrowserWindow | null = null;
 let desk: Desk | null = null;
 const windowContents = () => (mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents : null);
@@ -43,7 +44,9 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', focusWindow);
-  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
+  // Notifications on Windows show only for an app with its AppUserModelId (electron-builder's appId).
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell, serviceOrigins));
   app.on('window-all-closed', () => app.quit());
   // Quit waits for the desk to close (journal checkpointed, listener stopped), then goes on.
   app.on('will-quit', (event) => {
@@ -59,10 +62,29 @@ if (!app.requestSingleInstanceLock()) {
       },
     );
   });
-  app.whenReady().then(start, (error: unknown) => {
-    log.error('start-up failed', { error: String(error) });
-    app.exit(1);
-  });
+  // A failure inside start (a journal from a newer Vetted, a settings file that cannot be read, a
+  // sandbox that cannot listen) must not leave a windowless process holding the single-instance lock.
+  app.whenReady().then(start).catch(startFailed);
+}
+
+/** Says why in words (a dialog and the log), then exits with 1. */
+function startFailed(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  log.error('start-up failed', { error: message });
+  dialog.showErrorBox('Vetted could not start', `${message}\n\nThe log has the details.`);
+  app.exit(1);
+}
+
+/** The connected service's https origin: links it gives (its resources, documents) may open outside. */
+function serviceOrigins(): string[] {
+  const baseUrl = desk?.connection().status().baseUrl;
+  if (!baseUrl) return [];
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'https:' ? [url.origin] : [];
+  } catch {
+    return [];
+  }
 }
 
 function focusWindow(): void {
@@ -101,9 +123,14 @@ async function start(): Promise<void> {
   });
   registerIpc(ipcMain, desk.dispatcher(isTrustedIpcSender(windowContents)));
   desk.events.subscribe(pushToWindow(windowContents));
-  showNatively(desk.events, nativeNotifications(Notification, focusWindow));
+  showNatively(
+    desk.events,
+    nativeNotifications(Notification, focusWindow, (error) => log.warn('notification failed', { error })),
+  );
   mainWindow = new BrowserWindow(
-    mainWindowOptions(path.join(import.meta.dirname, '../../preload/index.cjs')),
+    mainWindowOptions(path.join(import.meta.dirname, '../../preload/index.cjs'), {
+      packaged: app.isPackaged,
+    }),
   );
   showWhenReady(mainWindow);
   mainWindow.on('closed', () => {

@@ -5,9 +5,12 @@ import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from './security.ts';
 /** Every hardening setting of Electron's security checklist that lives on a window. */
 export function secureWebPreferences(
   preloadPath: string,
+  { packaged = false }: { packaged?: boolean } = {},
 ): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
     preload: preloadPath,
+    // An installed Vetted has no DevTools: no console in which to read what the page holds.
+    devTools: !packaged,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -22,7 +25,10 @@ export function secureWebPreferences(
   };
 }
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function mainWindowOptions(
+  preloadPath: string,
+  options: { packaged?: boolean } = {},
+): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 820,
@@ -30,7 +36,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
     minHeight: 600,
     title: 'Vetted',
     show: false,
-    webPreferences: secureWebPreferences(preloadPath),
+    webPreferences: secureWebPreferences(preloadPath, options),
   };
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRendererFile } from '../../main/electron/renderer-files.ts';
 import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from '../../main/electron/security.ts';
-import { hardenWebContents } from '../../main/electron/window.ts';
+import { hardenWebContents, mainWindowOptions } from '../../main/electron/window.ts';
 import { FakeWebContents } from './glue/fake-electron.ts';
 
 describe('external links', () => {
@@ -69,5 +69,12 @@ describe('renderer files', () => {
     expect(await readRendererFile(dir, '/%E0%A4%A.js')).toBeNull();
     expect(await readRendererFile(dir, '/a%00.js')).toBeNull();
     expect(await readRendererFile(dir, '/missing.js')).toBeNull();
+  });
+});
+
+describe('the window', () => {
+  it('has DevTools only when not packaged', () => {
+    expect(mainWindowOptions('/p.cjs', { packaged: true }).webPreferences?.devTools).toBe(false);
+    expect(mainWindowOptions('/p.cjs').webPreferences?.devTools).toBe(true);
   });
 });

@@ -74,6 +74,7 @@ export function createFakeElectron() {
     getPath: () => userData,
     quit: vitestFn(),
     exit: vitestFn(),
+    setAppUserModelId: vitestFn(),
     /** Unpackaged, as under `npm start`: electron-updater is not loaded. The updater test sets it. */
     isPackaged: false,
   });
@@ -121,7 +122,10 @@ export function createFakeElectron() {
       this.applied = menu;
     },
   };
-  const dialog = { showMessageBox: vitestFn(async (..._args: unknown[]) => ({ response: 0 })) };
+  const dialog = {
+    showMessageBox: vitestFn(async (..._args: unknown[]) => ({ response: 0 })),
+    showErrorBox: vitestFn((_title: string, _content: string) => {}),
+  };
   const electron = {
     app,
     BrowserWindow: FakeBrowserWindow,

@@ -46,6 +46,8 @@ describe('main/electron/index.ts under a mocked Electron', () => {
       webviewTag: false,
       navigateOnDragDrop: false,
       experimentalFeatures: false,
+      // Unpackaged here (npm start); an installed build has none.
+      devTools: true,
     });
     expect(String(prefs.preload)).toMatch(/preload[/\\]index\.cjs$/);
   });
