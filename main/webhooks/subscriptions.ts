@@ -155,8 +155,6 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
       }
       vault.delete(secretName(id));
       await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
-      // On the built-in sandbox the listener must stay subscribed: deleting its subscription renews it.
-      await ensureListenerSubscribed();
     },
     ensureListenerSubscribed,
     secrets() {

@@ -109,7 +109,7 @@ describe('desk: webhook subscriptions', () => {
     expect(heldSecrets()).toHaveLength(1);
   });
 
-  it('refuses a URL for an id, changing nothing; deleting the listener’s own subscription on the sandbox renews it', async () => {
+  it('refuses a URL for an id, changing nothing; deletes the listener’s own subscription whole, and subscribes again', async () => {
     const listener = await ours();
     for (const id of [listener.url, `${sandbox().baseUrl}/webhook-subscriptions/${listener.id}`]) {
       await expect(h.call('webhooks.delete', { id })).rejects.toMatchObject({ code: 'BadInput' });
@@ -118,6 +118,9 @@ describe('desk: webhook subscriptions', () => {
     expect(heldSecrets()).toHaveLength(1);
 
     expect(await h.call('webhooks.delete', { id: listener.id })).toEqual({ id: listener.id });
+    expect((await h.call('webhooks.list')).subscriptions).toEqual([]);
+    expect(heldSecrets()).toHaveLength(0);
+    await h.call('webhooks.subscribe', {});
     const renewed = await ours();
     expect(renewed.id).not.toBe(listener.id);
     expect(renewed.url).toBe(listener.url);
