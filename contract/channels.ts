@@ -18,6 +18,7 @@ import {
   SettingsPatchSchema,
   SettingsViewSchema,
 } from './settings.ts';
+import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
 
 /**
@@ -59,6 +60,7 @@ export const invokeChannels = {
   ...documentChannels,
   ...draftChannels,
   ...webhookChannels,
+  ...vaultChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

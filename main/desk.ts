@@ -23,6 +23,7 @@ import {
   type SettingsStore,
 } from './settings.ts';
 import type { Vault } from './vault.ts';
+import { openVaultHandlers } from './vault-gate.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
 export interface DeskOptions {
@@ -148,6 +149,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...documents.handlers,
     ...drafts.handlers,
     ...webhooks.handlers,
+    ...openVaultHandlers,
   };
   connected();
 

@@ -6,14 +6,15 @@ import { randomBytes, scrypt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MIN_PASSPHRASE_LENGTH } from '../contract/vault.ts';
 import { createFieldKey, decryptField, encryptField } from './crypto.ts';
 import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from './private-files.ts';
 import { createVault, type Vault, VaultError } from './vault.ts';
 
+export { MIN_PASSPHRASE_LENGTH };
+
 /** Its own file: a `vault.json` sealed by safeStorage on a keyring session is left as it is. */
 export const PASSPHRASE_VAULT_FILE = 'vault-passphrase.json';
-/** Counted in characters; the renderer asks for the same (`contract/vault.ts`). */
-export const MIN_PASSPHRASE_LENGTH = 12;
 export const WRONG_PASSPHRASE = 'That passphrase does not open this vault.';
 
 export interface ScryptParams {

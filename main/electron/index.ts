@@ -3,9 +3,10 @@ import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, sessi
 import ElectronStore from 'electron-store';
 import { startSandbox } from '../../sandbox/index.ts';
 import { createDesk, type Desk } from '../desk.ts';
-import { createLogger } from '../log.ts';
+import { createLogger, describeError } from '../log.ts';
+import { serve } from '../serve.ts';
 import type { ConfLikeOptions } from '../settings.ts';
-import { openElectronVault, openVaultRecovering } from '../vault.ts';
+import { createVaultGate } from '../vault-gate.ts';
 import { showNatively } from '../webhooks/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
@@ -50,27 +51,36 @@ async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   handleAppProtocol(protocol, path.join(import.meta.dirname, '../../renderer'));
   const dataDir = app.getPath('userData');
-  let vaultProblem: string | null = null;
-  const vault = openVaultRecovering(
-    () => openElectronVault({ dir: dataDir, safeStorage }),
-    (problem) => {
-      vaultProblem = problem;
-      log.warn('vault problem', { problem });
-    },
-  );
-  desk = await createDesk({
-    host: 'electron',
-    version: app.getVersion(),
-    dataDir,
+  const isTrusted = isTrustedIpcSender(windowContents);
+  // Until the vault is open only its channels answer; then the desk's dispatcher takes over.
+  const gate = createVaultGate({
+    dir: dataDir,
+    safeStorage,
     log,
-    vault,
-    vaultProblem,
-    createSettingsStore: createElectronStore,
-    startSandbox,
+    onOpen: async (vault, vaultProblem) => {
+      desk = await createDesk({
+        host: 'electron',
+        version: app.getVersion(),
+        dataDir,
+        log,
+        vault,
+        vaultProblem,
+        createSettingsStore: createElectronStore,
+        startSandbox,
+      });
+      dispatch = desk.dispatcher(isTrusted);
+      desk.events.subscribe(pushToWindow(windowContents));
+      showNatively(desk.events, nativeNotifications(Notification, focusWindow));
+    },
   });
-  registerIpc(ipcMain, desk.dispatcher(isTrustedIpcSender(windowContents)));
-  desk.events.subscribe(pushToWindow(windowContents));
-  showNatively(desk.events, nativeNotifications(Notification, focusWindow));
+  let dispatch = serve(gate.handlers, {
+    host: 'electron',
+    isTrustedSender: isTrusted,
+    onUnexpected: (channel, error) => log.error('handler failed', { channel, ...describeError(error) }),
+  });
+  registerIpc(ipcMain, (channel, event, input) => dispatch(channel, event, input));
+  // With a keyring the desk exists before the window, as always; without one the window asks first.
+  await gate.start();
   mainWindow = new BrowserWindow(
     mainWindowOptions(path.join(import.meta.dirname, '../../preload/index.cjs')),
   );
