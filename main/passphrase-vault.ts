@@ -17,11 +17,7 @@ export { MIN_PASSPHRASE_LENGTH };
 export const PASSPHRASE_VAULT_FILE = 'vault-passphrase.json';
 export const WRONG_PASSPHRASE = 'That passphrase does not open this vault.';
 
-export interface ScryptParams {
-  N: number;
-  r: number;
-  p: number;
-}
+export type ScryptParams = Record<'N' | 'r' | 'p', number>;
 
 /**
  * N=2^15, r=8, p=1: 32 MiB and roughly 0.1 s per derivation on a laptop, paid once per start. That is
@@ -63,12 +59,19 @@ type PassphraseVaultFile = z.infer<typeof PassphraseVaultFileSchema>;
 
 export type PassphraseProblem = 'wrong-passphrase' | 'too-short' | 'exists' | 'missing';
 
+const PASSPHRASE_PROBLEMS: Record<PassphraseProblem, string> = {
+  'wrong-passphrase': WRONG_PASSPHRASE,
+  'too-short': `Choose a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters.`,
+  exists: 'A vault sealed with a passphrase already exists here: enter its passphrase instead.',
+  missing: 'There is no vault to unlock here yet: choose a passphrase.',
+};
+
 /** A passphrase refused, in words the unlock screen shows as they are: never the passphrase itself. */
 export class PassphraseError extends VaultError {
   override name = 'PassphraseError';
   readonly problem: PassphraseProblem;
-  constructor(file: string, problem: PassphraseProblem, message: string) {
-    super(file, message);
+  constructor(file: string, problem: PassphraseProblem) {
+    super(file, PASSPHRASE_PROBLEMS[problem]);
     this.problem = problem;
   }
 }
@@ -90,19 +93,11 @@ export async function createPassphraseVault(opts: {
 }): Promise<Vault> {
   const file = passphraseVaultFile(opts.dir);
   if ([...opts.passphrase].length < MIN_PASSPHRASE_LENGTH) {
-    throw new PassphraseError(
-      file,
-      'too-short',
-      `Choose a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters.`,
-    );
+    throw new PassphraseError(file, 'too-short');
   }
   ensurePrivateDir(opts.dir);
   if (passphraseVaultExists(opts.dir)) {
-    throw new PassphraseError(
-      file,
-      'exists',
-      'A vault sealed with a passphrase already exists here: enter its passphrase instead.',
-    );
+    throw new PassphraseError(file, 'exists');
   }
   const params = opts.scrypt ?? DEFAULT_SCRYPT;
   const salt = randomBytes(SALT_BYTES);
@@ -132,7 +127,7 @@ export async function unlockPassphraseVault(opts: { dir: string; passphrase: str
   const file = passphraseVaultFile(opts.dir);
   const text = readFileIfExists(file);
   if (text === undefined) {
-    throw new PassphraseError(file, 'missing', 'There is no vault to unlock here yet: choose a passphrase.');
+    throw new PassphraseError(file, 'missing');
   }
   const parsed = parseVaultFile(text);
   if (!parsed) {
@@ -147,7 +142,7 @@ export async function unlockPassphraseVault(opts: { dir: string; passphrase: str
   let vaultKey: Buffer;
   try {
     if (!opens(() => decryptField(wrappingKey, parsed.check, AAD.check)))
-      throw new PassphraseError(file, 'wrong-passphrase', WRONG_PASSPHRASE);
+      throw new PassphraseError(file, 'wrong-passphrase');
     vaultKey = Buffer.from(
       openOrAltered(file, () => decryptField(wrappingKey, parsed.vaultKey, AAD.key)),
       'base64',

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../main/journal/index.ts';
 import {
   createPassphraseVault,
@@ -13,7 +12,8 @@ import {
   WRONG_PASSPHRASE,
 } from '../../main/passphrase-vault.ts';
 import { describeProtection, type Vault } from '../../main/vault.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+// Its temporary directories are removed after each test.
+import { serviceCustomer, tempDir } from '../journal/helpers.ts';
 
 const PASSPHRASE = 'correct horse battery staple';
 const CLIENT_SECRET = 'cs_live_9f8e7d6c5b4a39281706';
@@ -24,16 +24,6 @@ const PERSONAL = {
 };
 // Cheaper than the default, to keep the suite quick; also shows that the stored parameters are the ones used.
 const LIGHT = { N: 2 ** 14, r: 8, p: 1 };
-
-const tempDirs: string[] = [];
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-passphrase-'));
-  tempDirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const vaultFile = (dir: string) => path.join(dir, PASSPHRASE_VAULT_FILE);
 const readJson = (dir: string) => JSON.parse(fs.readFileSync(vaultFile(dir), 'utf8'));

@@ -48,15 +48,16 @@ function UnlockScreen() {
           required
           inputRef={first}
         />
+        {/* First run only: the same passphrase twice, so that a typo does not lock the reviewer out. */}
         {isNew && (
           <TextField
+            required
+            type="password"
             label="Confirm passphrase"
             name="confirmation"
-            type="password"
-            value={confirmation}
-            onChange={setConfirmation}
             error={fieldErrors.confirmation}
-            required
+            onChange={setConfirmation}
+            value={confirmation}
           />
         )}
         {error && <p role="alert">{error}</p>}
