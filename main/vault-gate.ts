@@ -73,7 +73,9 @@ export function createVaultGate(options: VaultGateOptions): VaultGate {
           : 'A vault already exists here: enter its passphrase.',
       );
     }
-    attempt ??= (async () => {
+    if (attempt)
+      throw new DeskError(VaultErrorCode.refused, 'Vetted is already opening the vault: wait a moment.');
+    attempt = (async () => {
       try {
         const vault = await openVault().catch(refusedInWords);
         state = 'open';
