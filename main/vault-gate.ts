@@ -78,9 +78,10 @@ export function createVaultGate(options: VaultGateOptions): VaultGate {
     attempt = (async () => {
       try {
         const vault = await openVault().catch(refusedInWords);
-        state = 'open';
-        log.info('vault unlocked with the passphrase');
+        log.info('vault opened with the passphrase');
+        // Open only once the desk answers: a renderer told `open` goes straight to the desk's channels.
         await options.onOpen(vault, null);
+        state = 'open';
         return status();
       } finally {
         attempt = null;
