@@ -19,6 +19,7 @@ import {
   SettingsViewSchema,
 } from './settings.ts';
 import { updateChannels, updateEvents } from './updates.ts';
+import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
 
 /**
@@ -61,6 +62,7 @@ export const invokeChannels = {
   ...draftChannels,
   ...webhookChannels,
   ...updateChannels,
+  ...vaultChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

@@ -4,7 +4,12 @@ export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
 export type ServiceMode = z.infer<typeof ServiceModeSchema>;
 
 /** How the vault protects secrets here; the Settings screen says it in words. */
-export const SecretProtectionSchema = z.enum(['os-keychain', 'file-permissions', 'memory-only']);
+export const SecretProtectionSchema = z.enum([
+  'os-keychain',
+  'file-permissions',
+  'memory-only',
+  'passphrase',
+]);
 
 /** Settings as the renderer sees them: never a secret, only whether one is stored. */
 export const SettingsViewSchema = z.object({

@@ -24,6 +24,7 @@ import {
 } from './settings.ts';
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
 import type { Vault } from './vault.ts';
+import { openVaultHandlers } from './vault-gate.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
 export interface DeskOptions {
@@ -155,6 +156,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...drafts.handlers,
     ...webhooks.handlers,
     ...updates.handlers,
+    ...openVaultHandlers,
   };
   connected();
 

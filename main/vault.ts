@@ -25,7 +25,7 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string;
 }
 
-export type VaultProtection = 'os-keychain' | 'file-permissions' | 'memory-only';
+export type VaultProtection = 'os-keychain' | 'file-permissions' | 'memory-only' | 'passphrase';
 
 /** `webhookSecret:<subscription id>` keeps one signing secret per webhook subscription. */
 export type SecretName = 'clientSecret' | 'sandboxClientSecret' | `webhookSecret:${string}`;
@@ -77,6 +77,7 @@ const PROTECTION_NOTICES: Record<VaultProtection, string> = {
   'os-keychain': 'Secrets protected by the OS keychain',
   'file-permissions': 'Secrets protected by file permissions only',
   'memory-only': 'Secrets kept in memory only: not saved (no OS keychain available)',
+  passphrase: 'Secrets sealed with your passphrase (no OS keychain available)',
 };
 
 export function describeProtection(protection: VaultProtection): string {
@@ -126,15 +127,20 @@ export function openFileKeyVault(opts: { dir: string }): Vault {
 }
 
 // On Linux, `basic_text` means safeStorage "encrypts" with a hard-coded password: no real protection.
-function osKeychainProtects(safeStorage: SafeStorageLike): boolean {
+export function osKeychainProtects(safeStorage: SafeStorageLike): boolean {
   return safeStorage.isEncryptionAvailable() && safeStorage.getSelectedStorageBackend?.() !== 'basic_text';
 }
 
 // ---- The vault itself: secrets in memory, written through `persist` on every change -------------------
 
-type Persist = (secrets: ReadonlyMap<string, string>) => void;
+export type Persist = (secrets: ReadonlyMap<string, string>) => void;
 
-function createVault(protection: VaultProtection, initial: Map<string, string>, persist: Persist): Vault {
+/** Exported for the passphrase vault (`passphrase-vault.ts`), which seals what it persists its own way. */
+export function createVault(
+  protection: VaultProtection,
+  initial: Map<string, string>,
+  persist: Persist,
+): Vault {
   let secrets = initial;
   // Persist first, then switch: a failed write leaves memory and disk in agreement.
   const commit = (next: Map<string, string>) => {

@@ -15,9 +15,10 @@ import ElectronStore from 'electron-store';
 import type { UpdateStatus } from '../../contract/updates.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { createDesk, type Desk } from '../desk.ts';
-import { createLogger } from '../log.ts';
+import { createLogger, describeError } from '../log.ts';
+import { serve } from '../serve.ts';
 import type { ConfLikeOptions } from '../settings.ts';
-import { openElectronVault, openVaultRecovering } from '../vault.ts';
+import { createVaultGate } from '../vault-gate.ts';
 import { showNatively } from '../webhooks/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
@@ -97,36 +98,47 @@ async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   handleAppProtocol(protocol, path.join(import.meta.dirname, '../../renderer'));
   const dataDir = app.getPath('userData');
-  let vaultProblem: string | null = null;
-  const vault = openVaultRecovering(
-    () => openElectronVault({ dir: dataDir, safeStorage }),
-    (problem) => {
-      vaultProblem = problem;
-      log.warn('vault problem', { problem });
-    },
-  );
   const updater = electronUpdates({
     updater: await loadUpdater(app, log),
     policy: readPolicyAtStart(log),
     version: app.getVersion(),
   });
-  desk = await createDesk({
-    host: 'electron',
-    version: app.getVersion(),
-    updates: updater.factory,
-    dataDir,
+  const isTrusted = isTrustedIpcSender(windowContents);
+  // Until the vault is open only its channels answer; then the desk's dispatcher takes over.
+  const gate = createVaultGate({
+    dir: dataDir,
+    safeStorage,
     log,
-    vault,
-    vaultProblem,
-    createSettingsStore: createElectronStore,
-    startSandbox,
+    onOpen: async (vault, vaultProblem) => {
+      desk = await createDesk({
+        host: 'electron',
+        version: app.getVersion(),
+        updates: updater.factory,
+        dataDir,
+        log,
+        vault,
+        vaultProblem,
+        createSettingsStore: createElectronStore,
+        startSandbox,
+      });
+      dispatch = desk.dispatcher(isTrusted);
+      desk.events.subscribe(pushToWindow(windowContents));
+      showNatively(
+        desk.events,
+        nativeNotifications(Notification, focusWindow, (error) => log.warn('notification failed', { error })),
+      );
+      // The updates feature is the desk's: it exists once the vault is open, whenever that is.
+      startUpdates(updater.updates());
+    },
   });
-  registerIpc(ipcMain, desk.dispatcher(isTrustedIpcSender(windowContents)));
-  desk.events.subscribe(pushToWindow(windowContents));
-  showNatively(
-    desk.events,
-    nativeNotifications(Notification, focusWindow, (error) => log.warn('notification failed', { error })),
-  );
+  let dispatch = serve(gate.handlers, {
+    host: 'electron',
+    isTrustedSender: isTrusted,
+    onUnexpected: (channel, error) => log.error('handler failed', { channel, ...describeError(error) }),
+  });
+  registerIpc(ipcMain, (channel, event, input) => dispatch(channel, event, input));
+  // With a keyring the desk exists before the window, as always; without one the window asks first.
+  await gate.start();
   mainWindow = new BrowserWindow(
     mainWindowOptions(path.join(import.meta.dirname, '../../preload/index.cjs'), {
       packaged: app.isPackaged,
@@ -137,19 +149,21 @@ async function start(): Promise<void> {
     mainWindow = null;
   });
   await mainWindow.loadURL(`${APP_ORIGIN}/`);
-  const updates = updater.updates();
-  if (updates) {
-    Menu.setApplicationMenu(
-      Menu.buildFromTemplate(
-        menuTemplate({
-          platform: process.platform,
-          updates: updates.status(),
-          checkForUpdates: () => void checkFromMenu(() => updates.check()),
-        }),
-      ),
-    );
-    updates.start();
-  }
+}
+
+/** The application menu (Help → Check for Updates…) and the periodic checks, in installed builds. */
+function startUpdates(updates: ReturnType<ReturnType<typeof electronUpdates>['updates']>): void {
+  if (!updates) return;
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        platform: process.platform,
+        updates: updates.status(),
+        checkForUpdates: () => void checkFromMenu(() => updates.check()),
+      }),
+    ),
+  );
+  updates.start();
 }
 
 /** A check asked for from the menu answers in a message box, whatever it found. */

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { installApi } from './api.ts';
+import { VaultGate } from './features/vault/UnlockScreen.tsx';
 import { hostApi } from './host-bridge.ts';
 import './styles/index.css';
 
@@ -16,6 +17,8 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <VaultGate>
+      <App />
+    </VaultGate>
   </StrictMode>,
 );

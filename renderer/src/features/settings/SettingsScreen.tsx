@@ -10,6 +10,8 @@ const PROTECTION_TEXT: Record<SettingsView['secretProtection'], string> = {
     'Browser mode: secrets are encrypted with a key file that only your user account can read. That is file permissions only — use the desktop app for keychain protection.',
   'memory-only':
     'No keychain is available, so secrets are kept in memory only and are not saved: you will enter the client secret again after a restart.',
+  passphrase:
+    'This computer has no keyring Vetted can use, so your secrets are sealed with your passphrase. Vetted asks for it each time it starts.',
 };
 
 interface Draft {
