@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -73,10 +73,15 @@ function standInElectron(dir: string): string {
 
 /** The names of every package `npm` installs for production: what may, and must, ship. */
 function productionPackages(): Set<string> {
-  const out = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+  // npm ls exits non-zero for any oddity of the tree (an extraneous package left by an earlier
+  // install) while still printing the whole tree: read what it printed, fail only on nothing.
+  const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
     cwd: root,
     encoding: 'utf8',
+    shell: process.platform === 'win32',
   });
+  const out = listed.stdout ?? '';
+  if (!out.trim()) throw new Error(`npm ls printed nothing: ${listed.stderr}`);
   return new Set(
     out
       .split('\n')
