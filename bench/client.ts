@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../main/service/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
+import { samplePerson } from '../test/support/person.ts';
 import { type SandboxHandle, sandboxInWorker } from './support/sandbox-worker.ts';
 
 /** Runs `task(i)` for i < total with at most `concurrency` at once; returns requests per second. */
@@ -32,18 +33,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function createCustomers(client: ServiceClient, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { id } = await client.customers.create({
-      firstName: 'Bench',
-      lastName: `Customer${i}`,
-      email: `bench-${i}@example.com`,
-      type: 'personal',
-      address1: '1 Main St',
-      city: 'Springfield',
-      state: 'IL',
-      postalCode: '62701',
-      dateOfBirth: '1990-01-01',
-      tin: '1234',
-    });
+    const { id } = await client.customers.create(
+      samplePerson('Bench', `Customer${i}`, `bench-${i}@example.com`),
+    );
     ids.push(id);
   }
   return ids;

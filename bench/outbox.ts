@@ -28,22 +28,12 @@ import {
   HAL_MEDIA_TYPE,
   type ServiceClient,
 } from '../main/service/index.ts';
+import { samplePerson } from '../test/support/person.ts';
 import { type SandboxHandle, sandboxInWorker } from './support/sandbox-worker.ts';
 
 /** A valid personal customer with an e-mail no other run uses. */
 function customer(run: string, i: number): CustomerInput {
-  return {
-    firstName: 'Bench',
-    lastName: `Draft${i}`,
-    email: `${run}-${i}@bench.example`,
-    type: 'personal',
-    address1: '1 Main St',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62701',
-    dateOfBirth: '1990-01-01',
-    tin: '1234',
-  };
+  return samplePerson('Bench', `Draft${i}`, `${run}-${i}@bench.example`);
 }
 
 const rate = (count: number, started: number) => count / ((performance.now() - started) / 1000);

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { startSandbox } from '../sandbox/index.ts';
+import { samplePerson } from '../test/support/person.ts';
 
 const HAL = 'application/vnd.service.v1.hal+json';
 const DURATION_SECONDS = 5;
@@ -31,18 +32,7 @@ async function createCustomer(baseUrl: string, token: string): Promise<string> {
   const res = await request(`${baseUrl}/customers`, {
     method: 'POST',
     headers: { accept: HAL, 'content-type': HAL, authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      firstName: 'Bench',
-      lastName: 'Mark',
-      email: 'bench@example.com',
-      type: 'personal',
-      address1: '1 Main St',
-      city: 'Springfield',
-      state: 'IL',
-      postalCode: '62701',
-      dateOfBirth: '1990-01-01',
-      tin: '1234',
-    }),
+    body: JSON.stringify(samplePerson('Bench', 'Mark', 'bench@example.com')),
   });
   await res.body.dump();
   return String(res.headers.location);

@@ -14,6 +14,7 @@ import { createDesk } from '../../main/desk.ts';
 import { createLogger } from '../../main/log.ts';
 import { openSettings } from '../../main/settings.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
+import { samplePerson } from '../support/person.ts';
 
 const [dataDir, mode, count] = process.argv.slice(2);
 if (!dataDir || (mode !== 'seed' && mode !== 'drain'))
@@ -71,18 +72,7 @@ if (mode === 'seed') {
     const { id } = await call('drafts.create');
     await call('drafts.save', {
       id,
-      form: {
-        firstName: `Crash${i}`,
-        lastName: 'Test',
-        email: `crash-${i}@example.com`,
-        type: 'personal',
-        address1: '1 Main St',
-        city: 'Springfield',
-        state: 'IL',
-        postalCode: '62701',
-        dateOfBirth: '1990-01-01',
-        tin: '1234',
-      },
+      form: samplePerson(`Crash${i}`, 'Test', `crash-${i}@example.com`),
     });
   }
   await desk.close();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_FORBIDDEN_CHARACTERS, validateCustomerCreate } from '../../contract/customer-rules.ts';
 import { type Harness, harness } from '../sandbox/helpers.ts';
+import { samplePerson } from '../support/person.ts';
 
 /**
  * Parity: the form checks a draft with `validateCustomerCreate` from contract/; the service decides. For
@@ -21,16 +22,7 @@ function yearsBefore(today: Date, years: number, days = 0): string {
 
 function table(today: Date): Case[] {
   const base = (overrides: Body = {}): Body => ({
-    firstName: 'Jane',
-    lastName: 'Doe',
-    email: `parity.${randomUUID()}@example.com`,
-    type: 'personal',
-    address1: '1 Main St',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62701',
-    dateOfBirth: '1990-01-01',
-    tin: '1234',
+    ...samplePerson('Jane', 'Doe', `parity.${randomUUID()}@example.com`),
     ...overrides,
   });
   const without = (field: string): Body => {

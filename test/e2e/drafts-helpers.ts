@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { samplePerson } from '../support/person.ts';
 
 /** What the drafts and retry e2e tests share: a person to type in, the form, the sandbox's faults. */
 
@@ -17,17 +18,8 @@ export interface Person {
 
 /** A valid new customer; the sandbox decides its status by its first name (`retry`, else verified). */
 export function person(firstName: string, lastName: string): Person {
-  return {
-    firstName,
-    lastName,
-    email: `${firstName}.${lastName}.${randomUUID().slice(0, 8)}@example.com`.toLowerCase(),
-    address1: '1 Main St',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62701',
-    dateOfBirth: '1990-01-01',
-    tin: '1234',
-  };
+  const email = `${firstName}.${lastName}.${randomUUID().slice(0, 8)}@example.com`.toLowerCase();
+  return samplePerson(firstName, lastName, email);
 }
 
 export const draftForm = (page: Page) => page.getByRole('form', { name: 'New customer' });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { samplePerson } from '../support/person.ts';
 
 /**
  * The built-in sandbox driven over its own HTTP API, as the service's other clients would drive
@@ -98,21 +99,8 @@ async function fetchToken(baseUrl: string, clientId: string, clientSecret: strin
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-function person(firstName: string, lastName: string, email: string) {
-  return {
-    firstName,
-    lastName,
-    email,
-    ipAddress: '203.0.113.7',
-    type: 'personal',
-    address1: '1 Main St',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62701',
-    dateOfBirth: '1990-01-01',
-    tin: '1234',
-  };
-}
+const person = (firstName: string, lastName: string, email: string) =>
+  samplePerson(firstName, lastName, email, { ipAddress: '203.0.113.7' });
 
 /** The smallest file the sandbox takes for a JPEG: its start and end markers. */
 function jpeg(size = 2048): Uint8Array {

@@ -8,6 +8,7 @@ import {
   type ServiceClientOptions,
 } from '../../main/service/index.ts';
 import { startSandbox } from '../../sandbox/index.ts';
+import { samplePerson } from '../support/person.ts';
 
 /** The service client against a real sandbox: what the client.sandbox.*.test.ts files share. */
 
@@ -98,17 +99,7 @@ export async function setUp(
 let serial = 0;
 export function person(firstName = 'Jane'): CustomerInput {
   serial++;
-  return {
-    firstName,
-    lastName: 'Doe',
-    email: `jane.doe.${serial}.${Date.now()}@example.com`,
-    type: 'personal',
-    address1: '1 Main St',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62701',
-    dateOfBirth: '1990-01-01',
-    tin: '1234',
+  return samplePerson(firstName, 'Doe', `jane.doe.${serial}.${Date.now()}@example.com`, {
     ipAddress: '203.0.113.7',
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../main/service/index.ts';
+import { samplePerson } from '../support/person.ts';
 import { clientOf, customerBody, type FakeService, HAL, reply, startFakeService } from './fake-service.ts';
 
 let fake: FakeService;
@@ -13,18 +14,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const retryInput = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  email: 'jane@example.com',
-  type: 'personal',
-  address1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  postalCode: '62701',
-  dateOfBirth: '1990-01-01',
-  tin: '123-45-6789',
-};
+const retryInput = samplePerson('Jane', 'Doe', 'jane@example.com', { tin: '123-45-6789' });
 
 const sub = (id: string, paused = false) => ({
   _links: { self: { href: `${fake.baseUrl}/webhook-subscriptions/${id}` } },

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { samplePerson } from '../support/person.ts';
 import {
   CLIENT_SECRET,
   clientOf,
@@ -15,18 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => fake.close());
 
-const secretInput = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  email: 'jane.secret@example.com',
-  type: 'personal',
-  address1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  postalCode: '62701',
-  dateOfBirth: '1990-01-01',
-  tin: '987-65-4321',
-};
+const secretInput = samplePerson('Jane', 'Doe', 'jane.secret@example.com', { tin: '987-65-4321' });
 
 it('no log line and no error carries a token, the client secret or a request body', async () => {
   let calls = 0;

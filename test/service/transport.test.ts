@@ -6,6 +6,7 @@ import {
   NetworkError,
   ServiceError,
 } from '../../main/service/index.ts';
+import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import {
   CLIENT_ID,
@@ -19,18 +20,7 @@ import {
   startFakeService,
 } from './fake-service.ts';
 
-const input = {
-  firstName: 'Jane',
-  lastName: 'Doe',
-  email: 'jane@example.com',
-  type: 'personal',
-  address1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  postalCode: '62701',
-  dateOfBirth: '1990-01-01',
-  tin: '1234',
-};
+const input = samplePerson('Jane', 'Doe', 'jane@example.com');
 
 let fake: FakeService;
 beforeEach(async () => {
