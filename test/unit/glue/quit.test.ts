@@ -38,6 +38,7 @@ it('the application menu is minimal: no View menu (its DevTools), Help checks fo
     expect(roles).toContain('editMenu');
     expect(roles.includes('appMenu')).toBe(platform === 'darwin');
     const help = template.find((item) => item.role === 'help');
-    expect((help?.submenu as { label?: string }[]).map((item) => item.label)).toContain('Check for Updates…');
+    const helpItems = (help?.submenu ?? []) as { label?: string }[];
+    expect(helpItems.map((item) => item.label)).toContain('Check for Updates…');
   }
 });
