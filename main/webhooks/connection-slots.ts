@@ -11,17 +11,17 @@ import type { Socket } from 'node:net';
  */
 export function limitConnections(server: Server, max: number, onShed: (socket: Socket) => void): void {
   // Insertion order is age: a socket is (re)inserted when it connects or finishes a request.
-  const idle = new Map<Socket, true>();
+  const idle = new Set<Socket>();
   const busy = new Set<Socket>();
 
   server.on('connection', (socket: Socket) => {
-    idle.set(socket, true);
+    idle.add(socket);
     socket.once('close', () => {
       idle.delete(socket);
       busy.delete(socket);
     });
     if (idle.size + busy.size <= max) return;
-    const oldest = idle.keys().next().value;
+    const oldest = idle.values().next().value;
     const victim = oldest !== undefined && oldest !== socket ? oldest : socket;
     idle.delete(victim);
     onShed(victim);
@@ -34,7 +34,7 @@ export function limitConnections(server: Server, max: number, onShed: (socket: S
     busy.add(socket);
     res.once('close', () => {
       busy.delete(socket);
-      if (!socket.destroyed) idle.set(socket, true);
+      if (!socket.destroyed) idle.add(socket);
     });
   });
 }

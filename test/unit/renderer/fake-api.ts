@@ -55,5 +55,18 @@ export function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** Lets pending promise callbacks run. */
-export const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Resolves once every promise callback now pending has run. Not a wait for time: the fake API answers
+ * with promises that are already settled (or that the test settles), and no store uses a timer, so
+ * all that is left to happen is microtasks, and the next turn of the event loop comes after them all.
+ */
+export const settle = () =>
+  new Promise<void>((resolve) => {
+    // A message is delivered on a later turn of the event loop (as in the browser, so the DOM types hold).
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
