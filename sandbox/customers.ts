@@ -17,7 +17,7 @@ import {
 } from './errors.ts';
 import { recordEvent, type Topic } from './events.ts';
 import { pageLinks, pageOf } from './pagination.ts';
-import { createdReply, halReply, type Link, type Reply, resourceLink } from './reply.ts';
+import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
 import type { RequestContext, Route } from './router.ts';
 import type { Store } from './store.ts';
 
