@@ -126,25 +126,17 @@ describe('npm run sandbox', () => {
     expect(started.stderr()).toContain(`sandbox: real profile, tokens at ${baseUrl}/token`);
   });
 
-  it('--profile must be interface or real', async () => {
-    const child = spawn(process.execPath, [CLI, '--profile', 'fake'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it.each([
+    [['--port', 'many'], '--port must be a number'],
+    [['--profile', 'fake'], '--profile must be interface or real, got "fake"'],
+  ])('a bad option (%s): a message and exit code 1', async (args, message) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr).toContain('--profile must be interface or real, got "fake"');
-  });
-
-  it('a bad option: a message and exit code 1', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(stderr).toContain('--port must be a number');
+    expect(stderr).toContain(message);
   });
 });

@@ -63,6 +63,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The interface document's form: JSON to `POST /oauth/v2/token`. */
+export function requestJsonToken(base: string, clientId: string, clientSecret: string): Promise<Res> {
+  return call(`${base}/oauth/v2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: clientId,
+      client_secret: clientSecret,
+      grant_type: 'client_credentials',
+    }),
+  });
+}
+
 /** Today's real service's form: `POST /token`, form body, credentials in Basic. */
 export function requestFormToken(
   base: string,
@@ -88,15 +101,7 @@ export async function getToken(sandbox: RunningSandbox): Promise<string> {
     expect(res.status, res.text).toBe(200);
     return res.json.access_token;
   }
-  const res = await call(`${sandbox.baseUrl}/oauth/v2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_id: sandbox.clientId,
-      client_secret: sandbox.clientSecret,
-      grant_type: 'client_credentials',
-    }),
-  });
+  const res = await requestJsonToken(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret);
   expect(res.status).toBe(200);
   return res.json.access_token;
 }

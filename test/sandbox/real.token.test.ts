@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { call, requestFormToken } from './helpers.ts';
+import { call, requestJsonToken as jsonToken, requestFormToken } from './helpers.ts';
 import { expected, PROFILES, sandboxes } from './profiles.setup.ts';
 
 /** real-service.md rows "token endpoint" and "token response", on both profiles. */
-const jsonToken = (base: string, clientId: string, clientSecret: string) =>
-  call(`${base}/oauth/v2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_id: clientId,
-      client_secret: clientSecret,
-      grant_type: 'client_credentials',
-    }),
-  });
-
 describe('token endpoint', () => {
   it('real: POST /token with a form body and Basic credentials; /oauth/v2/token is 404', async () => {
     const { sandbox, base } = sandboxes.real;

@@ -29,10 +29,17 @@ async function webhooksOf(h: Harness, subscription: string, query = ''): Promise
   return res.json._embedded.webhooks;
 }
 
-/** A sandbox of its own, subscribed to the shared receiver; its token outlives the clock's jumps. */
-async function ownSandbox(profile: SandboxProfile): Promise<{ h: Harness; subscription: string }> {
+/** Runs `body` on a sandbox of its own, subscribed to the shared receiver; its token outlives the clock's jumps. */
+async function withOwnSandbox(
+  profile: SandboxProfile,
+  body: (h: Harness, subscription: string) => Promise<void>,
+): Promise<void> {
   const h = await harness({ profile, tokenTtlSeconds: 60 * DAY });
-  return { h, subscription: await subscribe(h, hooks.url) };
+  try {
+    await body(h, await subscribe(h, hooks.url));
+  } finally {
+    await h.close();
+  }
 }
 
 describe.each(PROFILES)('documents (%s profile)', (profile) => {
@@ -93,9 +100,8 @@ describe.each(PROFILES)('webhooks of a subscription (%s profile)', (profile) => 
       interface: 'startDate / endDate are ignored: the whole list',
       real: 'filtered by startDate (inclusive) and endDate (exclusive; a date takes in its whole day)',
     }),
-    async () => {
-      const { h, subscription } = await ownSandbox(profile);
-      try {
+    () =>
+      withOwnSandbox(profile, async (h, subscription) => {
         await h.createCustomer();
         await h.sandbox.advanceClock(2 * DAY);
         await h.createCustomer();
@@ -112,10 +118,7 @@ describe.each(PROFILES)('webhooks of a subscription (%s profile)', (profile) => 
         const bad = await h.api('GET', `/webhook-subscriptions/${subscription}/webhooks?startDate=yesterday`);
         expect(bad.status).toBe(filtered ? 400 : 200);
         if (filtered) expect(bad.json._embedded.errors[0].path).toBe('/startDate');
-      } finally {
-        await h.close();
-      }
-    },
+      }),
   );
 });
 
@@ -125,9 +128,8 @@ describe.each(PROFILES)('event retention (%s profile)', (profile) => {
       interface: 'events are kept 30 days; webhook history is kept',
       real: 'events and webhook history are kept 30 days on the sandbox clock',
     }),
-    async () => {
-      const { h, subscription } = await ownSandbox(profile);
-      try {
+    () =>
+      withOwnSandbox(profile, async (h, subscription) => {
         const old = await h.createCustomer();
         const [oldWebhook] = (await webhooksOf(h, subscription)).slice(-1);
         await h.sandbox.advanceClock(30 * DAY - 60);
@@ -148,10 +150,7 @@ describe.each(PROFILES)('event retention (%s profile)', (profile) => {
           expect(listed).toHaveLength(4);
           expect(webhook.status).toBe(200);
         }
-      } finally {
-        await h.close();
-      }
-    },
+      }),
   );
 });
 
