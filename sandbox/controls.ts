@@ -46,7 +46,7 @@ function setFaults(ctx: RequestContext): Reply {
     ]);
   }
   app.faults.set(config, app.clock.now());
-  return jsonReply(app.faults.config);
+  return jsonReply(app.faults.configAt(app.clock.now()));
 }
 
 function deliveryCounts(app: App): { attempted: number; succeeded: number; failed: number } {
@@ -77,7 +77,7 @@ export function controlRoutes(): Route[] {
       method: 'GET',
       pattern: '/sandbox/faults',
       kind: 'control',
-      handle: (ctx) => jsonReply(ctx.app.faults.config),
+      handle: (ctx) => jsonReply(ctx.app.faults.configAt(ctx.app.clock.now())),
     },
     { method: 'POST', pattern: '/sandbox/faults', kind: 'control', body: 'json', handle: setFaults },
     { method: 'GET', pattern: '/sandbox/stats', kind: 'control', handle: stats },

@@ -58,8 +58,12 @@ export class Faults {
     this.#random = random;
   }
 
-  /** As set; with `count` the faults still to come, with `until` (sandbox clock) when they end. */
-  get config(): FaultConfig & { until?: string } {
+  /**
+   * As set, at `now` on the sandbox clock (faults past their `until` are over): with `count` the
+   * faults still to come, with `until` when they end.
+   */
+  configAt(now: number): FaultConfig & { until?: string } {
+    this.#expire(now);
     return {
       ...this.#config,
       ...(this.#remaining !== undefined ? { count: this.#remaining } : {}),
@@ -100,13 +104,17 @@ export class Faults {
 
   /** The fault to inflict on this request, if any; `now` is the sandbox clock. */
   pick(pattern: string, path: string, now: number): FaultKind | null {
-    if (this.#untilMs !== undefined && now >= this.#untilMs) this.#clear();
+    this.#expire(now);
     const { rate, kinds, paths } = this.#config;
     if (rate === 0 || !appliesTo(paths, pattern, path)) return null;
     if (this.#random() >= rate) return null;
     const kind = kinds[Math.floor(this.#random() * kinds.length)] ?? null;
     if (kind !== null && this.#remaining !== undefined && --this.#remaining === 0) this.#clear();
     return kind;
+  }
+
+  #expire(now: number): void {
+    if (this.#untilMs !== undefined && now >= this.#untilMs) this.#clear();
   }
 
   // Ends the faults without releasing held requests: they keep their own delay.
