@@ -3,6 +3,10 @@ import { z } from 'zod';
 export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
 export type ServiceMode = z.infer<typeof ServiceModeSchema>;
 
+/** The built-in sandbox's behaviour: the interface document, or today's real service (real-service.md). */
+export const SandboxProfileSchema = z.enum(['interface', 'real']);
+export type SandboxProfile = z.infer<typeof SandboxProfileSchema>;
+
 /** How the vault protects secrets here; the Settings screen says it in words. */
 export const SecretProtectionSchema = z.enum([
   'os-keychain',
@@ -20,6 +24,8 @@ export const SettingsViewSchema = z.object({
   webhookPort: z.number().int(),
   publicWebhookUrl: z.string().optional(),
   notifications: z.boolean(),
+  /** Absent means `interface`. */
+  sandboxProfile: SandboxProfileSchema.optional(),
   secretProtection: SecretProtectionSchema,
   /** A corrupt settings file found at start-up: what was wrong and where it was kept. */
   problem: z.string().nullable(),
@@ -37,6 +43,7 @@ export const SettingsPatchSchema = z.strictObject({
   webhookPort: z.number().int().min(1024).max(65535).optional(),
   publicWebhookUrl: clearable(z.string().trim().min(1).max(2048)),
   notifications: z.boolean().optional(),
+  sandboxProfile: SandboxProfileSchema.optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 

@@ -59,7 +59,7 @@ export interface Desk {
 }
 
 /** Settings that decide which service Vetted talks to: changing one reconnects. */
-const CONNECTION_KEYS = ['serviceMode', 'baseUrl', 'clientId', 'clientSecret'] as const;
+const CONNECTION_KEYS = ['serviceMode', 'baseUrl', 'clientId', 'clientSecret', 'sandboxProfile'] as const;
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { log, vault } = options;
@@ -79,7 +79,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       dataDir: options.dataDir,
       log,
       onStatus: (status: ServiceStatus) => events.emit('service.status', status),
-      startSandbox: options.startSandbox,
+      startSandbox: (sandbox: SandboxOptions) =>
+        options.startSandbox({ ...sandbox, profile: settings.get().sandboxProfile }),
       sandboxSecrets: sealedWith(vault),
     });
   let connection = await connect();
@@ -112,7 +113,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   };
 
   const view = (): SettingsView => {
-    const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications } = settings.get();
+    const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications, sandboxProfile } =
+      settings.get();
     return {
       serviceMode,
       ...(baseUrl ? { baseUrl } : {}),
@@ -121,6 +123,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       webhookPort,
       ...(publicWebhookUrl ? { publicWebhookUrl } : {}),
       notifications,
+      sandboxProfile: sandboxProfile ?? 'interface',
       secretProtection: vault.protection,
       problem: [settings.problem, options.vaultProblem].filter(Boolean).join(' ') || null,
     };

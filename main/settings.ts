@@ -5,6 +5,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { SandboxProfileSchema } from '../contract/settings.ts';
 import { UpdateChannelSchema } from '../contract/updates.ts';
 import { keepCorruptFileAside } from './private-files.ts';
 
@@ -52,6 +53,8 @@ export const SettingsSchema = z.strictObject({
   notifications: z.boolean().default(true),
   /** Which releases this desk is offered (an administrator's policy may fix it instead). */
   updateChannel: UpdateChannelSchema.default('stable'),
+  /** How the built-in sandbox behaves (absent: `interface`); changing it restarts the sandbox, its data kept. */
+  sandboxProfile: SandboxProfileSchema.optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

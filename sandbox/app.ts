@@ -1,5 +1,6 @@
 import type { Clock, Scheduler } from './clock.ts';
 import type { Faults } from './faults.ts';
+import type { Profile } from './profiles/index.ts';
 import type { SandboxSecrets } from './secrets.ts';
 import type { Stats } from './stats.ts';
 import type { Store } from './store.ts';
@@ -21,6 +22,8 @@ export interface App {
   tokenTtlSeconds: number;
   deliveryTimeoutMs: number;
   faults: Faults;
+  /** The interface document's behaviour, or today's real service's. */
+  profile: Profile;
   stats: Stats;
   /** Problems the sandbox meets on its own (a failed background job); never secrets. */
   log(line: string): void;

@@ -1,14 +1,24 @@
 /**
- * The standalone sandbox: `npm run sandbox -- --port 8787 --data ./sandbox.db [--review-delay-ms N] [--token-ttl S]`.
+ * The standalone sandbox: `npm run sandbox -- --port 8787 --data ./sandbox.db [--review-delay-ms N] [--token-ttl S] [--profile real]`.
  * Prints one JSON line (baseUrl and credentials) on stdout, one line per request on stderr, and
  * stops cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { startSandbox } from './index.ts';
+import { PROFILE_NAMES, type ProfileName } from './profiles/index.ts';
 
 const USAGE =
   'usage: npm run sandbox -- [--port N] [--data PATH|:memory:] [--review-delay-ms N] [--token-ttl S]\n' +
-  '  --port 0 picks a free port (default); --data defaults to :memory:.\n';
+  '                         [--profile interface|real]\n' +
+  '  --port 0 picks a free port (default); --data defaults to :memory:.\n' +
+  "  --profile interface (default) follows the interface document; real behaves like today's\n" +
+  '  real service (token at /token, form + Basic; kba/unverified/deactivated; see sandbox/README.md).\n';
+
+function profileOption(value: string | undefined): ProfileName | undefined {
+  if (value === undefined) return undefined;
+  if ((PROFILE_NAMES as readonly string[]).includes(value)) return value as ProfileName;
+  throw new Error(`--profile must be ${PROFILE_NAMES.join(' or ')}, got "${value}".`);
+}
 
 function numberOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -25,6 +35,7 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       'review-delay-ms': { type: 'string' },
       'token-ttl': { type: 'string' },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -38,6 +49,7 @@ async function main(): Promise<void> {
     data: values.data ?? ':memory:',
     reviewDelayMs: numberOption(values['review-delay-ms'], 'review-delay-ms'),
     tokenTtlSeconds: numberOption(values['token-ttl'], 'token-ttl'),
+    profile: profileOption(values.profile),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const stop = (signal: string): void => {
@@ -55,6 +67,7 @@ async function main(): Promise<void> {
   // Before the line goes out: whoever reads it may signal at once.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stderr.write(`sandbox: ${sandbox.profile} profile, tokens at ${sandbox.tokenUrl}\n`);
   const { baseUrl, clientId, clientSecret } = sandbox;
   process.stdout.write(`${JSON.stringify({ baseUrl, clientId, clientSecret })}\n`);
 }

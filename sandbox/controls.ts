@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { App } from './app.ts';
 import { isoTime } from './clock.ts';
 import { customerCountsByStatus, receivedFields, requireCustomer } from './customers.ts';
+import { fieldValidationError } from './errors.ts';
 import { faultConfigSchema } from './faults.ts';
 import { tokensIssued } from './oauth.ts';
 import { JSON_MEDIA_TYPE, type Reply } from './reply.ts';
@@ -32,8 +33,20 @@ async function moveClock(ctx: RequestContext): Promise<Reply> {
 }
 
 function setFaults(ctx: RequestContext): Reply {
-  ctx.app.faults.set(parseBody(faultConfigSchema, ctx.json));
-  return jsonReply(ctx.app.faults.config);
+  const { app } = ctx;
+  const config = parseBody(faultConfigSchema, ctx.json);
+  const foreign = config.kinds.filter((kind) => !app.profile.faultKinds.includes(kind));
+  if (foreign.length > 0) {
+    throw fieldValidationError([
+      {
+        path: '/kinds',
+        code: 'Invalid',
+        message: `${foreign.join(', ')}: only in the real profile (npm run sandbox -- --profile real).`,
+      },
+    ]);
+  }
+  app.faults.set(config, app.clock.now());
+  return jsonReply(app.faults.configAt(app.clock.now()));
 }
 
 function deliveryCounts(app: App): { attempted: number; succeeded: number; failed: number } {
@@ -64,7 +77,7 @@ export function controlRoutes(): Route[] {
       method: 'GET',
       pattern: '/sandbox/faults',
       kind: 'control',
-      handle: (ctx) => jsonReply(ctx.app.faults.config),
+      handle: (ctx) => jsonReply(ctx.app.faults.configAt(ctx.app.clock.now())),
     },
     { method: 'POST', pattern: '/sandbox/faults', kind: 'control', body: 'json', handle: setFaults },
     { method: 'GET', pattern: '/sandbox/stats', kind: 'control', handle: stats },

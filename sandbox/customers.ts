@@ -7,21 +7,32 @@ import {
 } from '../contract/customer-rules.ts';
 import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
+import { saveCustomerExtras } from './customer-extras.ts';
 import {
+  customerNotFound,
   type EmbeddedError,
   embeddedError,
   invalidResourceState,
-  notFound,
   validationError,
 } from './errors.ts';
 import { recordEvent, type Topic } from './events.ts';
 import { pageLinks, pageOf } from './pagination.ts';
-import { createdReply, halReply, type Link, type Reply, resourceLink } from './reply.ts';
+import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
 import type { RequestContext, Route } from './router.ts';
 import type { Store } from './store.ts';
 
-/** Personal customers (service-facts.md §4): create, read, the one retry, and the list. */
-export type CustomerStatus = 'verified' | 'retry' | 'document' | 'suspended';
+/**
+ * Personal customers (service-facts.md §4): create, read, the one retry, and the list. The last
+ * three statuses exist only in the real profile (real-service.md).
+ */
+export type CustomerStatus =
+  | 'verified'
+  | 'retry'
+  | 'document'
+  | 'suspended'
+  | 'unverified'
+  | 'kba'
+  | 'deactivated';
 
 export interface CustomerRow extends Record<string, unknown> {
   id: string;
@@ -34,23 +45,20 @@ export interface CustomerRow extends Record<string, unknown> {
   created_ms: number;
 }
 
-/** The event that says a customer entered a status. */
-const ENTERED_STATUS_TOPIC: Record<CustomerStatus, Topic> = {
+/** The event that says a customer entered a status; an unverified customer has only `customer_created`. */
+const ENTERED_STATUS_TOPIC: Record<CustomerStatus, Topic | null> = {
   verified: 'customer_verified',
   retry: 'customer_reverification_needed',
   document: 'customer_verification_document_needed',
   suspended: 'customer_suspended',
+  unverified: null,
+  kba: 'customer_kba_verification_needed',
+  deactivated: 'customer_deactivated',
 };
 
-/** The sandbox's simulation: the first name picks the outcome of verification. */
-function statusOnCreation(firstName: string): CustomerStatus {
-  const name = firstName.trim().toLowerCase();
-  return name === 'retry' || name === 'document' || name === 'suspended' ? name : 'verified';
-}
-
-function statusAfterRetry(firstName: string): CustomerStatus {
-  const name = firstName.trim().toLowerCase();
-  return name === 'document' || name === 'suspended' ? name : 'verified';
+function recordStatusEvent(app: App, customerId: string, status: CustomerStatus): void {
+  const topic = ENTERED_STATUS_TOPIC[status];
+  if (topic) recordEvent(app, { topic, customerId });
 }
 
 export function findCustomer(store: Store, id: string): CustomerRow | undefined {
@@ -59,14 +67,14 @@ export function findCustomer(store: Store, id: string): CustomerRow | undefined 
 
 export function requireCustomer(store: Store, id: string): CustomerRow {
   const customer = findCustomer(store, id);
-  if (!customer) throw notFound('Customer not found.');
+  if (!customer) throw customerNotFound();
   return customer;
 }
 
 /** Moves a customer to a status and emits the event saying so; call inside a transaction. */
 export function enterStatus(app: App, customerId: string, status: CustomerStatus): void {
   app.store.run('UPDATE customers SET status = ? WHERE id = ?', status, customerId);
-  recordEvent(app, { topic: ENTERED_STATUS_TOPIC[status], customerId });
+  recordStatusEvent(app, customerId, status);
 }
 
 /**
@@ -94,22 +102,10 @@ export function receivedFields(app: App, row: CustomerRow): Record<string, unkno
   };
 }
 
-/** Address, date of birth, tin and IP address are never returned. */
+/** Date of birth, tin and IP address are never returned; the address only where the profile says. */
 export function customerResource(app: App, row: CustomerRow): Record<string, unknown> {
-  const self = urlOf(app, `/customers/${row.id}`);
-  const transfers = urlOf(app, '/transfers');
-  const links: Record<string, Link> = {
-    self: resourceLink(self, 'customer'),
-    receive: resourceLink(transfers, 'transfer'),
-    'funding-sources': resourceLink(`${self}/funding-sources`, 'funding-source'),
-    transfers: resourceLink(`${self}/transfers`, 'transfer'),
-    send: resourceLink(transfers, 'transfer'),
-  };
-  if (row.status === 'retry') links['retry-verification'] = resourceLink(self, 'customer');
-  if (row.status === 'document')
-    links['verify-with-document'] = resourceLink(`${self}/documents`, 'document');
   return {
-    _links: links,
+    _links: app.profile.customerLinks(app, row),
     id: row.id,
     firstName: row.first_name,
     lastName: row.last_name,
@@ -117,6 +113,7 @@ export function customerResource(app: App, row: CustomerRow): Record<string, unk
     type: row.type,
     status: row.status,
     created: isoTime(row.created_ms),
+    ...app.profile.customerFields(app, row),
   };
 }
 
@@ -128,6 +125,8 @@ function customerErrors(app: App, input: unknown, mode: 'create' | 'retry', self
   const ruleErrors =
     mode === 'create' ? validateCustomerCreate(input, options) : validateCustomerRetry(input, options);
   const errors = ruleErrors.map((error) => embeddedError(error));
+  if (typeof input === 'object' && input !== null && !Array.isArray(input))
+    errors.push(...app.profile.customerExtras(input as Record<string, unknown>).errors);
   const email = (input as CustomerInput | null)?.email;
   if (typeof email !== 'string' || errors.some((error) => error.path === '/email')) return errors;
   const holder = app.store.get<{ id: string }>(
@@ -140,13 +139,16 @@ function customerErrors(app: App, input: unknown, mode: 'create' | 'retry', self
       { about: resourceLink(urlOf(app, `/customers/${holder.id}`), 'customer') },
     );
     errors.push(duplicate);
-    errors.sort((a, b) => fieldIndex(a.path) - fieldIndex(b.path));
   }
+  errors.sort((a, b) => fieldIndex(a.path) - fieldIndex(b.path));
   return errors;
 }
 
-const fieldIndex = (path: string): number =>
-  CUSTOMER_FIELDS.indexOf(path.slice(1) as (typeof CUSTOMER_FIELDS)[number]);
+// The profile's extra fields (not among the interface's) come last.
+const fieldIndex = (path: string): number => {
+  const index = CUSTOMER_FIELDS.indexOf(path.slice(1) as (typeof CUSTOMER_FIELDS)[number]);
+  return index < 0 ? CUSTOMER_FIELDS.length : index;
+};
 
 /**
  * Optional fields sent empty are stored as absent; only the tin's last four digits are kept.
@@ -180,7 +182,7 @@ function createCustomer(ctx: RequestContext): Reply {
   if (errors.length > 0) throw validationError(errors);
   const input = ctx.json as CustomerInput;
   const id = randomUUID();
-  const status = statusOnCreation(input.firstName!);
+  const status = app.profile.statusOnCreation(input.firstName!);
   app.store.transaction(() => {
     app.store.run(
       `INSERT INTO customers (first_name, last_name, email, email_key, type, address1, address2, city, state,
@@ -191,8 +193,9 @@ function createCustomer(ctx: RequestContext): Reply {
       status,
       app.clock.now(),
     );
+    saveCustomerExtras(app, id, app.profile.customerExtras(input).extras);
     recordEvent(app, { topic: 'customer_created', customerId: id });
-    recordEvent(app, { topic: ENTERED_STATUS_TOPIC[status], customerId: id });
+    recordStatusEvent(app, id, status);
   });
   return createdReply(urlOf(app, `/customers/${id}`));
 }
@@ -214,7 +217,8 @@ function retryCustomer(ctx: RequestContext): Reply {
       ...storedFields(app, input),
       customer.id,
     );
-    enterStatus(app, customer.id, statusAfterRetry(input.firstName!));
+    saveCustomerExtras(app, customer.id, app.profile.customerExtras(input).extras);
+    enterStatus(app, customer.id, app.profile.statusAfterRetry(input.firstName!));
   });
   return halReply(200, customerResource(app, requireCustomer(app.store, customer.id)));
 }
@@ -270,8 +274,14 @@ function listCustomers(ctx: RequestContext): Reply {
   });
 }
 
-export function customerCountsByStatus(store: Store): Record<CustomerStatus, number> {
-  const counts: Record<CustomerStatus, number> = { verified: 0, retry: 0, document: 0, suspended: 0 };
+/** The interface's four statuses always; the real profile's others once a customer has one. */
+export function customerCountsByStatus(store: Store): Partial<Record<CustomerStatus, number>> {
+  const counts: Partial<Record<CustomerStatus, number>> = {
+    verified: 0,
+    retry: 0,
+    document: 0,
+    suspended: 0,
+  };
   for (const row of store.all<{ status: CustomerStatus; n: number }>(
     'SELECT status, COUNT(*) AS n FROM customers GROUP BY status',
   )) {

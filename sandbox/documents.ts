@@ -15,6 +15,7 @@ import {
 } from './errors.ts';
 import { recordEvent } from './events.ts';
 import type { FormPart } from './multipart.ts';
+import type { FailureReason } from './profiles/profile.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
 import type { RequestContext, Route } from './router.ts';
 
@@ -35,14 +36,6 @@ interface DocumentRow extends Record<string, unknown> {
   failure_reason: FailureReason | null;
   created_ms: number;
 }
-
-type FailureReason = 'ScanNotReadable' | 'ScanNameMismatch' | 'ScanDobMismatch';
-
-const FAILURE_DESCRIPTIONS: Record<FailureReason, string> = {
-  ScanNotReadable: 'The image of the document could not be read.',
-  ScanNameMismatch: 'The name on the document does not match the customer.',
-  ScanDobMismatch: 'The date of birth on the document does not match the customer.',
-};
 
 /** `fraud` names a fraudulent document; `fail` an unreadable one; anything else passes. */
 type ReviewOutcome = 'fraud' | 'fail' | 'accepted';
@@ -72,11 +65,7 @@ function documentResource(app: App, row: DocumentRow): Record<string, unknown> {
   };
   if (row.verification_status === 'rejected' && row.failure_reason) {
     const reasons = FAILURE_REASONS[row.failure_reason === 'ScanNotReadable' ? 'fail' : 'fraud'];
-    resource.failureReason = row.failure_reason;
-    resource.allFailureReasons = reasons.map((reason) => ({
-      reason,
-      description: FAILURE_DESCRIPTIONS[reason],
-    }));
+    Object.assign(resource, app.profile.documentFailure(reasons));
   }
   return resource;
 }

@@ -7,6 +7,8 @@ export class ApiError extends Error {
   readonly body: Record<string, unknown>;
   readonly headers: Record<string, string> | undefined;
   readonly contentType: string;
+  /** What was not found, where a profile answers that differently (the real service's 403 for a customer). */
+  subject: 'customer' | undefined = undefined;
 
   constructor(
     status: number,
@@ -67,6 +69,12 @@ export const badRequest = (message: string): ApiError => serviceError(400, 'BadR
 
 export const notFound = (message = 'The requested resource was not found.'): ApiError =>
   serviceError(404, 'NotFound', message);
+
+export function customerNotFound(): ApiError {
+  const error = notFound('Customer not found.');
+  error.subject = 'customer';
+  return error;
+}
 
 export const invalidResourceState = (): ApiError =>
   serviceError(403, 'InvalidResourceState', 'Resource cannot be modified.');

@@ -16,7 +16,10 @@ export type Topic =
   | 'customer_verification_document_uploaded'
   | 'customer_verification_document_approved'
   | 'customer_verification_document_failed'
-  | 'customer_suspended';
+  | 'customer_suspended'
+  // The real profile's statuses (real-service.md).
+  | 'customer_kba_verification_needed'
+  | 'customer_deactivated';
 
 export interface EventRow extends Record<string, unknown> {
   id: string;

@@ -12,7 +12,13 @@ import {
   serviceError,
   unsupportedContentType,
 } from './errors.ts';
-import { type FaultKind, faultReply } from './faults.ts';
+import {
+  answersAfterWork,
+  answersBeforeWork,
+  type FaultKind,
+  faultReply,
+  type ReplyingFault,
+} from './faults.ts';
 import { type Claim, canonicalJson, claimKey, requestFingerprint } from './idempotency.ts';
 import { MultipartError, multipartBoundary, parseMultipart } from './multipart.ts';
 import { checkBearer } from './oauth.ts';
@@ -29,8 +35,8 @@ import {
 /**
  * The request pipeline. Its order is the service's contract:
  * Accept (406) → bearer token (401) → route (404/405) → media type (415) → body (413/400) →
- * faults answered before work (429/503) → Idempotency-Key (replay/409/400) → handler →
- * faults answered after work (500/reset). Every answer carries X-Request-ID.
+ * faults answered before work (429/503/401) → Idempotency-Key (replay/409/400) → handler →
+ * faults answered after work (500/RequestTimeout/reset). Every answer carries X-Request-ID.
  */
 const DEFAULT_BODY_LIMIT = 1 * MiB;
 
@@ -75,8 +81,12 @@ function splitTarget(target: string | undefined): { path: string; query: URLSear
   return { path: raw.slice(0, mark), query: new URLSearchParams(raw.slice(mark + 1)) };
 }
 
+// Both profiles' token paths: the one a profile does not serve answers 404 whatever the headers,
+// which is how a client tells which token endpoint a service has.
+const TOKEN_PATHS = new Set(['/oauth/v2/token', '/token']);
+
 function kindOfPath(path: string): RouteKind {
-  if (path === '/oauth/v2/token') return 'token';
+  if (TOKEN_PATHS.has(path)) return 'token';
   return path.startsWith('/sandbox/') ? 'control' : 'api';
 }
 
@@ -110,8 +120,11 @@ async function handleRequest(
 function unexpected(app: App, error: unknown, requestId: string): Outcome {
   if (error instanceof ClientGone || app.closing.aborted) return { kind: 'gone' };
   app.log(`${requestId} internal error: ${error instanceof Error ? error.message : String(error)}`);
-  return { kind: 'reply', wire: toWire(serverError(requestId).toReply()) };
+  return { kind: 'reply', wire: errorWire(app, serverError(requestId)) };
 }
+
+/** Errors go out as the profile spells them. */
+const errorWire = (app: App, error: ApiError): WireReply => toWire(app.profile.errorReply(error));
 
 function deliver(req: IncomingMessage, res: ServerResponse, requestId: string, outcome: Outcome): void {
   if (outcome.kind === 'gone' || res.headersSent || res.destroyed) return;
@@ -142,38 +155,43 @@ interface Incoming {
   match: RouteMatch;
 }
 
-const replyOf = (error: ApiError, extra: Partial<Outcome> = {}): Outcome => ({
+const replyOf = (app: App, error: ApiError, extra: Partial<Outcome> = {}): Outcome => ({
   kind: 'reply',
-  wire: toWire(error.toReply()),
+  wire: errorWire(app, error),
   ...extra,
 });
 
 async function answer(app: App, incoming: Incoming): Promise<Outcome> {
   const { req, requestId, path, match } = incoming;
   const refusal = preflight(app, incoming);
-  if (refusal) return replyOf(refusal);
+  if (refusal) return replyOf(app, refusal);
   const route = match.route!;
   let body: ParsedBody;
   try {
     body = await readRouteBody(req, route);
   } catch (error) {
-    if (error instanceof BodyRefused) return replyOf(error.error, { closeConnection: error.closeConnection });
+    if (error instanceof BodyRefused)
+      return replyOf(app, error.error, { closeConnection: error.closeConnection });
     throw error;
   }
-  const fault = route.kind === 'control' ? null : app.faults.pick(route.pattern, path);
-  if (fault === '429' || fault === '503')
-    return { kind: 'reply', wire: toWire(faultReply(fault, requestId)), fault };
+  const fault = route.kind === 'control' ? null : app.faults.pick(route.pattern, path, app.clock.now());
+  const faulted = (kind: ReplyingFault): Outcome => ({
+    kind: 'reply',
+    wire: toWire(faultReply(kind, requestId, app.profile.tooManyRequestsHeaders)),
+    fault: kind,
+  });
+  if (answersBeforeWork(fault)) return faulted(fault);
   let claim: Claim | null;
   try {
     claim = claimFor(app, incoming, body);
   } catch (error) {
-    if (error instanceof ApiError) return replyOf(error);
+    if (error instanceof ApiError) return replyOf(app, error);
     throw error;
   }
   const wire =
     claim?.kind === 'replay' ? claim.reply : await runHandler(app, route, incoming, body, claim, fault);
-  if (fault === '500') return { kind: 'reply', wire: toWire(faultReply('500', requestId)), fault };
   if (fault === 'reset') return { kind: 'reset' };
+  if (answersAfterWork(fault)) return faulted(fault);
   return { kind: 'reply', wire, fault: fault ?? undefined, closeConnection: body.abandoned };
 }
 
@@ -313,7 +331,7 @@ async function runHandler(
       if (!app.closing.aborted) fresh?.release();
       throw error;
     }
-    const wire = toWire(error.toReply());
+    const wire = errorWire(app, error);
     fresh?.complete(wire);
     return wire;
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from './app.ts';
+import { type App, urlOf } from './app.ts';
 import { Clock, Scheduler } from './clock.ts';
 
+export type { ProfileName as SandboxProfile } from './profiles/index.ts';
 export type { SandboxSecrets } from './secrets.ts';
 
 import { advanceClock, controlRoutes } from './controls.ts';
@@ -16,6 +17,7 @@ import { answerClientErrors, createRequestListener } from './http.ts';
 import { forgetUnfinishedKeys } from './idempotency.ts';
 import { linkedResourceRoutes } from './linked-resources.ts';
 import { loadCredentials, oauthRoutes } from './oauth.ts';
+import { PROFILE_NAMES, type Profile, type ProfileName, profileNamed } from './profiles/index.ts';
 import { Router } from './router.ts';
 import { type SandboxSecrets, UNSEALED } from './secrets.ts';
 import { Stats } from './stats.ts';
@@ -42,6 +44,8 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** Seals the client secret and webhook secrets in the data file; default: stored as they are. */
   secrets?: SandboxSecrets;
+  /** `interface` (default): the interface document; `real`: today's real service (real-service.md). */
+  profile?: ProfileName;
 }
 
 export interface RunningSandbox {
@@ -49,14 +53,17 @@ export interface RunningSandbox {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  profile: ProfileName;
+  /** Where tokens are issued: `${baseUrl}/oauth/v2/token` or, in the real profile, `${baseUrl}/token`. */
+  tokenUrl: string;
   /** Same as POST /sandbox/clock; resolves after the work that fell due (reviews, webhook attempts) has run. */
   advanceClock(seconds: number): Promise<void>;
   /** Stops the server, timers and in-flight deliveries; closes the database. */
   close(): Promise<void>;
 }
 
-const routes = () => [
-  ...oauthRoutes(),
+const routes = (profile: Profile) => [
+  ...oauthRoutes(profile.tokenPath),
   ...customerRoutes(),
   ...documentRoutes(),
   ...eventRoutes(),
@@ -64,6 +71,7 @@ const routes = () => [
   ...webhookRoutes(),
   ...linkedResourceRoutes(),
   ...controlRoutes(),
+  ...profile.routes(),
 ];
 
 function checkOptions(options: SandboxOptions): void {
@@ -72,6 +80,8 @@ function checkOptions(options: SandboxOptions): void {
   if (!(reviewDelayMs >= 0)) throw new RangeError('reviewDelayMs must be 0 or more.');
   if (!(tokenTtlSeconds > 0)) throw new RangeError('tokenTtlSeconds must be more than 0.');
   if (!(deliveryTimeoutMs > 0)) throw new RangeError('deliveryTimeoutMs must be more than 0.');
+  if (options.profile !== undefined && !PROFILE_NAMES.includes(options.profile))
+    throw new RangeError(`Unknown profile: ${options.profile} (expected ${PROFILE_NAMES.join(' or ')}).`);
 }
 
 function listen(server: Server, port: number): Promise<number> {
@@ -106,6 +116,7 @@ function createApp(store: Store, options: SandboxOptions, closing: AbortSignal):
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     faults: new Faults(),
+    profile: profileNamed(options.profile ?? 'interface'),
     stats: new Stats(),
     log,
     requestLog: options.log ?? null,
@@ -124,7 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     app.scheduler.add(documentReviews(app), deliveries);
     const server = createServer(
       { keepAliveTimeout: 5_000 },
-      createRequestListener(app, new Router(routes())),
+      createRequestListener(app, new Router(routes(app.profile))),
     );
     answerClientErrors(server);
     app.baseUrl = `http://127.0.0.1:${await listen(server, options.port ?? 0)}`;
@@ -143,6 +154,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       baseUrl: app.baseUrl,
       clientId: app.clientId,
       clientSecret: app.clientSecret,
+      profile: app.profile.name,
+      tokenUrl: urlOf(app, app.profile.tokenPath),
       advanceClock: async (seconds) => {
         if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError('seconds must be 0 or more.');
         if (closing.signal.aborted) throw new Error('The sandbox is closed.');

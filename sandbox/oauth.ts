@@ -74,6 +74,11 @@ function readTokenRequest(ctx: RequestContext): TokenRequest {
     throw oauthError(400, 'invalid_request');
   }
   const basic = basicCredentials(ctx.headers.authorization);
+  if (ctx.app.profile.tokenRequest === 'form-basic') {
+    // Today's real service: the form body, and the credentials only in the Basic header.
+    if (essence !== 'application/x-www-form-urlencoded') throw oauthError(400, 'invalid_request');
+    if (!basic) throw oauthError(401, 'invalid_client');
+  }
   return {
     grantType: fields.grant_type,
     clientId: basic ? basic.clientId : fields.client_id,
@@ -125,15 +130,16 @@ function issueToken(ctx: RequestContext): Reply {
     status: 200,
     contentType: JSON_MEDIA_TYPE,
     headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-    body: { access_token: token, token_type: 'bearer', expires_in: app.tokenTtlSeconds, scope: TOKEN_SCOPE },
+    body: app.profile.tokenResponse(token, app.tokenTtlSeconds),
   };
 }
 
-export function oauthRoutes(): Route[] {
+/** The token endpoint at the profile's path. */
+export function oauthRoutes(tokenPath: string): Route[] {
   return [
     {
       method: 'POST',
-      pattern: '/oauth/v2/token',
+      pattern: tokenPath,
       kind: 'token',
       body: 'raw',
       bodyLimit: TOKEN_BODY_LIMIT,

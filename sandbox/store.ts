@@ -35,6 +35,13 @@ CREATE TABLE IF NOT EXISTS customers (
   created_ms INTEGER NOT NULL
 );
 
+-- The real profile's extra customer fields (customer-extras.ts).
+CREATE TABLE IF NOT EXISTS customer_extras (
+  customer_id TEXT PRIMARY KEY REFERENCES customers(id),
+  phone TEXT,
+  correlation_id TEXT
+);
+
 CREATE TABLE IF NOT EXISTS documents (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,

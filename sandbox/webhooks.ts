@@ -68,9 +68,11 @@ export function findWebhook(app: App, id: string): WebhookRow | undefined {
   return app.store.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', id);
 }
 
+/** A webhook the profile still keeps (the real service keeps 30 days of history). */
 function requireWebhook(app: App, id: string): WebhookRow {
   const webhook = findWebhook(app, id);
-  if (!webhook) throw notFound('Webhook not found.');
+  const kept = app.profile.webhookWindow(app.clock.now(), new URLSearchParams());
+  if (!webhook || webhook.created_ms < kept.from) throw notFound('Webhook not found.');
   return webhook;
 }
 
@@ -113,8 +115,9 @@ function webhookResource(app: App, webhook: WebhookRow): Record<string, unknown>
         'webhook-subscription',
       ),
       event: resourceLink(urlOf(app, `/events/${webhook.event_id}`), 'event'),
-      retries: resourceLink(`${self}/retries`, 'retry'),
+      [app.profile.webhookRetriesLink]: resourceLink(`${self}/retries`, 'retry'),
     },
+    ...(app.profile.webhookAccountId ? { accountId: app.accountId } : {}),
     id: webhook.id,
     topic: webhook.topic,
     eventId: webhook.event_id,
@@ -129,14 +132,20 @@ function listSubscriptionWebhooks(ctx: RequestContext): Reply {
   const subscription = findSubscription(app.store, ctx.params.id!);
   if (!subscription) throw notFound('Webhook subscription not found.');
   const page = pageOf(query);
+  const { from, to } = app.profile.webhookWindow(app.clock.now(), query);
+  const where = 'subscription_id = ? AND created_ms >= ? AND created_ms < ?';
   const total =
     app.store.get<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM webhooks WHERE subscription_id = ?',
+      `SELECT COUNT(*) AS n FROM webhooks WHERE ${where}`,
       subscription.id,
+      from,
+      to,
     )?.n ?? 0;
   const webhooks = app.store.all<WebhookRow>(
-    'SELECT * FROM webhooks WHERE subscription_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?',
+    `SELECT * FROM webhooks WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
     subscription.id,
+    from,
+    to,
     page.limit,
     page.offset,
   );

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, HAL } from './helpers.ts';
+import { call, HAL, requestFormToken } from './helpers.ts';
 
 /** The standalone: `node sandbox/cli.ts --port 0 --data …` as `npm run sandbox` starts it. */
 const CLI = path.join(import.meta.dirname, '../../sandbox/cli.ts');
@@ -109,14 +109,34 @@ describe('npm run sandbox', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('a bad option: a message and exit code 1', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('--profile real: tokens at /token (form + Basic), /oauth/v2/token is 404; the profile is named on stderr', async () => {
+    const started = await startCli(['--port', '0', '--profile', 'real']);
+    const { baseUrl, clientId, clientSecret } = started.line;
+    const issued = await requestFormToken(baseUrl, clientId, clientSecret);
+    expect(issued.status).toBe(200);
+    expect(issued.json.token_type).toBe('Bearer');
+    const old = await requestFormToken(baseUrl, clientId, clientSecret, '/oauth/v2/token');
+    expect(old.status).toBe(404);
+    const root = await call(`${baseUrl}/`, {
+      headers: { accept: HAL, authorization: `Bearer ${issued.json.access_token}` },
+    });
+    expect(root.status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    expect(started.stderr()).toContain(`sandbox: real profile, tokens at ${baseUrl}/token`);
+  });
+
+  it.each([
+    [['--port', 'many'], '--port must be a number'],
+    [['--profile', 'fake'], '--profile must be interface or real, got "fake"'],
+  ])('a bad option (%s): a message and exit code 1', async (args, message) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr).toContain('--port must be a number');
+    expect(stderr).toContain(message);
   });
 });

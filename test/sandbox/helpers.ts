@@ -63,16 +63,45 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function getToken(sandbox: RunningSandbox): Promise<string> {
-  const res = await call(`${sandbox.baseUrl}/oauth/v2/token`, {
+/** The interface document's form: JSON to `POST /oauth/v2/token`. */
+export function requestJsonToken(base: string, clientId: string, clientSecret: string): Promise<Res> {
+  return call(`${base}/oauth/v2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      client_id: sandbox.clientId,
-      client_secret: sandbox.clientSecret,
+      client_id: clientId,
+      client_secret: clientSecret,
       grant_type: 'client_credentials',
     }),
   });
+}
+
+/** Today's real service's form: `POST /token`, form body, credentials in Basic. */
+export function requestFormToken(
+  base: string,
+  clientId: string,
+  clientSecret: string,
+  path = '/token',
+): Promise<Res> {
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`);
+  return call(`${base}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${basic.toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials',
+  });
+}
+
+/** A token in the form the sandbox's profile asks for. */
+export async function getToken(sandbox: RunningSandbox): Promise<string> {
+  if (sandbox.profile === 'real') {
+    const res = await requestFormToken(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret);
+    expect(res.status, res.text).toBe(200);
+    return res.json.access_token;
+  }
+  const res = await requestJsonToken(sandbox.baseUrl, sandbox.clientId, sandbox.clientSecret);
   expect(res.status).toBe(200);
   return res.json.access_token;
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
 import { TextField } from '../../ui/TextField.tsx';
+import { SandboxProfileField } from './SandboxProfileField.tsx';
 import { useSettingsStore } from './settings-store.ts';
 import { UpdatesSection } from './UpdatesSection.tsx';
 
@@ -22,6 +23,7 @@ interface Draft {
   webhookPort: string;
   publicWebhookUrl: string;
   notifications: boolean;
+  sandboxProfile: NonNullable<SettingsView['sandboxProfile']>;
 }
 
 const draftOf = (settings: SettingsView): Draft => ({
@@ -32,6 +34,7 @@ const draftOf = (settings: SettingsView): Draft => ({
   webhookPort: String(settings.webhookPort),
   publicWebhookUrl: settings.publicWebhookUrl ?? '',
   notifications: settings.notifications,
+  sandboxProfile: settings.sandboxProfile ?? 'interface',
 });
 
 /** Only what changed is sent; an emptied field is cleared; the secret only when typed. */
@@ -48,6 +51,8 @@ function patchOf(draft: Draft, settings: SettingsView): SettingsPatch {
   if (draft.clientSecret !== '') patch.clientSecret = draft.clientSecret;
   if (Number(draft.webhookPort) !== settings.webhookPort) patch.webhookPort = Number(draft.webhookPort);
   if (draft.notifications !== settings.notifications) patch.notifications = draft.notifications;
+  if (draft.sandboxProfile !== (settings.sandboxProfile ?? 'interface'))
+    patch.sandboxProfile = draft.sandboxProfile;
   return patch;
 }
 
@@ -86,6 +91,13 @@ export function SettingsScreen() {
             />
             Built-in sandbox (no real customers)
           </label>
+          {draft.serviceMode === 'sandbox' && (
+            <SandboxProfileField
+              value={draft.sandboxProfile}
+              error={fieldErrors.sandboxProfile}
+              onChange={(v) => change('sandboxProfile', v)}
+            />
+          )}
           <label>
             <input
               type="radio"
