@@ -1,7 +1,7 @@
 // The case panel's channels (timeline, notes, stored document images), the Audit screen and the exports.
 import type { CaseChannel } from '../../contract/case.ts';
 import { DeskError } from '../../contract/errors.ts';
-import { toQueueRow } from '../customers/queue-row.ts';
+import { firstLine, toQueueRow } from '../customers/queue-row.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Handlers } from '../serve.ts';
@@ -37,7 +37,7 @@ export function caseFeature({ journal, events }: DeskContext): Feature<CaseChann
       });
       // The queue's row and the case panel follow (the row's latest note, the timeline).
       const customer = await knownCustomer(customerId);
-      events.emit('customer.updated', toQueueRow(customer));
+      events.emit('customer.updated', { ...toQueueRow(customer), latestNote: firstLine(note.text) });
       return { customerId, at: note.at, author: note.author, text: note.text };
     },
     async 'documents.stored'({ customerId }) {
