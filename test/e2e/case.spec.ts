@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type CaseApp, expect, test } from './case-fixtures.ts';
 import type { PageGlobals } from './fixtures.ts';
@@ -10,6 +11,14 @@ const passport = readFileSync(path.resolve(import.meta.dirname, '../../assets/sa
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+
+/** axe-core on one part of the screen (this spec's own): no violations. */
+async function expectAccessible(page: Page, selector: string) {
+  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  expect(violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target).join(' ')}`)).toEqual(
+    [],
+  );
+}
 
 /** A customer on the sandbox, known to Vetted, opened in the case panel. */
 async function openCase(page: Page, app: CaseApp, firstName: string, lastName: string): Promise<string> {
@@ -87,6 +96,7 @@ test('a note written with n lands in the timeline and the audit log, and survive
   await expect(note).toContainText('Call back on Monday.');
   const newest = timeline(page).getByRole('listitem').first();
   await expect(newest).toContainText('Asked for a sharper passport photo.');
+  await expectAccessible(page, 'article.case');
 
   await nav(page, 'Audit').click();
   await expect(page.getByRole('heading', { level: 2, name: 'Audit' })).toBeVisible();
@@ -128,6 +138,7 @@ test('the audit screen filters by action and customer, and exports CSV and JSON 
   expect(csvText.split('\r\n')[0]).toBe('When,Who,What,Action,Customer,Outcome,Detail');
   expect(csvText).toContain(`Note written,note.add,${id}`);
   await expect(page.getByText('Exported 1 entry.')).toBeVisible();
+  await expectAccessible(page, 'section.audit');
 
   await page.getByLabel('Action').selectOption('');
   await page.getByLabel('Customer ID').fill(id);
@@ -176,6 +187,7 @@ test('a document uploaded from the desk opens in the viewer, zooms and rotates b
   await expect(image).toHaveAttribute('data-zoom', '150');
   await expect(image).toHaveAttribute('data-rotation', '90');
   await expect(viewer.getByText('150%, rotated 90°')).toBeVisible();
+  await expectAccessible(page, 'dialog[open]');
   // Focus stays in the modal viewer.
   for (let i = 0; i < 8; i++) await page.keyboard.press('Tab');
   await expect(viewer.locator(':focus')).toHaveCount(1);
@@ -192,4 +204,45 @@ test('a document uploaded from the desk opens in the viewer, zooms and rotates b
   await expect(
     timeline(page).getByRole('listitem').filter({ hasText: 'Stored document image removed' }),
   ).toBeVisible();
+});
+
+test('the queue view exports as CSV, names masked unless revealed with a reason (audited)', async ({
+  page,
+  app,
+}) => {
+  const { id } = await app.sandbox.createCustomer('retry', 'Umberto');
+  await page.goto(app.launchUrl);
+  await page.evaluate(async (ref) => {
+    await (globalThis as PageGlobals).vetted?.customers.add({ ref });
+  }, id);
+  await page.getByRole('searchbox', { name: 'Search customers' }).fill('umberto');
+  await expect(page.getByRole('listbox', { name: 'Customers' }).getByRole('option')).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Export view…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export the queue view' });
+  await expectAccessible(page, 'dialog[open]');
+  const masked = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  const maskedText = readFileSync((await (await masked).path()) ?? '', 'utf8');
+  expect(maskedText).toContain(`${id},r••• U•••,`);
+  expect(maskedText).not.toContain('Umberto');
+
+  await page.getByRole('button', { name: 'Export view…' }).click();
+  await dialog.getByRole('radio', { name: 'In full, with a reason' }).check();
+  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Say why the export needs names in full (at least 5 characters).',
+  );
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('Quarterly check by compliance');
+  const full = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  const fullText = readFileSync((await (await full).path()) ?? '', 'utf8');
+  expect(fullText).toContain(`${id},retry Umberto,`);
+
+  await nav(page, 'Audit').click();
+  const reveal = page
+    .getByRole('table', { name: 'Audit log' })
+    .getByRole('row')
+    .filter({ hasText: 'Personal data revealed' });
+  await expect(reveal).toContainText('Quarterly check by compliance');
 });

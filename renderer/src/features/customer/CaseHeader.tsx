@@ -22,13 +22,8 @@ export function CaseHeader({ customer }: { customer: CustomerDetail }) {
       </h2>
       <p className="case-id">
         <span>Customer ID</span> <code>{customer.id}</code>{' '}
-        <button
-          type="button"
-          aria-label="Copy customer ID"
-          aria-keyshortcuts="c"
-          onClick={() => void useCaseStore.getState().copyId()}
-        >
-          Copy <KeyHint keys="c" />
+        <button type="button" aria-keyshortcuts="c" onClick={() => void useCaseStore.getState().copyId()}>
+          Copy customer ID <KeyHint keys="c" />
         </button>
       </p>
       <p className="case-status">
