@@ -40,7 +40,10 @@ const copied = (page: Page) => page.evaluate(() => (globalThis as { copiedText?:
 
 test('the case header shows the customer ID and copies it, saying so', async ({ page, app }) => {
   await page.addInitScript(() => {
-    const clipboard = navigator.clipboard;
+    // The test project has no DOM types: the little of the page this needs, typed here.
+    const { clipboard } = (
+      globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }
+    ).navigator;
     const write = clipboard.writeText.bind(clipboard);
     clipboard.writeText = async (text: string) => {
       await write(text);
