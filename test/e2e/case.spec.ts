@@ -221,17 +221,16 @@ test('the queue view exports as CSV, names masked unless revealed with a reason 
   await page.getByRole('searchbox', { name: 'Search customers' }).fill('umberto');
   await expect(page.getByRole('listbox', { name: 'Customers' }).getByRole('option')).toHaveCount(1);
 
-  await page.getByRole('button', { name: 'Export view…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export the queue view' });
-  await expectAccessible(page, 'dialog[open]');
   const masked = page.waitForEvent('download');
-  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  await page.getByRole('button', { name: 'Export view (CSV)' }).click();
   const maskedText = readFileSync((await (await masked).path()) ?? '', 'utf8');
   expect(maskedText).toContain(`${id},r••• U•••,`);
   expect(maskedText).not.toContain('Umberto');
+  await expect(page.getByText('Exported 1 row.')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Export view…' }).click();
-  await dialog.getByRole('radio', { name: 'In full, with a reason' }).check();
+  await page.getByRole('button', { name: 'Export with names…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export the view with names in full' });
+  await expectAccessible(page, 'dialog[open]');
   await dialog.getByRole('button', { name: 'Export CSV' }).click();
   await expect(dialog.getByRole('alert')).toHaveText(
     'Say why the export needs names in full (at least 5 characters).',
@@ -241,6 +240,7 @@ test('the queue view exports as CSV, names masked unless revealed with a reason 
   await dialog.getByRole('button', { name: 'Export CSV' }).click();
   const fullText = readFileSync((await (await full).path()) ?? '', 'utf8');
   expect(fullText).toContain(`${id},retry Umberto,`);
+  await expect(dialog).toBeHidden();
 
   await nav(page, 'Audit').click();
   const reveal = page

@@ -1,5 +1,6 @@
 import { useEffect, useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { CustomerIdFilter } from '../../ui/CustomerIdFilter.tsx';
 import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
 import { AuditTable } from './AuditTable.tsx';
 import { type AuditFilterFields, filterOf, useAuditStore } from './audit-store.ts';
@@ -69,16 +70,7 @@ function AuditFilters() {
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-customer`}>Customer ID</label>
-      <input
-        id={`${id}-customer`}
-        type="search"
-        value={fields.customerId}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="Any customer"
-        onChange={on('customerId')}
-      />
+      <CustomerIdFilter value={fields.customerId} onChange={(value) => setField('customerId', value)} />
       <label htmlFor={`${id}-from`}>From</label>
       <input id={`${id}-from`} type="date" value={fields.fromDay} onChange={on('fromDay')} />
       <label htmlFor={`${id}-to`}>To</label>

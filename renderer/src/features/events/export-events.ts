@@ -1,11 +1,19 @@
+import type { ExportFile } from '../../../../contract/case.ts';
 import type { EventWindowInput } from '../../../../contract/webhooks.ts';
-import { downloadFile } from '../../ui/download.ts';
 
 type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 
-/** Hands the exported log (JSON Lines) to the reviewer as a download. */
-export function downloadEvents(jsonl: string, filter: EventFilter): void {
-  downloadFile({ fileName: fileName(filter), mimeType: 'application/jsonl', content: jsonl });
+/** The exported log (JSON Lines) as a file to hand to the reviewer. */
+export function eventsFile({
+  jsonl,
+  count,
+  filter,
+}: {
+  jsonl: string;
+  count: number;
+  filter: EventFilter;
+}): ExportFile {
+  return { fileName: fileName(filter), mimeType: 'application/jsonl', content: jsonl, count };
 }
 
 /** e.g. `vetted-events-customer_verified-2025-06-01.jsonl`: what was exported, and when. */
