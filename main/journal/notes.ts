@@ -1,6 +1,7 @@
 // Reviewers' notes on a case: plain text, journaled, encrypted at rest (a note may quote personal data).
-// Searching them decrypts them: they are few beside customers (a handful per case a reviewer touched), and
-// an index over their words would be a plaintext copy of what the encryption is there to protect.
+// Searching them decrypts each once and keeps the text in memory: they are few beside customers (a handful per
+// case a reviewer touched), and an index over their words on disk would be a plaintext copy of what the
+// encryption is there to protect.
 import { MAX_NOTE_CHARS, noteLength } from '../../contract/case.ts';
 import type { Statements, Sync } from './db.ts';
 import type { PersonalCipher, PersonalPlace } from './personal.ts';
@@ -41,6 +42,9 @@ export function notesRepository(
   clock: Clock,
   actor: string,
 ): Sync<NotesRepository> {
+  // Lower-cased texts for search, held in main's memory only, up to note `seen`.
+  const searchable: Array<{ customerId: string; text: string }> = [];
+  let seen = 0;
   const toNote = (row: NoteRow): Note => ({
     seq: row.seq,
     customerId: row.customer_id,
@@ -90,10 +94,15 @@ export function notesRepository(
     customersMatching(term) {
       const wanted = term.trim().toLocaleLowerCase();
       if (!wanted) return [];
+      // Notes are only ever added: each is decrypted once, when a search first meets it.
+      for (const row of sql.all<NoteRow>('SELECT * FROM notes WHERE seq > :seen ORDER BY seq', { seen })) {
+        searchable.push({ customerId: row.customer_id, text: toNote(row).text.toLocaleLowerCase() });
+        seen = row.seq;
+      }
       const found = new Set<string>();
-      for (const row of sql.all<NoteRow>('SELECT * FROM notes ORDER BY seq DESC')) {
-        if (found.has(row.customer_id)) continue;
-        if (toNote(row).text.toLocaleLowerCase().includes(wanted)) found.add(row.customer_id);
+      for (let i = searchable.length - 1; i >= 0; i--) {
+        const note = searchable[i]!;
+        if (!found.has(note.customerId) && note.text.includes(wanted)) found.add(note.customerId);
       }
       return [...found];
     },

@@ -102,16 +102,17 @@ export function openJournal({
 }
 
 function repositories(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock, actor: string) {
+  const notes = notesRepository(sql, cipher, clock, actor);
   return {
     customers: customersRepository(db, sql, cipher, clock),
-    queue: queueRepository(sql),
+    queue: queueRepository(sql, notes.customersMatching),
     drafts: draftsRepository(sql, cipher, clock),
     outbox: outboxRepository(sql, clock),
     events: eventsRepository(sql, clock),
     retries: retriesRepository(sql, clock),
     audit: auditRepository(sql, clock, actor),
     rejections: rejectionsRepository(sql, clock),
-    notes: notesRepository(sql, cipher, clock, actor),
+    notes,
     documentImages: documentImagesRepository(sql, cipher, clock),
   };
 }
