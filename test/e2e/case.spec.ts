@@ -65,6 +65,17 @@ test('the case header shows the customer ID and copies it, saying so', async ({ 
   await page.getByRole('heading', { level: 2, name: 'retry Quist' }).focus();
   await page.keyboard.press('c');
   await expect.poll(() => copied(page)).toBe(id);
+  // It lays out in a narrow pane: nothing wider than the panel at 480 px.
+  await page.setViewportSize({ width: 480, height: 900 });
+  const overflow = await page.evaluate(() => {
+    const panel = (
+      globalThis as unknown as {
+        document: { querySelector(s: string): { scrollWidth: number; clientWidth: number } };
+      }
+    ).document.querySelector('article.case');
+    return panel.scrollWidth - panel.clientWidth;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
   // The actions show their keys, and say why when they are not available.
   await expect(page.getByRole('button', { name: 'Retry verification' })).toHaveAttribute(
     'aria-keyshortcuts',
