@@ -78,8 +78,23 @@ describe('case store', () => {
     fake.push('customer.updated', queueRow('c1', 'verified', 1));
     await settle();
     expect(timeline).toHaveBeenCalledTimes(2);
+    fake.push('event.received', {
+      id: 'ev-1',
+      topic: 'customer_verification_document_uploaded',
+      customerId: 'c1',
+      customerName: null,
+      resourceId: 'd-1',
+      created: '2026-03-01T09:00:00.000Z',
+      receivedAt: '2026-03-01T09:00:01.000Z',
+      signatureVerified: true,
+      duplicatesSeen: 0,
+      processed: true,
+    });
+    await settle();
+    expect(timeline).toHaveBeenCalledTimes(3);
     stop();
     expect(fake.listeners('customer.updated')).toBe(0);
+    expect(fake.listeners('event.received')).toBe(0);
   });
 });
 

@@ -103,10 +103,14 @@ export const useCaseStore = create<CaseState>((set, get) => {
       say('Stored image removed.');
       await get().reload();
     },
-    watch: sharedWatch(() =>
+    // A change to the customer, or an event about it (which may change nothing else), is a new entry.
+    watch: sharedWatch(() => [
       api.on('customer.updated', (row) => {
         if (row.id === get().id) void get().reload();
       }),
-    ),
+      api.on('event.received', (event) => {
+        if (event.customerId !== null && event.customerId === get().id) void get().reload();
+      }),
+    ]),
   };
 });
