@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { caseChannels } from './case.ts';
 import {
   CustomerDetailSchema,
   CustomerIdSchema,
@@ -59,6 +60,7 @@ export const invokeChannels = {
   'customers.importAvailability': { input: noInput, output: ImportAvailabilitySchema },
   'customers.import': { input: noInput, output: ProgressSchema },
   ...documentChannels,
+  ...caseChannels,
   ...draftChannels,
   ...webhookChannels,
   ...updateChannels,

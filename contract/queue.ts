@@ -45,6 +45,8 @@ export const QueueRowSchema = z.object({
   gone: z.boolean(),
   /** A line for the row, e.g. why the last document was rejected. */
   note: z.string().nullable(),
+  /** The first line of the reviewer's latest note on the case, when it has one (the Note column). */
+  latestNote: z.string().nullable().optional(),
 });
 export type QueueRow = z.infer<typeof QueueRowSchema>;
 

@@ -3,6 +3,7 @@ import type { AppInfo } from '../contract/channels.ts';
 import { DeskError } from '../contract/errors.ts';
 import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/index.ts';
+import { caseFeature } from './case/index.ts';
 import { decryptField, encryptField } from './crypto.ts';
 import { documentsFeature } from './customers/documents.ts';
 import { customersFeature } from './customers/index.ts';
@@ -104,10 +105,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const documents = documentsFeature(context);
   const drafts = draftsFeature(context);
   const webhooks = webhooksFeature(context);
+  const cases = caseFeature(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
-  const features = [customers, documents, drafts, webhooks, updates];
+  const features = [customers, documents, cases, drafts, webhooks, updates];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
@@ -132,6 +134,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const updateSettings = async (patch: SettingsPatch): Promise<SettingsView> => {
     applySettingsPatch(settings, vault, log, patch);
     const changed = Object.keys(patch);
+    // Which settings, never their values (the client secret is one of them).
+    await journal.audit.record({ action: 'settings.change', outcome: 'ok', detail: changed.join(', ') });
     if (CONNECTION_KEYS.some((key) => key in patch)) {
       await connection.close();
       connection = await connect();
@@ -156,6 +160,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     'service.test': () => connection.test(),
     ...customers.handlers,
     ...documents.handlers,
+    ...cases.handlers,
     ...drafts.handlers,
     ...webhooks.handlers,
     ...updates.handlers,

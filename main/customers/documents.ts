@@ -110,6 +110,18 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
     return created;
   };
 
+  /** What was sent stays viewable at this desk, encrypted like other personal data (the case panel). */
+  const keepImage = async (input: UploadInput, documentId: string) => {
+    const head = Buffer.from(input.bytesBase64.slice(0, 16), 'base64');
+    await journal.documentImages.store({
+      documentId,
+      customerId: input.customerId,
+      documentType: input.documentType,
+      contentType: sniffImageType(head) ?? 'application/octet-stream',
+      base64: input.bytesBase64,
+    });
+  };
+
   const handlers: Pick<Handlers, DocumentChannel> = {
     async 'documents.list'({ customerId }): Promise<DocumentList> {
       await knownCustomer(customerId);
@@ -134,6 +146,10 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
       if (earlyCancels.delete(uploadId)) upload.controller.abort();
       try {
         const created = await send(input, upload);
+        // The upload stands whether or not its copy could be kept here.
+        await keepImage(input, created.id).catch((error: unknown) => {
+          log.warn('keeping the uploaded image failed', { customerId, ...describeError(error) });
+        });
         // The audit names the document, never the file: a file name may carry the customer's name.
         await journal.audit.record({
           action: 'document.upload',

@@ -5,7 +5,7 @@ import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
-import { toQueueRow } from './queue-row.ts';
+import { toQueueRow, withLatestNotes } from './queue-row.ts';
 
 type CustomerChannels =
   | 'queue.window'
@@ -37,7 +37,7 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
   };
 
   const handlers: Pick<Handlers, CustomerChannels> = {
-    'queue.window': (input) => journal.queue.window(input),
+    'queue.window': async (input) => withLatestNotes(journal, await journal.queue.window(input)),
     'customers.get': ({ id }) => detail(id),
     async 'customers.add'({ ref }) {
       const { baseUrl } = options.connection().status();

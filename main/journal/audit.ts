@@ -1,6 +1,7 @@
-// The audit log: every reviewer action, what, which customer, when, outcome. Append-only (triggers in the
-// schema refuse UPDATE and DELETE). Never personal data: callers write ids, statuses and error codes.
-import type { Statements, Sync } from './db.ts';
+// The audit log: every reviewer action, who, what, which customer, when, outcome. Append-only: this
+// repository has no update or delete, and triggers in the schema refuse UPDATE and DELETE. Never personal
+// data beyond what a reviewer typed as a reason: callers write ids, statuses, error codes and reasons.
+import type { Params, Statements, Sync } from './db.ts';
 import { type Clock, isoTime } from './time.ts';
 
 export interface AuditInput {
@@ -9,55 +10,101 @@ export interface AuditInput {
   customerId?: string | null;
   /** e.g. `ok`, `failed`, `refused`. */
   outcome: string;
-  /** A short, non-personal detail: an error code, a draft id, a status. */
+  /** A short, non-personal detail: an error code, a draft id, a status, a reveal's reason. */
   detail?: string | null;
+  /** Who did it; the journal's own actor (the OS user in solo mode) when not given. */
+  actor?: string;
 }
 
 export interface AuditEntry {
   seq: number;
   at: string;
+  /** '' for entries written before actors were recorded. */
+  actor: string;
   action: string;
   customerId: string | null;
   outcome: string;
   detail: string | null;
 }
 
+/** Every condition is optional; times are ISO-8601, `from` inclusive, `to` exclusive. */
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  customerId?: string;
+  from?: string;
+  to?: string;
+}
+
 export interface AuditRepository {
   record(entry: AuditInput): Promise<AuditEntry>;
-  /** Newest first; one customer's entries when `customerId` is given. */
-  list(query?: { customerId?: string; limit?: number; offset?: number }): Promise<AuditEntry[]>;
+  /** Newest first, narrowed by the filter. */
+  list(query?: AuditFilter & { limit?: number; offset?: number }): Promise<AuditEntry[]>;
+  count(filter?: AuditFilter): Promise<number>;
+  /** The people and actions that occur, for the filter's choices. */
+  facets(): Promise<{ actors: string[]; actions: string[] }>;
 }
 
 interface AuditRow {
   seq: number;
   at: string;
+  actor: string;
   action: string;
   customer_id: string | null;
   outcome: string;
   detail: string | null;
 }
 
-export function auditRepository(sql: Statements, clock: Clock): Sync<AuditRepository> {
+const COLUMNS: Record<keyof AuditFilter, string> = {
+  actor: 'actor = :actor',
+  action: 'action = :action',
+  customerId: 'customer_id = :customerId',
+  from: 'at >= :from',
+  to: 'at < :to',
+};
+
+function whereOf(filter: AuditFilter): { where: string; params: Params } {
+  const params: Params = {};
+  const conditions: string[] = [];
+  for (const [key, condition] of Object.entries(COLUMNS) as [keyof AuditFilter, string][]) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    conditions.push(condition);
+    params[key] = key === 'from' || key === 'to' ? isoTime(value) : value;
+  }
+  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
+}
+
+export function auditRepository(sql: Statements, clock: Clock, actor: string): Sync<AuditRepository> {
   return {
-    record({ action, customerId = null, outcome, detail = null }) {
+    record({ action, customerId = null, outcome, detail = null, actor: who = actor }) {
       const row = sql.get<AuditRow>(
-        `INSERT INTO audit_log (at, action, customer_id, outcome, detail)
-         VALUES (:at, :action, :customerId, :outcome, :detail) RETURNING *`,
-        { at: isoTime(clock()), action, customerId, outcome, detail },
+        `INSERT INTO audit_log (at, actor, action, customer_id, outcome, detail)
+         VALUES (:at, :actor, :action, :customerId, :outcome, :detail) RETURNING *`,
+        { at: isoTime(clock()), actor: who, action, customerId, outcome, detail },
       );
       return toEntry(row!);
     },
-    list({ customerId, limit = 100, offset = 0 } = {}) {
-      const page = { limit, offset };
-      const rows =
-        customerId === undefined
-          ? sql.all<AuditRow>('SELECT * FROM audit_log ORDER BY seq DESC LIMIT :limit OFFSET :offset', page)
-          : sql.all<AuditRow>(
-              `SELECT * FROM audit_log WHERE customer_id = :customerId ORDER BY seq DESC
-               LIMIT :limit OFFSET :offset`,
-              { ...page, customerId },
-            );
-      return rows.map(toEntry);
+    list({ limit = 100, offset = 0, ...filter } = {}) {
+      const { where, params } = whereOf(filter);
+      return sql
+        .all<AuditRow>(`SELECT * FROM audit_log ${where} ORDER BY seq DESC LIMIT :limit OFFSET :offset`, {
+          ...params,
+          limit,
+          offset,
+        })
+        .map(toEntry);
+    },
+    count(filter = {}) {
+      const { where, params } = whereOf(filter);
+      return sql.get<{ n: number }>(`SELECT count(*) AS n FROM audit_log ${where}`, params)?.n ?? 0;
+    },
+    facets() {
+      const distinct = (column: 'actor' | 'action') =>
+        sql
+          .all<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM audit_log ORDER BY value`)
+          .map(({ value }) => value);
+      return { actors: distinct('actor').filter(Boolean), actions: distinct('action') };
     },
   };
 }
@@ -66,6 +113,7 @@ function toEntry(row: AuditRow): AuditEntry {
   return {
     seq: row.seq,
     at: row.at,
+    actor: row.actor,
     action: row.action,
     customerId: row.customer_id,
     outcome: row.outcome,

@@ -3,7 +3,7 @@
 // the interface (interface.ts: repositories per concern whose methods return promises, a unit of work for
 // writes that span several of them, the webhook inbox) and its data types. Callers never learn which
 // implementation runs; today it is SQLite (sqlite.ts), team mode adds PostgreSQL behind the same interface.
-export type { AuditEntry, AuditInput, AuditRepository } from './audit.ts';
+export type { AuditEntry, AuditFilter, AuditInput, AuditRepository } from './audit.ts';
 export type {
   CustomersRepository,
   JournalCustomer,
@@ -13,6 +13,11 @@ export type {
   StatusSource,
   UpsertResult,
 } from './customers.ts';
+export type {
+  DocumentImagesRepository,
+  StoredImage,
+  StoredImageInfo,
+} from './document-images.ts';
 export type {
   Draft,
   DraftState,
@@ -30,6 +35,7 @@ export type {
   JournalRepositories,
   JournalTransaction,
 } from './interface.ts';
+export type { Note, NotesRepository } from './notes.ts';
 export type { Address, PersonalData } from './personal.ts';
 export type { QueueRepository } from './queue.ts';
 export type { Rejection, RejectionInput, RejectionsRepository } from './rejections.ts';

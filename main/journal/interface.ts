@@ -2,8 +2,10 @@
 // journal provides, and all that callers outside main/journal/ may rely on.
 import type { AuditRepository } from './audit.ts';
 import type { CustomersRepository } from './customers.ts';
+import type { DocumentImagesRepository } from './document-images.ts';
 import type { DraftsRepository, OutboxRepository } from './drafts.ts';
 import type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
+import type { NotesRepository } from './notes.ts';
 import type { QueueRepository } from './queue.ts';
 import type { RejectionInput, RejectionsRepository } from './rejections.ts';
 import type { RetriesRepository } from './retries.ts';
@@ -20,6 +22,10 @@ export interface JournalRepositories {
   readonly audit: AuditRepository;
   /** The webhook listener's security log: requests it refused. */
   readonly rejections: RejectionsRepository;
+  /** Reviewers' notes on cases (encrypted). */
+  readonly notes: NotesRepository;
+  /** Images of documents uploaded from this desk (encrypted, purgeable). */
+  readonly documentImages: DocumentImagesRepository;
 }
 
 /**

@@ -6,7 +6,7 @@ import { JournalError } from './errors.ts';
 
 /** Where a personal value lives; its AAD. */
 export interface PersonalPlace {
-  table: 'customers' | 'drafts';
+  table: 'customers' | 'drafts' | 'notes' | 'document_images';
   id: string;
   column: string;
 }

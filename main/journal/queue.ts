@@ -46,7 +46,14 @@ interface Source {
   draftParams: Params;
 }
 
-export function queueRepository(sql: Statements): Sync<QueueRepository> {
+/**
+ * `notedMatching`: the customers whose notes (encrypted, so not in the search index) contain a term
+ * (notes.ts); a search finds them too.
+ */
+export function queueRepository(
+  sql: Statements,
+  notedMatching: (term: string) => string[] = () => [],
+): Sync<QueueRepository> {
   const counts = (source: Source): Record<Section, number> => {
     const counted = Object.fromEntries(SECTIONS.map((section) => [section, 0])) as Record<Section, number>;
     const perSection = source.with
@@ -88,7 +95,8 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
 
   return {
     window({ section, search, offset, limit }) {
-      const source = sourceFor(planSearch(search));
+      const plan = planSearch(search);
+      const source = withNoted(sourceFor(plan), plan ? notedMatching(search) : []);
       const counted = counts(source);
       const total =
         section === 'all' ? Object.values(counted).reduce((sum, n) => sum + n, 0) : counted[section];
@@ -131,6 +139,19 @@ function sourceFor(plan: SearchPlan | undefined): Source {
     }),
   );
   return source;
+}
+
+/** Customers whose notes match join those whose name or e-mail do (a few ids: an IN list). */
+function withNoted(source: Source, noted: string[]): Source {
+  if (noted.length === 0 || !source.with) return source;
+  const ids = 'SELECT value FROM json_each(:noted)';
+  const patterns = source.customerWhere.length ? `(${source.customerWhere.join(' AND ')})` : null;
+  return {
+    ...source,
+    with: `${source.with.replace(/\)$/, '')} UNION SELECT seq FROM customers WHERE id IN (${ids}))`,
+    customerWhere: patterns ? [`(${patterns} OR c.id IN (${ids}))`] : [],
+    customerParams: { ...source.customerParams, noted: JSON.stringify(noted) },
+  };
 }
 
 function nameOrEmailLike(table: 'c' | 'd', param: string): string {

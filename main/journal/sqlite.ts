@@ -2,9 +2,11 @@
 // promises here for the interface (index.ts), which costs microseconds. One connection serves main; the
 // webhook inbox commits on a second one, in a worker (durable-writer.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { osUserName } from '../os-user.ts';
 import { auditRepository } from './audit.ts';
 import { customersRepository } from './customers.ts';
 import { configure, type Db, openDatabase, type Statements, statements } from './db.ts';
+import { documentImagesRepository } from './document-images.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
 import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
 import { JournalError } from './errors.ts';
@@ -17,6 +19,7 @@ import {
 } from './events.ts';
 import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
+import { notesRepository } from './notes.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
 import { type RejectionInput, type RejectionsRepository, rejectionsRepository } from './rejections.ts';
@@ -32,6 +35,8 @@ export interface JournalOptions {
   dataKey: Buffer;
   /** For tests; defaults to the system clock. */
   clock?: Clock;
+  /** Who acts at this desk, for the audit log and notes; the OS user by default (solo mode). */
+  actor?: string;
 }
 
 /** The SQLite journal: the interface, plus what only its own tests and tools use (the file, SQL text). */
@@ -49,7 +54,12 @@ export interface SqliteJournal extends Journal {
  * Opens the journal, migrating it to the latest schema. Throws `JournalError`, leaving the file untouched,
  * for a journal written by a newer Vetted or a file that is not a journal.
  */
-export function openJournal({ file, dataKey, clock = systemClock }: JournalOptions): SqliteJournal {
+export function openJournal({
+  file,
+  dataKey,
+  clock = systemClock,
+  actor = osUserName(),
+}: JournalOptions): SqliteJournal {
   const cipher = personalCipher(dataKey);
   const db = openDatabase(file);
   try {
@@ -60,7 +70,7 @@ export function openJournal({ file, dataKey, clock = systemClock }: JournalOptio
     db.close();
     throw error;
   }
-  const sync = repositories(db, statements(db), cipher, clock);
+  const sync = repositories(db, statements(db), cipher, clock, actor);
   const units = unitsOfWork(db);
   const inTransaction = (repos: JournalRepositories): JournalTransaction => ({
     ...repos,
@@ -91,16 +101,19 @@ export function openJournal({ file, dataKey, clock = systemClock }: JournalOptio
   };
 }
 
-function repositories(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock) {
+function repositories(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock, actor: string) {
+  const notes = notesRepository(sql, cipher, clock, actor);
   return {
     customers: customersRepository(db, sql, cipher, clock),
-    queue: queueRepository(sql),
+    queue: queueRepository(sql, notes.customersMatching),
     drafts: draftsRepository(sql, cipher, clock),
     outbox: outboxRepository(sql, clock),
     events: eventsRepository(sql, clock),
     retries: retriesRepository(sql, clock),
-    audit: auditRepository(sql, clock),
+    audit: auditRepository(sql, clock, actor),
     rejections: rejectionsRepository(sql, clock),
+    notes,
+    documentImages: documentImagesRepository(sql, cipher, clock),
   };
 }
 

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { AuditScreen } from './features/audit/AuditScreen.tsx';
 import { CustomerView } from './features/customer/CustomerView.tsx';
 import { DraftScreen } from './features/drafts/DraftScreen.tsx';
 import { EventLogScreen } from './features/events/EventLogScreen.tsx';
@@ -18,6 +19,7 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'draft', label: 'New customer' },
   { view: 'events', label: 'Events' },
   { view: 'webhooks', label: 'Webhooks' },
+  { view: 'audit', label: 'Audit' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -66,6 +68,8 @@ export function App() {
           <EventLogScreen />
         ) : view === 'webhooks' ? (
           <WebhooksScreen />
+        ) : view === 'audit' ? (
+          <AuditScreen />
         ) : view === 'draft' ? (
           <DraftScreen key={draftOpening} draftId={draftId} />
         ) : view === 'customer' && customerId ? (

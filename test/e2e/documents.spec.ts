@@ -54,7 +54,7 @@ test('a dropped passport is checked, typed, uploaded with progress, and its acce
   await app.sandbox.advanceClock(120);
   await expect(row).toContainText('Accepted', REVIEW_SEEN);
   await expect(card.getByRole('status')).toContainText('Reviewed: Accepted');
-  await expect(page.getByRole('definition').filter({ hasText: /^verified/ })).toBeVisible();
+  await expect(page.getByText(/^Verified for/)).toBeVisible();
   await expect(dropZone(page)).toHaveCount(0);
 
   // The second file, kept all along, is now refused: the customer no longer needs a document.

@@ -150,9 +150,9 @@ test('a status change delivered by webhook moves the queue row and raises a toas
   await expect(toasts(page).getByRole('button')).toHaveCount(0);
 
   // The customer's timeline links the change to the event that reported it.
-  const history = page.getByRole('region', { name: 'Status history' });
-  const verified = history.getByRole('listitem').filter({ hasText: /^verified/ });
-  await expect(verified).toContainText('Reported by webhook event');
+  const history = page.getByRole('region', { name: 'Timeline' });
+  const verified = history.getByRole('listitem').filter({ hasText: 'Status: Verified' });
+  await expect(verified).toContainText('Reported by the service:');
   await verified.getByRole('button', { name: 'Show in event log' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Events' })).toBeVisible();
   await expect(page.getByLabel('Customer ID')).toHaveValue(id);

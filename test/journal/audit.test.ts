@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { journalFile, MINUTE, manualClock, openTestJournal } from './helpers.ts';
@@ -5,7 +6,7 @@ import { journalFile, MINUTE, manualClock, openTestJournal } from './helpers.ts'
 describe('the audit log', () => {
   it('records what was done, to which customer, when and with what outcome; newest first', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock });
+    const journal = openTestJournal({ clock: time.clock, actor: 'ada' });
     const first = await journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
     time.advance(MINUTE);
     await journal.audit.record({
@@ -20,6 +21,7 @@ describe('the audit log', () => {
     expect(first).toEqual({
       seq: 1,
       at: '2026-03-01T09:00:00.000Z',
+      actor: 'ada',
       action: 'customer.create',
       customerId: 'c-1',
       outcome: 'ok',
@@ -34,6 +36,7 @@ describe('the audit log', () => {
       {
         seq: 2,
         at: '2026-03-01T09:01:00.000Z',
+        actor: 'ada',
         action: 'customer.retry',
         customerId: 'c-2',
         outcome: 'failed',
@@ -57,5 +60,41 @@ describe('the audit log', () => {
       raw.close();
     }
     expect(await journal.audit.list()).toMatchObject([{ outcome: 'ok' }]);
+  });
+
+  it('has no way to change or delete an entry through the journal interface', async () => {
+    const journal = openTestJournal();
+    const methods = Object.keys(journal.audit).sort();
+    expect(methods).toEqual(['count', 'facets', 'list', 'record']);
+    for (const name of methods) expect(name).not.toMatch(/update|delete|remove|purge|clear|set/i);
+  });
+
+  it('records who did each action (the OS user by default) and filters by person, action, customer and date', async () => {
+    const time = manualClock();
+    const journal = openTestJournal({ clock: time.clock });
+    const me = (await journal.audit.record({ action: 'note.add', customerId: 'c-1', outcome: 'ok' })).actor;
+    expect(me).toBe(os.userInfo().username);
+    time.advance(MINUTE);
+    await journal.audit.record({
+      action: 'customer.retry',
+      customerId: 'c-2',
+      outcome: 'ok',
+      actor: 'grace',
+    });
+    time.advance(MINUTE);
+    await journal.audit.record({ action: 'note.add', customerId: 'c-2', outcome: 'ok', actor: 'grace' });
+
+    const seqs = async (filter: Parameters<typeof journal.audit.list>[0]) =>
+      (await journal.audit.list(filter)).map((entry) => entry.seq);
+    expect(await seqs({ actor: 'grace' })).toEqual([3, 2]);
+    expect(await seqs({ action: 'note.add' })).toEqual([3, 1]);
+    expect(await seqs({ customerId: 'c-2', action: 'note.add' })).toEqual([3]);
+    expect(await seqs({ from: '2026-03-01T09:01:00.000Z', to: '2026-03-01T09:02:00.000Z' })).toEqual([2]);
+    expect(await journal.audit.count({ actor: 'grace' })).toBe(2);
+    expect(await journal.audit.count()).toBe(3);
+    expect(await journal.audit.facets()).toEqual({
+      actors: [me, 'grace'].sort(),
+      actions: ['customer.retry', 'note.add'],
+    });
   });
 });

@@ -51,6 +51,8 @@ export function detachedJournal(journal: Journal): Journal {
     retries: journal.retries,
     audit: journal.audit,
     rejections: journal.rejections,
+    notes: journal.notes,
+    documentImages: journal.documentImages,
   } satisfies JournalRepositories;
   return {
     ...detachRepositories<JournalRepositories>(repositories),

@@ -40,12 +40,13 @@ export const MINUTE = 60_000;
 
 /** The journal under test, typed as the interface: every test here runs against any implementation of it. */
 export function openTestJournal(
-  options: { file?: string; dataKey?: Buffer; clock?: () => Date } = {},
+  options: { file?: string; dataKey?: Buffer; clock?: () => Date; actor?: string } = {},
 ): Journal {
   const sqlite = openJournal({
     file: options.file ?? journalFile(),
     dataKey: options.dataKey ?? createFieldKey(),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.actor ? { actor: options.actor } : {}),
   });
   const journal = process.env.VETTED_TEST_JOURNAL === 'detached' ? detachedJournal(sqlite) : sqlite;
   openJournals.push(journal);

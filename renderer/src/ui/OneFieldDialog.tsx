@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { VettedError } from '../../../contract/errors.ts';
 import { Dialog } from './Dialog.tsx';
 import { Field } from './Field.tsx';
@@ -11,6 +11,10 @@ interface OneFieldDialogProps {
   /** The button, and what it says while the request runs. */
   action: { label: string; busyLabel: string };
   multiline?: boolean;
+  /** Lines of a multiline field. */
+  rows?: number;
+  /** Shown under the field as it is typed (e.g. a count of characters). */
+  below?(value: string): ReactNode;
   /** Main's field key for this value (e.g. "/ref"): its message is shown beside the field. */
   fieldPointer: string;
   /** A message when the value cannot be sent, checked before anything is. */
@@ -22,7 +26,20 @@ interface OneFieldDialogProps {
 
 /** A dialog asking for one value (an id, a reason…), with its check, its busy state and its error. */
 export function OneFieldDialog(props: OneFieldDialogProps) {
-  const { open, title, label, hint, action, multiline, fieldPointer, check, submit, onClose } = props;
+  const {
+    open,
+    title,
+    label,
+    hint,
+    action,
+    multiline,
+    rows = 3,
+    below,
+    fieldPointer,
+    check,
+    submit,
+    onClose,
+  } = props;
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,7 +76,7 @@ export function OneFieldDialog(props: OneFieldDialogProps) {
               <textarea
                 {...control}
                 data-autofocus
-                rows={3}
+                rows={rows}
                 value={value}
                 onChange={(e) => setValue(e.target.value)}
               />
@@ -75,6 +92,7 @@ export function OneFieldDialog(props: OneFieldDialogProps) {
             )
           }
         </Field>
+        {below?.(value)}
         <div className="actions">
           <button type="submit" disabled={busy}>
             {busy ? action.busyLabel : action.label}

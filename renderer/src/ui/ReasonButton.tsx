@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import { KeyHint } from './KeyHint.tsx';
 
 interface ReasonButtonProps {
   children: ReactNode;
@@ -6,13 +7,15 @@ interface ReasonButtonProps {
   unavailable: string | null;
   onClick(): void;
   busy?: boolean;
+  /** The key that runs it, shown on the button (the screen wires the key itself). */
+  shortcut?: string;
 }
 
 /**
  * A button that, when its action is not available, says why. It stays focusable (aria-disabled
  * rather than disabled) so that a keyboard or screen-reader user meets the reason too.
  */
-export function ReasonButton({ children, unavailable, onClick, busy = false }: ReasonButtonProps) {
+export function ReasonButton({ children, unavailable, onClick, busy = false, shortcut }: ReasonButtonProps) {
   const reasonId = useId();
   const blocked = unavailable !== null || busy;
   return (
@@ -21,11 +24,18 @@ export function ReasonButton({ children, unavailable, onClick, busy = false }: R
         type="button"
         aria-disabled={blocked || undefined}
         aria-describedby={unavailable ? reasonId : undefined}
+        aria-keyshortcuts={shortcut}
         onClick={() => {
           if (!blocked) onClick();
         }}
       >
         {children}
+        {shortcut && (
+          <>
+            {' '}
+            <KeyHint keys={shortcut} />
+          </>
+        )}
       </button>
       {unavailable && (
         <small id={reasonId} className="hint">

@@ -37,12 +37,17 @@ export function CustomerActions({
     <section aria-labelledby="customer-actions" className="customer-section">
       <h3 id="customer-actions">Actions</h3>
       <div className="actions">
-        <ReasonButton unavailable={unavailable(actions.retry, openRetry)} onClick={() => openRetry?.()}>
+        <ReasonButton
+          unavailable={unavailable(actions.retry, openRetry)}
+          onClick={() => openRetry?.()}
+          shortcut="r"
+        >
           Retry verification
         </ReasonButton>
         <ReasonButton
           unavailable={unavailable(actions.upload, slots.upload)}
           onClick={() => slots.upload?.()}
+          shortcut="u"
         >
           Upload documents
         </ReasonButton>

@@ -1,42 +1,57 @@
 import { useEffect, useState } from 'react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { SECTION_TITLES } from '../../../../contract/queue.ts';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
-import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
-import { formatDateTime, TimeSince, useNow } from '../../ui/time.tsx';
+import { useShortcuts } from '../../ui/shortcuts.ts';
+import { formatDateTime } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
 import { focusDropZone } from '../documents/DropZone.tsx';
+import { RetryDialog } from '../retry/RetryDialog.tsx';
+import { CaseHeader } from './CaseHeader.tsx';
+import { CaseTimeline } from './CaseTimeline.tsx';
+import { CaseToolbar } from './CaseToolbar.tsx';
 import { CustomerActions } from './CustomerActions.tsx';
+import { caseShortcuts } from './case-shortcuts.ts';
+import { useCaseStore } from './case-store.ts';
 import { useCustomerStore } from './customer-store.ts';
+import { NoteDialog } from './NoteDialog.tsx';
 import { PersonalDataPanel } from './PersonalDataPanel.tsx';
 import { ServiceLinks } from './ServiceLinks.tsx';
-import { StatusTimeline } from './StatusTimeline.tsx';
+import { StoredImages } from './StoredImages.tsx';
 
 interface CustomerViewProps {
   id: string;
   onBack(): void;
 }
 
-/** One customer: who, where it stands and since when, how it got there, and what can be done. */
+type Opened = 'help' | 'note' | 'retry' | null;
+
+/** The case panel: who, where it stands and since when, what happened, and what can be done, by key too. */
 export function CustomerView({ id, onBack }: CustomerViewProps) {
   const { detail, problem, refreshing, notice, open, refresh } = useCustomerStore();
-  const [helpOpen, setHelpOpen] = useState(false);
+  const announcement = useCaseStore((state) => state.announcement);
+  const [opened, setOpened] = useState<Opened>(null);
   useWatch(useCustomerStore.getState().watch);
+  useWatch(useCaseStore.getState().watch);
 
   useEffect(() => {
     void open(id);
+    void useCaseStore.getState().open(id);
   }, [id, open]);
 
-  const shortcuts: Shortcut[] = [
-    { keys: ['Escape'], label: 'Back to the queue', run: onBack },
-    { keys: ['?'], label: 'Show these shortcuts', run: () => setHelpOpen(true) },
-  ];
-  useShortcuts(shortcuts);
-
   const shown = detail?.id === id ? detail : null;
+  const shortcuts = caseShortcuts(shown, {
+    back: onBack,
+    help: () => setOpened('help'),
+    retry: () => setOpened('retry'),
+    upload: focusDropZone,
+    note: () => setOpened('note'),
+  });
+  useShortcuts(shortcuts);
+  const close = () => setOpened(null);
+
   return (
-    <article className="customer" aria-labelledby="customer-title" aria-busy={!shown || undefined}>
+    <article className="customer case" aria-labelledby="customer-title" aria-busy={!shown || undefined}>
       <div className="customer-bar">
         <button type="button" onClick={onBack} aria-keyshortcuts="Escape">
           ← Back to queue
@@ -48,41 +63,58 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
           {notice}
         </span>
       </div>
+      <p className="case-announcement" role="status">
+        {announcement}
+      </p>
       {problem && <p role="alert">{problem}</p>}
-      {shown ? <CustomerDetails customer={shown} /> : !problem && <p>Loading customer…</p>}
-      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />
+      {shown ? (
+        <CaseDetails customer={shown} onNote={() => setOpened('note')} onRetry={() => setOpened('retry')} />
+      ) : (
+        !problem && <p>Loading customer…</p>
+      )}
+      {shown && (
+        <RetryDialog
+          open={opened === 'retry'}
+          customerId={shown.id}
+          customerName={shown.name}
+          onClose={close}
+          onSent={() => void useCustomerStore.getState().changed(shown.id)}
+        />
+      )}
+      <NoteDialog open={opened === 'note'} onClose={close} />
+      <ShortcutsHelp open={opened === 'help'} onClose={close} shortcuts={shortcuts} />
     </article>
   );
 }
 
-function CustomerDetails({ customer }: { customer: CustomerDetail }) {
-  const now = useNow();
+function CaseDetails({
+  customer,
+  onNote,
+  onRetry,
+}: {
+  customer: CustomerDetail;
+  onNote(): void;
+  onRetry(): void;
+}) {
   return (
     <>
-      <h2 id="customer-title">{customer.name}</h2>
+      <CaseHeader customer={customer} />
       {customer.gone && (
         <p className="notice-gone">
           <strong>This customer no longer exists on the service.</strong> The service answered “not found” for
           it. Vetted keeps what it knew, below.
         </p>
       )}
+      <CustomerActions actions={customer.actions} slots={{ retry: onRetry, upload: focusDropZone }} />
+      <CaseToolbar customerId={customer.id} onNote={onNote} />
       <dl className="facts">
-        <dt>First name</dt>
-        <dd>{customer.firstName}</dd>
-        <dt>Last name</dt>
-        <dd>{customer.lastName}</dd>
         <dt>Email</dt>
         <dd>{customer.email}</dd>
         <dt>Type</dt>
         <dd>{customer.type}</dd>
-        <dt>Status</dt>
-        <dd>
-          <strong>{customer.status}</strong> ({SECTION_TITLES[customer.section]}) for{' '}
-          <TimeSince since={customer.statusSince} now={now} />
-        </dd>
         {customer.note && (
           <>
-            <dt>Note</dt>
+            <dt>Latest</dt>
             <dd>{customer.note}</dd>
           </>
         )}
@@ -104,9 +136,9 @@ function CustomerDetails({ customer }: { customer: CustomerDetail }) {
         </dd>
       </dl>
       <PersonalDataPanel customerId={customer.id} personal={customer.personal} />
-      <CustomerActions actions={customer.actions} slots={{ upload: focusDropZone }} />
       <DocumentsPanel customer={customer} />
-      <StatusTimeline history={customer.history} />
+      <StoredImages />
+      <CaseTimeline customerId={customer.id} />
       <ServiceLinks links={customer.links} />
     </>
   );

@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { CustomerIdFilter } from '../../ui/CustomerIdFilter.tsx';
+import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { EventLogTable } from './EventLogTable.tsx';
 import { filterOf, useEventLogStore } from './event-log-store.ts';
-import { downloadEvents } from './export-events.ts';
+import { eventsFile } from './export-events.ts';
 
 /** Every webhook event Vetted received, newest first, as the service sent it. */
 export function EventLogScreen() {
@@ -25,7 +26,12 @@ export function EventLogScreen() {
       <header className="event-log-header">
         <h2 id="event-log-title">Events</h2>
         <EventFilters />
-        <ExportButton />
+        {/* What the filter shows (all of it, not only the rows loaded), as JSON Lines. */}
+        <ExportFileButton
+          label="Export JSON Lines"
+          noun={{ one: 'event', many: 'events' }}
+          make={async () => eventsFile(await useEventLogStore.getState().exportShown())}
+        />
       </header>
       {/* Not a live region: while events pour in, it would speak over everything else. */}
       <p className="event-log-count">{total === null ? '' : countText(total, filtered)}</p>
@@ -59,52 +65,12 @@ function EventFilters() {
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-customer`}>Customer ID</label>
-      <input
-        id={`${id}-customer`}
-        type="search"
-        value={customerId}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="Any customer"
-        onChange={(event) => setCustomerId(event.target.value)}
-      />
+      <CustomerIdFilter value={customerId} onChange={setCustomerId} />
       {(topic !== '' || customerId !== '') && (
         <button type="button" onClick={clearFilter}>
           Clear filters
         </button>
       )}
     </div>
-  );
-}
-
-/** Exports what the filter shows (all of it, not only the rows loaded) as JSON Lines. */
-function ExportButton() {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ kind: 'done' | 'failed'; text: string } | null>(null);
-  const onExport = async () => {
-    setBusy(true);
-    setResult(null);
-    try {
-      const { jsonl, count, filter } = await useEventLogStore.getState().exportShown();
-      downloadEvents(jsonl, filter);
-      setResult({ kind: 'done', text: `Exported ${count === 1 ? '1 event' : `${count} events`}.` });
-    } catch (error) {
-      setResult({
-        kind: 'failed',
-        text: `The export failed: ${error instanceof Error ? error.message : String(error)}`,
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <span className="event-log-export">
-      <ReasonButton unavailable={null} busy={busy} onClick={() => void onExport()}>
-        {busy ? 'Exporting…' : 'Export JSON Lines'}
-      </ReasonButton>
-      <span role="status">{result?.kind === 'done' && result.text}</span>
-      {result?.kind === 'failed' && <span role="alert">{result.text}</span>}
-    </span>
   );
 }

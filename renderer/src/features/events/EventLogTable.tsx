@@ -1,81 +1,40 @@
-import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { EventRow } from '../../../../contract/webhooks.ts';
 import { useAppStore } from '../../store.ts';
 import { formatDateTime } from '../../ui/time.tsx';
-import { useWindowedList } from '../../ui/use-windowed-list.ts';
-import { rowAt } from '../../ui/windowed-pages.ts';
+import { type WindowedRowProps, WindowedTable } from '../../ui/WindowedTable.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
-/** Rows have one height, so the scroll height is exact without measuring anything. */
 const ROW_HEIGHT = 44;
-const OVERSCAN = 8;
 const COLUMNS = ['Time', 'Topic', 'Customer', 'Signature', 'Duplicates'] as const;
 
-/**
- * The event log as a virtualized table, newest first, as the queue's list is: only the rows on
- * screen (and a few around) are in the DOM, and the store holds only their pages. `aria-rowcount`
- * and `aria-rowindex` tell assistive technology where each row sits in the whole log.
- */
+/** The event log, newest first, as a windowed table, as the queue's list is. */
 export function EventLogTable({ filtered }: { filtered: boolean }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   const { pages, total, queryVersion } = useEventLogStore(
     useShallow((state) => ({ pages: state.pages, total: state.total, queryVersion: state.queryVersion })),
   );
   const showRange = useEventLogStore((state) => state.showRange);
-  const { virtualizer, items } = useWindowedList({
-    total,
-    scrollRef,
-    rowHeight: ROW_HEIGHT,
-    overscan: OVERSCAN,
-    showRange,
-    queryVersion,
-  });
-
   return (
-    <div className="event-log-pane">
-      {/* Chromium lets the keyboard reach and scroll a scroller by itself (Electron's too). */}
-      <div ref={scrollRef} className="event-table-scroll">
-        <table aria-label="Events" aria-rowcount={(total ?? 0) + 1} className="event-table">
-          <thead>
-            <tr aria-rowindex={1} className="event-row">
-              {COLUMNS.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const row = rowAt(pages, item.index);
-              const place = { transform: `translateY(${item.start}px)`, height: ROW_HEIGHT };
-              return row ? (
-                <EventLogRow key={row.id} row={row} index={item.index} style={place} />
-              ) : (
-                <tr key={item.key} aria-rowindex={item.index + 2} className="event-row" style={place}>
-                  <td colSpan={COLUMNS.length} className="event-row-loading">
-                    Loading…
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {total === 0 && (
-        <p className="event-log-empty">
-          {filtered ? 'No events match this filter.' : 'No events received yet.'}
-        </p>
-      )}
-    </div>
+    <WindowedTable
+      label="Events"
+      columns={COLUMNS}
+      rowClass="event-row"
+      rowHeight={ROW_HEIGHT}
+      pages={pages}
+      total={total}
+      queryVersion={queryVersion}
+      showRange={showRange}
+      rowKey={(row) => row.id}
+      renderRow={(row, { index, style }) => <EventLogRow row={row} index={index} style={style} />}
+      empty={filtered ? 'No events match this filter.' : 'No events received yet.'}
+    />
   );
 }
 
 interface EventLogRowProps {
   row: EventRow;
   index: number;
-  style: { transform: string; height: number };
+  style: WindowedRowProps['style'];
 }
 
 function EventLogRow({ row, index, style }: EventLogRowProps) {

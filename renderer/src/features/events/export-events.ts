@@ -1,21 +1,19 @@
+import type { ExportFile } from '../../../../contract/case.ts';
 import type { EventWindowInput } from '../../../../contract/webhooks.ts';
 
 type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 
-const REVOKE_AFTER_MS = 60_000;
-
-/**
- * Hands the exported log (JSON Lines) to the browser as a download. A Blob URL keeps the file in this
- * page (the CSP allows `blob:`), in browser mode and under Electron alike.
- */
-export function downloadEvents(jsonl: string, filter: EventFilter): void {
-  const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/jsonl' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName(filter);
-  link.click();
-  // The browser reads the Blob after the click returns; revoking at once can cut the download short.
-  setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
+/** The exported log (JSON Lines) as a file to hand to the reviewer. */
+export function eventsFile({
+  jsonl,
+  count,
+  filter,
+}: {
+  jsonl: string;
+  count: number;
+  filter: EventFilter;
+}): ExportFile {
+  return { fileName: fileName(filter), mimeType: 'application/jsonl', content: jsonl, count };
 }
 
 /** e.g. `vetted-events-customer_verified-2025-06-01.jsonl`: what was exported, and when. */

@@ -1,5 +1,6 @@
 import type { RefObject } from 'react';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { QueueExportButtons } from '../exports/QueueExportButtons.tsx';
 import { isRunning, useJobStore } from '../jobs/job-store.ts';
 import { useQueueStore } from './queue-store.ts';
 
@@ -65,6 +66,7 @@ export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbar
       >
         Refresh all
       </ReasonButton>
+      <QueueExportButtons />
       <button type="button" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={onHelp}>
         ?
       </button>

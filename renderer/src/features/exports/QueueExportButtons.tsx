@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { QueueExportInputSchema } from '../../../../contract/case.ts';
+import { api } from '../../api.ts';
+import { downloadFile } from '../../ui/download.ts';
+import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { useQueueStore } from '../queue/queue-store.ts';
+
+const reasonRule = QueueExportInputSchema.shape.revealReason.unwrap();
+const ROWS = { one: 'row', many: 'rows' };
+
+/** The queue as shown (section and search), as CSV, through main. */
+const exportView = (revealReason?: string) => {
+  const { section, search } = useQueueStore.getState();
+  return api.queue.export({ section, search, ...(revealReason ? { revealReason } : {}) });
+};
+
+/**
+ * The queue toolbar's exports: names and e-mails masked, or in full once the reviewer says why (the
+ * audit log records the reason, as for any reveal).
+ */
+export function QueueExportButtons() {
+  const [asking, setAsking] = useState(false);
+  const [done, setDone] = useState('');
+  return (
+    <>
+      <ExportFileButton label="Export view (CSV)" noun={ROWS} make={() => exportView()} />
+      <button type="button" onClick={() => setAsking(true)}>
+        Export with names…
+      </button>
+      <span role="status" className="visually-hidden">
+        {done}
+      </span>
+      <ReasonDialog
+        open={asking}
+        title="Export the view with names in full"
+        hint="Vetted writes who exported personal data, when and why to its audit log."
+        action={{ label: 'Export CSV', busyLabel: 'Exporting…' }}
+        rule={reasonRule}
+        fieldPointer="/revealReason"
+        submit={async (reason) => {
+          const file = await exportView(reason);
+          downloadFile(file);
+          setDone(`Exported ${file.count} ${file.count === 1 ? ROWS.one : ROWS.many} with names.`);
+        }}
+        onClose={() => setAsking(false)}
+      />
+    </>
+  );
+}
