@@ -29,6 +29,7 @@ export type {
   Journal,
   JournalRepositories,
   JournalTransaction,
+  TransactionOptions,
 } from './interface.ts';
 export type { Address, PersonalData } from './personal.ts';
 export type { QueueRepository } from './queue.ts';

@@ -175,3 +175,23 @@ describe('keys on other methods and without a key', () => {
     expect(res.json.code).toBe('BadRequest');
   });
 });
+
+describe('expired keys are swept now and then, and judged by their age in between', () => {
+  it('a key past 24 h is forgotten even right after a sweep', async () => {
+    const key = crypto.randomUUID();
+    const body = person();
+    const first = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
+    await h.sandbox.advanceClock(24 * 3600 - 10);
+    // Another keyed request sweeps the expired keys now; ours has 10 s left and is kept.
+    expect(
+      (await h.api('POST', '/customers', { json: person(), headers: keyed(crypto.randomUUID()) })).status,
+    ).toBe(201);
+    await h.sandbox.advanceClock(10);
+    const later = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
+    expect(later.status).toBe(400);
+    expect(later.json._embedded.errors[0]).toMatchObject({
+      code: 'Duplicate',
+      _links: { about: { href: first.headers.location } },
+    });
+  });
+});
