@@ -23,6 +23,9 @@ export const BUILD_INPUTS = [
   'tsconfig.web.json',
 ];
 
+/** Browser mode's entry in the main bundle (electron.vite.config.ts), which `npm start -- --browser` runs. */
+export const BROWSER_BUNDLE = 'out/main/browser/main.js';
+
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
   const stat = statSync(entry);
