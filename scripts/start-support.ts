@@ -42,6 +42,11 @@ export function needsBuild(base: string = root): boolean {
   return Math.max(...BUILD_INPUTS.map((entry) => newestMtime(path.join(base, entry)))) > built;
 }
 
+/** Before browser mode: a build when an input changed, or when the bundle it runs is missing. */
+export function browserBuildNeeded(base: string = root): boolean {
+  return needsBuild(base) || !existsSync(path.join(base, BROWSER_BUNDLE));
+}
+
 /**
  * The build, as a command that runs the same on every platform: Node with electron-vite's own script,
  * not the `electron-vite` shim on PATH (a `.cmd` file on Windows, which spawn cannot run without a shell).

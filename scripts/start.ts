@@ -6,10 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   BROWSER_BUNDLE,
+  browserBuildNeeded,
   buildCommand,
   downloadHostAnswers,
   electronDownloadHost,
-  needsBuild,
   rememberElectronFailure,
   root,
   shouldTryElectronDownload,
@@ -25,7 +25,7 @@ import {
  */
 
 function buildIfNeeded(): void {
-  if (!needsBuild() && existsSync(path.join(root, BROWSER_BUNDLE))) return;
+  if (!browserBuildNeeded()) return;
   process.stdout.write('Building Vetted…\n');
   const [command, args] = buildCommand();
   const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
