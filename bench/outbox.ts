@@ -15,7 +15,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { directCreates, outboxDrain, withFaults } from './support/outbox-runs.ts';
+import { directCreates, outboxDrain, type Sample, withFaults } from './support/outbox-runs.ts';
 import { onFreshSandbox } from './support/sandbox-worker.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -36,9 +36,9 @@ async function main() {
   const faultRate = Number(values['fault-rate']);
   const warmUp = Math.min(200, count);
 
-  const keyed: number[] = [];
-  const unkeyed: number[] = [];
-  const drained: number[] = [];
+  const keyedSamples: Sample[] = [];
+  const unkeyedSamples: Sample[] = [];
+  const drainedSamples: Sample[] = [];
   const direct = (withKey: boolean) =>
     onFreshSandbox(
       (client) => directCreates(client, count, concurrency, withKey),
@@ -50,14 +50,20 @@ async function main() {
       (client) => outboxDrain(client, warmUp, concurrency),
     );
   for (let round = 0; round < rounds; round++) {
-    keyed.push(await direct(true));
-    drained.push(await drain());
-    unkeyed.push(await direct(false));
+    keyedSamples.push(await direct(true));
+    drainedSamples.push(await drain());
+    unkeyedSamples.push(await direct(false));
+    const [k, o, u] = [keyedSamples, drainedSamples, unkeyedSamples].map((samples) => samples.at(-1)!);
     console.info(
-      `round ${round + 1}: keyed POST+GET ${perSecond(keyed.at(-1)!)}, outbox ${perSecond(drained.at(-1)!)}, ` +
-        `unkeyed POST+GET ${perSecond(unkeyed.at(-1)!)}`,
+      `round ${round + 1}: keyed POST+GET ${perSecond(k!.perSecond)}, outbox ${perSecond(o!.perSecond)}, ` +
+        `unkeyed POST+GET ${perSecond(u!.perSecond)}; main-thread CPU per customer ` +
+        `${k!.cpuMicros.toFixed(0)} / ${o!.cpuMicros.toFixed(0)} / ${u!.cpuMicros.toFixed(0)} µs`,
     );
   }
+  const keyed = keyedSamples.map((sample) => sample.perSecond);
+  const unkeyed = unkeyedSamples.map((sample) => sample.perSecond);
+  const drained = drainedSamples.map((sample) => sample.perSecond);
+  const cpu = (samples: Sample[]) => `${median(samples.map((sample) => sample.cpuMicros)).toFixed(0)} µs`;
   const { duplicates, rate: faulted } = await onFreshSandbox(
     (client, sandbox, token) =>
       withFaults(sandbox, token, faultRate, count, () => outboxDrain(client, count, concurrency)),
@@ -72,6 +78,9 @@ async function main() {
   console.info(`direct keyed POST + GET:    ${perSecond(median(keyed))}`);
   console.info(`direct unkeyed POST + GET:  ${perSecond(median(unkeyed))}`);
   console.info(`outbox (created, linked, fetched, recorded): ${perSecond(median(drained))}`);
+  console.info(
+    `main-thread CPU per customer: outbox ${cpu(drainedSamples)}, keyed ${cpu(keyedSamples)}, unkeyed ${cpu(unkeyedSamples)}`,
+  );
   console.info(`ratio to keyed ${ratio.toFixed(3)} (goal ≥ 0.9), to unkeyed ${unkeyedRatio.toFixed(3)}`);
   console.info(
     `with ${Math.round(faultRate * 100)} % faults: ${perSecond(faulted)}, ${duplicates} duplicates`,

@@ -20,6 +20,21 @@ function customer(run: string, i: number): CustomerInput {
 
 const rate = (count: number, started: number) => count / ((performance.now() - started) / 1000);
 
+/** One sample: customers/s, and this (main) thread's CPU time per customer, which a busy machine moves less. */
+export interface Sample {
+  perSecond: number;
+  cpuMicros: number;
+}
+
+function timed(count: number) {
+  const started = performance.now();
+  const cpu = process.threadCpuUsage();
+  return (): Sample => {
+    const used = process.threadCpuUsage(cpu);
+    return { perSecond: rate(count, started), cpuMicros: (used.user + used.system) / count };
+  };
+}
+
 /**
  * The baseline: each customer created (with a fresh Idempotency-Key when `keyed`, as the outbox sends it)
  * and then fetched, `concurrency` at a time. Returns customers/s.
@@ -39,16 +54,20 @@ export async function directCreates(
       await client.customers.get(created.id);
     }
   };
-  const started = performance.now();
+  const done = timed(count);
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return rate(count, started);
+  return done();
 }
 
 /**
  * Drafts written to a fresh journal (not timed), then submitted and drained (timed) until every draft is
  * created, linked, and its customer fetched and recorded. Returns drafts/s; throws if any is missing.
  */
-export async function outboxDrain(client: ServiceClient, count: number, concurrency: number) {
+export async function outboxDrain(
+  client: ServiceClient,
+  count: number,
+  concurrency: number,
+): Promise<Sample> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-outbox-'));
   const journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
   const run = randomUUID().slice(0, 8);
@@ -58,10 +77,10 @@ export async function outboxDrain(client: ServiceClient, count: number, concurre
     return inserted;
   });
   const outbox = createOutbox({ journal, client: () => client, log: createLogger(() => {}), concurrency });
-  const started = performance.now();
+  const done = timed(count);
   const { queued } = await outbox.submit(ids);
   await outbox.settled();
-  const perSecond = rate(count, started);
+  const sample = done();
   const created = (await journal.drafts.countByState()).created;
   const customerIds = new Set((await journal.drafts.list()).map((draft) => draft.customerId));
   let recorded = 0;
@@ -74,7 +93,7 @@ export async function outboxDrain(client: ServiceClient, count: number, concurre
       `outbox run incomplete: ${queued.length} queued, ${created} created, ${customerIds.size} ids, ${recorded} recorded`,
     );
   }
-  return perSecond;
+  return sample;
 }
 
 async function control(
@@ -106,7 +125,7 @@ export async function withFaults(
   token: string,
   faultRate: number,
   count: number,
-  drain: () => Promise<number>,
+  drain: () => Promise<Sample>,
 ): Promise<{ rate: number; duplicates: number }> {
   const before = await customersOnSandbox(sandbox, token);
   await control(sandbox, token, 'POST', '/sandbox/faults', {
@@ -117,5 +136,5 @@ export async function withFaults(
   const drained = await drain();
   await control(sandbox, token, 'POST', '/sandbox/faults', { rate: 0 });
   const created = (await customersOnSandbox(sandbox, token)) - before;
-  return { rate: drained, duplicates: created - count };
+  return { rate: drained.perSecond, duplicates: created - count };
 }

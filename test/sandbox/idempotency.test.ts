@@ -180,18 +180,19 @@ describe('expired keys are swept now and then, and judged by their age in betwee
   it('a key past 24 h is forgotten even right after a sweep', async () => {
     const key = crypto.randomUUID();
     const body = person();
-    const first = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
+    const created = (await h.api('POST', '/customers', { json: body, headers: keyed(key) })).headers.location;
     await h.sandbox.advanceClock(24 * 3600 - 10);
     // Another keyed request sweeps the expired keys now; ours has 10 s left and is kept.
-    expect(
-      (await h.api('POST', '/customers', { json: person(), headers: keyed(crypto.randomUUID()) })).status,
-    ).toBe(201);
+    const other = await h.api('POST', '/customers', { json: person(), headers: keyed(crypto.randomUUID()) });
     await h.sandbox.advanceClock(10);
-    const later = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
-    expect(later.status).toBe(400);
-    expect(later.json._embedded.errors[0]).toMatchObject({
-      code: 'Duplicate',
-      _links: { about: { href: first.headers.location } },
-    });
+    // Not the replay of the first answer: the request runs again and meets the e-mail already in use.
+    const again = await h.api('POST', '/customers', { json: body, headers: keyed(key) });
+    const error = again.json._embedded?.errors?.[0];
+    expect([other.status, again.status, error?.code, error?._links?.about?.href]).toEqual([
+      201,
+      400,
+      'Duplicate',
+      created,
+    ]);
   });
 });
