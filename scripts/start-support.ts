@@ -23,6 +23,9 @@ export const BUILD_INPUTS = [
   'tsconfig.web.json',
 ];
 
+/** Browser mode's entry in the main bundle (electron.vite.config.ts), which `npm start -- --browser` runs. */
+export const BROWSER_BUNDLE = 'out/main/browser/main.js';
+
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
   const stat = statSync(entry);
@@ -37,6 +40,11 @@ export function needsBuild(base: string = root): boolean {
   const output = path.join(base, 'out', 'renderer', 'index.html');
   const built = existsSync(output) ? statSync(output).mtimeMs : 0;
   return Math.max(...BUILD_INPUTS.map((entry) => newestMtime(path.join(base, entry)))) > built;
+}
+
+/** Before browser mode: a build when an input changed, or when the bundle it runs is missing. */
+export function browserBuildNeeded(base: string = root): boolean {
+  return needsBuild(base) || !existsSync(path.join(base, BROWSER_BUNDLE));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { createServiceClient, type ServiceClient } from '../../main/service/index.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 
 /**
@@ -43,3 +44,23 @@ async function serveSandbox(port: NonNullable<typeof parentPort>): Promise<void>
 }
 
 if (!isMainThread && parentPort) await serveSandbox(parentPort);
+
+/**
+ * Runs one measurement on a sandbox of its own, warmed up first with the same work: samples do not inherit
+ * each other's rows (the service's idempotency keys pile up) or a cold thread.
+ */
+export async function onFreshSandbox<T>(
+  measure: (client: ServiceClient, sandbox: SandboxHandle, token: string) => Promise<T>,
+  warmUp: (client: ServiceClient) => Promise<unknown>,
+): Promise<T> {
+  const sandbox = await sandboxInWorker();
+  const client = createServiceClient(sandbox);
+  try {
+    const token = await client.token.get();
+    await warmUp(client);
+    return await measure(client, sandbox, token);
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+}

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,17 @@ import { startBrowserHost } from './host.ts';
 
 /** `npm start -- --browser`: the desk in plain Node, the renderer in any browser on this machine. */
 
-const projectRoot = path.resolve(import.meta.dirname, '../..');
+/**
+ * The folder holding package.json: two up from main/browser/ when run from the sources, three up from
+ * out/main/browser/ (or a chunk beside it) when run from the bundle that `npm start` runs.
+ */
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '../..');
+  }
+}
+const projectRoot = findProjectRoot(import.meta.dirname);
 
 export interface BrowserModeOptions {
   port?: number;
@@ -65,8 +75,10 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
   };
 }
 
-async function main(): Promise<void> {
+/** Browser mode from the command line (`--port`, `--data-dir`): prints the address once it listens. */
+export async function main(args: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({
+    args,
     options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
     allowPositionals: false,
   });

@@ -58,6 +58,8 @@ export interface DraftsRepository {
   remove(id: string): Promise<boolean>;
   /** Queued drafts whose next attempt is due at `now`, never tried first, then longest waiting. */
   due(now: string, limit: number): Promise<string[]>;
+  /** Every queued draft, in the order `due` gives them once due (the outbox keeps them in memory). */
+  queued(): Promise<DraftSummary[]>;
   /** The earliest retry scheduled after `now`. */
   nextAttemptAfter(now: string): Promise<string | null>;
   /** Every queued draft may be sent now (the service is reachable again). */
@@ -217,6 +219,11 @@ export function draftsRepository(
           { now, limit },
         )
         .map(({ id }) => id);
+    },
+    queued() {
+      return sql
+        .all<DraftRow>(`SELECT * FROM drafts WHERE state = 'queued' ORDER BY next_attempt_at, updated, id`)
+        .map(toSummary);
     },
     nextAttemptAfter(now) {
       return (

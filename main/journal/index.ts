@@ -34,6 +34,7 @@ export type {
   Journal,
   JournalRepositories,
   JournalTransaction,
+  TransactionOptions,
 } from './interface.ts';
 export type { Note, NotesRepository } from './notes.ts';
 export type { Address, PersonalData } from './personal.ts';

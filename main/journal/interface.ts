@@ -37,10 +37,21 @@ export interface JournalTransaction extends JournalRepositories {
   transaction<T>(work: (tx: JournalTransaction) => Promise<T>): Promise<T>;
 }
 
+/** How a transaction's commit reaches the disk. */
+export interface TransactionOptions {
+  /**
+   * 'now' (the default): on the disk when the transaction resolves. 'later': committed all the same (Vetted
+   * stopping or being killed loses nothing), but not waited on to reach the disk, so a power cut may lose it
+   * together with whatever was committed after it, never without it. Only for writes whose loss means some
+   * work is done again: an outbox outcome, learnt again by replaying the draft's key.
+   */
+  sync?: 'now' | 'later';
+}
+
 export interface Journal extends JournalRepositories {
   readonly schemaVersion: number;
   /** Runs `work` atomically; throwing rolls it all back. */
-  transaction<T>(work: (tx: JournalTransaction) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: JournalTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** A writer for the webhook listener, durable and grouped; its owner closes it. */
   openInbox(): EventInbox;
   close(): Promise<void>;

@@ -85,7 +85,8 @@ export function openJournal({
     ...outside,
     events: { ...outside.events, statements: sync.events.statements, fromRow: sync.events.fromRow },
     rejections: { ...outside.rejections, statements: sync.rejections.statements },
-    transaction: (work) => units.outermost(() => work(inTransaction(bound))),
+    transaction: (work, options) =>
+      units.outermost(() => work(inTransaction(bound)), options?.sync === 'later'),
     openInbox: () => startDurableWriter(file, clock),
     async close() {
       await units.settled();
@@ -184,7 +185,8 @@ function unitsOfWork(db: Db) {
     },
     /** Runs at once when no transaction is open (so calls keep their order), else after it. */
     outside: ((call) => (open || context.getStore() ? idle().then(call) : answerNow(call))) as Run,
-    async outermost<T>(work: () => Promise<T>): Promise<T> {
+    /** `syncLater`: committed without waiting for the disk (WAL keeps commits in order; see TransactionOptions). */
+    async outermost<T>(work: () => Promise<T>, syncLater = false): Promise<T> {
       refuseInside();
       const before = queue;
       let end!: () => void;
@@ -194,9 +196,11 @@ function unitsOfWork(db: Db) {
       queue = ended;
       await before;
       open = ended;
+      if (syncLater) db.exec('PRAGMA synchronous = NORMAL');
       try {
         return await context.run(true, () => finish('BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', work));
       } finally {
+        if (syncLater) db.exec('PRAGMA synchronous = FULL');
         open = null;
         end();
       }

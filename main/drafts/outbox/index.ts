@@ -110,14 +110,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
     bodies,
     progress,
     sending,
+    work,
     fetchLater: work.fetchLater,
     draftChanged,
     customerChanged: (row) => options.onCustomerChange?.(row),
   });
 
   const nextJob = async (busy: ReadonlySet<string>): Promise<Job | undefined> => {
-    const id = await work.nextDue(busy);
-    if (id) return { id, run: (release) => sender.send(id, release) };
+    const due = await work.nextDue(busy);
+    if (due) return { id: due.id, run: (release) => sender.send(due.id, release) };
     const next = work.nextFetch(busy);
     if (!next) return undefined;
     return {
@@ -148,7 +149,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     signal: shutdown.signal,
     canSend,
     next: nextJob,
-    nextAttemptAt: () => journal.drafts.nextAttemptAfter(now().toISOString()),
+    nextAttemptAt: async () => work.nextAttemptAfter(),
     now,
     log,
     afterTurn: checkSettled,
@@ -160,9 +161,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     signal: shutdown.signal,
     bodies,
     progress,
-    queued(ids) {
-      if (ids.length === 0) return;
-      for (const id of ids) draftChanged(id);
+    queued(drafts) {
+      if (drafts.length === 0) return;
+      for (const { id, entry } of drafts) {
+        work.queue(id, entry);
+        draftChanged(id);
+      }
       pump.pump();
     },
   });
@@ -175,6 +179,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (shutdown.signal.aborted || !canSend()) return;
       prepare(async () => {
         await journal.drafts.clearBackoff();
+        await work.reload();
+        work.clearBackoff();
         const created = await journal.drafts.createdWithoutCustomer();
         for (const { id, customerId } of created) work.fetchLater(id, customerId);
         progress.add(await journal.drafts.due(now().toISOString(), Number.MAX_SAFE_INTEGER));
@@ -182,7 +188,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     wake() {
       if (shutdown.signal.aborted) return;
-      prepare(() => journal.drafts.clearBackoff());
+      prepare(async () => {
+        await journal.drafts.clearBackoff();
+        work.clearBackoff();
+      });
     },
     isSending: (id) => sending.has(id),
     async activity() {

@@ -2,13 +2,7 @@ import type { CustomerInput } from '../../../contract/customer-rules.ts';
 import { DeskError } from '../../../contract/errors.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
 import { toQueueRow } from '../../customers/queue-row.ts';
-import type {
-  DraftSummary,
-  Journal,
-  JournalCustomer,
-  JournalRepositories,
-  OutboxEntry,
-} from '../../journal/index.ts';
+import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
 import { type Customer, type ServiceClient, ServiceError } from '../../service/index.ts';
 import { personalData } from '../form.ts';
@@ -17,7 +11,7 @@ import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
 import type { OutcomeWrite } from './group-write.ts';
 import type { ProgressTracker } from './progress.ts';
 import { type LinkKind, transitions } from './states.ts';
-import type { BodyCache } from './work.ts';
+import type { BodyCache, QueuedDraft, WorkList } from './work.ts';
 
 /** What sending one draft needs from the outbox around it. */
 export interface SendContext {
@@ -35,6 +29,8 @@ export interface SendContext {
   progress: ProgressTracker;
   /** The drafts whose request is on its way (the others that are busy have their customer fetched). */
   sending: Set<string>;
+  /** The queued drafts, kept in memory. */
+  work: WorkList;
   fetchLater(draftId: string, customerId: string): void;
   draftChanged(id: string): void;
   customerChanged(row: QueueRow): void;
@@ -62,11 +58,12 @@ export function draftSender(ctx: SendContext) {
   }
 
   async function attempt(id: string, release: () => void): Promise<void> {
-    const draft = await journal.drafts.summary(id);
-    if (draft?.state !== 'queued' || (draft.nextAttemptAt ?? '') > ctx.now().toISOString()) return;
+    const draft = ctx.work.get(id);
+    if (!draft || (draft.nextAttemptAt ?? '') > ctx.now().toISOString()) return;
     const body = await ctx.bodies.get(id);
     if (!body) return;
-    const entry = (await journal.outbox.get(id)) ?? (await journal.outbox.ensureKey(id));
+    draft.entry ??= (await journal.outbox.get(id)) ?? (await journal.outbox.ensureKey(id));
+    const entry = draft.entry;
     ctx.draftChanged(id);
     let uncertain = entry.maybeCreated;
     try {
@@ -74,9 +71,10 @@ export function draftSender(ctx: SendContext) {
       if (uncertain && keyMayBeForgotten(entry, ctx.now())) {
         const found = await findOwnCustomer(client, body.email, entry);
         if (signal.aborted) return;
-        if (found) return await linkCreated(draft, found.id, 'found', release);
+        if (found) return await linkCreated(draft, found.id, 'found', release, found);
         if (found === null) {
           await transitions.nothingCreated(journal, id);
+          draft.entry = { ...entry, maybeCreated: false };
           uncertain = false;
         }
       }
@@ -89,7 +87,7 @@ export function draftSender(ctx: SendContext) {
   }
 
   async function recordFailure(
-    draft: DraftSummary,
+    draft: QueuedDraft,
     entry: OutboxEntry,
     uncertain: boolean,
     error: unknown,
@@ -105,7 +103,9 @@ export function draftSender(ctx: SendContext) {
       // Our own earlier send may have created it, and the service no longer remembers the key.
       const existing = await unlessClosed(fetchCustomer(ctx.client(), failure.duplicateOf));
       if (signal.aborted) return;
-      if (existing && isOurs(existing, entry)) return linkCreated(draft, existing.id, 'found', release);
+      if (existing && isOurs(existing, entry)) {
+        return linkCreated(draft, existing.id, 'found', release, existing);
+      }
     }
     release();
     // No longer in flight: the update below must say "queued", not "sending".
@@ -114,6 +114,8 @@ export function draftSender(ctx: SendContext) {
       const attempts = draft.attempts + 1;
       const delay = resendDelayMs(attempts, ctx.backoff, ctx.random);
       const nextAttemptAt = new Date(ctx.now().getTime() + delay).toISOString();
+      Object.assign(draft, { attempts, nextAttemptAt });
+      draft.entry = { ...entry, attempts: entry.attempts + 1, maybeCreated: true };
       await ctx.write((tx) =>
         transitions.resendLater(tx, draft.id, attempts, nextAttemptAt, failure.problem),
       );
@@ -126,25 +128,44 @@ export function draftSender(ctx: SendContext) {
       ctx.log.error('outbox: unexpected failure', { draftId: draft.id, ...describeError(error) });
     }
     await ctx.write((tx) => transitions.stopped(tx, draft.id, failure, uncertain));
+    ctx.work.done(draft.id);
     ctx.draftChanged(draft.id);
     ctx.progress.settle(draft.id);
   }
 
-  /** The draft is its customer's: linked at once; the customer itself is fetched next (`fetchCreated`). */
+  /**
+   * The draft is its customer's: the customer is fetched (as any client would after a create) while the
+   * draft keeps its slot, and the link and the customer are written together. A customer that cannot be
+   * fetched now is fetched later (`fetchCreated`), and the next start fetches what was not recorded.
+   */
   async function linkCreated(
-    draft: DraftSummary,
+    draft: QueuedDraft,
     customerId: string,
     how: Exclude<LinkKind, 'linked'>,
     release: () => void,
+    known?: Customer,
   ) {
+    const body = await ctx.bodies.get(draft.id);
+    const fetched =
+      known ??
+      (body && !signal.aborted ? await unlessClosed(fetchCustomer(ctx.client(), customerId)) : undefined);
     release();
-    await ctx.write((tx) => transitions.created(tx, draft.id, customerId, how));
-    ctx.fetchLater(draft.id, customerId);
+    const customer = await ctx.write(async (tx) => {
+      await transitions.created(tx, draft.id, customerId, how);
+      if (!fetched || !body) return undefined;
+      // A customer that cannot be recorded now leaves the link written; it is fetched again later.
+      return tx.transaction((inner) => storeCustomer(inner, body, fetched, 'created')).catch(() => undefined);
+    });
+    ctx.work.done(draft.id);
+    if (customer) {
+      ctx.bodies.delete(draft.id);
+      ctx.customerChanged(toQueueRow(customer));
+    } else if (!signal.aborted) ctx.fetchLater(draft.id, customerId);
     ctx.draftChanged(draft.id);
     ctx.progress.settle(draft.id);
   }
 
-  /** GET the new customer and record it with the personal data of its draft. */
+  /** GET a created draft's customer and record it with the personal data of its draft. */
   async function fetchCreated(draftId: string, customerId: string, release: () => void): Promise<void> {
     const fetched = await unlessClosed(fetchCustomer(ctx.client(), customerId));
     release();

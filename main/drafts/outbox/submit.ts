@@ -2,7 +2,7 @@ import { validateCustomerCreate } from '../../../contract/customer-rules.ts';
 import type { SubmitResult } from '../../../contract/drafts.ts';
 import { DeskError } from '../../../contract/errors.ts';
 import { refusal } from '../../failures.ts';
-import type { Journal, JournalRepositories } from '../../journal/index.ts';
+import type { Journal, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { customerBody } from '../form.ts';
 import type { ProgressTracker } from './progress.ts';
 import { isEditable, transitions } from './states.ts';
@@ -17,8 +17,8 @@ export interface SubmitContext {
   signal: AbortSignal;
   bodies: BodyCache;
   progress: ProgressTracker;
-  /** These drafts were queued (their keys committed): announce them and start sending. */
-  queued(ids: readonly string[]): void;
+  /** These drafts were queued (their keys committed, read back here): announce them and start sending. */
+  queued(drafts: readonly { id: string; entry?: OutboxEntry }[]): void;
 }
 
 /** Submitting drafts: each checked with the contract rules and queued, with its key, if it passes. */
@@ -31,26 +31,26 @@ export function draftSubmitter(ctx: SubmitContext) {
     id: string,
     today: Date,
     result: SubmitResult,
-  ): Promise<boolean> {
+  ): Promise<OutboxEntry | undefined> {
     const draft = await tx.drafts.get(id);
     if (!draft) {
       result.skipped.push({ id, reason: 'Vetted has no such draft.' });
-      return false;
+      return undefined;
     }
     if (!isEditable(draft.state, await tx.outbox.get(id))) {
       result.skipped.push({ id, reason: `It cannot be submitted while ${draft.state}.` });
-      return false;
+      return undefined;
     }
     const body = customerBody(draft.form);
     const errors = validateCustomerCreate(body, { today });
     if (errors.length > 0) {
       result.invalid.push({ id, errors });
-      return false;
+      return undefined;
     }
     await transitions.queue(tx, draft.id);
     ctx.bodies.set(id, body);
     result.queued.push(id);
-    return true;
+    return tx.outbox.get(id);
   }
 
   async function submit(ids: readonly string[]): Promise<SubmitResult> {
@@ -72,12 +72,15 @@ export function draftSubmitter(ctx: SubmitContext) {
         }
         // Each chunk's keys are committed before any of its requests leaves.
         const admitted = await journal.transaction(async (tx) => {
-          const passed: string[] = [];
-          for (const id of chunk) if (await admit(tx, id, today, result)) passed.push(id);
+          const passed: { id: string; entry: OutboxEntry }[] = [];
+          for (const id of chunk) {
+            const entry = await admit(tx, id, today, result);
+            if (entry) passed.push({ id, entry });
+          }
           return passed;
         });
         const refused = new Set(chunk);
-        for (const id of admitted) refused.delete(id);
+        for (const { id } of admitted) refused.delete(id);
         for (const id of refused) progress.settle(id);
         ctx.queued(admitted);
       }
@@ -102,7 +105,7 @@ export function draftSubmitter(ctx: SubmitContext) {
     });
     if (requeued) {
       progress.add([id]);
-      ctx.queued([id]);
+      ctx.queued([{ id }]);
       return;
     }
     const { invalid } = await submit([id]);

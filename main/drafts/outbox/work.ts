@@ -1,24 +1,93 @@
 import type { CustomerInput } from '../../../contract/customer-rules.ts';
-import type { Journal } from '../../journal/index.ts';
+import type { Journal, OutboxEntry } from '../../journal/index.ts';
 import type { CustomerInput as ServiceCustomerInput } from '../../service/index.ts';
 import { customerBody } from '../form.ts';
 
-const DUE_BATCH = 64;
+/** A queued draft as the outbox keeps it in memory: what sending it needs, without reading the journal. */
+export interface QueuedDraft {
+  id: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  /** Its key, once read or issued; the journal holds the same (written before any request with it). */
+  entry?: OutboxEntry;
+}
 
-/** What the outbox has to do: queued drafts that are due, and created drafts whose customer is fetched next. */
+/**
+ * What the outbox has to do, kept in memory: the queued drafts (in the order they are due) and the created
+ * drafts whose customer is fetched next. While a draft is queued only the outbox changes it (a queued draft
+ * cannot be edited or discarded), so memory and journal agree once loaded; every change is written to the
+ * journal by the outbox, which updates this list alongside. It is loaded from the journal at the first use and
+ * again on every resume (queued drafts of an earlier run, after the recovery at start).
+ */
 export function workList(journal: Journal, now: () => Date) {
-  let dueBuffer: string[] = [];
+  /** Insertion order is due order: queued first, those given a backoff keep their place until due. */
+  const queued = new Map<string, QueuedDraft>();
   /** Created drafts whose customer the journal does not hold yet: fetched when no draft waits to be sent. */
   const toFetch = new Map<string, string>();
+  let loaded: Promise<void> | null = null;
+  /** Loads under way, and drafts finished meanwhile: a load may have read them before their outcome was written. */
+  let loading = 0;
+  const finishedWhileLoading = new Set<string>();
+
+  const load = async () => {
+    loading++;
+    try {
+      for (const draft of await journal.drafts.queued()) {
+        if (queued.has(draft.id) || finishedWhileLoading.has(draft.id)) continue;
+        queued.set(draft.id, { id: draft.id, attempts: draft.attempts, nextAttemptAt: draft.nextAttemptAt });
+      }
+    } finally {
+      if (--loading === 0) finishedWhileLoading.clear();
+    }
+  };
+
   return {
-    /** Due drafts are read a batch at a time; sending checks each again before it goes. */
-    async nextDue(busy: ReadonlySet<string>): Promise<string | undefined> {
-      let id = dueBuffer.shift();
-      while (id !== undefined && busy.has(id)) id = dueBuffer.shift();
-      if (id !== undefined) return id;
-      const due = await journal.drafts.due(now().toISOString(), busy.size + DUE_BATCH);
-      dueBuffer = due.filter((draftId) => !busy.has(draftId));
-      return dueBuffer.shift();
+    /** Reads the queued drafts from the journal (again): those this process did not queue are added. */
+    reload(): Promise<void> {
+      loaded = load();
+      return loaded;
+    },
+    /** A draft was queued (its key committed): due now. */
+    queue(id: string, entry?: OutboxEntry): void {
+      queued.delete(id);
+      queued.set(id, { id, attempts: 0, nextAttemptAt: null, ...(entry ? { entry } : {}) });
+    },
+    get(id: string): QueuedDraft | undefined {
+      return queued.get(id);
+    },
+    /** The draft is no longer queued (created, rejected, or needs attention), and the journal says so. */
+    done(id: string): void {
+      queued.delete(id);
+      if (loading > 0) finishedWhileLoading.add(id);
+    },
+    clearBackoff(): void {
+      for (const draft of queued.values()) draft.nextAttemptAt = null;
+    },
+    /** Never tried (or backoff cleared) first, in the order queued; then the earliest backoff that has ended. */
+    async nextDue(busy: ReadonlySet<string>): Promise<QueuedDraft | undefined> {
+      loaded ??= load();
+      await loaded;
+      const at = now().toISOString();
+      let earliest: QueuedDraft | undefined;
+      for (const draft of queued.values()) {
+        if (busy.has(draft.id)) continue;
+        if (draft.nextAttemptAt === null) return draft;
+        if (draft.nextAttemptAt <= at && (!earliest || draft.nextAttemptAt < earliest.nextAttemptAt!)) {
+          earliest = draft;
+        }
+      }
+      return earliest;
+    },
+    /** When the earliest backoff ends, if any is in the future. */
+    nextAttemptAfter(): string | null {
+      const at = now().toISOString();
+      let next: string | null = null;
+      for (const { nextAttemptAt } of queued.values()) {
+        if (nextAttemptAt !== null && nextAttemptAt > at && (next === null || nextAttemptAt < next)) {
+          next = nextAttemptAt;
+        }
+      }
+      return next;
     },
     nextFetch(busy: ReadonlySet<string>): { draftId: string; customerId: string } | undefined {
       for (const [draftId, customerId] of toFetch) {
@@ -36,6 +105,7 @@ export function workList(journal: Journal, now: () => Date) {
     },
   };
 }
+export type WorkList = ReturnType<typeof workList>;
 
 /** Request bodies of drafts this process validated, so that sending them needs no second decryption. */
 export function bodyCache(journal: Journal) {

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { createFieldKey } from '../../main/crypto.ts';
+import { createOutbox } from '../../main/drafts/outbox/index.ts';
+import { openJournal } from '../../main/journal/index.ts';
+import { createLogger } from '../../main/log.ts';
+import { type CustomerInput, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
+import { samplePerson } from '../../test/support/person.ts';
+import type { SandboxHandle } from './sandbox-worker.ts';
+
+/** The runs bench/outbox.ts compares: the outbox's drain, and the same requests sent directly. */
+
+/** A valid personal customer with an e-mail no other run uses. */
+function customer(run: string, i: number): CustomerInput {
+  return samplePerson('Bench', `Draft${i}`, `${run}-${i}@bench.example`);
+}
+
+const rate = (count: number, started: number) => count / ((performance.now() - started) / 1000);
+
+/** One sample: customers/s, and this (main) thread's CPU time per customer, which a busy machine moves less. */
+export interface Sample {
+  perSecond: number;
+  cpuMicros: number;
+}
+
+function timed(count: number) {
+  const started = performance.now();
+  const cpu = process.threadCpuUsage();
+  return (): Sample => {
+    const used = process.threadCpuUsage(cpu);
+    return { perSecond: rate(count, started), cpuMicros: (used.user + used.system) / count };
+  };
+}
+
+/**
+ * The baseline: each customer created (with a fresh Idempotency-Key when `keyed`, as the outbox sends it)
+ * and then fetched, `concurrency` at a time. Returns customers/s.
+ */
+export async function directCreates(
+  client: ServiceClient,
+  count: number,
+  concurrency: number,
+  keyed: boolean,
+) {
+  const run = randomUUID().slice(0, 8);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const input = customer(run, next++);
+      const created = await client.customers.create(input, keyed ? { idempotencyKey: randomUUID() } : {});
+      await client.customers.get(created.id);
+    }
+  };
+  const done = timed(count);
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done();
+}
+
+/**
+ * Drafts written to a fresh journal (not timed), then submitted and drained (timed) until every draft is
+ * created, linked, and its customer fetched and recorded. Returns drafts/s; throws if any is missing.
+ */
+export async function outboxDrain(
+  client: ServiceClient,
+  count: number,
+  concurrency: number,
+): Promise<Sample> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-outbox-'));
+  const journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
+  const run = randomUUID().slice(0, 8);
+  const ids = await journal.transaction(async (tx) => {
+    const inserted: string[] = [];
+    for (let i = 0; i < count; i++) inserted.push((await tx.drafts.insert({ form: customer(run, i) })).id);
+    return inserted;
+  });
+  const outbox = createOutbox({ journal, client: () => client, log: createLogger(() => {}), concurrency });
+  const done = timed(count);
+  const { queued } = await outbox.submit(ids);
+  await outbox.settled();
+  const sample = done();
+  const created = (await journal.drafts.countByState()).created;
+  const customerIds = new Set((await journal.drafts.list()).map((draft) => draft.customerId));
+  let recorded = 0;
+  for (const id of customerIds) if (id && (await journal.customers.get(id))) recorded++;
+  await outbox.close();
+  await journal.close();
+  rmSync(dir, { recursive: true, force: true });
+  if (queued.length !== count || created !== count || customerIds.size !== count || recorded !== count) {
+    throw new Error(
+      `outbox run incomplete: ${queued.length} queued, ${created} created, ${customerIds.size} ids, ${recorded} recorded`,
+    );
+  }
+  return sample;
+}
+
+async function control(
+  sandbox: SandboxHandle,
+  token: string,
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+) {
+  const res = await request(`${sandbox.baseUrl}${route}`, {
+    method,
+    headers: { accept: HAL_MEDIA_TYPE, 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return res.body.json() as Promise<Record<string, unknown>>;
+}
+
+async function customersOnSandbox(sandbox: SandboxHandle, token: string): Promise<number> {
+  const stats = await control(sandbox, token, 'GET', '/sandbox/stats');
+  return Object.values(stats.customers as Record<string, number>).reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * A drain of `count` drafts while the sandbox fails `faultRate` of customer requests (500 and resets after
+ * the work is done, 503 before it); duplicates: customers created beyond one per draft.
+ */
+export async function withFaults(
+  sandbox: SandboxHandle,
+  token: string,
+  faultRate: number,
+  count: number,
+  drain: () => Promise<Sample>,
+): Promise<{ rate: number; duplicates: number }> {
+  const before = await customersOnSandbox(sandbox, token);
+  await control(sandbox, token, 'POST', '/sandbox/faults', {
+    rate: faultRate,
+    kinds: ['500', '503', 'reset'],
+    paths: ['/customers', '/customers/{id}'],
+  });
+  const drained = await drain();
+  await control(sandbox, token, 'POST', '/sandbox/faults', { rate: 0 });
+  const created = (await customersOnSandbox(sandbox, token)) - before;
+  return { rate: drained.perSecond, duplicates: created - count };
+}
