@@ -2,7 +2,7 @@
 // last one applied. Migrations are append-only: a released migration is never edited, a change is a new one.
 import { type Db, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
-import { CUSTOMERS_INDEXES_TRIGGERS, realServiceCustomers } from './migration-real-service.ts';
+import { REAL_SERVICE_CUSTOMERS } from './migration-real-service.ts';
 
 export interface Migration {
   /** 1, 2, 3…: its position in `MIGRATIONS`, and the `user_version` once applied. */
@@ -10,6 +10,8 @@ export interface Migration {
   /** What it is for, for people reading the list. */
   name: string;
   sql: string;
+  /** Run after `sql`, in the same transaction: for a change that must read the schema it changes. */
+  run?: (db: Db) => void;
 }
 
 /** 'VETT' in `PRAGMA application_id`: tells a Vetted journal from any other SQLite file. */
@@ -44,20 +46,49 @@ CREATE TABLE customers (
   ssn_last_four TEXT
 ) STRICT;
 
+-- The queue: a section's window and the whole queue's, longest waiting first.
+CREATE INDEX customers_by_section ON customers (section, status_since, id);
+CREATE INDEX customers_by_waiting ON customers (status_since, id);
+-- Search terms too short for the trigram index match the start of a name or an e-mail.
+CREATE INDEX customers_by_name ON customers (name COLLATE NOCASE);
+CREATE INDEX customers_by_email ON customers (email COLLATE NOCASE);
+
 -- Substring search over name and e-mail. The trigram tokenizer matches any 3+ character fragment,
 -- case-insensitively and ignoring accents. External content: the text lives once, in customers.
 CREATE VIRTUAL TABLE customer_search USING fts5 (
   name, email, content = 'customers', content_rowid = 'seq', tokenize = 'trigram remove_diacritics 1'
 );
--- Live counts per section, kept by the triggers below: counting 100,000 index entries on every keystroke
--- would make the queue's cost grow with its length.
+CREATE TRIGGER customers_search_insert AFTER INSERT ON customers BEGIN
+  INSERT INTO customer_search (rowid, name, email) VALUES (new.seq, new.name, new.email);
+END;
+CREATE TRIGGER customers_search_update AFTER UPDATE OF name, email ON customers
+WHEN old.name IS NOT new.name OR old.email IS NOT new.email BEGIN
+  INSERT INTO customer_search (customer_search, rowid, name, email) VALUES ('delete', old.seq, old.name, old.email);
+  INSERT INTO customer_search (rowid, name, email) VALUES (new.seq, new.name, new.email);
+END;
+CREATE TRIGGER customers_search_delete AFTER DELETE ON customers BEGIN
+  INSERT INTO customer_search (customer_search, rowid, name, email) VALUES ('delete', old.seq, old.name, old.email);
+END;
+
+-- Live counts per section, kept by triggers: counting 100,000 index entries on every keystroke would
+-- make the queue's cost grow with its length.
 CREATE TABLE section_counts (
   section TEXT PRIMARY KEY,
   customers INTEGER NOT NULL DEFAULT 0
 ) STRICT, WITHOUT ROWID;
 INSERT INTO section_counts (section) VALUES ('retry'), ('document'), ('review'), ('verified'), ('suspended'), ('other');
+CREATE TRIGGER customers_count_insert AFTER INSERT ON customers BEGIN
+  UPDATE section_counts SET customers = customers + 1 WHERE section = new.section;
+END;
+CREATE TRIGGER customers_count_update AFTER UPDATE OF section ON customers
+WHEN old.section IS NOT new.section BEGIN
+  UPDATE section_counts SET customers = customers - 1 WHERE section = old.section;
+  UPDATE section_counts SET customers = customers + 1 WHERE section = new.section;
+END;
+CREATE TRIGGER customers_count_delete AFTER DELETE ON customers BEGIN
+  UPDATE section_counts SET customers = customers - 1 WHERE section = old.section;
+END;
 
-${CUSTOMERS_INDEXES_TRIGGERS}
 -- Every status observed, with when and how we learnt it.
 CREATE TABLE status_history (
   seq INTEGER PRIMARY KEY,
@@ -175,11 +206,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'drafts, outbox, events, retries', sql: draftsOutboxEventsRetries },
   { version: 3, name: 'event log indexes, webhook security log', sql: eventLogSecurityLog },
   { version: 4, name: 'outbox delivery: uncertain sends, duplicates, due drafts', sql: outboxDelivery },
-  {
-    version: 5,
-    name: 'real service: statuses kba, unverified, deactivated; reported fields',
-    sql: realServiceCustomers,
-  },
+  REAL_SERVICE_CUSTOMERS,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
@@ -213,6 +240,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   for (const migration of migrations.slice(schemaVersion(db))) {
     transaction(db, () => {
       db.exec(migration.sql);
+      migration.run?.(db);
       // Both pragmas are part of the transaction: a failed migration leaves the version as it was.
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${migration.version};`);
     });

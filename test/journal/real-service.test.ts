@@ -77,6 +77,12 @@ function writeVersion4Journal(file: string): void {
   const db = openDatabase(file);
   configure(db);
   migrate(db, MIGRATIONS.slice(0, 4));
+  // Another migration may have run first (merged in either order): its column, index and trigger survive.
+  db.exec(`ALTER TABLE customers ADD COLUMN touched TEXT NOT NULL DEFAULT '';
+    CREATE INDEX customers_by_touched ON customers (touched, id);
+    CREATE TRIGGER customers_touch AFTER UPDATE OF section ON customers BEGIN
+      UPDATE customers SET touched = 'moved to ' || new.section WHERE seq = new.seq;
+    END;`);
   const insert = db.prepare(`INSERT INTO customers (id, url, name, email, type, status, section, status_since,
     created, last_refreshed, links, address) VALUES (:id, 'https://api.service.test/customers/' || :id, :name,
     :id || '@example.com', 'personal', :status, :section, :since, :since, :since, '{}', :address)`);
@@ -86,7 +92,7 @@ function writeVersion4Journal(file: string): void {
     ['u-1', 'Una Verified', 'unverified', 'other', '2026-01-03T10:00:00.000Z'],
     ['f-1', 'Fro Zen', 'frozen', 'other', '2026-01-04T10:00:00.000Z'],
     ['r-1', 'Ray Try', 'retry', 'retry', '2026-01-05T10:00:00.000Z'],
-  ];
+  ] as const;
   for (const [id, name, status, section, since] of rows) {
     insert.run({ id, name, status, section, since, address: `sealed-token-of-${id}` });
     db.prepare(
@@ -123,6 +129,14 @@ describe('migration 5: the real service’s statuses', () => {
       expect(db.prepare("SELECT address FROM customers WHERE id = 'u-1'").get()).toEqual({
         address: 'sealed-token-of-u-1',
       });
+      expect(db.prepare("SELECT touched FROM customers WHERE id = 'k-1'").get()).toEqual({
+        touched: 'moved to kba',
+      });
+      expect(
+        db
+          .prepare("SELECT name FROM sqlite_schema WHERE name IN ('customers_by_touched', 'customers_touch')")
+          .all(),
+      ).toHaveLength(2);
       const sections = db.prepare('SELECT section, customers FROM section_counts ORDER BY section').all();
       expect(sections).toContainEqual({ section: 'other', customers: 1 });
     } finally {
