@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { configure, openDatabase } from '../../main/journal/db.ts';
 import { MIGRATIONS, migrate } from '../../main/journal/migrations.ts';
+import { ODD_STATUSES } from '../support/odd-statuses.ts';
 import { journalFile, openTestJournal, serviceCustomer } from './helpers.ts';
 
 // Distinctive values: finding one in the file's bytes can only mean it was written in clear.
@@ -69,6 +70,27 @@ describe('customers as the real service returns them', () => {
     db.close();
     const again = openTestJournal({ file });
     await expect(again.customers.reported('c-2')).rejects.toThrow(/Cannot decrypt reported of customers c-2/);
+  });
+});
+
+describe('statuses no service documents', () => {
+  it('are kept by name in "Other", counted, found and listed, whatever they are called', async () => {
+    const journal = openTestJournal();
+    for (const [i, status] of ODD_STATUSES.entries()) {
+      const { customer } = await journal.customers.upsert(serviceCustomer({ id: `odd-${i}`, status }), {
+        source: 'event',
+      });
+      expect(customer.status).toBe(status);
+      expect(customer.section).toBe('other');
+    }
+    const other = await journal.queue.window({ section: 'other', search: '', offset: 0, limit: 100 });
+    expect(other.total).toBe(ODD_STATUSES.length);
+    expect(other.rows.map((row) => row.status).sort()).toEqual([...ODD_STATUSES].sort());
+    // Then the service says `kba` for one: it moves to its section, and the counts follow.
+    await journal.customers.upsert(serviceCustomer({ id: 'odd-0', status: 'kba' }), { source: 'event' });
+    const after = await journal.queue.window({ section: 'kba', search: '', offset: 0, limit: 10 });
+    expect(after.rows.map((row) => row.id)).toEqual(['odd-0']);
+    expect(after.counts.other).toBe(ODD_STATUSES.length - 1);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import { SECTION_TITLES } from '../../../../contract/queue.ts';
+import { statusName } from '../../../../contract/statuses.ts';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
 import { formatDateTime, TimeSince, useNow } from '../../ui/time.tsx';
@@ -11,6 +12,7 @@ import { CustomerActions } from './CustomerActions.tsx';
 import { useCustomerStore } from './customer-store.ts';
 import { PersonalDataPanel } from './PersonalDataPanel.tsx';
 import { ServiceLinks } from './ServiceLinks.tsx';
+import { StatusGuidance } from './StatusGuidance.tsx';
 import { StatusTimeline } from './StatusTimeline.tsx';
 
 interface CustomerViewProps {
@@ -77,8 +79,9 @@ function CustomerDetails({ customer }: { customer: CustomerDetail }) {
         <dd>{customer.type}</dd>
         <dt>Status</dt>
         <dd>
-          <strong>{customer.status}</strong> ({SECTION_TITLES[customer.section]}) for{' '}
+          <strong>{statusName(customer.status)}</strong> ({SECTION_TITLES[customer.section]}) for{' '}
           <TimeSince since={customer.statusSince} now={now} />
+          <StatusGuidance status={customer.status} pendingDocuments={customer.section === 'review' ? 1 : 0} />
         </dd>
         {customer.note && (
           <>
@@ -103,7 +106,7 @@ function CustomerDetails({ customer }: { customer: CustomerDetail }) {
           )}
         </dd>
       </dl>
-      <PersonalDataPanel customerId={customer.id} personal={customer.personal} />
+      <PersonalDataPanel customerId={customer.id} personal={customer.personal} reported={customer.reported} />
       <CustomerActions actions={customer.actions} slots={{ upload: focusDropZone }} />
       <DocumentsPanel customer={customer} />
       <StatusTimeline history={customer.history} />
