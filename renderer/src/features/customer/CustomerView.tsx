@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import { SECTION_TITLES } from '../../../../contract/queue.ts';
-import { statusName } from '../../../../contract/statuses.ts';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
 import { formatDateTime, TimeSince, useNow } from '../../ui/time.tsx';
@@ -79,7 +78,7 @@ function CustomerDetails({ customer }: { customer: CustomerDetail }) {
         <dd>{customer.type}</dd>
         <dt>Status</dt>
         <dd>
-          <strong>{statusName(customer.status)}</strong> ({SECTION_TITLES[customer.section]}) for{' '}
+          <strong>{customer.status}</strong> ({SECTION_TITLES[customer.section]}) for{' '}
           <TimeSince since={customer.statusSince} now={now} />
           <StatusGuidance status={customer.status} pendingDocuments={customer.section === 'review' ? 1 : 0} />
         </dd>

@@ -1,6 +1,9 @@
-import { statusGuidance, statusName } from '../../../../contract/statuses.ts';
+import { statusGuidance } from '../../../../contract/statuses.ts';
 
-/** The status in plain words, and what the reviewer can do about it: one line, the same words main refuses with. */
+/**
+ * What the reviewer can do about the customer's status, as a sentence (contract/statuses.ts: the same
+ * words main refuses with). The status itself and its section's title are shown beside it.
+ */
 export function StatusGuidance({
   status,
   pendingDocuments = 0,
@@ -8,9 +11,5 @@ export function StatusGuidance({
   status: string;
   pendingDocuments?: number;
 }) {
-  return (
-    <p className="status-guidance">
-      <strong>{statusName(status)}.</strong> {statusGuidance(status, pendingDocuments)}
-    </p>
-  );
+  return <p className="status-guidance">{statusGuidance(status, pendingDocuments)}</p>;
 }
