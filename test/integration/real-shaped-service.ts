@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
 
@@ -34,15 +34,6 @@ export function realShape(extra: Record<string, unknown>): RealShape {
   return { extra, status: new Map(), withhold: new Map(), received: [] };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function reshape(shape: RealShape, id: string, body: Record<string, unknown>): Record<string, unknown> {
   const status = shape.status.get(id) ?? String(body.status);
   const self = (body._links as Record<string, { href: string }>).self;
@@ -62,7 +53,9 @@ export function realShapedSandbox(shape: RealShape) {
     const server = createServer(async (req, res) => {
       const path = req.url ?? '/';
       shape.received.push({ method: req.method ?? 'GET', path });
-      const body = await readBody(req);
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(
           (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
