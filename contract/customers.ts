@@ -28,6 +28,11 @@ export const CustomerDetailSchema = QueueRowSchema.extend({
   actions: z.object({ retry: ActionStateSchema, upload: ActionStateSchema }),
   /** Personal data Vetted holds for this customer (it created it); shown masked until revealed. */
   personal: z.object({ ssnMasked: z.string() }).nullable(),
+  /**
+   * The fields the service reported beyond the interface document's (address, phone, any other): by name
+   * only, shown masked; their values come only through a reveal. Main always sends it.
+   */
+  reported: z.array(z.object({ field: z.string(), label: z.string() })).optional(),
 });
 export type CustomerDetail = z.infer<typeof CustomerDetailSchema>;
 
@@ -41,16 +46,34 @@ export const RevealInputSchema = z.strictObject({
   reason: z.string().trim().min(5, 'Say why you need to see this (at least 5 characters).').max(500),
 });
 
+/** A revealed customer: what Vetted gave on creation (null when not created here) and what the service reports. */
 export const PersonalDataSchema = z.object({
-  dateOfBirth: z.string(),
-  address1: z.string(),
+  dateOfBirth: z.string().nullable(),
+  address1: z.string().nullable(),
   address2: z.string().nullable(),
-  city: z.string(),
-  state: z.string(),
-  postalCode: z.string(),
-  ssnLastFour: z.string(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  ssnLastFour: z.string().nullable(),
+  reported: z.array(z.object({ field: z.string(), label: z.string(), value: z.string() })),
 });
 export type PersonalData = z.infer<typeof PersonalDataSchema>;
+
+const REPORTED_LABELS: Record<string, string> = {
+  address1: 'Address line 1',
+  address2: 'Address line 2',
+  city: 'City',
+  state: 'State',
+  postalCode: 'Postal code',
+  phone: 'Phone',
+  correlationId: 'Correlation id',
+  businessName: 'Business name',
+};
+
+/** A field the service reported, by a name a person reads; one Vetted does not know, as the service named it. */
+export function reportedFieldLabel(field: string): string {
+  return Object.hasOwn(REPORTED_LABELS, field) ? (REPORTED_LABELS[field] as string) : field;
+}
 
 /** Progress of a long job (start-up reconcile, import): drives a progress bar. */
 export const ProgressSchema = z.object({

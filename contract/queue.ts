@@ -5,7 +5,18 @@ import { z } from 'zod';
  * whether a document is waiting for review); any status the service adds later lands in `other`
  * and is shown by name.
  */
-export const SECTIONS = ['retry', 'document', 'review', 'verified', 'suspended', 'other', 'drafts'] as const;
+export const SECTIONS = [
+  'retry',
+  'document',
+  'review',
+  'kba',
+  'unverified',
+  'verified',
+  'suspended',
+  'deactivated',
+  'other',
+  'drafts',
+] as const;
 export const SectionSchema = z.enum(SECTIONS);
 export type Section = z.infer<typeof SectionSchema>;
 
@@ -13,18 +24,27 @@ export const SECTION_TITLES: Record<Section, string> = {
   retry: 'Needs retry',
   document: 'Needs document',
   review: 'Document in review',
+  kba: 'Knowledge-based questions',
+  unverified: 'Unverified',
   verified: 'Verified',
   suspended: 'Suspended',
+  deactivated: 'Deactivated',
   other: 'Other',
   drafts: 'Drafts & outbox',
 };
 
-/** The section of a customer, from the status the service reported. */
+/**
+ * The section of a customer, from the status the service reported. The journal keeps it on write
+ * (main/journal/migrations.ts lists the sections too): a change here needs a migration.
+ */
 export function sectionOf(status: string, pendingDocuments = 0): Exclude<Section, 'drafts'> {
   switch (status) {
     case 'retry':
+    case 'kba':
+    case 'unverified':
     case 'verified':
     case 'suspended':
+    case 'deactivated':
       return status;
     case 'document':
       return pendingDocuments > 0 ? 'review' : 'document';

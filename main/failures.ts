@@ -130,7 +130,10 @@ export const refusal = {
   customerGone: () => new DeskError('NotFound', REFUSED.customerGone),
   noSuchDraft: () => new DeskError('NotFound', REFUSED.noSuchDraft),
   retryUsed: () => new DeskError('RetryUsed', REFUSED.retryUsed),
-  retryNotAllowed: () => new DeskError('RetryNotAllowed', REFUSED.retryNotAllowed),
+  /** With the reason the customer's status or the service's links give (contract/statuses.ts). */
+  retryNotAllowed: (reason: string = REFUSED.retryNotAllowed) => new DeskError('RetryNotAllowed', reason),
+  /** The service does not offer this action to this customer (its links, contract/statuses.ts). */
+  notOffered: (reason: string) => new DeskError('ActionNotOffered', reason),
   /** The contract's rules refused the form: each field says how to fix it. */
   invalid: (code: string, errors: readonly { path: string; hint: string }[]) =>
     new DeskError(code, REFUSED.fixFieldsFirst, errorFields(errors)),

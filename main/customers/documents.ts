@@ -21,6 +21,7 @@ import type { JournalCustomer } from '../journal/index.ts';
 import { describeError } from '../log.ts';
 import type { Handlers } from '../serve.ts';
 import { type Document, ServiceError } from '../service/index.ts';
+import { customerActions } from './actions.ts';
 import { documentSummary } from './reconcile.ts';
 
 // Upload ids remembered after the fact (cancels that came first, uploads that ended), by count:
@@ -76,6 +77,9 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
     const customer = await refreshed(input.customerId);
     const statusProblem = checkCustomerStatus(customer.status);
     if (statusProblem) throw refused(statusProblem);
+    // In `document`, but the service's links (as just fetched) do not ask for one: nothing is sent.
+    const { upload: offered } = customerActions(customer);
+    if (!offered.allowed) throw refusal.notOffered(offered.reason);
     const inFlight = [...uploads.values()].filter(
       (other) => other !== upload && other.admitted && other.customerId === input.customerId,
     ).length;

@@ -1,10 +1,16 @@
-import type { CustomerDetail, PersonalData, Progress } from '../../contract/customers.ts';
+import {
+  type CustomerDetail,
+  type PersonalData,
+  type Progress,
+  reportedFieldLabel,
+} from '../../contract/customers.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { EventHub } from '../event-hub.ts';
 import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
+import { customerActions } from './actions.ts';
 import { toQueueRow, withLatestNotes } from './queue-row.ts';
 
 type CustomerChannels =
@@ -63,16 +69,30 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
     async 'customers.reveal'({ id, reason }): Promise<PersonalData> {
       await detail(id);
       const personal = await journal.customers.personal(id);
+      const reported = Object.entries(await journal.customers.reported(id));
+      const any = personal !== undefined || reported.length > 0;
       await journal.audit.record({
         action: 'personal.reveal',
         customerId: id,
-        outcome: personal ? 'ok' : 'none',
+        outcome: any ? 'ok' : 'none',
         detail: reason,
       });
-      if (!personal)
-        throw new DeskError('NoPersonalData', 'Vetted holds no personal data for this customer.');
-      const { address, dateOfBirth, ssnLastFour } = personal;
-      return { ...address, address2: address.address2 ?? null, dateOfBirth, ssnLastFour };
+      if (!any) throw new DeskError('NoPersonalData', 'Vetted holds no personal data for this customer.');
+      const address = personal?.address;
+      return {
+        address1: address?.address1 ?? null,
+        address2: address?.address2 ?? null,
+        city: address?.city ?? null,
+        state: address?.state ?? null,
+        postalCode: address?.postalCode ?? null,
+        dateOfBirth: personal?.dateOfBirth ?? null,
+        ssnLastFour: personal?.ssnLastFour ?? null,
+        reported: reported.map(([field, value]) => ({
+          field,
+          label: reportedFieldLabel(field),
+          value: typeof value === 'string' ? value : JSON.stringify(value),
+        })),
+      };
     },
     async 'customers.importAvailability'() {
       const page = await options.connection().client().customers.list({ limit: 1 });
@@ -134,7 +154,9 @@ export function customerIdFrom(ref: string, baseUrl: string): string {
 
 async function customerDetail(journal: Journal, customer: JournalCustomer): Promise<CustomerDetail> {
   const personal = await journal.customers.personal(customer.id);
+  const reported = await journal.customers.reported(customer.id);
   const retryUsed = await journal.retries.get(customer.id);
+  const offered = customerActions(customer);
   return {
     ...toQueueRow(customer),
     url: customer.url,
@@ -147,22 +169,13 @@ async function customerDetail(journal: Journal, customer: JournalCustomer): Prom
       .filter(([rel]) => rel !== 'self')
       .map(([rel, link]) => ({ rel, href: link.href })),
     actions: {
-      retry: allowedWhen(customer, 'retry', retryUsed ? REFUSED.retryUsed : null, REFUSED.retryNotAllowed),
-      upload: allowedWhen(
-        customer,
-        'document',
-        null,
-        'Documents can be uploaded only while the service asks for one.',
-      ),
+      retry:
+        offered.retry.allowed && retryUsed ? { allowed: false, reason: REFUSED.retryUsed } : offered.retry,
+      upload: offered.upload,
     },
     personal: personal ? { ssnMasked: `•••-••-${personal.ssnLastFour}` } : null,
+    reported: Object.keys(reported).map((field) => ({ field, label: reportedFieldLabel(field) })),
   };
-}
-
-function allowedWhen(customer: JournalCustomer, status: string, blocked: string | null, otherwise: string) {
-  if (customer.goneAt) return { allowed: false, reason: REFUSED.customerGone };
-  if (customer.status !== status) return { allowed: false, reason: otherwise };
-  return blocked ? { allowed: false, reason: blocked } : { allowed: true, reason: null };
 }
 
 /** The journal keeps the display name; the view shows both parts as the service has them. */

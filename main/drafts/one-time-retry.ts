@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
+import { customerActions } from '../customers/actions.ts';
 import { toQueueRow } from '../customers/queue-row.ts';
 import type { Reconciler } from '../customers/reconcile.ts';
 import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
@@ -36,9 +37,9 @@ async function requireRetryable(journal: JournalRepositories, customerId: string
   if (await journal.retries.get(customerId)) {
     throw refusal.retryUsed();
   }
-  if (customer.goneAt || customer.status !== 'retry') {
-    throw refusal.retryNotAllowed();
-  }
+  // The status, and the links the service gave with it: nothing is sent unless the service offers a retry.
+  const { retry } = customerActions(customer);
+  if (!retry.allowed) throw refusal.retryNotAllowed(customer.goneAt ? undefined : retry.reason);
   return customer;
 }
 

@@ -1,7 +1,7 @@
 // Customers as last seen on the service, their status history, and their personal data (encrypted).
 import { z } from 'zod';
 import { type Section, sectionOf } from '../../contract/queue.ts';
-import type { Customer, Link } from '../service/hal.ts';
+import { type Customer, type Link, reportedFields } from '../service/hal.ts';
 import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
@@ -10,11 +10,14 @@ import { type Clock, isoTime, latest } from './time.ts';
 /** How a status was learnt: from our own create, a GET (start-up, refresh), or a webhook event. */
 export type StatusSource = 'created' | 'poll' | 'event';
 
-/** What the service says about a customer: the fields of a `GET /customers/{id}` the journal keeps. */
+/**
+ * What the service says about a customer: the fields of a `GET /customers/{id}` the journal keeps, and
+ * any others it gave (kept encrypted: see `reportedFields`).
+ */
 export type ServiceCustomer = Pick<
   Customer,
   'id' | 'firstName' | 'lastName' | 'email' | 'type' | 'status' | 'created' | '_links'
->;
+> & { readonly [field: string]: unknown };
 
 export interface Observation {
   source: StatusSource;
@@ -74,9 +77,14 @@ export interface CustomersRepository {
     documents: { pending: number; note: string | null },
   ): Promise<JournalCustomer | undefined>;
   setPersonal(id: string, personal: PersonalData): Promise<void>;
+  /**
+   * The fields the service's last answer gave beyond the interface document's (address, phone, any
+   * other), decrypted; empty when it gave none. Throws `JournalError` if they do not decrypt.
+   */
+  reported(id: string): Promise<Record<string, unknown>>;
   /** Decrypted; undefined when none was stored. Throws `JournalError` if it does not decrypt. */
   personal(id: string): Promise<PersonalData | undefined>;
-  /** Customers whose status may still change (not verified or suspended) and not gone: to GET at start-up. */
+  /** Customers whose status may still change (not verified, suspended or deactivated) and not gone: to GET at start-up. */
   toReconcile(): Promise<string[]>;
 }
 
@@ -109,6 +117,8 @@ const LinksSchema = z
     z.object({ href: z.string(), type: z.string().optional(), 'resource-type': z.string().optional() }),
   )
   .catch({});
+
+const ReportedSchema = z.record(z.string(), z.unknown());
 
 const SELECT_CUSTOMER = `SELECT id, url, name, email, type, status, section, status_since, created, last_refreshed,
   links, gone_at, pending_documents, note FROM customers WHERE id = :id`;
@@ -169,6 +179,18 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
 
   const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
 
+  // The service's latest answer is the truth: fields it no longer gives are forgotten.
+  const writeReported = (customer: ServiceCustomer) => {
+    const reported = reportedFields(customer);
+    sql.run('UPDATE customers SET reported = :reported WHERE id = :id', {
+      id: customer.id,
+      reported:
+        Object.keys(reported).length === 0
+          ? null
+          : cipher.seal(place(customer.id, 'reported'), JSON.stringify(reported)),
+    });
+  };
+
   const repository: Sync<CustomersRepository> = {
     upsert(customer, observation) {
       return transaction(db, () => {
@@ -177,6 +199,7 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
         let statusChanged = true;
         if (existing) statusChanged = update(customer, observation, at, existing);
         else insert(customer, observation, at);
+        writeReported(customer);
         return { customer: get(customer.id)!, isNew: !existing, statusChanged };
       });
     },
@@ -239,10 +262,18 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       };
     },
 
+    reported(id) {
+      const sealed = sql.get<{ reported: string | null }>('SELECT reported FROM customers WHERE id = :id', {
+        id,
+      })?.reported;
+      return sealed ? ReportedSchema.parse(JSON.parse(cipher.open(place(id, 'reported'), sealed))) : {};
+    },
+
     toReconcile() {
       return sql
         .all<{ id: string }>(
-          `SELECT id FROM customers WHERE section IN ('retry', 'document', 'review', 'other') AND gone_at IS NULL
+          `SELECT id FROM customers WHERE section IN ('retry', 'document', 'review', 'kba', 'unverified', 'other')
+             AND gone_at IS NULL
            ORDER BY status_since, id`,
         )
         .map(({ id }) => id);

@@ -2,6 +2,7 @@
 // last one applied. Migrations are append-only: a released migration is never edited, a change is a new one.
 import { type Db, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
+import { REAL_SERVICE_CUSTOMERS } from './migration-real-service.ts';
 
 export interface Migration {
   /** 1, 2, 3…: its position in `MIGRATIONS`, and the `user_version` once applied. */
@@ -9,6 +10,8 @@ export interface Migration {
   /** What it is for, for people reading the list. */
   name: string;
   sql: string;
+  /** Run after `sql`, in the same transaction: for a change that must read the schema it changes. */
+  run?: (db: Db) => void;
 }
 
 /** 'VETT' in `PRAGMA application_id`: tells a Vetted journal from any other SQLite file. */
@@ -234,6 +237,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'event log indexes, webhook security log', sql: eventLogSecurityLog },
   { version: 4, name: 'outbox delivery: uncertain sends, duplicates, due drafts', sql: outboxDelivery },
   { version: 5, name: 'notes, document images, audit actors', sql: notesImagesActors },
+  REAL_SERVICE_CUSTOMERS,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
@@ -267,6 +271,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   for (const migration of migrations.slice(schemaVersion(db))) {
     transaction(db, () => {
       db.exec(migration.sql);
+      migration.run?.(db);
       // Both pragmas are part of the transaction: a failed migration leaves the version as it was.
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${migration.version};`);
     });

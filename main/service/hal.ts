@@ -72,6 +72,32 @@ export const customerSchema = z.looseObject({
 });
 export type Customer = z.infer<typeof customerSchema>;
 
+/** What Vetted reads from a customer itself; anything else the service gives is "reported" (below). */
+const CUSTOMER_CORE_FIELDS: ReadonlySet<string> = new Set([
+  '_links',
+  '_embedded',
+  'id',
+  'firstName',
+  'lastName',
+  'email',
+  'type',
+  'status',
+  'created',
+]);
+
+/**
+ * The fields a customer's answer carries beyond those Vetted reads: today's service adds the address,
+ * `phone`, `correlationId`, `businessName`, and may add more. All are kept, and all are treated as
+ * personal (encrypted at rest, masked on screen, never logged): an unknown field may well be.
+ */
+export function reportedFields(customer: object): Record<string, unknown> {
+  const reported: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(customer)) {
+    if (!CUSTOMER_CORE_FIELDS.has(field) && value !== undefined) reported[field] = value;
+  }
+  return reported;
+}
+
 export const failureReasonSchema = z.looseObject({ reason: z.string(), description: z.string().optional() });
 
 export const documentSchema = z.looseObject({

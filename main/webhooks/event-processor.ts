@@ -30,6 +30,13 @@ export const CUSTOMER_TOPICS: ReadonlySet<string> = new Set([
   'customer_verification_document_approved',
   'customer_verification_document_failed',
   'customer_suspended',
+  // Today's real service (real-service.md): its statuses kba and deactivated, and their way back.
+  'customer_kba_verification_needed',
+  'customer_kba_verification_failed',
+  'customer_kba_verification_passed',
+  'customer_deactivated',
+  'customer_reactivated',
+  'customer_activated',
 ]);
 
 /** Whether recording the event is all there is to do with it. */

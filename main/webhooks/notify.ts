@@ -1,3 +1,4 @@
+import { statusName } from '../../contract/statuses.ts';
 import type { StatusNotice } from '../../contract/webhooks.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { JournalCustomer } from '../journal/index.ts';
@@ -20,13 +21,18 @@ const TITLES: Record<string, string> = {
   document: 'Document needed',
   retry: 'Retry needed',
   suspended: 'Customer suspended',
+  kba: 'Knowledge-based questions needed',
+  deactivated: 'Customer deactivated',
 };
 
 export function statusNotice(customer: Pick<JournalCustomer, 'id' | 'name' | 'status'>): StatusNotice {
   return {
     customerId: customer.id,
     status: customer.status,
-    title: TITLES[customer.status] ?? `Status now “${customer.status}”`,
+    // Own keys only: a status named like an Object method ("constructor") is just another unknown one.
+    title: Object.hasOwn(TITLES, customer.status)
+      ? (TITLES[customer.status] as string)
+      : `Status now “${statusName(customer.status)}”`,
     body: customer.name,
   };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { startBrowserHost } from '../../main/browser/host.ts';
-import { createDesk } from '../../main/desk.ts';
+import { createDesk, type DeskOptions } from '../../main/desk.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
@@ -30,8 +30,14 @@ export interface QueueApp {
 
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
-export const test = base.extend<{ app: QueueApp }>({
-  app: async ({ page }, use) => {
+/** The built-in service: the sandbox, or a stand-in in front of it (`test.use`; a function would be a fixture). */
+export interface BuiltInService {
+  start: DeskOptions['startSandbox'];
+}
+
+export const test = base.extend<{ app: QueueApp; builtInService: BuiltInService }>({
+  builtInService: [{ start: startSandbox }, { option: true }],
+  app: async ({ page, builtInService }, use) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-e2e-queue-'));
     const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
       version: string;
@@ -42,7 +48,7 @@ export const test = base.extend<{ app: QueueApp }>({
       dataDir,
       log: createLogger(() => {}),
       vault: openFileKeyVault({ dir: dataDir }),
-      startSandbox,
+      startSandbox: builtInService.start,
       strictContract: true,
     });
     const host = await startBrowserHost({

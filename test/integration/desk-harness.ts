@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../contract/channels.ts';
 import { VettedError } from '../../contract/errors.ts';
-import { createDesk, type Desk } from '../../main/desk.ts';
+import { createDesk, type Desk, type DeskOptions } from '../../main/desk.ts';
 import { createLogger } from '../../main/log.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
 import { startSandbox } from '../../sandbox/index.ts';
@@ -27,6 +27,8 @@ export interface DeskHarness {
 
 export async function startDesk(
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-')),
+  /** The built-in service: the sandbox, or a stand-in in front of it. */
+  sandbox: DeskOptions['startSandbox'] = (options) => startSandbox({ ...options, reviewDelayMs: 60_000 }),
 ): Promise<DeskHarness> {
   const logLines: string[] = [];
   const outputs: unknown[] = [];
@@ -38,7 +40,7 @@ export async function startDesk(
     dataDir,
     log,
     vault: openFileKeyVault({ dir: dataDir }),
-    startSandbox: (options) => startSandbox({ ...options, reviewDelayMs: 60_000 }),
+    startSandbox: sandbox,
     strictContract: true,
   });
   desk.events.subscribe((event, payload) => events.push({ event, payload }));

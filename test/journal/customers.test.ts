@@ -99,10 +99,22 @@ describe('customers in the journal', () => {
 
   it('keeps a status it does not know, by name, in "other"', async () => {
     const { journal } = setup();
-    const { customer } = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'kba' }), {
+    const { customer } = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'frozen' }), {
       source: 'poll',
     });
-    expect(customer).toMatchObject({ status: 'kba', section: 'other' });
+    expect(customer).toMatchObject({ status: 'frozen', section: 'other' });
+  });
+
+  it('gives the real service’s statuses kba, unverified and deactivated sections of their own', async () => {
+    const { journal } = setup();
+    for (const status of ['kba', 'unverified', 'deactivated']) {
+      const { customer } = await journal.customers.upsert(serviceCustomer({ id: status, status }), {
+        source: 'poll',
+      });
+      expect(customer.section).toBe(status);
+    }
+    const { counts } = await journal.queue.window({ section: 'all', search: '', offset: 0, limit: 10 });
+    expect(counts).toMatchObject({ kba: 1, unverified: 1, deactivated: 1, other: 0 });
   });
 
   it('marks a customer the service no longer knows as gone, keeps it, and revives it if it answers again', async () => {
@@ -146,11 +158,14 @@ describe('customers in the journal', () => {
       ['c', 'suspended'],
       ['d', 'document'],
       ['e', 'unverified'],
+      ['f', 'kba'],
+      ['g', 'deactivated'],
+      ['h', 'frozen'],
     ] as const) {
       await journal.customers.upsert(serviceCustomer({ id, status }), { source: 'poll', at: time.iso() });
       time.advance(MINUTE);
     }
-    expect(await journal.customers.toReconcile()).toEqual(['b', 'd', 'e']);
+    expect(await journal.customers.toReconcile()).toEqual(['b', 'd', 'e', 'f', 'h']);
   });
 
   it('writes a customer and its history atomically, and rolls a failed transaction back', async () => {

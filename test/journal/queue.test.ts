@@ -15,8 +15,8 @@ const PEOPLE = [
   ['v2', 'Barbara', 'Liskov', 'liskov@mit.edu', 'verified', 5],
   ['v3', 'Zoë', 'Łukasiewicz', 'zoe@example.pl', 'verified', 1],
   ['s1', 'Kevin', 'Mitnick', 'kevin@example.com', 'suspended', 40],
-  ['o1', 'Donald', 'Knuth', 'knuth@stanford.edu', 'kba', 15],
-  ['o2', 'Frances', 'Allen', 'fran@ibm.com', 'deactivated', 25],
+  ['o1', 'Donald', 'Knuth', 'knuth@stanford.edu', 'frozen', 15],
+  ['o2', 'Frances', 'Allen', 'fran@ibm.com', 'on_hold', 25],
 ] as const;
 
 async function queueJournal(): Promise<Journal> {
@@ -72,8 +72,11 @@ describe('the queue', () => {
       retry: 2,
       document: 1,
       review: 1,
+      kba: 0,
+      unverified: 0,
       verified: 3,
       suspended: 1,
+      deactivated: 0,
       other: 2,
       drafts: 1,
     });
@@ -83,8 +86,8 @@ describe('the queue', () => {
   it('shows unknown statuses by name in "other", and drafts in "Drafts & outbox"', async () => {
     const journal = await queueJournal();
     expect((await window(journal, { section: 'other' })).rows.map((row) => row.status)).toEqual([
-      'kba',
-      'deactivated',
+      'frozen',
+      'on_hold',
     ]);
     expect((await window(journal, { section: 'drafts' })).rows).toEqual([
       expect.objectContaining({
@@ -135,8 +138,11 @@ describe('the queue', () => {
       retry: 0,
       document: 0,
       review: 0,
+      kba: 0,
+      unverified: 0,
       verified: 2,
       suspended: 0,
+      deactivated: 0,
       other: 1,
       drafts: 0,
     });

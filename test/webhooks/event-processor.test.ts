@@ -91,6 +91,25 @@ describe('event processor', () => {
     expect(processor.processed).toBe(3);
   });
 
+  it('moves a customer to kba, deactivated or an unknown status on the real service’s topics, notifying in words', async () => {
+    processor.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
+    await processor.idle();
+    const steps = [
+      ['customer_kba_verification_needed', 'kba', 'kba', 'Knowledge-based questions needed'],
+      ['customer_deactivated', 'deactivated', 'deactivated', 'Customer deactivated'],
+      ['customer_reactivated', 'constructor', 'other', 'Status now “constructor”'],
+      ['customer_activated', 'unverified', 'unverified', 'Status now “Unverified”'],
+    ] as const;
+    for (const [i, [topic, status, section, title]] of steps.entries()) {
+      statusOnService = status;
+      processor.enqueue([await record(`e-${i + 2}`, topic, `2026-03-01T10:0${i + 2}:00.000Z`)]);
+      await processor.idle();
+      expect(await journal.customers.get('c-1')).toMatchObject({ status, section });
+      expect(notices.at(-1)).toMatchObject({ status, title });
+    }
+    expect(await journal.events.unprocessed()).toEqual([]);
+  });
+
   it('leaves events unprocessed while the service cannot be reached, and finishes them later', async () => {
     offline = true;
     processor.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);

@@ -3,6 +3,7 @@ import { SECTION_TITLES } from '../../../../contract/queue.ts';
 import { KeyHint } from '../../ui/KeyHint.tsx';
 import { TimeSince, useNow } from '../../ui/time.tsx';
 import { useCaseStore } from './case-store.ts';
+import { StatusGuidance } from './StatusGuidance.tsx';
 
 const isWebAddress = (href: string) => /^https:\/\//i.test(href);
 
@@ -31,6 +32,7 @@ export function CaseHeader({ customer }: { customer: CustomerDetail }) {
         {customer.section === 'other' && ` (${customer.status})`} for{' '}
         <TimeSince since={customer.statusSince} now={now} />
       </p>
+      <StatusGuidance status={customer.status} pendingDocuments={customer.section === 'review' ? 1 : 0} />
       {dashboard && (
         <p>
           <a href={dashboard} target="_blank" rel="noreferrer">

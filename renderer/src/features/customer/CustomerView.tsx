@@ -135,7 +135,7 @@ function CaseDetails({
           )}
         </dd>
       </dl>
-      <PersonalDataPanel customerId={customer.id} personal={customer.personal} />
+      <PersonalDataPanel customerId={customer.id} personal={customer.personal} reported={customer.reported} />
       <DocumentsPanel customer={customer} />
       <StoredImages />
       <CaseTimeline customerId={customer.id} />

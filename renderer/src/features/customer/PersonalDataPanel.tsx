@@ -11,16 +11,33 @@ function addressOf(data: PersonalData): string {
     .join(', ');
 }
 
+const HIDDEN = <span className="masked">Hidden</span>;
+
 interface PersonalDataPanelProps {
   customerId: string;
   personal: CustomerDetail['personal'];
+  /** The fields the service reported beyond the interface document's, by name: masked until revealed. */
+  reported?: CustomerDetail['reported'];
+}
+
+function revealedValue(revealed: PersonalData | null, field: string): string | null {
+  return revealed?.reported.find((entry) => entry.field === field)?.value ?? null;
+}
+
+function ReportedField({ label, value }: { label: string; value: string | null }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value ?? HIDDEN}</dd>
+    </>
+  );
 }
 
 /**
  * Personal data stays masked until the reviewer gives a reason. What is revealed lives in this
  * component only: leaving the customer forgets it.
  */
-export function PersonalDataPanel({ customerId, personal }: PersonalDataPanelProps) {
+export function PersonalDataPanel({ customerId, personal, reported = [] }: PersonalDataPanelProps) {
   const [revealed, setRevealed] = useState<PersonalData | null>(null);
   const [asking, setAsking] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: another customer must not show this one's data.
@@ -29,18 +46,27 @@ export function PersonalDataPanel({ customerId, personal }: PersonalDataPanelPro
   return (
     <section aria-labelledby="customer-personal" className="customer-section">
       <h3 id="customer-personal">Personal data</h3>
-      {!personal ? (
+      {!personal && reported.length === 0 ? (
         <p>Vetted holds no personal data for this customer: it was not created here.</p>
       ) : (
         <>
-          <dl className="facts">
-            <dt>SSN</dt>
-            <dd>{revealed ? maskedSsn(revealed.ssnLastFour) : personal.ssnMasked}</dd>
-            <dt>Date of birth</dt>
-            <dd>{revealed ? revealed.dateOfBirth : <span className="masked">Hidden</span>}</dd>
-            <dt>Address</dt>
-            <dd>{revealed ? addressOf(revealed) : <span className="masked">Hidden</span>}</dd>
-          </dl>
+          {personal && (
+            <dl className="facts">
+              <dt>SSN</dt>
+              <dd>{revealed?.ssnLastFour ? maskedSsn(revealed.ssnLastFour) : personal.ssnMasked}</dd>
+              <dt>Date of birth</dt>
+              <dd>{revealed?.dateOfBirth ?? HIDDEN}</dd>
+              <dt>Address</dt>
+              <dd>{revealed?.address1 ? addressOf(revealed) : HIDDEN}</dd>
+            </dl>
+          )}
+          {reported.length > 0 && (
+            <dl className="facts" aria-label="As the service reports it">
+              {reported.map(({ field, label }) => (
+                <ReportedField key={field} label={label} value={revealedValue(revealed, field)} />
+              ))}
+            </dl>
+          )}
           {revealed ? (
             <button type="button" onClick={() => setRevealed(null)}>
               Hide personal data

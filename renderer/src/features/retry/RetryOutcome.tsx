@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { RetryOutcome as Outcome } from '../../../../contract/drafts.ts';
+import { statusGuidance } from '../../../../contract/statuses.ts';
 
 const MEANING: Record<string, string> = {
   verified: 'The service verified the customer with the corrected details.',
@@ -16,7 +17,9 @@ export function RetryOutcome({ outcome, onClose }: { outcome: Outcome; onClose()
       <p role="status">
         Retry sent. The customer is now <strong className="retry-status">{outcome.status}</strong>.
       </p>
-      <p>{MEANING[outcome.status] ?? `The service reports the status “${outcome.status}”.`}</p>
+      <p>
+        {Object.hasOwn(MEANING, outcome.status) ? MEANING[outcome.status] : statusGuidance(outcome.status)}
+      </p>
       <p className="hint">The one retry for this customer is used: Vetted will not send another.</p>
       <div className="actions">
         <button type="button" onClick={onClose}>
