@@ -1,12 +1,11 @@
 // The journal on SQLite (node:sqlite, synchronous and fast): the repositories answer at once, and are wrapped in
 // promises here for the interface (index.ts), which costs microseconds. One connection serves main; the
-// webhook inbox commits on a second one, in a worker (durable-writer.ts).
+// webhook inbox writes on main's too, made durable first by its own log (log-inbox.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { auditRepository } from './audit.ts';
 import { customersRepository } from './customers.ts';
 import { configure, type Db, openDatabase, type Statements, statements } from './db.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
-import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
 import { JournalError } from './errors.ts';
 import {
   type EventStatements,
@@ -16,6 +15,7 @@ import {
   type WriteStatement,
 } from './events.ts';
 import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
+import { type LogInbox, startLogInbox } from './log-inbox.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
@@ -42,7 +42,7 @@ export interface SqliteJournal extends Journal {
     fromRow(row: unknown): JournalEvent;
   };
   readonly rejections: RejectionsRepository & { statements(entry: RejectionInput): WriteStatement[] };
-  openInbox(): DurableWriter;
+  openInbox(options?: { chunkBytes?: number }): LogInbox;
 }
 
 /**
@@ -60,7 +60,8 @@ export function openJournal({ file, dataKey, clock = systemClock }: JournalOptio
     db.close();
     throw error;
   }
-  const sync = repositories(db, statements(db), cipher, clock);
+  const sql = statements(db);
+  const sync = repositories(db, sql, cipher, clock);
   const units = unitsOfWork(db);
   const inTransaction = (repos: JournalRepositories): JournalTransaction => ({
     ...repos,
@@ -76,7 +77,16 @@ export function openJournal({ file, dataKey, clock = systemClock }: JournalOptio
     events: { ...outside.events, statements: sync.events.statements, fromRow: sync.events.fromRow },
     rejections: { ...outside.rejections, statements: sync.rejections.statements },
     transaction: (work) => units.outermost(() => work(inTransaction(bound))),
-    openInbox: () => startDurableWriter(file, clock),
+    openInbox: (inbox = {}) =>
+      startLogInbox({
+        db,
+        sql,
+        journalFile: file,
+        logFile: `${file}.inbox`,
+        clock,
+        outside: units.outside,
+        ...inbox,
+      }),
     async close() {
       await units.settled();
       if (!db.isOpen) return;
