@@ -19,8 +19,11 @@ export interface InboxLog {
   readonly size: number;
   /** Whether `bytes` of records fit without growing the file. */
   fits(bytes: number): boolean;
-  /** Writes the records after the last and syncs them: durable when it returns. Grows the file if needed. */
-  append(records: readonly Buffer[]): void;
+  /**
+   * Writes the records after the last, then syncs them (on libuv's thread pool: main goes on reading the
+   * next group's requests meanwhile); durable when it resolves. Grows the file if needed. One at a time.
+   */
+  append(records: readonly Buffer[]): Promise<void>;
   /** Starts a new generation: every record so far stops counting. Synced when it returns. */
   reset(): void;
   close(): void;
@@ -81,7 +84,7 @@ export function openInboxLog(file: string, options: { chunkBytes?: number } = {}
       return size;
     },
     fits: (bytes) => used + bytes <= size,
-    append(records) {
+    async append(records) {
       if (records.length === 0) return;
       const total = records.reduce((sum, payload) => sum + recordBytes(payload), 0);
       if (used + total > size) grow(used + total);
@@ -89,7 +92,7 @@ export function openInboxLog(file: string, options: { chunkBytes?: number } = {}
       let at = 0;
       for (const payload of records) at = encodeRecord(buffer, at, generation, payload);
       fs.writeSync(fd, buffer, 0, total, used);
-      fs.fdatasyncSync(fd);
+      await fdatasync(fd);
       used += total;
       recovered = [];
     },
@@ -103,6 +106,9 @@ export function openInboxLog(file: string, options: { chunkBytes?: number } = {}
     close: () => fs.closeSync(fd),
   };
 }
+
+const fdatasync = (fd: number) =>
+  new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 
 function encodeRecord(buffer: Buffer, at: number, generation: number, payload: Buffer): number {
   buffer.writeUInt32LE(payload.length, at);

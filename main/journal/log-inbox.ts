@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Db, type Statements, transaction } from './db.ts';
+import { type Db, relaxedTransaction, type Statements, transaction } from './db.ts';
 import { eventFromRow, eventStatements, type WriteStatement } from './events.ts';
 import { createGroupCommit, type Outcome } from './group-commit.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-log.ts';
@@ -62,23 +62,18 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     write.map((statement) => sql.all<Record<string, unknown>>(statement.sql, statement.params));
   /** One transaction for the group; if a write fails, again with a savepoint per write so it fails alone. */
   const apply = (writes: readonly WriteStatement[][]): Outcome<Rows[]>[] => {
-    db.exec('PRAGMA synchronous = NORMAL');
     try {
-      try {
-        return transaction(db, () => writes.map((write) => ({ ok: true as const, value: run(write) })));
-      } catch {
-        return transaction(db, () =>
-          writes.map((write): Outcome<Rows[]> => {
-            try {
-              return { ok: true, value: transaction(db, () => run(write)) };
-            } catch (error) {
-              return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
-            }
-          }),
-        );
-      }
-    } finally {
-      db.exec('PRAGMA synchronous = FULL');
+      return relaxedTransaction(db, () => writes.map((write) => ({ ok: true as const, value: run(write) })));
+    } catch {
+      return relaxedTransaction(db, () =>
+        writes.map((write): Outcome<Rows[]> => {
+          try {
+            return { ok: true, value: transaction(db, () => run(write)) };
+          } catch (error) {
+            return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+          }
+        }),
+      );
     }
   };
 
@@ -99,7 +94,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
         const bytes = logged.reduce((sum, record) => sum + recordBytes(record), 0);
         // Every earlier group is in the journal by now (one group at a time): full means start over.
         if (!log.fits(bytes) && log.used > LOG_HEADER_BYTES) forgetLogged();
-        log.append(logged);
+        await log.append(logged);
       }
       return options.outside(() => apply(writes.map((write) => write.statements)));
     },
