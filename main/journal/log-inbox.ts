@@ -27,6 +27,8 @@ export interface LogInboxOptions {
   /** Runs `call` once no journal transaction is open (main's connection is shared). */
   outside<R>(call: () => R): Promise<R>;
   chunkBytes?: number;
+  /** For tests: called once a group is durable in the log, before it is written to the journal. */
+  onLogged?(): void;
 }
 
 export type LogInbox = EventInbox & {
@@ -95,6 +97,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
         // Every earlier group is in the journal by now (one group at a time): full means start over.
         if (!log.fits(bytes) && log.used > LOG_HEADER_BYTES) forgetLogged();
         await log.append(logged);
+        options.onLogged?.();
       }
       return options.outside(() => apply(writes.map((write) => write.statements)));
     },

@@ -15,7 +15,7 @@ import {
   type WriteStatement,
 } from './events.ts';
 import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
-import { type LogInbox, startLogInbox } from './log-inbox.ts';
+import { type LogInbox, type LogInboxOptions, startLogInbox } from './log-inbox.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
@@ -42,7 +42,7 @@ export interface SqliteJournal extends Journal {
     fromRow(row: unknown): JournalEvent;
   };
   readonly rejections: RejectionsRepository & { statements(entry: RejectionInput): WriteStatement[] };
-  openInbox(options?: { chunkBytes?: number }): LogInbox;
+  openInbox(options?: Pick<LogInboxOptions, 'chunkBytes' | 'onLogged'>): LogInbox;
 }
 
 /**
