@@ -10,6 +10,7 @@ import {
 } from './customers.ts';
 import { documentChannels, documentEvents } from './documents.ts';
 import { draftChannels, draftEvents } from './drafts.ts';
+import { metricsChannels } from './metrics.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
 import {
   ConnectionTestSchema,
@@ -63,6 +64,7 @@ export const invokeChannels = {
   ...webhookChannels,
   ...updateChannels,
   ...vaultChannels,
+  ...metricsChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

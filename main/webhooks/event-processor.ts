@@ -1,6 +1,7 @@
 import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
+import type { LatencyRecorder } from '../metrics.ts';
 import { type Notify, statusNotice } from './notify.ts';
 
 /**
@@ -54,12 +55,15 @@ export interface EventProcessorOptions {
    * again once the backlog is gone, instead of an ever-growing queue in memory.
    */
   maxWaiting?: number;
+  /** Told, for each event refreshed, how long after its arrival its customer's change went out. */
+  eventToScreen?: LatencyRecorder;
 }
 
 export function createEventProcessor(options: EventProcessorOptions): EventProcessor {
   const { journal, reconciler, writer, log } = options;
   const concurrency = options.concurrency ?? 4;
   const maxWaiting = options.maxWaiting ?? 2_000;
+  const startedAt = Date.now();
   const retryDelayMs = options.retryDelayMs ?? 30_000;
   const waiting = new Map<string, JournalEvent[]>();
   const queued = new Set<string>();
@@ -144,6 +148,12 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
         at: newest.created,
       });
       markProcessed(events);
+      const now = Date.now();
+      for (const event of events) {
+        // Events left from before this run would say how long the app was closed, not how fast it is.
+        const arrived = Date.parse(event.receivedAt);
+        if (arrived >= startedAt) options.eventToScreen?.add(now - arrived);
+      }
       if (before && after && !after.goneAt && after.status !== before.status)
         options.notify(statusNotice(after));
     } catch (error) {
