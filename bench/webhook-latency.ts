@@ -7,14 +7,10 @@
  * Run: `node bench/webhook-latency.ts [--seconds 8] [--rate 100]` (Node 24). Takes about 60 s.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ChannelInput, ChannelName, ChannelOutput } from '../contract/channels.ts';
-import { runBrowserMode } from '../main/browser/main.ts';
-import { openFileKeyVault } from '../main/vault.ts';
 import { samplePerson } from '../test/support/person.ts';
+import { startBenchDesk } from './support/browser-desk.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, printResult, quantile, type ResultRow } from './support/protocol.ts';
 
@@ -26,29 +22,7 @@ const RATE = Number(args.rate);
 const GOAL_MS = 20;
 const CHILD = path.join(import.meta.dirname, 'support', 'latency-child.ts');
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-latency-'));
-const logFile = createWriteStream(path.join(dir, 'vetted.log'));
-const running = await runBrowserMode({
-  dataDir: path.join(dir, 'data'),
-  rendererDir: dir,
-  writeLog: (line) => logFile.write(`${line}\n`),
-});
-const dispatch = running.desk.dispatcher(() => true);
-async function call<C extends ChannelName>(channel: C, input?: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const result = await dispatch(channel, 'bench', input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-  return result.value as ChannelOutput<C>;
-}
-
-async function ourSubscription() {
-  for (let tries = 0; tries < 200; tries++) {
-    const overview = await call('webhooks.list');
-    const ours = overview.subscriptions?.find((s) => s.ours && s.target === 'listener');
-    if (ours && overview.listener.url) return { id: ours.id, listenerUrl: overview.listener.url };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('The desk never subscribed its listener.');
-}
+const bench = await startBenchDesk();
 
 type Measured = { latencies: number[]; missing: number; failures: number; seconds: number };
 function measure(customerIds: string[], job: Record<string, unknown>): Promise<Measured> {
@@ -67,27 +41,22 @@ function measure(customerIds: string[], job: Record<string, unknown>): Promise<M
 
 const rows: ResultRow[] = [];
 try {
-  const { id, listenerUrl } = await ourSubscription();
+  const { id, listenerUrl, secret } = await bench.listenerSubscription();
   // The sandbox would tell the desk of each customer created below: paused, it keeps those deliveries.
-  await call('webhooks.setPaused', { id, paused: true });
-  const vault = openFileKeyVault({ dir: path.join(dir, 'data') });
-  const secret = vault.get(`webhookSecret:${id}`);
-  if (!secret) throw new Error('No webhook secret in the vault.');
+  await bench.call('webhooks.setPaused', { id, paused: true });
   const perRun = Math.round(SECONDS * RATE);
-  const client = running.desk.connection().client();
+  const client = bench.desk.connection().client();
   const customerIds: string[] = [];
   for (let i = 0; i < perRun * 2; i++) {
     customerIds.push(
       (await client.customers.create(samplePerson('Bench', `Latency${i}`, `latency-${i}@example.com`))).id,
     );
   }
-  const token = new URL(running.launchUrl).hash.replace('#token=', '');
-  const origin = new URL(running.launchUrl).origin;
   const job = {
     listenerUrl,
-    eventsUrl: `${origin}/api/events?token=${encodeURIComponent(token)}`,
+    eventsUrl: bench.eventsUrl,
     secret,
-    serviceBase: running.desk.connection().status().baseUrl ?? origin,
+    serviceBase: bench.desk.connection().status().baseUrl ?? 'http://127.0.0.1',
     perSecond: RATE,
     graceMs: 10_000,
   };
@@ -121,13 +90,11 @@ try {
       spinner?.kill('SIGKILL');
     }
   }
-  const { eventToScreen } = (await call('app.metrics')).webhooks;
+  const { eventToScreen } = (await bench.call('app.metrics')).webhooks;
   process.stdout.write(
     `app.metrics event-to-screen (in main, arrival to push): p50 ${eventToScreen.p50Ms} ms, p99 ${eventToScreen.p99Ms} ms over ${eventToScreen.samples}\n`,
   );
 } finally {
-  await running.close();
-  await new Promise((resolve) => logFile.end(resolve));
-  rmSync(dir, { recursive: true, force: true });
+  await bench.close();
 }
 printResult(rows);

@@ -44,7 +44,7 @@ const run = (duration: number, record: boolean) =>
   autocannon({
     url: job.url,
     connections: job.connections,
-    duration,
+    ...(record && job.amount !== undefined ? { amount: job.amount } : { duration }),
     headers: job.headers ?? {},
     ...(job.webhook
       ? {

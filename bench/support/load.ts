@@ -10,6 +10,8 @@ export interface LoadJob {
   connections: number;
   seconds: number;
   warmupSeconds: number;
+  /** Send exactly this many requests instead of for `seconds`. */
+  amount?: number;
   headers?: Record<string, string>;
   /** Signed deliveries, each a fresh event about one of these customers. */
   webhook?: {
