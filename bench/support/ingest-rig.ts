@@ -45,9 +45,6 @@ export async function startIngestRig(options: { customers: number; secret: strin
     baseUrl: sandbox.baseUrl,
     clientId: sandbox.clientId,
     clientSecret: sandbox.clientSecret,
-    // As the desk logs the client's lines (connection.ts).
-    log: (entry) =>
-      log[entry.level](entry.msg, { requestId: entry.requestId, status: entry.status, code: entry.code }),
   });
   const customerIds: string[] = [];
   for (let i = 0; i < options.customers; i++) {

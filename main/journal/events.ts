@@ -118,6 +118,13 @@ export function eventStatements(clock: Clock): EventStatements {
 /** An event from a row the statements returned. */
 export const eventFromRow = (row: unknown): JournalEvent => toEvent(row as EventRow);
 
+/** What `record` statements returned, as the inbox answers it: each event, and whether it was seen before. */
+export const recordedEvents = (rows: ReadonlyArray<readonly unknown[]>) =>
+  rows.flat().map((row) => {
+    const event = eventFromRow(row);
+    return { event, duplicate: event.duplicatesSeen > 0 };
+  });
+
 export function eventsRepository(
   sql: Statements,
   clock: Clock,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { type Db, relaxedTransaction, type Statements, transaction } from './db.ts';
-import { eventFromRow, eventStatements, type WriteStatement } from './events.ts';
+import { eventStatements, recordedEvents, type WriteStatement } from './events.ts';
 import { createGroupCommit, type Outcome } from './group-commit.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-log.ts';
 import type { EventInbox, InboxEvent } from './interface.ts';
@@ -120,10 +120,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
         logged.push(Buffer.from(JSON.stringify({ event, processed, receivedAt } satisfies LoggedEvent)));
       }
       const rows = await group.write({ statements, logged }, 'now');
-      return rows.flat().map((row) => {
-        const event = eventFromRow(row);
-        return { event, duplicate: event.duplicatesSeen > 0 };
-      });
+      return recordedEvents(rows);
     },
     async markProcessed(ids) {
       await writeSoon([events.markProcessed(ids)]);
