@@ -5,12 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
-import type { Reconciler } from '../../main/customers/reconcile.ts';
 import { createEventHub } from '../../main/event-hub.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
 import { createReceiver } from '../../main/webhooks/receiver.ts';
-import { deliver, eventBody, SECRET } from './helpers.ts';
+import { deliver, eventBody, recordingReconciler, SECRET } from './helpers.ts';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'crashing-listener.ts');
 
@@ -56,14 +55,7 @@ describe('webhook inbox after a crash', () => {
   /** The journal reopened as the app restarts it: the inbox replays its log, the processor resumes. */
   const restart = async () => {
     const journal: SqliteJournal = openJournal({ file, dataKey });
-    const refreshed: string[] = [];
-    const reconciler: Reconciler = {
-      async refresh(id) {
-        refreshed.push(id);
-        return undefined;
-      },
-      refreshAll: async () => ({ done: 0, failed: 0 }),
-    };
+    const { reconciler, refreshed } = recordingReconciler();
     const receiver = createReceiver({
       journal,
       reconciler,
