@@ -15,6 +15,8 @@ import { Pool } from 'undici';
 import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../main/service/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { samplePerson } from '../test/support/person.ts';
+import { loadNote } from './support/machine.ts';
+import { atLeast, atMost, median, printResult } from './support/protocol.ts';
 import { type SandboxHandle, sandboxInWorker } from './support/sandbox-worker.ts';
 
 /** Runs `task(i)` for i < total with at most `concurrency` at once; returns requests per second. */
@@ -27,8 +29,6 @@ async function throughput(total: number, concurrency: number, task: (i: number) 
   await Promise.all(Array.from({ length: concurrency }, worker));
   return total / ((performance.now() - started) / 1000);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function createCustomers(client: ServiceClient, count: number): Promise<string[]> {
   const ids: string[] = [];
@@ -106,7 +106,18 @@ async function main() {
   console.info(
     `ratio (median of rounds): ${ratio.toFixed(3)} (goal ≥ 0.9) ${ratio >= 0.9 ? 'ok' : 'BELOW GOAL'}`,
   );
-  console.info(`tokens issued: ${tokensIssued} (goal: 1) ${tokensIssued === 1 ? 'ok' : 'ABOVE GOAL'}`);
+  console.info(
+    `tokens issued: ${tokensIssued} (goal: 1) ${tokensIssued === 1 ? 'ok' : 'ABOVE GOAL'}; ${loadNote()}`,
+  );
+  printResult([
+    atLeast(
+      'service client GET vs bare undici Pool',
+      ratio,
+      0.9,
+      `${ratio.toFixed(3)} (${median(clientRates).toFixed(0)} vs ${median(bareRates).toFixed(0)}/s)`,
+    ),
+    atMost('tokens issued for the whole run', tokensIssued, 1, '', String(tokensIssued)),
+  ]);
 }
 
 await main();

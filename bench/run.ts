@@ -1,10 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type MachineNote, machineNow } from './support/machine.ts';
+import { parseResult, type ResultRow } from './support/protocol.ts';
 
 /**
- * `npm run bench [-- name…]`: runs the benchmarks one after another (they measure throughput, so
- * never two at once), each in its own process. With no names, all of them.
+ * `npm run bench [-- name…]`: runs the benchmarks one after another (they measure throughput, so never
+ * two at once), each alone in its own process, shows their output as it comes, reads each one's
+ * `RESULT {json}` last line, then prints one table and writes bench/results.json. With no names, all.
  */
 const dir = import.meta.dirname;
 const wanted = process.argv.slice(2);
@@ -14,16 +17,114 @@ const all = readdirSync(dir)
   .sort();
 const names = wanted.length > 0 ? wanted : all;
 
-let failed = 0;
-for (const name of names) {
-  const file = path.join(dir, `${name}.ts`);
-  if (!existsSync(file)) {
-    process.stderr.write(`No benchmark named ${name} (have: ${all.join(', ')})\n`);
-    failed++;
-    continue;
-  }
-  process.stdout.write(`\n== ${name}\n`);
-  const result = spawnSync(process.execPath, [file], { stdio: 'inherit' });
-  if (result.status !== 0) failed++;
+interface BenchOutcome {
+  bench: string;
+  date: string;
+  exitCode: number | null;
+  seconds: number;
+  /** The 1-minute load average as the bench started and ended: figures on a busy machine are lower bounds. */
+  loadAverage: { start: number; end: number };
+  rows: ResultRow[];
 }
-process.exitCode = failed > 0 ? 1 : 0;
+
+function runOne(name: string): Promise<BenchOutcome> {
+  const started = performance.now();
+  const date = new Date().toISOString();
+  const loadAtStart = machineNow().loadAverage[0];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(dir, `${name}.ts`)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('close', (exitCode) => {
+      const rows = parseResult(stdout) ?? [
+        { figure: `${name}: no RESULT line`, goal: '—', measured: 'failed', ratio: null, verdict: 'miss' },
+      ];
+      resolve({
+        bench: name,
+        date,
+        exitCode,
+        seconds: Math.round((performance.now() - started) / 100) / 10,
+        loadAverage: { start: loadAtStart, end: machineNow().loadAverage[0] },
+        rows,
+      });
+    });
+  });
+}
+
+function table(outcomes: readonly BenchOutcome[]): string {
+  const rows = outcomes.flatMap((outcome) =>
+    outcome.rows.map((row) => [
+      `${outcome.bench}: ${row.figure}`,
+      row.goal,
+      `${row.measured} (load ${outcome.loadAverage.start}–${outcome.loadAverage.end})`,
+      row.verdict,
+    ]),
+  );
+  const header = ['figure', 'goal', 'measured', 'verdict'];
+  const cells = (row: string[]) => `| ${row.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [cells(header), cells(header.map(() => '---')), ...rows.map(cells)].join('\n');
+}
+
+const unknown = names.filter((name) => !existsSync(path.join(dir, `${name}.ts`)));
+if (unknown.length > 0) {
+  process.stderr.write(`No benchmark named ${unknown.join(', ')} (have: ${all.join(', ')})\n`);
+  process.exit(2);
+}
+
+const machineAtStart: MachineNote = machineNow();
+const startedAt = new Date().toISOString();
+const outcomes: BenchOutcome[] = [];
+for (const name of names) {
+  process.stdout.write(`\n== ${name}\n`);
+  outcomes.push(await runOne(name));
+}
+const machineAtEnd = machineNow();
+const text = table(outcomes);
+process.stdout.write(
+  `\n${startedAt}, ${machineAtStart.cores} cores, node ${machineAtStart.node}, ` +
+    `load average ${machineAtStart.loadAverage.join(' ')} at start, ${machineAtEnd.loadAverage.join(' ')} at end\n\n` +
+    `${text}\n`,
+);
+// A run of some benches replaces theirs in the file and keeps the others' last figures.
+const file = path.join(dir, 'results.json');
+const earlier = readEarlier(file).filter((outcome) => !names.includes(outcome.bench));
+const benches = [...earlier, ...outcomes].sort((a, b) => a.bench.localeCompare(b.bench));
+writeFileSync(
+  file,
+  `${JSON.stringify(
+    {
+      date: startedAt,
+      machine: {
+        cores: machineAtStart.cores,
+        cpu: machineAtStart.cpu,
+        node: machineAtStart.node,
+        loadAverageAtStart: machineAtStart.loadAverage,
+        loadAverageAtEnd: machineAtEnd.loadAverage,
+      },
+      benches,
+      table: table(benches),
+    },
+    null,
+    2,
+  )}\n`,
+);
+const missed = outcomes.some(
+  (outcome) => outcome.exitCode !== 0 || outcome.rows.some((row) => row.verdict !== 'pass'),
+);
+process.exitCode = missed ? 1 : 0;
+
+function readEarlier(file: string): BenchOutcome[] {
+  if (!existsSync(file)) return [];
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { benches?: BenchOutcome[] };
+    return Array.isArray(parsed.benches) ? parsed.benches : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,14 +1,17 @@
 /**
  * Throughput of the sandbox's `GET /customers/{id}` (bearer check, SQLite read, HAL body) against a
- * bare node:http server answering the same bytes: same load generator, same process, same run.
- * Run: `node bench/sandbox.ts` (Node 24). Takes about 15 s.
+ * bare node:http server answering the same bytes: the load generator in a process of its own, samples
+ * interleaved (bare, sandbox, × 3), medians compared. No goal: a baseline for the other benches.
+ * Run: `node bench/sandbox.ts` (Node 24). Takes about 40 s.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { request } from 'undici';
 import { startSandbox } from '../sandbox/index.ts';
 import { samplePerson } from '../test/support/person.ts';
+import { runLoad } from './support/load.ts';
+import { loadNote } from './support/machine.ts';
+import { interleave, printResult, round3 } from './support/protocol.ts';
 
 const HAL = 'application/vnd.service.v1.hal+json';
 const DURATION_SECONDS = 5;
@@ -49,24 +52,17 @@ function bareServer(body: Buffer): Promise<{ server: Server; url: string }> {
   );
 }
 
-interface Measured {
-  requestsPerSecond: number;
-  p99Ms: number;
-  failures: number;
-}
-
-async function measure(url: string, headers: Record<string, string>): Promise<Measured> {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_SECONDS });
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS });
-  return {
-    requestsPerSecond: result.requests.average,
-    p99Ms: result.latency.p99,
-    failures: result.errors + result.timeouts + result.non2xx,
-  };
-}
-
-const line = (name: string, m: Measured): string =>
-  `${name.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(8)} req/s   p99 ${String(m.p99Ms).padStart(4)} ms   failures ${m.failures}\n`;
+const measure = async (url: string, headers: Record<string, string>): Promise<number> => {
+  const outcome = await runLoad({
+    url,
+    headers,
+    connections: CONNECTIONS,
+    seconds: DURATION_SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+  });
+  if (outcome.non2xx + outcome.errors > 0) throw new Error(`${outcome.non2xx + outcome.errors} failures`);
+  return outcome.perSecond;
+};
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ data: ':memory:' });
@@ -77,15 +73,26 @@ async function main(): Promise<void> {
   const body = Buffer.from(await sample.body.arrayBuffer());
   const bare = await bareServer(body);
   try {
-    const sandboxResult = await measure(customerUrl, headers);
-    const bareResult = await measure(bare.url, headers);
-    process.stdout.write(
-      `GET /customers/{id}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s each (autocannon)\n`,
+    const result = await interleave(
+      3,
+      () => measure(bare.url, headers),
+      () => measure(customerUrl, headers),
     );
-    process.stdout.write(line('sandbox', sandboxResult));
-    process.stdout.write(line('bare node:http, fixed body', bareResult));
-    const ratio = sandboxResult.requestsPerSecond / bareResult.requestsPerSecond;
-    process.stdout.write(`ratio sandbox / bare: ${ratio.toFixed(2)}\n`);
+    const ratio = result.subjectMedian / result.baselineMedian;
+    process.stdout.write(
+      `GET /customers/{id}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per sample; ${loadNote()}\n` +
+        `bare ${result.baseline.map((v) => v.toFixed(0)).join(', ')} req/s; sandbox ${result.subject.map((v) => v.toFixed(0)).join(', ')} req/s\n` +
+        `ratio of medians sandbox / bare: ${ratio.toFixed(2)}\n`,
+    );
+    printResult([
+      {
+        figure: 'sandbox GET /customers/{id} vs bare node:http (a baseline, no goal)',
+        goal: '—',
+        measured: `${ratio.toFixed(2)} (${result.subjectMedian.toFixed(0)} vs ${result.baselineMedian.toFixed(0)}/s)`,
+        ratio: round3(ratio),
+        verdict: 'pass',
+      },
+    ]);
   } finally {
     bare.server.close();
     await sandbox.close();

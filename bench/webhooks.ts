@@ -1,194 +1,157 @@
 /**
- * Webhook ingest: signed deliveries into Vetted's listener (signature check over the raw bytes,
- * JSON, a durable deduplicated record in the journal with grouped commits, then processing) against
- * a bare node:http server answering 200 on the same port: same load generator, same process, same
- * run, at 10 and 50 connections. Afterwards, every delivery answered 200 must be in the journal
- * exactly once. Run: `node bench/webhooks.ts` (Node 24). Takes about 25 s.
+ * Webhook ingest: signed deliveries into Vetted's listener (signature over the raw bytes, a durable
+ * record before the 200, then the REAL reconciler GETting each customer from the sandbox running in
+ * this process, as the embedded default runs it) against a bare node:http server answering 200 on the
+ * same kind of socket. The load generator runs in a process of its own; bare and Vetted samples
+ * interleave (b, v, b, v…, 3 each) and the medians are compared, at 50 and at 10 connections. After
+ * each Vetted sample, every event is processed before the next sample starts; at the end every
+ * delivery answered 200 must be in the journal exactly once and processed.
+ * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10]`
+ * (Node 24). Takes about 100 s.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { createFieldKey } from '../main/crypto.ts';
-import type { Reconciler } from '../main/customers/reconcile.ts';
-import { createEventHub } from '../main/event-hub.ts';
-import { type Journal, openJournal } from '../main/journal/index.ts';
-import { createLogger } from '../main/log.ts';
-import { startListener, WEBHOOK_PATH } from '../main/webhooks/listener.ts';
-import { createReceiver } from '../main/webhooks/receiver.ts';
-import { signBody } from '../main/webhooks/signature.ts';
+import { parseArgs } from 'node:util';
+import { WEBHOOK_PATH } from '../main/webhooks/listener.ts';
+import { type IngestRig, startIngestRig } from './support/ingest-rig.ts';
+import { runLoad } from './support/load.ts';
+import { loadNote } from './support/machine.ts';
+import { atLeast, interleave, printResult, type ResultRow } from './support/protocol.ts';
 
-const DURATION_SECONDS = 5;
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '3' },
+    customers: { type: 'string', default: '200' },
+    connections: { type: 'string' },
+  },
+});
+const SECONDS = Number(args.seconds);
 const WARMUP_SECONDS = 1;
-const CONCURRENCIES = [10, 50];
-const GOAL = 0.6;
-const SECRET = randomUUID();
+const ROUNDS = Number(args.rounds);
+const CUSTOMERS = Number(args.customers);
+const GOALS = (
+  [
+    [50, 0.65],
+    [10, 0.33],
+  ] as Array<[connections: number, goal: number]>
+).filter(([connections]) => args.connections === undefined || String(connections) === args.connections);
 
-/** Every request a fresh event (a fresh id), signed as the service signs it. */
-function signedDelivery(context: Record<string, unknown>): autocannon.Request {
-  const id = randomUUID();
-  const customerId = randomUUID();
-  const created = new Date().toISOString();
-  const body = JSON.stringify({
-    _links: { customer: { href: `https://api.service.test/customers/${customerId}` } },
-    id,
-    created,
-    timestamp: created,
-    topic: 'customer_verified',
-    resourceId: customerId,
-  });
-  context.id = id;
-  return {
-    method: 'POST',
-    path: WEBHOOK_PATH,
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-request-signature-sha-256': signBody(body, SECRET),
-    },
-  };
-}
-
-interface Measured {
-  perSecond: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** Warm-up, then the measured run; `acknowledged` gets the id of every delivery answered 200. */
-async function measure(port: number, connections: number, acknowledged: Set<string>): Promise<Measured> {
-  const run = (duration: number) =>
-    autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections,
-      duration,
-      requests: [
-        {
-          setupRequest: (_request, context) => signedDelivery(context as Record<string, unknown>),
-          onResponse: (status, _body, context) => {
-            if (status === 200) acknowledged.add((context as { id: string }).id);
-          },
-        },
-      ],
-    });
-  await run(WARMUP_SECONDS);
-  const result = await run(DURATION_SECONDS);
-  return {
-    perSecond: result.requests.average,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
-
-function listenOn(server: Server, port: number): Promise<void> {
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await listenOn(probe, 0);
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function bare(port: number, connections: number): Promise<Measured> {
+async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   });
-  await listenOn(server, port);
-  try {
-    return await measure(port, connections, new Set());
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
-
-/** The listener as the desk runs it, with a reconciler that answers at once (no service in the loop). */
-async function vetted(
-  port: number,
-  connections: number,
-  journal: Journal,
-): Promise<{ measured: Measured; acknowledged: Set<string>; grouping: string }> {
-  const reconciler: Reconciler = {
-    refresh: async () => undefined,
-    refreshAll: async () => ({ done: 0, failed: 0 }),
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${WEBHOOK_PATH}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
-  const receiver = createReceiver({
-    journal,
-    reconciler,
-    events: createEventHub(),
-    log: createLogger(() => {}),
-    notify: () => {},
-    secrets: () => [SECRET],
-  });
-  const listener = await startListener(port, receiver.handlers);
-  const acknowledged = new Set<string>();
-  try {
-    const measured = await measure(port, connections, acknowledged);
-    const { commits, writes, committingMs } = receiver.writer.stats;
-    const grouping =
-      `${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit, ` +
-      `${(committingMs / Math.max(commits, 1)).toFixed(1)} ms per commit`;
-    return { measured, acknowledged, grouping };
-  } finally {
-    await listener.close();
-    await receiver.processor.idle();
-    await receiver.processor.close();
-    await receiver.writer.close();
-  }
 }
 
-/** Every acknowledged id recorded, none counted twice (each request carried a new id). */
-async function verify(journal: Journal, acknowledged: Set<string>): Promise<string> {
+/** Every acknowledged id recorded once and processed (each request carried a new id). */
+async function verify(rig: IngestRig, acknowledged: readonly string[]): Promise<string | null> {
   let missing = 0;
   let duplicated = 0;
+  let unprocessed = 0;
   for (const id of acknowledged) {
-    const event = await journal.events.get(id);
+    const event = await rig.journal.events.get(id);
     if (!event) missing++;
-    else if (event.duplicatesSeen !== 0) duplicated++;
+    else {
+      if (event.duplicatesSeen !== 0) duplicated++;
+      if (event.processedAt === null) unprocessed++;
+    }
   }
-  const { total } = await journal.events.window({}, { offset: 0, limit: 1 });
-  if (missing > 0 || duplicated > 0) {
-    process.exitCode = 1;
-    return `FAILED: ${missing} acknowledged events missing, ${duplicated} duplicated`;
-  }
-  // Events committed whose 200 arrived after autocannon stopped listening are in the journal but not counted.
-  return `all ${acknowledged.size} acknowledged events in the journal exactly once (${total} rows)`;
+  if (missing + duplicated + unprocessed === 0) return null;
+  return `${missing} acknowledged events missing, ${duplicated} duplicated, ${unprocessed} unprocessed`;
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-webhooks-'));
+const rig = await startIngestRig({ customers: CUSTOMERS, secret: randomUUID() });
+const bare = await bareServer();
+const rows: ResultRow[] = [];
+let failure: string | null = null;
 try {
-  const port = await freePort();
+  const webhook = { secret: rig.secret, serviceBase: rig.serviceBase, customerIds: rig.customerIds };
   process.stdout.write(
-    `journal: ${dir} (synchronous=FULL); ${DURATION_SECONDS} s per run, same port ${port}\n`,
+    `real reconciler against the sandbox in this process (${CUSTOMERS} customers); load generator in its own process; ` +
+      `${SECONDS} s per sample after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} samples each, interleaved; ${loadNote()}\n`,
   );
-  for (const connections of CONCURRENCIES) {
-    const journal = openJournal({
-      file: path.join(dir, `journal-${connections}.db`),
-      dataKey: createFieldKey(),
+  let sample = 0;
+  for (const [connections, goal] of GOALS) {
+    const refreshesBefore = rig.receiver.processor.refreshes;
+    const acknowledged: string[] = [];
+    let delivered = 0;
+    const result = await interleave(
+      ROUNDS,
+      async () =>
+        (await runLoad({ url: bare.url, connections, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS }))
+          .perSecond,
+      async () => {
+        const file = path.join(dir, `acknowledged-${sample++}.txt`);
+        const outcome = await runLoad({
+          url: rig.listenerUrl,
+          connections,
+          seconds: SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
+          webhook,
+          acknowledgedFile: file,
+        });
+        if (outcome.non2xx + outcome.errors > 0)
+          failure ??= `${outcome.non2xx} non-2xx, ${outcome.errors} errors`;
+        const started = performance.now();
+        await rig.settle();
+        const ids = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+        acknowledged.push(...ids);
+        delivered += outcome.total;
+        process.stdout.write(
+          `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms), ` +
+            `processing finished ${(performance.now() - started).toFixed(0)} ms after the load stopped; ${loadNote()}\n`,
+        );
+        return outcome.perSecond;
+      },
+    );
+    const ratio = result.subjectMedian / result.baselineMedian;
+    const gets = rig.receiver.processor.refreshes - refreshesBefore;
+    const { commits, writes } = rig.receiver.writer.stats;
+    process.stdout.write(
+      `c=${connections}: bare ${result.baseline.map((v) => v.toFixed(0)).join(', ')} req/s; ` +
+        `vetted ${result.subject.map((v) => v.toFixed(0)).join(', ')} events/s; ratio of medians ${ratio.toFixed(3)} (goal ≥ ${goal})\n` +
+        `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far\n`,
+    );
+    failure ??= await verify(rig, acknowledged);
+    rows.push(
+      atLeast(
+        `webhook ingest, durable before 200, real reconciler, c=${connections}`,
+        ratio,
+        goal,
+        `${ratio.toFixed(2)} (${result.subjectMedian.toFixed(0)} vs ${result.baselineMedian.toFixed(0)}/s)`,
+      ),
+    );
+  }
+  if (failure) {
+    process.stdout.write(`FAILED: ${failure}\n`);
+    rows.push({
+      figure: 'every 200 recorded once and processed',
+      goal: 'all',
+      measured: failure,
+      ratio: null,
+      verdict: 'miss',
     });
-    try {
-      const baseline = await bare(port, connections);
-      const { measured, acknowledged, grouping } = await vetted(port, connections, journal);
-      const ratio = measured.perSecond / baseline.perSecond;
-      process.stdout.write(
-        `concurrency ${String(connections).padStart(2)}: bare ${baseline.perSecond.toFixed(0).padStart(6)} req/s   ` +
-          `vetted ${measured.perSecond.toFixed(0).padStart(6)} events/s   ratio ${ratio.toFixed(2)} (goal ≥ ${GOAL})   ` +
-          `non-2xx ${measured.non2xx}, errors ${measured.errors}\n` +
-          `               ${grouping}\n` +
-          `               ${await verify(journal, acknowledged)}\n`,
-      );
-      if (measured.non2xx > 0 || measured.errors > 0) process.exitCode = 1;
-    } finally {
-      await journal.close();
-    }
+  } else {
+    process.stdout.write('every delivery answered 200 is in the journal exactly once, processed\n');
   }
 } finally {
+  await bare.close();
+  await rig.close();
   rmSync(dir, { recursive: true, force: true });
 }
+printResult(rows);

@@ -11,6 +11,7 @@ import {
 } from './customers.ts';
 import { documentChannels, documentEvents } from './documents.ts';
 import { draftChannels, draftEvents } from './drafts.ts';
+import { metricsChannels } from './metrics.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
 import {
   ConnectionTestSchema,
@@ -65,6 +66,7 @@ export const invokeChannels = {
   ...webhookChannels,
   ...updateChannels,
   ...vaultChannels,
+  ...metricsChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

@@ -8,6 +8,7 @@ import { decryptField, encryptField } from './crypto.ts';
 import { documentsFeature } from './customers/documents.ts';
 import { customersFeature } from './customers/index.ts';
 import { createReconciler } from './customers/reconcile.ts';
+import { diagnosticsFeature } from './diagnostics.ts';
 import { draftsFeature } from './drafts/index.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
 import { toAppError } from './failures.ts';
@@ -109,6 +110,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
+  const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
   const features = [customers, documents, cases, drafts, webhooks, updates];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -164,6 +166,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...drafts.handlers,
     ...webhooks.handlers,
     ...updates.handlers,
+    ...diagnostics.handlers,
     ...openVaultHandlers,
   };
   connected();

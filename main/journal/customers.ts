@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { type Section, sectionOf } from '../../contract/queue.ts';
 import { type Customer, type Link, reportedFields } from '../service/hal.ts';
-import { type Db, type Statements, type Sync, transaction } from './db.ts';
+import { type Db, relaxedTransaction, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
 import { type Clock, isoTime, latest } from './time.ts';
@@ -193,7 +193,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
 
   const repository: Sync<CustomersRepository> = {
     upsert(customer, observation) {
-      return transaction(db, () => {
+      // What the service said is the truth and can be asked again: a refresh need not wait for the disk.
+      const commit = observation.source === 'created' ? transaction : relaxedTransaction;
+      return commit(db, () => {
         const existing = row(customer.id);
         const at = now();
         let statusChanged = true;

@@ -66,6 +66,22 @@ export function transaction<T>(db: Db, fn: () => T): T {
 }
 
 /**
+ * `transaction`, committed without waiting for the disk (synchronous=NORMAL for it): for writes the
+ * journal can lose in a power cut at no cost to anyone, because they are made again (a refresh from the
+ * service) or because another file holds them durably (the webhook inbox log). WAL frames are
+ * checksummed in order, so what survives is always a prefix of the commits, never a later one alone.
+ */
+export function relaxedTransaction<T>(db: Db, fn: () => T): T {
+  if (db.isTransaction) return transaction(db, fn);
+  db.exec('PRAGMA synchronous = NORMAL');
+  try {
+    return transaction(db, fn);
+  } finally {
+    db.exec('PRAGMA synchronous = FULL');
+  }
+}
+
+/**
  * Prepares each SQL text once. Rows are typed by the caller: the tables are STRICT, so a column holds
  * exactly the type the schema declares and the cast at this boundary is sound.
  */

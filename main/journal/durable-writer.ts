@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { eventFromRow, eventStatements, type WriteStatement } from './events.ts';
+import { eventStatements, recordedEvents, type WriteStatement } from './events.ts';
 import { createGroupCommit } from './group-commit.ts';
 import type { EventInbox } from './interface.ts';
 import { rejectionStatements } from './rejections.ts';
@@ -212,10 +212,7 @@ export function startDurableWriter(
         events.record(event, { processed, onlyIfAbsent: !delivered }),
       );
       const rows = await write(statements);
-      return rows.flat().map((row) => {
-        const event = eventFromRow(row);
-        return { event, duplicate: event.duplicatesSeen > 0 };
-      });
+      return recordedEvents(rows);
     },
     async markProcessed(ids) {
       await writeSoon([events.markProcessed(ids)]);

@@ -51,7 +51,10 @@ export interface EventsRepository {
  */
 export interface EventStatements {
   /** `record`, or with `onlyIfAbsent` nothing at all for a known event (no duplicate counted). */
-  record(event: ReceivedEvent, options?: { processed?: boolean; onlyIfAbsent?: boolean }): WriteStatement;
+  record(
+    event: ReceivedEvent,
+    options?: { processed?: boolean; onlyIfAbsent?: boolean; receivedAt?: string },
+  ): WriteStatement;
   markProcessed(ids: readonly string[]): WriteStatement;
 }
 
@@ -81,8 +84,7 @@ interface EventRow {
 export function eventStatements(clock: Clock): EventStatements {
   const now = () => isoTime(clock());
   return {
-    record(event, { processed = false, onlyIfAbsent = false } = {}) {
-      const receivedAt = now();
+    record(event, { processed = false, onlyIfAbsent = false, receivedAt = now() } = {}) {
       // A first delivery inserts with no duplicates; any later one only counts itself.
       const onConflict = onlyIfAbsent ? 'DO NOTHING' : 'DO UPDATE SET duplicates_seen = duplicates_seen + 1';
       return {
@@ -115,6 +117,13 @@ export function eventStatements(clock: Clock): EventStatements {
 
 /** An event from a row the statements returned. */
 export const eventFromRow = (row: unknown): JournalEvent => toEvent(row as EventRow);
+
+/** What `record` statements returned, as the inbox answers it: each event, and whether it was seen before. */
+export const recordedEvents = (rows: ReadonlyArray<readonly unknown[]>) =>
+  rows.flat().map((row) => {
+    const event = eventFromRow(row);
+    return { event, duplicate: event.duplicatesSeen > 0 };
+  });
 
 export function eventsRepository(
   sql: Statements,

@@ -1,6 +1,6 @@
 // The journal on SQLite (node:sqlite, synchronous and fast): the repositories answer at once, and are wrapped in
 // promises here for the interface (index.ts), which costs microseconds. One connection serves main; the
-// webhook inbox commits on a second one, in a worker (durable-writer.ts).
+// webhook inbox writes on main's too, made durable first by its own log (log-inbox.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { osUserName } from '../os-user.ts';
 import { auditRepository } from './audit.ts';
@@ -8,7 +8,6 @@ import { customersRepository } from './customers.ts';
 import { configure, type Db, openDatabase, type Statements, statements } from './db.ts';
 import { documentImagesRepository } from './document-images.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
-import { type DurableWriter, startDurableWriter } from './durable-writer.ts';
 import { JournalError } from './errors.ts';
 import {
   type EventStatements,
@@ -18,6 +17,7 @@ import {
   type WriteStatement,
 } from './events.ts';
 import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
+import { type LogInbox, type LogInboxOptions, startLogInbox } from './log-inbox.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { notesRepository } from './notes.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
@@ -47,7 +47,7 @@ export interface SqliteJournal extends Journal {
     fromRow(row: unknown): JournalEvent;
   };
   readonly rejections: RejectionsRepository & { statements(entry: RejectionInput): WriteStatement[] };
-  openInbox(): DurableWriter;
+  openInbox(options?: Pick<LogInboxOptions, 'chunkBytes' | 'onLogged'>): LogInbox;
 }
 
 /**
@@ -70,7 +70,8 @@ export function openJournal({
     db.close();
     throw error;
   }
-  const sync = repositories(db, statements(db), cipher, clock, actor);
+  const sql = statements(db);
+  const sync = repositories(db, sql, cipher, clock, actor);
   const units = unitsOfWork(db);
   const inTransaction = (repos: JournalRepositories): JournalTransaction => ({
     ...repos,
@@ -87,7 +88,16 @@ export function openJournal({
     rejections: { ...outside.rejections, statements: sync.rejections.statements },
     transaction: (work, options) =>
       units.outermost(() => work(inTransaction(bound)), options?.sync === 'later'),
-    openInbox: () => startDurableWriter(file, clock),
+    openInbox: (inbox = {}) =>
+      startLogInbox({
+        db,
+        sql,
+        journalFile: file,
+        logFile: `${file}.inbox`,
+        clock,
+        outside: units.outside,
+        ...inbox,
+      }),
     async close() {
       await units.settled();
       if (!db.isOpen) return;

@@ -34,6 +34,8 @@ export interface ServiceClient {
     get(): Promise<string>;
     info(): TokenInfo | null;
     invalidate(): void;
+    /** Tokens obtained since start; absent from stand-ins that have none. */
+    issued?(): number;
   };
   customers: CustomersApi;
   documents: DocumentsApi;
@@ -97,6 +99,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       get: () => (onOutcome ? observed(tokens.get(), onOutcome) : tokens.get()),
       info: () => tokens.info(),
       invalidate: () => tokens.invalidate(),
+      issued: () => tokens.issued(),
     },
     customers: customersApi(api),
     documents: documentsApi(api),

@@ -22,6 +22,8 @@ export interface TokenManager {
   info(): TokenInfo | null;
   /** Forget the cached token; given a token, only if it is still the cached one. */
   invalidate(token?: string): void;
+  /** Tokens obtained since start (the first and every renewal): the Diagnostics panel counts them. */
+  issued(): number;
 }
 
 export interface TokenManagerOptions {
@@ -52,6 +54,7 @@ interface CachedToken {
 /** Client credentials grant (JSON body, as in the interface document) with one shared cached token. */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const { transport, now, log } = options;
+  let issued = 0;
   const url = transport.resolve('/oauth/v2/token');
   const grant = JSON.stringify({
     client_id: options.clientId,
@@ -81,6 +84,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       info: { scope: parseScope(parsed.data.scope), expiresAt },
       renewAt: expiresAt - renewalMarginMs(lifetimeMs, options.renewBeforeMs ?? 60_000),
     };
+    issued++;
     log({
       level: 'info',
       msg: `Obtained an access token valid for ${parsed.data.expires_in} s`,
@@ -90,6 +94,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   }
 
   return {
+    issued: () => issued,
     get() {
       if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
       pending ??= requestToken().finally(() => {

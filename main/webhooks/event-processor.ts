@@ -1,6 +1,7 @@
 import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
+import type { LatencyRecorder } from '../metrics.ts';
 import { type Notify, statusNotice } from './notify.ts';
 
 /**
@@ -18,6 +19,9 @@ export interface EventProcessor {
   close(): Promise<void>;
   /** Events marked processed since start: a catch-up run reports the difference. */
   readonly processed: number;
+  /** Events waiting for their customer's refresh, and refreshes (GETs) made since start. */
+  readonly backlog: number;
+  readonly refreshes: number;
 }
 
 /** The topics the service documents; any other is shown in the event log and otherwise ignored. */
@@ -53,11 +57,20 @@ export interface EventProcessorOptions {
   concurrency?: number;
   /** After a failed refresh, when to try the events left unprocessed again. */
   retryDelayMs?: number;
+  /**
+   * Customers waiting at most (backpressure): events beyond stay unprocessed in the journal, read
+   * again once the backlog is gone, instead of an ever-growing queue in memory.
+   */
+  maxWaiting?: number;
+  /** Told, for each event refreshed, how long after its arrival its customer's change went out. */
+  eventToScreen?: LatencyRecorder;
 }
 
 export function createEventProcessor(options: EventProcessorOptions): EventProcessor {
   const { journal, reconciler, writer, log } = options;
   const concurrency = options.concurrency ?? 4;
+  const maxWaiting = options.maxWaiting ?? 2_000;
+  const startedAt = Date.now();
   const retryDelayMs = options.retryDelayMs ?? 30_000;
   const waiting = new Map<string, JournalEvent[]>();
   const queued = new Set<string>();
@@ -73,6 +86,19 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   let retryTimer: NodeJS.Timeout | null = null;
   let closed = false;
   let processed = 0;
+  let refreshes = 0;
+  let backlog = 0;
+  /** Events were left in the journal for want of room: read them again once the backlog is gone. */
+  let overflowed = false;
+  // Refreshes start after this turn: the 200s go out first, and events arriving together coalesce.
+  let pumpScheduled: NodeJS.Immediate | null = null;
+  const schedulePump = () => {
+    pumpScheduled ??= setImmediate(() => {
+      pumpScheduled = null;
+      pump();
+      settleIdle();
+    });
+  };
 
   const settleIdle = () => {
     if (waiting.size > 0 || running.size > 0 || toMark.length > 0 || marking.size > 0 || reading.size > 0)
@@ -121,6 +147,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
     // The newest event by the service's time speaks for the status the refresh finds.
     const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
     const before = await journal.customers.get(customerId);
+    refreshes++;
     try {
       const after = await reconciler.refresh(customerId, {
         source: 'event',
@@ -128,6 +155,12 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
         at: newest.created,
       });
       markProcessed(events);
+      const now = Date.now();
+      for (const event of events) {
+        // Events left from before this run would say how long the app was closed, not how fast it is.
+        const arrived = Date.parse(event.receivedAt);
+        if (arrived >= startedAt) options.eventToScreen?.add(now - arrived);
+      }
       if (before && after && !after.goneAt && after.status !== before.status)
         options.notify(statusNotice(after));
     } catch (error) {
@@ -147,9 +180,14 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
       if (closed || running.size >= concurrency) return;
       if (running.has(customerId)) continue;
       waiting.delete(customerId);
+      backlog -= events.length;
       const task = refresh(customerId, events).finally(() => {
         running.delete(customerId);
         pump();
+        if (overflowed && waiting.size === 0 && !closed) {
+          overflowed = false;
+          processor.resumeUnprocessed();
+        }
         settleIdle();
       });
       running.set(customerId, task);
@@ -159,6 +197,12 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   const processor: EventProcessor = {
     get processed() {
       return processed;
+    },
+    get backlog() {
+      return backlog;
+    },
+    get refreshes() {
+      return refreshes;
     },
     enqueue(events) {
       if (closed) return;
@@ -171,10 +215,16 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
         }
         const customerId = event.customerId as string;
         const ofCustomer = waiting.get(customerId);
+        if (!ofCustomer && waiting.size >= maxWaiting) {
+          queued.delete(event.id);
+          overflowed = true;
+          continue;
+        }
         if (ofCustomer) ofCustomer.push(event);
         else waiting.set(customerId, [event]);
+        backlog++;
       }
-      pump();
+      schedulePump();
     },
     resumeUnprocessed() {
       const read: Promise<void> = journal.events
@@ -198,7 +248,9 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
     async close() {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
+      if (pumpScheduled) clearImmediate(pumpScheduled);
       waiting.clear();
+      backlog = 0;
       await Promise.allSettled([...running.values(), ...reading]);
       if (markScheduled) clearImmediate(markScheduled);
       writeMarks();

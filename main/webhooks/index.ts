@@ -3,6 +3,7 @@ import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
 import { failureMessage } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log.ts';
+import type { WebhookFigures } from '../metrics.ts';
 import type { Handlers } from '../serve.ts';
 import { createCatchUp } from './catch-up.ts';
 import { eventLogHandlers } from './event-log.ts';
@@ -33,7 +34,7 @@ export interface WebhooksOptions {
 export function webhooksFeature(
   context: DeskContext,
   options: WebhooksOptions = {},
-): Feature<WebhookChannel> {
+): Feature<WebhookChannel> & { figures(): WebhookFigures } {
   const { journal, events, log, settings } = context;
   let closed = false;
 
@@ -133,6 +134,7 @@ export function webhooksFeature(
 
   return {
     handlers,
+    figures: () => receiver.figures(),
     async onSettingsChanged(changed) {
       // The tunnel points at the port: a new port means listening there now, not after a restart.
       if (changed.includes('webhookPort')) await listenAgain();

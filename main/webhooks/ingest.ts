@@ -44,15 +44,23 @@ export function createIngest(options: {
       { delivered },
     );
 
-  /** After the commit: whatever goes wrong here, the events are recorded and will be processed after a restart. */
-  const announce = async (results: ReadonlyArray<{ event: JournalEvent; duplicate: boolean }>) => {
+  /**
+   * After the commit, behind the answer: the new events go to the processor at once (it starts work on
+   * the next turn), and the events of a turn are announced together, after their 200s have gone out.
+   * Whatever goes wrong here, the events are recorded and will be processed after a restart.
+   */
+  let toAnnounce: JournalEvent[] = [];
+  const announceSoon = (results: ReadonlyArray<{ event: JournalEvent; duplicate: boolean }>) => {
+    processor.enqueue(results.filter((result) => !result.duplicate).map((result) => result.event));
+    if (toAnnounce.length === 0) setImmediate(() => void announce());
+    for (const { event } of results) toAnnounce.push(event);
+  };
+  const announce = async () => {
+    const recorded = toAnnounce;
+    toAnnounce = [];
     try {
-      const name = await namesOf(
-        journal,
-        results.map((result) => result.event),
-      );
-      for (const { event } of results) events.emit('event.received', toEventRow(event, name));
-      processor.enqueue(results.filter((result) => !result.duplicate).map((result) => result.event));
+      const name = await namesOf(journal, recorded);
+      for (const event of recorded) events.emit('event.received', toEventRow(event, name));
     } catch (error) {
       log.error('recorded webhook events not announced', describeError(error));
     }
@@ -74,7 +82,7 @@ export function createIngest(options: {
         log.error('webhook event could not be recorded', describeError(error));
         return { status: 503, body: { error: 'Not recorded; send it again later.' } };
       }
-      await announce(results);
+      announceSoon(results);
       return { status: 200, body: { received: event.id, duplicate: results[0]!.duplicate } };
     },
     async recordFetched(fetched) {
@@ -83,7 +91,7 @@ export function createIngest(options: {
         fetched.map((event) => toReceived(event, false)),
         false,
       );
-      await announce(results);
+      announceSoon(results);
       return results.length;
     },
   };

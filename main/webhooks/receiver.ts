@@ -2,6 +2,7 @@ import type { Reconciler } from '../customers/reconcile.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { EventInbox, Journal } from '../journal/index.ts';
 import type { Logger } from '../log.ts';
+import { latencyRecorder, type WebhookFigures } from '../metrics.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import type { ListenerHandlers } from './listener.ts';
@@ -23,6 +24,8 @@ export interface Receiver {
   probes: ProbeRegistry;
   /** Requests the listener refused since start. */
   readonly rejected: number;
+  /** Counts since start, backlogs now, recent latencies: for `app.metrics`. */
+  figures(): WebhookFigures;
   /**
    * Stops processing (what runs finishes), lets `drain` finish whatever still records events (a catch-up
    * under way), then commits what waits and closes the writer.
@@ -44,6 +47,11 @@ export interface ReceiverOptions {
 export function createReceiver(options: ReceiverOptions): Receiver {
   const { journal, events, log } = options;
   const writer = journal.openInbox();
+  const ingestLatency = latencyRecorder();
+  const eventToScreen = latencyRecorder();
+  let deliveries = 0;
+  let duplicates = 0;
+  let answering = 0;
   const security = createSecurityLog(writer, log);
   const processor = createEventProcessor({
     journal,
@@ -51,6 +59,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     writer,
     notify: options.notify,
     log,
+    eventToScreen,
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
   });
   const ingest = createIngest({ journal, writer, processor, events, log });
@@ -64,6 +73,16 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     get rejected() {
       return security.count;
     },
+    figures: () => ({
+      deliveries,
+      duplicates,
+      refusals: security.count,
+      inboxBacklog: answering,
+      reconcileBacklog: processor.backlog,
+      refreshes: processor.refreshes,
+      ingest: ingestLatency.summary(),
+      eventToScreen: eventToScreen.summary(),
+    }),
     async close(drain) {
       await processor.close();
       await drain?.();
@@ -71,7 +90,21 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     handlers: {
       verify: (body, signature) => isSignedBy(body, signature, options.secrets()),
-      deliver: (body) => ingest.deliver(body),
+      async deliver(body) {
+        const started = performance.now();
+        answering++;
+        try {
+          const answer = await ingest.deliver(body);
+          if (answer.status === 200) {
+            deliveries++;
+            if (answer.body.duplicate === true) duplicates++;
+            ingestLatency.add(performance.now() - started);
+          }
+          return answer;
+        } finally {
+          answering--;
+        }
+      },
       reject: (rejection) => security.record(rejection),
       probe: (nonce, path) => probes.arrived(nonce, path),
     },

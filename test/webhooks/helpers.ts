@@ -129,9 +129,8 @@ export interface ListenerRig {
   close(): Promise<void>;
 }
 
-export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Promise<ListenerRig> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-listener-'));
-  const journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
+/** A reconciler that only notes which customers it was asked for. */
+export function recordingReconciler(): { reconciler: Reconciler; refreshed: string[] } {
   const refreshed: string[] = [];
   const reconciler: Reconciler = {
     async refresh(id) {
@@ -140,6 +139,13 @@ export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Pr
     },
     refreshAll: async () => ({ done: 0, failed: 0 }),
   };
+  return { reconciler, refreshed };
+}
+
+export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Promise<ListenerRig> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-listener-'));
+  const journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
+  const { reconciler, refreshed } = recordingReconciler();
   const receiver = createReceiver({
     journal,
     reconciler,

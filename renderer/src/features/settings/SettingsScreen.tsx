@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
 import { TextField } from '../../ui/TextField.tsx';
+import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
 import { useSettingsStore } from './settings-store.ts';
 import { UpdatesSection } from './UpdatesSection.tsx';
@@ -182,6 +183,7 @@ export function SettingsScreen() {
         {test && <ConnectionTestResult test={test} />}
       </form>
       <UpdatesSection />
+      <DiagnosticsSection />
     </section>
   );
 }
