@@ -63,6 +63,44 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * Getting a token failed with an answer from the token endpoint. Deliberately not a ServiceError:
+ * the endpoint's 404 or 403 says nothing about the resource the caller wanted, so no caller may take
+ * it for the resource's own answer (a customer "gone" because `/token` is missing).
+ */
+export class TokenError extends Error {
+  override readonly name = 'TokenError';
+  /** The token endpoint's answer. */
+  readonly answer: ServiceError;
+  /** Nothing reached the resource: asking again later (once the credentials or the endpoint are fixed) is safe. */
+  readonly retryable = true;
+
+  constructor(answer: ServiceError) {
+    super(`The service did not issue an access token: ${answer.message}`, { cause: answer });
+    this.answer = answer;
+  }
+
+  get status(): number {
+    return this.answer.status;
+  }
+
+  get code(): string {
+    return this.answer.code;
+  }
+
+  is(code: string): boolean {
+    return this.answer.is(code);
+  }
+}
+
+/**
+ * The service's own answer that the resource at this URL does not exist: 404, or 403 `notFound`
+ * (how the real service answers for a customer outside the account). Never a token failure.
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ServiceError && (error.status === 404 || (error.status === 403 && error.is('NotFound')));
+}
+
 export type NetworkErrorKind = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'aborted' | 'other';
 
 const networkMessages: Record<NetworkErrorKind, string> = {

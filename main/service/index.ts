@@ -21,7 +21,11 @@ export {
   NotConfiguredError,
   ServiceError,
   sameCode,
+  isNotFound,
+  TokenError,
 } from './errors.ts';
+export { inBackground, RateLimitedError } from './budget.ts';
+export type { TokenEndpointChoice, TokenForm } from './token-forms.ts';
 export type { EventsApi, Paging } from './events.ts';
 export {
   type Customer,
