@@ -59,7 +59,16 @@ export interface Desk {
 }
 
 /** Settings that decide which service Vetted talks to: changing one reconnects. */
-const CONNECTION_KEYS = ['serviceMode', 'baseUrl', 'clientId', 'clientSecret'] as const;
+const CONNECTION_KEYS = [
+  'serviceMode',
+  'baseUrl',
+  'clientId',
+  'clientSecret',
+  'tokenEndpoint',
+  'requestRate',
+  'requestBurst',
+  'caBundlePath',
+] as const;
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { log, vault } = options;
@@ -113,7 +122,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
 
   const view = (): SettingsView => {
     const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications } = settings.get();
+    const { tokenEndpoint, requestRate, requestBurst, caBundlePath } = settings.get();
     return {
+      tokenEndpoint,
+      requestRate,
+      requestBurst,
+      ...(caBundlePath ? { caBundlePath } : {}),
       serviceMode,
       ...(baseUrl ? { baseUrl } : {}),
       ...(clientId ? { clientId } : {}),

@@ -1,17 +1,12 @@
 import path from 'node:path';
-import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
+import type { ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
-import { connectionFailure } from '../failures.ts';
 import type { Logger } from '../log.ts';
 import type { Settings } from '../settings.ts';
+import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';
-import {
-  createServiceClient,
-  NetworkError,
-  NotConfiguredError,
-  type ServiceClient,
-  ServiceError,
-} from './index.ts';
+import { createServiceClient, NotConfiguredError, type ServiceClient } from './index.ts';
+import { tokenFormMemory } from './token-memory.ts';
 
 /**
  * Which service Vetted talks to, and how that is going. With no account configured it starts
@@ -39,7 +34,6 @@ export interface ConnectOptions {
   sandboxSecrets?: SandboxOptions['secrets'];
 }
 
-const STATUS_REFRESH_MS = 10_000;
 /** While offline, how often to ask the service whether it is back. */
 const OFFLINE_PROBE_MS = 15_000;
 
@@ -69,13 +63,18 @@ interface Target {
   sandbox: RunningSandbox | null;
 }
 
-function connectTo(target: Target, { log, onStatus }: ConnectOptions): ServiceConnection {
+function connectTo(target: Target, { log, onStatus, settings, dataDir }: ConnectOptions): ServiceConnection {
   log.addSecret(target.clientSecret);
   const tracker = statusTracker(target.mode, target.baseUrl, onStatus);
+  const memory = tokenFormMemory(dataDir);
   const client = createServiceClient({
     baseUrl: target.baseUrl,
     clientId: target.clientId,
     clientSecret: target.clientSecret,
+    tokenEndpoint: settings.tokenEndpoint,
+    rememberedTokenForm: memory.recall(target.baseUrl, target.clientId),
+    onTokenFormLearned: (form) => memory.remember(target.baseUrl, target.clientId, form),
+    budget: { ratePerSecond: settings.requestRate, burst: settings.requestBurst },
     log: (entry) =>
       log[entry.level](entry.msg, { requestId: entry.requestId, status: entry.status, code: entry.code }),
     onOutcome: tracker.record,
@@ -124,42 +123,5 @@ function notConfigured(baseUrl: string | null, onStatus: ConnectOptions['onStatu
     status: () => status,
     test: async () => ({ ok: false, reason: 'not-configured', message: new NotConfiguredError().message }),
     close: async () => {},
-  };
-}
-
-/** Online once anything succeeds; offline on a network failure; auth failed on refused credentials. */
-function statusTracker(mode: ServiceMode, baseUrl: string, onStatus: ConnectOptions['onStatus']) {
-  let status: ServiceStatus = { mode, baseUrl, state: 'connecting', lastSuccessAt: null, detail: null };
-  let lastTold = 0;
-  const update = (state: ConnectionState, detail: string | null, succeeded: boolean) => {
-    const now = Date.now();
-    const changed = state !== status.state || detail !== status.detail;
-    status = {
-      ...status,
-      state,
-      detail,
-      lastSuccessAt: succeeded ? new Date(now).toISOString() : status.lastSuccessAt,
-    };
-    // Every change is told at once; a run of successes only refreshes "last answer" now and then.
-    if (changed || now - lastTold >= STATUS_REFRESH_MS) {
-      lastTold = now;
-      onStatus(status);
-    }
-  };
-  return {
-    current: () => status,
-    record(outcome: { ok: true } | { ok: false; error: unknown }) {
-      if (outcome.ok) return update('online', null, true);
-      const { error } = outcome;
-      if (error instanceof NetworkError) {
-        if (error.kind === 'aborted') return;
-        return update('offline', connectionFailure(error).message, false);
-      }
-      if (error instanceof ServiceError && (error.status === 401 || error.is('invalid_client'))) {
-        return update('auth-failed', connectionFailure(error).message, false);
-      }
-      // Any other answer still proves the service is reachable.
-      update('online', null, true);
-    },
   };
 }

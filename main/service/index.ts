@@ -1,4 +1,5 @@
 export type { WriteOptions } from './api.ts';
+export { inBackground, RateLimitedError } from './budget.ts';
 export {
   type CallOutcome,
   createServiceClient,
@@ -14,18 +15,17 @@ export type {
 } from './customers.ts';
 export type { DocumentsApi, DocumentUpload, UploadOptions } from './documents.ts';
 export {
+  errorCodes,
   type FieldError,
+  isNotFound,
   isServiceError,
   NetworkError,
   type NetworkErrorKind,
   NotConfiguredError,
   ServiceError,
   sameCode,
-  isNotFound,
   TokenError,
 } from './errors.ts';
-export { inBackground, RateLimitedError } from './budget.ts';
-export type { TokenEndpointChoice, TokenForm } from './token-forms.ts';
 export type { EventsApi, Paging } from './events.ts';
 export {
   type Customer,
@@ -42,3 +42,4 @@ export type { Log, LogEntry } from './log.ts';
 export type { RetryPolicy } from './request-retry.ts';
 export type { SubscriptionsApi } from './subscriptions.ts';
 export type { TokenInfo } from './token.ts';
+export type { TokenEndpointChoice, TokenForm } from './token-forms.ts';

@@ -75,7 +75,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   let pending: Promise<string> | null = null;
   let failed: { error: unknown; until: number } | null = null;
 
-  const send = async (form: TokenForm) => ({ form, res: await transport.send(tokenRequest(transport, form, credentials)) });
+  const send = async (form: TokenForm) => ({
+    form,
+    res: await transport.send(tokenRequest(transport, form, credentials)),
+  });
 
   /** Automatic: the remembered form (else the real one) first, the other when the first is not there. */
   async function ask(): Promise<{ form: TokenForm; res: HttpResponse }> {
@@ -85,12 +88,17 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       return await send(first);
     } catch (error) {
       if (!(error instanceof ServiceError && isMissingEndpoint(error.status, error.code))) throw error;
-      log({ level: 'info', msg: `No ${first === 'real' ? '/token' : '/oauth/v2/token'} token endpoint; trying the other form` });
+      log({
+        level: 'info',
+        msg: `No ${first === 'real' ? '/token' : '/oauth/v2/token'} token endpoint; trying the other form`,
+      });
       try {
         return await send(otherForm(first));
       } catch (second) {
         // Neither is there: the first answer (the form the service is expected to have) says more.
-        throw second instanceof ServiceError && isMissingEndpoint(second.status, second.code) ? error : second;
+        throw second instanceof ServiceError && isMissingEndpoint(second.status, second.code)
+          ? error
+          : second;
       }
     }
   }

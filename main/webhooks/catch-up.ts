@@ -2,7 +2,7 @@ import type { Progress } from '../../contract/customers.ts';
 import type { CatchUpResult } from '../../contract/webhooks.ts';
 import { failureMessage } from '../failures.ts';
 import type { DeskContext } from '../feature.ts';
-import type { EventsApi } from '../service/index.ts';
+import { type EventsApi, inBackground } from '../service/index.ts';
 import type { Ingest } from './ingest.ts';
 import type { Receiver } from './receiver.ts';
 import type { Subscriptions } from './subscriptions.ts';
@@ -102,13 +102,15 @@ export function createCatchUp(options: {
     const startedAt = new Date().toISOString();
     try {
       processor.resumeUnprocessed();
-      const pass = await catchUpEvents({
-        events: context.connection().client().events,
-        ingest,
-        knownBefore,
-        onProgress: (done, total) => progress({ done, total, finished: false, message: null }),
-        stopped: options.stopped,
-      });
+      const pass = await inBackground(() =>
+        catchUpEvents({
+          events: context.connection().client().events,
+          ingest,
+          knownBefore,
+          onProgress: (done, total) => progress({ done, total, finished: false, message: null }),
+          stopped: options.stopped,
+        }),
+      );
       // Everything from before this run is in the journal now: the next run stops at what it had by then.
       if (!pass.interrupted) knownSince = startedAt;
       await processor.idle();

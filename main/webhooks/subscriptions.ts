@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DeskError } from '../../contract/errors.ts';
 import { MAX_SUBSCRIPTIONS, type SubscriptionView } from '../../contract/webhooks.ts';
 import type { DeskContext } from '../feature.ts';
-import { ServiceError, type Subscription } from '../service/index.ts';
+import { isNotFound, ServiceError, type Subscription } from '../service/index.ts';
 import type { SecretName } from '../vault.ts';
 import { WEBHOOK_PATH } from './listener.ts';
 
@@ -151,7 +151,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
         await client().subscriptions.delete(id);
       } catch (error) {
         // Already gone on the service: forgetting its secret is all that is left to do.
-        if (!(error instanceof ServiceError && error.status === 404)) throw error;
+        if (!isNotFound(error)) throw error;
       }
       vault.delete(secretName(id));
       await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });

@@ -108,7 +108,8 @@ export async function startFakeService(
     if (grant.client_id !== CLIENT_ID || grant.client_secret !== CLIENT_SECRET) {
       return reply(res, 401, { error: 'invalid_client' });
     }
-    if (grant.grant_type !== 'client_credentials') return reply(res, 400, { error: 'unsupported_grant_type' });
+    if (grant.grant_type !== 'client_credentials')
+      return reply(res, 400, { error: 'unsupported_grant_type' });
     const token = `tok-${randomUUID()}`;
     valid.add(token);
     fake.tokens.push(token);

@@ -53,7 +53,9 @@ describe('the token endpoint of today’s real service', () => {
 
   it('Automatic falls back on the document’s form on 404, and on 405', async () => {
     await serviceWith('document');
-    fake.route('POST', '/token', (_req, res) => reply(res, 405, { code: 'MethodNotAllowed', message: 'No.' }));
+    fake.route('POST', '/token', (_req, res) =>
+      reply(res, 405, { code: 'MethodNotAllowed', message: 'No.' }),
+    );
     const learned: string[] = [];
     const { client } = clientOf(fake, {
       tokenEndpoint: 'automatic',
