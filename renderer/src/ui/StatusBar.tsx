@@ -1,4 +1,4 @@
-import type { ConnectionState } from '../../../contract/settings.ts';
+import type { ConnectionState, ServiceStatus } from '../../../contract/settings.ts';
 import { useAppStore } from '../store.ts';
 
 const STATE_TEXT: Record<ConnectionState, string> = {
@@ -7,7 +7,20 @@ const STATE_TEXT: Record<ConnectionState, string> = {
   offline: 'Offline',
   'auth-failed': 'Sign-in failed',
   'not-configured': 'Not set up',
+  'rate-limited': 'Rate limited by the service',
 };
+
+const hhmm = (iso: string) => {
+  const at = new Date(iso);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+};
+
+function stateText(service: ServiceStatus | null | undefined): string {
+  const state = service?.state ?? 'connecting';
+  if (state === 'rate-limited' && service?.retryAt)
+    return `${STATE_TEXT[state]} — next try at ${hhmm(service.retryAt)}`;
+  return STATE_TEXT[state];
+}
 
 export function StatusBar() {
   const { info, service } = useAppStore();
@@ -21,7 +34,7 @@ export function StatusBar() {
           : '…'}
       </span>
       <span role="status" className={`connection connection-${service?.state ?? 'connecting'}`}>
-        {STATE_TEXT[service?.state ?? 'connecting']}
+        {stateText(service)}
       </span>
       {service?.lastSuccessAt && (
         <span>

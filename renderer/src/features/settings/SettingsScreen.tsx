@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
+import { Field } from '../../ui/Field.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSettingsStore } from './settings-store.ts';
 import { UpdatesSection } from './UpdatesSection.tsx';
@@ -22,7 +23,17 @@ interface Draft {
   webhookPort: string;
   publicWebhookUrl: string;
   notifications: boolean;
+  tokenEndpoint: SettingsView['tokenEndpoint'];
+  caBundlePath: string;
+  requestRate: string;
+  requestBurst: string;
 }
+
+const TOKEN_ENDPOINT_TEXT: Record<SettingsView['tokenEndpoint'], string> = {
+  automatic: 'Automatic (recommended)',
+  real: 'POST /token, form body with HTTP Basic (today’s service)',
+  document: 'POST /oauth/v2/token, JSON body (interface document)',
+};
 
 const draftOf = (settings: SettingsView): Draft => ({
   serviceMode: settings.serviceMode,
@@ -32,19 +43,27 @@ const draftOf = (settings: SettingsView): Draft => ({
   webhookPort: String(settings.webhookPort),
   publicWebhookUrl: settings.publicWebhookUrl ?? '',
   notifications: settings.notifications,
+  tokenEndpoint: settings.tokenEndpoint,
+  caBundlePath: settings.caBundlePath ?? '',
+  requestRate: String(settings.requestRate),
+  requestBurst: String(settings.requestBurst),
 });
 
 /** Only what changed is sent; an emptied field is cleared; the secret only when typed. */
 function patchOf(draft: Draft, settings: SettingsView): SettingsPatch {
   const patch: SettingsPatch = {};
   if (draft.serviceMode !== settings.serviceMode) patch.serviceMode = draft.serviceMode;
-  const text = (key: 'baseUrl' | 'clientId' | 'publicWebhookUrl') => {
+  const text = (key: 'baseUrl' | 'clientId' | 'publicWebhookUrl' | 'caBundlePath') => {
     const value = draft[key].trim();
     if (value !== (settings[key] ?? '')) patch[key] = value === '' ? null : value;
   };
   text('baseUrl');
   text('clientId');
   text('publicWebhookUrl');
+  text('caBundlePath');
+  if (draft.tokenEndpoint !== settings.tokenEndpoint) patch.tokenEndpoint = draft.tokenEndpoint;
+  if (Number(draft.requestRate) !== settings.requestRate) patch.requestRate = Number(draft.requestRate);
+  if (Number(draft.requestBurst) !== settings.requestBurst) patch.requestBurst = Number(draft.requestBurst);
   if (draft.clientSecret !== '') patch.clientSecret = draft.clientSecret;
   if (Number(draft.webhookPort) !== settings.webhookPort) patch.webhookPort = Number(draft.webhookPort);
   if (draft.notifications !== settings.notifications) patch.notifications = draft.notifications;
@@ -124,6 +143,52 @@ export function SettingsScreen() {
                     : 'No secret is stored yet.'
                 }
                 onChange={(v) => change('clientSecret', v)}
+              />
+              <Field
+                label="Token endpoint"
+                error={fieldErrors.tokenEndpoint}
+                hint="Automatic tries today’s form, falls back on the other, and remembers what works for this account."
+              >
+                {(control) => (
+                  <select
+                    {...control}
+                    name="tokenEndpoint"
+                    value={draft.tokenEndpoint}
+                    onChange={(e) => change('tokenEndpoint', e.target.value as Draft['tokenEndpoint'])}
+                  >
+                    {Object.entries(TOKEN_ENDPOINT_TEXT).map(([value, text]) => (
+                      <option key={value} value={value}>
+                        {text}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <TextField
+                label="Extra CA bundle (PEM file)"
+                name="caBundlePath"
+                value={draft.caBundlePath}
+                error={fieldErrors.caBundlePath}
+                placeholder="/etc/ssl/corporate-proxy.pem"
+                hint="Only behind a proxy that inspects TLS: its certificate authorities, trusted besides this computer’s."
+                onChange={(v) => change('caBundlePath', v)}
+              />
+              <TextField
+                label="Requests per second"
+                name="requestRate"
+                inputMode="decimal"
+                value={draft.requestRate}
+                error={fieldErrors.requestRate}
+                hint="Start-up refresh, import and catch-up share this pace, so a large account stays under the service’s limit."
+                onChange={(v) => change('requestRate', v)}
+              />
+              <TextField
+                label="Request burst"
+                name="requestBurst"
+                inputMode="numeric"
+                value={draft.requestBurst}
+                error={fieldErrors.requestBurst}
+                onChange={(v) => change('requestBurst', v)}
               />
             </>
           )}
