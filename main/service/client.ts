@@ -5,6 +5,7 @@ import { type DocumentsApi, documentsApi } from './documents.ts';
 import { type EventsApi, eventsApi } from './events.ts';
 import { createTransport, defaultTimeouts, type Timeouts } from './http.ts';
 import { type Log, silentLog } from './log.ts';
+import type { NetworkOptions } from './network.ts';
 import { defaultRetryPolicy, type RetryPolicy, sleep } from './request-retry.ts';
 import { type SubscriptionsApi, subscriptionsApi } from './subscriptions.ts';
 import { createTokenManager, type TokenInfo } from './token.ts';
@@ -30,6 +31,8 @@ export interface ServiceClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Connections kept to the service at most (default 16). */
   connections?: number;
+  /** Proxy from the environment, extra CAs (default: a direct connection, the default CAs). */
+  network?: NetworkOptions;
   // Injectable for tests.
   now?: () => number;
   random?: () => number;
@@ -91,6 +94,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     timeouts: { ...defaultTimeouts, ...definedOnly(options.timeouts) },
     retry: { ...defaultRetryPolicy, ...definedOnly(options.retry) },
     connections: options.connections,
+    network: options.network,
     log,
     now,
     random: options.random ?? Math.random,

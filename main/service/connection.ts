@@ -6,6 +6,7 @@ import type { Settings } from '../settings.ts';
 import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';
 import { createServiceClient, NotConfiguredError, type ServiceClient } from './index.ts';
+import { CaBundleError, loadCaBundle, type NetworkOptions } from './network.ts';
 import { tokenFormMemory } from './token-memory.ts';
 
 /**
@@ -43,7 +44,18 @@ export async function connectService(options: ConnectOptions): Promise<ServiceCo
     const { baseUrl, clientId } = settings;
     const secret = options.clientSecret;
     if (!baseUrl || !clientId || !secret) return notConfigured(baseUrl ?? null, options.onStatus);
-    return connectTo({ baseUrl, clientId, clientSecret: secret, mode: 'custom', sandbox: null }, options);
+    let extraCa: string[] | undefined;
+    try {
+      extraCa = settings.caBundlePath ? loadCaBundle(settings.caBundlePath) : undefined;
+    } catch (error) {
+      if (!(error instanceof CaBundleError)) throw error;
+      return notConfigured(baseUrl, options.onStatus, error.message);
+    }
+    const network = { proxy: true, extraCa };
+    return connectTo(
+      { baseUrl, clientId, clientSecret: secret, mode: 'custom', sandbox: null, network },
+      options,
+    );
   }
   const sandbox = await options.startSandbox({
     port: 0,
@@ -61,6 +73,8 @@ interface Target {
   clientSecret: string;
   mode: ServiceMode;
   sandbox: RunningSandbox | null;
+  /** The built-in sandbox is on loopback: never through a proxy. */
+  network?: NetworkOptions;
 }
 
 function connectTo(target: Target, { log, onStatus, settings, dataDir }: ConnectOptions): ServiceConnection {
@@ -75,6 +89,7 @@ function connectTo(target: Target, { log, onStatus, settings, dataDir }: Connect
     rememberedTokenForm: memory.recall(target.baseUrl, target.clientId),
     onTokenFormLearned: (form) => memory.remember(target.baseUrl, target.clientId, form),
     budget: { ratePerSecond: settings.requestRate, burst: settings.requestBurst },
+    network: target.network,
     log: (entry) =>
       log[entry.level](entry.msg, { requestId: entry.requestId, status: entry.status, code: entry.code }),
     onOutcome: tracker.record,
@@ -105,13 +120,17 @@ function connectTo(target: Target, { log, onStatus, settings, dataDir }: Connect
   };
 }
 
-function notConfigured(baseUrl: string | null, onStatus: ConnectOptions['onStatus']): ServiceConnection {
+function notConfigured(
+  baseUrl: string | null,
+  onStatus: ConnectOptions['onStatus'],
+  problem = new NotConfiguredError().message,
+): ServiceConnection {
   const status: ServiceStatus = {
     mode: 'custom',
     baseUrl,
     state: 'not-configured',
     lastSuccessAt: null,
-    detail: new NotConfiguredError().message,
+    detail: problem,
   };
   onStatus(status);
   return {
@@ -121,7 +140,7 @@ function notConfigured(baseUrl: string | null, onStatus: ConnectOptions['onStatu
       throw new NotConfiguredError();
     },
     status: () => status,
-    test: async () => ({ ok: false, reason: 'not-configured', message: new NotConfiguredError().message }),
+    test: async () => ({ ok: false, reason: 'not-configured', message: problem }),
     close: async () => {},
   };
 }
