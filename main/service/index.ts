@@ -40,6 +40,7 @@ export {
 export type { Timeouts } from './http.ts';
 export type { Log, LogEntry } from './log.ts';
 export type { RetryPolicy } from './request-retry.ts';
-export type { SubscriptionsApi } from './subscriptions.ts';
+export { beyondRetention, RETENTION_DAYS, retainedDates } from './retention.ts';
+export type { DeliveryQuery, SubscriptionsApi } from './subscriptions.ts';
 export type { TokenInfo } from './token.ts';
 export type { TokenEndpointChoice, TokenForm } from './token-forms.ts';
