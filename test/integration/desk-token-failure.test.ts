@@ -44,6 +44,7 @@ describe('desk: a token endpoint that answers 404', () => {
   it('then the token endpoint 404s: sign-in failed, and nothing else changes', async () => {
     fake.route('POST', '/token', (_req, res) => reply(res, 404, { code: 'notFound', message: 'Not found.' }));
     const eventsBefore = h.events.length;
+    const tokenRequestsBefore = fake.count('POST', '/token') + fake.count('POST', '/oauth/v2/token');
     // Any connection setting reconnects (a fresh client, no cached token).
     await h.call('settings.update', { tokenEndpoint: 'automatic' });
     await until(
@@ -59,6 +60,10 @@ describe('desk: a token endpoint that answers 404', () => {
     expect(known.status).toBe('retry');
     expect(h.events.slice(eventsBefore).some((e) => e.event === 'customer.updated')).toBe(false);
     expect(statuses().slice(-1)[0]).toBe('auth-failed');
+    // One token request (the remembered form, then the other on its 404) for the whole start, the
+    // reconcile and the add: a failure is shared, not asked again by every call.
+    const tokenRequests = fake.count('POST', '/token') + fake.count('POST', '/oauth/v2/token');
+    expect(tokenRequests - tokenRequestsBefore).toBe(2);
     expect(await h.call('service.test')).toMatchObject({
       ok: false,
       message: expect.stringMatching(/No token endpoint answers/),
