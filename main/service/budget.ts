@@ -7,8 +7,10 @@ import { ServiceError } from './errors.ts';
  * service allows, and a gate that a 429 closes until the next try.
  *
  * Background work (jobs started with `inBackground`) waits: for a token, and through a closed gate.
- * What a reviewer is waiting for goes first, and is refused at once while the gate is closed (a
- * RateLimitedError, which says when the next try is), so nothing a person does hangs for minutes.
+ * What a reviewer is waiting for (and the outbox sending their drafts) never waits for a token, but
+ * spends one when there is one, so the background slows down while people work; it is refused at
+ * once while the gate is closed (a RateLimitedError, which says when the next try is), so nothing
+ * a person does hangs for minutes.
  */
 export interface BudgetOptions {
   /** Requests per second, sustained (default 10). */
@@ -74,21 +76,13 @@ export function createRequestBudget(options: BudgetOptions): RequestBudget {
   let filledAt = now();
   let gateUntil = 0;
   let nextBackOffMs = firstBackOffMs;
-  let interactiveWaiting = 0;
 
   const refill = (t: number) => {
     tokens = Math.min(burst, tokens + ((t - filledAt) * rate) / 1000);
     filledAt = t;
   };
 
-  async function wait(ms: number, who: Priority, signal?: AbortSignal) {
-    if (who === 'interactive') interactiveWaiting++;
-    try {
-      await sleep(Math.max(1, Math.ceil(ms)), signal);
-    } finally {
-      if (who === 'interactive') interactiveWaiting--;
-    }
-  }
+  const wait = (ms: number, signal?: AbortSignal) => sleep(Math.max(1, Math.ceil(ms)), signal);
 
   return {
     async take(who, signal) {
@@ -96,16 +90,15 @@ export function createRequestBudget(options: BudgetOptions): RequestBudget {
         const t = now();
         if (gateUntil > t) {
           if (who === 'interactive') throw new RateLimitedError(gateUntil, t);
-          await wait(gateUntil - t, who, signal);
+          await wait(gateUntil - t, signal);
           continue;
         }
         refill(t);
-        // Background work leaves the tokens to a reviewer who is waiting for one.
-        if (tokens >= 1 && (who === 'interactive' || interactiveWaiting === 0)) {
-          tokens -= 1;
+        if (who === 'interactive' || tokens >= 1) {
+          tokens = Math.max(0, tokens - 1);
           return;
         }
-        await wait(tokens >= 1 ? 1000 / rate : ((1 - tokens) * 1000) / rate, who, signal);
+        await wait(((1 - tokens) * 1000) / rate, signal);
       }
     },
     limited(retryAfterMs) {

@@ -101,3 +101,14 @@ describe('429 without Retry-After through the client', () => {
     await fake.close();
   });
 });
+
+describe('what a reviewer waits for', () => {
+  it('never waits for a token, but spends one, so background work slows down meanwhile', async () => {
+    const clock = virtualClock();
+    const budget = createRequestBudget({ ratePerSecond: 10, burst: 5, ...clock });
+    for (let i = 0; i < 50; i++) await budget.take('interactive');
+    expect(clock.now()).toBe(0);
+    await budget.take('background');
+    expect(clock.now()).toBe(100);
+  });
+});
