@@ -82,7 +82,13 @@ const isTooMany = (error: unknown): error is ServiceError =>
  * budget's gate: background work waits for it to open and sends again (only what is safe to re-send);
  * a reviewer's call fails now, saying so, and the next ones fail without asking until the gate opens.
  */
-export function createApi(transport: Transport, tokens: TokenManager, budget: RequestBudget): Api {
+export function createApi(
+  transport: Transport,
+  tokens: TokenManager,
+  budget: RequestBudget,
+  /** Told of a 429 that background work waits out (it ends in no failure the caller sees). */
+  onWaitingOut: (error: ServiceError, until: number) => void = () => {},
+): Api {
   const send = bearerSender(transport, tokens);
   return async (req) => {
     const url = transport.resolve(req.path);
@@ -96,8 +102,9 @@ export function createApi(transport: Transport, tokens: TokenManager, budget: Re
         return res;
       } catch (error) {
         if (!isTooMany(error)) throw error;
-        budget.limited(error.retryAfterMs);
+        const until = budget.limited(error.retryAfterMs);
         if (who === 'interactive' || !retrySafe) throw error;
+        onWaitingOut(error, until);
       }
     }
   };

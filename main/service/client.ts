@@ -112,7 +112,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   });
   const budget = createRequestBudget({ now, sleep, ...definedOnly(options.budget) });
   const onOutcome = options.onOutcome && guarded(options.onOutcome);
-  const authorized = createApi(transport, tokens, budget);
+  // A 429 that background work waits out must still show in the status bar, with the next try.
+  const authorized = createApi(transport, tokens, budget, (error, until) =>
+    onOutcome?.({ ok: false, error, rateLimitedUntil: until }),
+  );
   const watch = <T>(call: Promise<T>) => (onOutcome ? observed(call, onOutcome, budget.closedUntil) : call);
   const api: Api = (req) => watch(authorized(req));
   return {

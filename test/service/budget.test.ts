@@ -93,10 +93,18 @@ describe('429 without Retry-After through the client', () => {
     expect(outcomes.at(-1)).toMatchObject({ ok: false, rateLimitedUntil: 1_030_000 });
     await expect(client.customers.get('c1')).rejects.toBeInstanceOf(RateLimitedError);
     expect(fake.count('GET', '/customers/c1')).toBe(1);
+    limited = true;
+    outcomes.length = 0;
+    t += 60_000;
     await expect(inBackground(() => client.customers.get('c1'))).resolves.toMatchObject({ id: 'c1' });
+    // The background read hit a 429, waited it out (shown with the next try), then succeeded.
+    expect(outcomes).toEqual([
+      expect.objectContaining({ ok: false, rateLimitedUntil: 1_000_000 + 60_000 + 60_000 }),
+      { ok: true },
+    ]);
     // The gate, then one token's time: what was saved up before the 429 is not spent at once after it.
-    expect(gateSleeps).toEqual([30_000, 100]);
-    expect(fake.count('GET', '/customers/c1')).toBe(2);
+    expect(gateSleeps).toEqual([60_000, 100]);
+    expect(fake.count('GET', '/customers/c1')).toBe(3);
     await client.close();
     await fake.close();
   });
