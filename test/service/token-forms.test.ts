@@ -20,6 +20,17 @@ async function serviceWith(tokenForm: FakeTokenForm) {
   return fake;
 }
 
+/** A client on Automatic that records the form it learns. */
+function automatic(overrides: Parameters<typeof clientOf>[1] = {}) {
+  const learned: string[] = [];
+  const { client } = clientOf(fake, {
+    tokenEndpoint: 'automatic',
+    onTokenFormLearned: (form) => learned.push(form),
+    ...overrides,
+  });
+  return { client, learned };
+}
+
 const tokenPaths = () =>
   fake.received.filter((r) => r.method === 'POST' && /token$/.test(r.path)).map((r) => r.path);
 
@@ -40,11 +51,7 @@ describe('the token endpoint of today’s real service', () => {
 
   it('Automatic tries the real form first and remembers it', async () => {
     await serviceWith('real');
-    const learned: string[] = [];
-    const { client } = clientOf(fake, {
-      tokenEndpoint: 'automatic',
-      onTokenFormLearned: (form) => learned.push(form),
-    });
+    const { client, learned } = automatic();
     await client.customers.get('c1');
     await client.close();
     expect(tokenPaths()).toEqual(['/token']);
@@ -56,11 +63,7 @@ describe('the token endpoint of today’s real service', () => {
     fake.route('POST', '/token', (_req, res) =>
       reply(res, 405, { code: 'MethodNotAllowed', message: 'No.' }),
     );
-    const learned: string[] = [];
-    const { client } = clientOf(fake, {
-      tokenEndpoint: 'automatic',
-      onTokenFormLearned: (form) => learned.push(form),
-    });
+    const { client, learned } = automatic();
     await client.customers.get('c1');
     await client.close();
     expect(tokenPaths()).toEqual(['/token', '/oauth/v2/token']);
@@ -69,12 +72,7 @@ describe('the token endpoint of today’s real service', () => {
 
   it('Automatic starts with the remembered form, and probes again when it later 404s', async () => {
     await serviceWith('real');
-    const learned: string[] = [];
-    const { client } = clientOf(fake, {
-      tokenEndpoint: 'automatic',
-      rememberedTokenForm: 'document',
-      onTokenFormLearned: (form) => learned.push(form),
-    });
+    const { client, learned } = automatic({ rememberedTokenForm: 'document' });
     await client.customers.get('c1');
     await client.close();
     expect(tokenPaths()).toEqual(['/oauth/v2/token', '/token']);

@@ -29,6 +29,23 @@ interface Draft {
   requestBurst: string;
 }
 
+/** The service account's network and pace: for corporate networks and large accounts. */
+const NETWORK_FIELDS = [
+  {
+    name: 'caBundlePath',
+    label: 'Extra CA bundle (PEM file)',
+    placeholder: '/etc/ssl/corporate-proxy.pem',
+    hint: 'Only behind a proxy that inspects TLS: its certificate authorities, trusted besides this computer’s.',
+  },
+  {
+    name: 'requestRate',
+    label: 'Requests per second',
+    inputMode: 'decimal',
+    hint: 'Start-up refresh, import and catch-up share this pace, so a large account stays under the service’s limit.',
+  },
+  { name: 'requestBurst', label: 'Request burst', inputMode: 'numeric' },
+] as const;
+
 const TOKEN_ENDPOINT_TEXT: Record<SettingsView['tokenEndpoint'], string> = {
   automatic: 'Automatic (recommended)',
   real: 'POST /token, form body with HTTP Basic (today’s service)',
@@ -164,32 +181,15 @@ export function SettingsScreen() {
                   </select>
                 )}
               </Field>
-              <TextField
-                label="Extra CA bundle (PEM file)"
-                name="caBundlePath"
-                value={draft.caBundlePath}
-                error={fieldErrors.caBundlePath}
-                placeholder="/etc/ssl/corporate-proxy.pem"
-                hint="Only behind a proxy that inspects TLS: its certificate authorities, trusted besides this computer’s."
-                onChange={(v) => change('caBundlePath', v)}
-              />
-              <TextField
-                label="Requests per second"
-                name="requestRate"
-                inputMode="decimal"
-                value={draft.requestRate}
-                error={fieldErrors.requestRate}
-                hint="Start-up refresh, import and catch-up share this pace, so a large account stays under the service’s limit."
-                onChange={(v) => change('requestRate', v)}
-              />
-              <TextField
-                label="Request burst"
-                name="requestBurst"
-                inputMode="numeric"
-                value={draft.requestBurst}
-                error={fieldErrors.requestBurst}
-                onChange={(v) => change('requestBurst', v)}
-              />
+              {NETWORK_FIELDS.map((field) => (
+                <TextField
+                  key={field.name}
+                  {...field}
+                  value={draft[field.name]}
+                  error={fieldErrors[field.name]}
+                  onChange={(v) => change(field.name, v)}
+                />
+              ))}
             </>
           )}
           <p className="hint">{PROTECTION_TEXT[settings.secretProtection]}</p>
