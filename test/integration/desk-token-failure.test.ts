@@ -81,4 +81,15 @@ describe('desk: a token endpoint that answers 404', () => {
     await h.call('customers.refresh', { id: KNOWN });
     expect((await h.call('customers.get', { id: KNOWN })).gone).toBe(true);
   });
+
+  it('an extra CA bundle that cannot be read is named in the status bar and in Test connection', async () => {
+    await h.call('settings.update', { caBundlePath: '/nonexistent/corporate-proxy.pem' });
+    expect(await h.call('service.status')).toMatchObject({
+      state: 'not-configured',
+      detail: expect.stringMatching(/extra CA bundle .* there is no such file/),
+    });
+    expect(await h.call('service.test')).toMatchObject({ ok: false, message: /no such file/ });
+    await h.call('settings.update', { caBundlePath: null });
+    expect(await h.call('service.test')).toMatchObject({ ok: true });
+  });
 });
