@@ -80,14 +80,15 @@ interface Target {
 function connectTo(target: Target, { log, onStatus, settings, dataDir }: ConnectOptions): ServiceConnection {
   log.addSecret(target.clientSecret);
   const tracker = statusTracker(target.mode, target.baseUrl, onStatus);
-  const memory = tokenFormMemory(dataDir);
+  // The built-in sandbox has a new port at every start: an account to remember only for a service account.
+  const memory = target.mode === 'custom' ? tokenFormMemory(dataDir) : undefined;
   const client = createServiceClient({
     baseUrl: target.baseUrl,
     clientId: target.clientId,
     clientSecret: target.clientSecret,
     tokenEndpoint: settings.tokenEndpoint,
-    rememberedTokenForm: memory.recall(target.baseUrl, target.clientId),
-    onTokenFormLearned: (form) => memory.remember(target.baseUrl, target.clientId, form),
+    rememberedTokenForm: memory?.recall(target.baseUrl, target.clientId),
+    onTokenFormLearned: (form) => memory?.remember(target.baseUrl, target.clientId, form),
     budget: { ratePerSecond: settings.requestRate, burst: settings.requestBurst },
     network: target.network,
     log: (entry) =>

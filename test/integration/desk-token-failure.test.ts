@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceStatus } from '../../contract/settings.ts';
 import { customerBody, type FakeService, reply, startFakeService } from '../service/fake-service.ts';
@@ -39,6 +41,11 @@ describe('desk: a token endpoint that answers 404', () => {
     });
     expect(await h.call('service.test')).toMatchObject({ ok: true });
     expect((await h.call('customers.add', { ref: KNOWN })).status).toBe('retry');
+    // Remembered for the next start, under a hash of the account: neither its URL nor its client id.
+    const remembered = readFileSync(path.join(h.dataDir, 'token-endpoints.json'), 'utf8');
+    expect(Object.values(JSON.parse(remembered))).toEqual(['real']);
+    expect(remembered).not.toContain('fake-client-id');
+    expect(remembered).not.toContain(fake.baseUrl);
   });
 
   it('then the token endpoint 404s: sign-in failed, and nothing else changes', async () => {
