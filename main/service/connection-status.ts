@@ -37,7 +37,11 @@ export function statusTracker(mode: ServiceMode, baseUrl: string, onStatus: (sta
         const until = outcome.rateLimitedUntil;
         return update('rate-limited', rateLimitedUntilText(until), false, until);
       }
-      if (error instanceof TokenError) return update('auth-failed', connectionFailure(error).message, false);
+      if (error instanceof TokenError) {
+        // Even the token endpoint may say "slow down": that is no refusal of the credentials.
+        const state = error.status === 429 ? 'rate-limited' : 'auth-failed';
+        return update(state, connectionFailure(error).message, false);
+      }
       if (error instanceof NetworkError) {
         if (error.kind === 'aborted') return;
         return update('offline', connectionFailure(error).message, false);

@@ -16,6 +16,9 @@ describe('the connection status', () => {
       tracker.record({ ok: false, error: new TokenError(answer) });
       expect(tracker.current().state).toBe('auth-failed');
     }
+    const slowDown = new ServiceError({ status: 429, code: 'TooManyRequests', message: 'x' });
+    tracker.record({ ok: false, error: new TokenError(slowDown) });
+    expect(tracker.current().state).toBe('rate-limited');
   });
 
   it('a 429 says rate limited with the next try, until a call goes through', () => {
