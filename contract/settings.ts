@@ -16,6 +16,9 @@ export const SecretProtectionSchema = z.enum([
 ]);
 
 /** Settings as the renderer sees them: never a secret, only whether one is stored. */
+export const TokenEndpointSchema = z.enum(['automatic', 'real', 'document']);
+export type TokenEndpoint = z.infer<typeof TokenEndpointSchema>;
+
 export const SettingsViewSchema = z.object({
   serviceMode: ServiceModeSchema,
   baseUrl: z.string().optional(),
@@ -26,6 +29,10 @@ export const SettingsViewSchema = z.object({
   notifications: z.boolean(),
   /** Absent means `interface`. */
   sandboxProfile: SandboxProfileSchema.optional(),
+  tokenEndpoint: TokenEndpointSchema,
+  requestRate: z.number(),
+  requestBurst: z.number().int(),
+  caBundlePath: z.string().optional(),
   secretProtection: SecretProtectionSchema,
   /** A corrupt settings file found at start-up: what was wrong and where it was kept. */
   problem: z.string().nullable(),
@@ -44,6 +51,10 @@ export const SettingsPatchSchema = z.strictObject({
   publicWebhookUrl: clearable(z.string().trim().min(1).max(2048)),
   notifications: z.boolean().optional(),
   sandboxProfile: SandboxProfileSchema.optional(),
+  tokenEndpoint: TokenEndpointSchema.optional(),
+  requestRate: z.number().min(0.1).max(1000).optional(),
+  requestBurst: z.number().int().min(1).max(1000).optional(),
+  caBundlePath: clearable(z.string().trim().min(1).max(4096)),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -53,6 +64,7 @@ export const ConnectionStateSchema = z.enum([
   'offline',
   'auth-failed',
   'not-configured',
+  'rate-limited',
 ]);
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 
@@ -63,6 +75,8 @@ export const ServiceStatusSchema = z.object({
   state: ConnectionStateSchema,
   lastSuccessAt: z.iso.datetime().nullable(),
   detail: z.string().nullable(),
+  /** While rate limited: when Vetted next sends the service anything. */
+  retryAt: z.iso.datetime().nullable().optional(),
 });
 export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
 

@@ -61,7 +61,17 @@ export interface Desk {
 }
 
 /** Settings that decide which service Vetted talks to: changing one reconnects. */
-const CONNECTION_KEYS = ['serviceMode', 'baseUrl', 'clientId', 'clientSecret', 'sandboxProfile'] as const;
+const CONNECTION_KEYS = [
+  'serviceMode',
+  'baseUrl',
+  'clientId',
+  'clientSecret',
+  'tokenEndpoint',
+  'requestRate',
+  'requestBurst',
+  'caBundlePath',
+  'sandboxProfile',
+] as const;
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { log, vault } = options;
@@ -119,7 +129,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const view = (): SettingsView => {
     const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications, sandboxProfile } =
       settings.get();
+    const { tokenEndpoint, requestRate, requestBurst, caBundlePath } = settings.get();
     return {
+      tokenEndpoint,
+      requestRate,
+      requestBurst,
+      ...(caBundlePath ? { caBundlePath } : {}),
       serviceMode,
       ...(baseUrl ? { baseUrl } : {}),
       ...(clientId ? { clientId } : {}),

@@ -11,13 +11,22 @@ import {
 import { UPLOAD_PROBLEMS, type UploadProblemCode } from '../contract/document-rules.ts';
 import { type AppError, DeskError } from '../contract/errors.ts';
 import type { ConnectionTest } from '../contract/settings.ts';
-import { NetworkError, NotConfiguredError, ServiceError, sameCode } from './service/index.ts';
+import {
+  errorCodes,
+  NetworkError,
+  NotConfiguredError,
+  RateLimitedError,
+  ServiceError,
+  sameCode,
+  TokenError,
+} from './service/index.ts';
 
 export type ConnectionFailure = Extract<ConnectionTest, { ok: false }>;
 
 /** Why talking to the service failed, with the reason "Test connection" shows. */
 export function connectionFailure(error: unknown): ConnectionFailure {
   if (error instanceof NetworkError) return networkFailure(error);
+  if (error instanceof TokenError) return tokenFailure(error);
   if (error instanceof ServiceError) return serviceFailure(error);
   return {
     ok: false,
@@ -39,6 +48,11 @@ export function failureMessage(error: unknown): string {
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
   if (error instanceof NetworkError) return { code: 'Offline', message: connectionFailure(error).message };
+  // Not the service's answer about what was asked: Vetted could not sign in to ask at all.
+  if (error instanceof TokenError) return { code: 'SignInFailed', message: connectionFailure(error).message };
+  if (error instanceof ServiceError && error.status === 429) {
+    return { code: 'RateLimited', message: connectionFailure(error).message };
+  }
   if (error instanceof ServiceError) {
     const reference = error.requestId ? ` (request ${error.requestId})` : '';
     return {
@@ -52,11 +66,7 @@ export function toAppError(error: unknown): AppError | undefined {
 function networkFailure(error: NetworkError): ConnectionFailure {
   switch (error.kind) {
     case 'tls':
-      return {
-        ok: false,
-        reason: 'tls',
-        message: 'The secure connection failed: the service’s TLS certificate was not accepted.',
-      };
+      return { ok: false, reason: 'tls', message: `The secure connection failed: ${tlsProblem(error)}` };
     case 'timeout':
       return { ok: false, reason: 'timeout', message: 'The service did not answer in time.' };
     case 'dns':
@@ -74,7 +84,64 @@ function networkFailure(error: NetworkError): ConnectionFailure {
   }
 }
 
+/** What went wrong with the service's certificate, from the TLS error's code. */
+function tlsProblem(error: NetworkError): string {
+  const codes = errorCodes(error).join(' ');
+  if (/SELF_SIGNED/.test(codes)) {
+    return 'the service’s certificate is self-signed, and nothing this computer trusts vouches for it. If a proxy inspects TLS here, add its CA bundle in Settings.';
+  }
+  if (/CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/.test(codes)) {
+    return 'the service’s certificate has expired or is not valid yet (check this computer’s clock too).';
+  }
+  if (/ALTNAME|HOSTNAME/.test(codes)) {
+    return 'the service’s certificate is for another host name than the base URL. Check the base URL.';
+  }
+  if (/UNABLE_TO_(GET_ISSUER|VERIFY_LEAF)|CERT_UNTRUSTED|CERT_CHAIN/.test(codes)) {
+    return 'the service’s certificate was issued by an authority this computer does not trust. If a proxy inspects TLS here, add its CA bundle in Settings.';
+  }
+  return 'the service’s TLS certificate was not accepted.';
+}
+
+/** "next try at 12:05", in this computer's local time. */
+export function rateLimitedUntilText(retryAt: number): string {
+  const at = new Date(retryAt);
+  const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  return `Rate limited by the service — next try at ${hhmm}`;
+}
+
+/** The service's account-level refusals (any case), the same whether the token or a call met them. */
+const ACCOUNT_REFUSALS: Record<string, string> = {
+  invalidaccountstatus:
+    'The service account is not active, so the service refuses its calls (InvalidAccountStatus). Ask your account administrator or the service’s support.',
+  invalidapplicationstatus:
+    'The application these credentials belong to is not active on the service (InvalidApplicationStatus). Check it in the service’s dashboard.',
+  invalidscopes:
+    'These credentials lack the permissions (scopes) Vetted needs (InvalidScopes). Ask for an application with customer and webhook access.',
+};
+
+/** Getting a token failed: never about a customer, always about signing in. */
+function tokenFailure(error: TokenError): ConnectionFailure {
+  const { answer } = error;
+  if (answer.status === 404 || answer.status === 405) {
+    return {
+      ok: false,
+      reason: 'unreachable',
+      message:
+        'No token endpoint answers at this base URL. Check the base URL, and the “Token endpoint” choice in Settings.',
+    };
+  }
+  if (answer.is('InvalidResponse')) {
+    return { ok: false, reason: 'unexpected', message: 'The service’s token answer could not be read.' };
+  }
+  const failure = serviceFailure(answer);
+  return failure.reason === 'unexpected'
+    ? { ...failure, message: `The service did not issue an access token (${answer.status} ${answer.code}).` }
+    : failure;
+}
+
 function serviceFailure(error: ServiceError): ConnectionFailure {
+  const account = ACCOUNT_REFUSALS[error.code.toLowerCase()];
+  if (account) return { ok: false, reason: 'bad-credentials', message: account };
   if (error.is('invalid_client') || error.is('InvalidCredentials') || error.status === 401) {
     return {
       ok: false,
@@ -89,18 +156,22 @@ function serviceFailure(error: ServiceError): ConnectionFailure {
       message: 'The service does not accept this API version (application/vnd.service.v1.hal+json).',
     };
   }
-  if (error.status === 404 || error.status === 405) {
-    return {
-      ok: false,
-      reason: 'unreachable',
-      message: 'No token endpoint answers at this base URL. Check the base URL.',
-    };
-  }
   if (error.status === 429) {
+    const retryAt = error instanceof RateLimitedError ? error.retryAt : undefined;
     return {
       ok: false,
       reason: 'rate-limited',
-      message: 'The service is rate limiting Vetted; try again in a minute.',
+      message: retryAt
+        ? `${rateLimitedUntilText(retryAt)}.`
+        : 'The service is rate limiting Vetted; it tries again in a few minutes.',
+    };
+  }
+  if (error.is('RequestTimeout')) {
+    return {
+      ok: false,
+      reason: 'server',
+      message:
+        'The service took too long on its side and gave up (500 RequestTimeout). Try again in a moment.',
     };
   }
   if (error.status >= 500) {
@@ -109,6 +180,9 @@ function serviceFailure(error: ServiceError): ConnectionFailure {
       reason: 'server',
       message: `The service had an internal error (HTTP ${error.status}).`,
     };
+  }
+  if (error.status === 404) {
+    return { ok: false, reason: 'unexpected', message: 'The service has no such resource (404).' };
   }
   return { ok: false, reason: 'unexpected', message: `The service answered ${error.status} ${error.code}.` };
 }

@@ -51,6 +51,13 @@ export const SettingsSchema = z.strictObject({
   webhookPort: z.number().int().min(1024).max(65535).default(DEFAULT_WEBHOOK_PORT),
   publicWebhookUrl: serviceUrl({ allowLoopbackHttp: false }).optional(),
   notifications: z.boolean().default(true),
+  /** How Vetted asks the service for a token: Automatic finds out (and remembers it per account). */
+  tokenEndpoint: z.enum(['automatic', 'real', 'document']).default('automatic'),
+  /** The request budget every call shares (start-up reconcile, import, catch-up): per second, and burst. */
+  requestRate: z.number().min(0.1).max(1000).default(10),
+  requestBurst: z.number().int().min(1).max(1000).default(20),
+  /** Extra certificate authorities (PEM) to trust, for a TLS-inspecting proxy. */
+  caBundlePath: z.string().min(1).max(4096).optional(),
   /** Which releases this desk is offered (an administrator's policy may fix it instead). */
   updateChannel: UpdateChannelSchema.default('stable'),
   /** How the built-in sandbox behaves (absent: `interface`); changing it restarts the sandbox, its data kept. */

@@ -10,6 +10,7 @@ import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
+import { inBackground } from '../service/index.ts';
 import { customerActions } from './actions.ts';
 import { toQueueRow, withLatestNotes } from './queue-row.ts';
 
@@ -201,7 +202,8 @@ function jobRunner(events: EventHub) {
         last = { ...last, done, total };
         events.emit('job.progress', last);
       };
-      const promise = work(progress)
+      // Jobs share the request budget behind whatever a reviewer is waiting for.
+      const promise = inBackground(() => work(progress))
         .then((message) => ({ ...last, finished: true, message }))
         .catch((error: unknown) => {
           const message =

@@ -1,7 +1,7 @@
 import { failureReasonText } from '../../contract/document-rules.ts';
 import type { QueueRow } from '../../contract/queue.ts';
 import type { Journal, JournalCustomer, Observation } from '../journal/index.ts';
-import { type Document, type ServiceClient, ServiceError } from '../service/index.ts';
+import { type Document, isNotFound, type ServiceClient } from '../service/index.ts';
 import { toQueueRow } from './queue-row.ts';
 
 /**
@@ -40,7 +40,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       customer = (await journal.customers.upsert(fetched, observation)).customer;
       if (customer.status === 'document') customer = await refreshDocuments(customer);
     } catch (error) {
-      if (!(error instanceof ServiceError && error.status === 404)) throw error;
+      // Only the customer's own URL saying so: a token failure is never a verdict on the customer.
+      if (!isNotFound(error)) throw error;
       customer = await journal.customers.markGone(id);
     }
     if (customer && rowKey(customer) !== before) options.onChange(toQueueRow(customer));

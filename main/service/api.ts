@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { currentPriority, RateLimitedError, type RequestBudget } from './budget.ts';
 import { invalidResponse, ServiceError } from './errors.ts';
 import { HAL_MEDIA_TYPE, idFromUrl } from './hal.ts';
 import type { HttpRequest, HttpResponse, RequestBody, ServiceUrl, Transport } from './http.ts';
@@ -60,9 +61,8 @@ function httpRequest(req: ApiRequest, url: ServiceUrl, token: string): HttpReque
  * Adds the bearer token. A token the service calls invalid or expired (its clock may run ahead of
  * ours) is renewed once and the request sent once more: a 401 means nothing was done.
  */
-export function createApi(transport: Transport, tokens: TokenManager): Api {
-  return async (req) => {
-    const url = transport.resolve(req.path);
+function bearerSender(transport: Transport, tokens: TokenManager) {
+  return async (req: ApiRequest, url: ServiceUrl): Promise<HttpResponse> => {
     const token = await tokens.get();
     try {
       return await transport.send(httpRequest(req, url, token));
@@ -70,6 +70,42 @@ export function createApi(transport: Transport, tokens: TokenManager): Api {
       if (!isRejectedToken(error)) throw error;
       tokens.invalidate(token);
       return transport.send(httpRequest(req, url, await tokens.get()));
+    }
+  };
+}
+
+const isTooMany = (error: unknown): error is ServiceError =>
+  error instanceof ServiceError && error.status === 429 && !(error instanceof RateLimitedError);
+
+/**
+ * Every call takes from the request budget first. A 429 the transport could not wait out closes the
+ * budget's gate: background work waits for it to open and sends again (only what is safe to re-send);
+ * a reviewer's call fails now, saying so, and the next ones fail without asking until the gate opens.
+ */
+export function createApi(
+  transport: Transport,
+  tokens: TokenManager,
+  budget: RequestBudget,
+  /** Told of a 429 that background work waits out (it ends in no failure the caller sees). */
+  onWaitingOut: (error: ServiceError, until: number) => void = () => {},
+): Api {
+  const send = bearerSender(transport, tokens);
+  return async (req) => {
+    const url = transport.resolve(req.path);
+    const who = currentPriority();
+    const retrySafe = req.method === 'GET' || (req.method === 'POST' && Boolean(req.idempotencyKey));
+    for (;;) {
+      await budget.take(who, req.signal);
+      try {
+        const res = await send(req, url);
+        budget.passed();
+        return res;
+      } catch (error) {
+        if (!isTooMany(error)) throw error;
+        const until = budget.limited(error.retryAfterMs);
+        if (who === 'interactive' || !retrySafe) throw error;
+        onWaitingOut(error, until);
+      }
     }
   };
 }

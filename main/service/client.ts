@@ -1,18 +1,28 @@
 import { type Api, createApi } from './api.ts';
+import { type BudgetOptions, createRequestBudget } from './budget.ts';
 import { type CustomersApi, customersApi } from './customers.ts';
 import { type DocumentsApi, documentsApi } from './documents.ts';
 import { type EventsApi, eventsApi } from './events.ts';
 import { createTransport, defaultTimeouts, type Timeouts } from './http.ts';
 import { type Log, silentLog } from './log.ts';
+import type { NetworkOptions } from './network.ts';
 import { defaultRetryPolicy, type RetryPolicy, sleep } from './request-retry.ts';
 import { type SubscriptionsApi, subscriptionsApi } from './subscriptions.ts';
 import { createTokenManager, type TokenInfo } from './token.ts';
+import type { TokenEndpointChoice, TokenForm } from './token-forms.ts';
 
 export interface ServiceClientOptions {
   /** e.g. `https://api.example.com`; every request and followed URL stays under it. */
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  /** The "Token endpoint" setting (default Automatic). */
+  tokenEndpoint?: TokenEndpointChoice;
+  /** The form Automatic found for this account before; `onTokenFormLearned` hears of a new one. */
+  rememberedTokenForm?: TokenForm;
+  onTokenFormLearned?: (form: TokenForm) => void;
+  /** The request budget shared by every call (rate, burst, 429 back-off); its clock defaults to `now`. */
+  budget?: Partial<BudgetOptions>;
   /** Never receives a token, a secret, a query string or a body. */
   log?: Log;
   /** How each call ended (after retries and token renewal): for a connection status display. */
@@ -21,13 +31,16 @@ export interface ServiceClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Connections kept to the service at most (default 16). */
   connections?: number;
+  /** Proxy from the environment, extra CAs (default: a direct connection, the default CAs). */
+  network?: NetworkOptions;
   // Injectable for tests.
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export type CallOutcome = { ok: true } | { ok: false; error: unknown };
+/** `rateLimitedUntil`: the service asked to slow down, and nothing is sent before then (epoch ms). */
+export type CallOutcome = { ok: true } | { ok: false; error: unknown; rateLimitedUntil?: number | null };
 
 export interface ServiceClient {
   token: {
@@ -58,14 +71,18 @@ function guarded<T>(listener: (value: T) => void): (value: T) => void {
   };
 }
 
-function observed<T>(call: Promise<T>, onOutcome: (outcome: CallOutcome) => void): Promise<T> {
+function observed<T>(
+  call: Promise<T>,
+  onOutcome: (outcome: CallOutcome) => void,
+  rateLimitedUntil: () => number | null,
+): Promise<T> {
   return call.then(
     (value) => {
       onOutcome({ ok: true });
       return value;
     },
     (error: unknown) => {
-      onOutcome({ ok: false, error });
+      onOutcome({ ok: false, error, rateLimitedUntil: rateLimitedUntil() });
       throw error;
     },
   );
@@ -79,6 +96,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     timeouts: { ...defaultTimeouts, ...definedOnly(options.timeouts) },
     retry: { ...defaultRetryPolicy, ...definedOnly(options.retry) },
     connections: options.connections,
+    network: options.network,
     log,
     now,
     random: options.random ?? Math.random,
@@ -88,15 +106,23 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     transport,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
+    endpoint: options.tokenEndpoint,
+    remembered: options.rememberedTokenForm,
+    onLearned: options.onTokenFormLearned && guarded(options.onTokenFormLearned),
     now,
     log,
   });
+  const budget = createRequestBudget({ now, sleep, ...definedOnly(options.budget) });
   const onOutcome = options.onOutcome && guarded(options.onOutcome);
-  const authorized = createApi(transport, tokens);
-  const api: Api = onOutcome ? (req) => observed(authorized(req), onOutcome) : authorized;
+  // A 429 that background work waits out must still show in the status bar, with the next try.
+  const authorized = createApi(transport, tokens, budget, (error, until) =>
+    onOutcome?.({ ok: false, error, rateLimitedUntil: until }),
+  );
+  const watch = <T>(call: Promise<T>) => (onOutcome ? observed(call, onOutcome, budget.closedUntil) : call);
+  const api: Api = (req) => watch(authorized(req));
   return {
     token: {
-      get: () => (onOutcome ? observed(tokens.get(), onOutcome) : tokens.get()),
+      get: () => watch(tokens.get()),
       info: () => tokens.info(),
       invalidate: () => tokens.invalidate(),
       issued: () => tokens.issued(),

@@ -1,17 +1,13 @@
 import path from 'node:path';
-import type { ConnectionState, ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
+import type { ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
-import { connectionFailure } from '../failures.ts';
 import type { Logger } from '../log.ts';
 import type { Settings } from '../settings.ts';
+import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';
-import {
-  createServiceClient,
-  NetworkError,
-  NotConfiguredError,
-  type ServiceClient,
-  ServiceError,
-} from './index.ts';
+import { createServiceClient, NotConfiguredError, type ServiceClient } from './index.ts';
+import { CaBundleError, loadCaBundle, type NetworkOptions } from './network.ts';
+import { tokenFormMemory } from './token-memory.ts';
 
 /**
  * Which service Vetted talks to, and how that is going. With no account configured it starts
@@ -39,7 +35,6 @@ export interface ConnectOptions {
   sandboxSecrets?: SandboxOptions['secrets'];
 }
 
-const STATUS_REFRESH_MS = 10_000;
 /** While offline, how often to ask the service whether it is back. */
 const OFFLINE_PROBE_MS = 15_000;
 
@@ -49,7 +44,18 @@ export async function connectService(options: ConnectOptions): Promise<ServiceCo
     const { baseUrl, clientId } = settings;
     const secret = options.clientSecret;
     if (!baseUrl || !clientId || !secret) return notConfigured(baseUrl ?? null, options.onStatus);
-    return connectTo({ baseUrl, clientId, clientSecret: secret, mode: 'custom', sandbox: null }, options);
+    let extraCa: string[] | undefined;
+    try {
+      extraCa = settings.caBundlePath ? loadCaBundle(settings.caBundlePath) : undefined;
+    } catch (error) {
+      if (!(error instanceof CaBundleError)) throw error;
+      return notConfigured(baseUrl, options.onStatus, error.message);
+    }
+    const network = { proxy: true, extraCa };
+    return connectTo(
+      { baseUrl, clientId, clientSecret: secret, mode: 'custom', sandbox: null, network },
+      options,
+    );
   }
   const sandbox = await options.startSandbox({
     port: 0,
@@ -67,15 +73,24 @@ interface Target {
   clientSecret: string;
   mode: ServiceMode;
   sandbox: RunningSandbox | null;
+  /** The built-in sandbox is on loopback: never through a proxy. */
+  network?: NetworkOptions;
 }
 
-function connectTo(target: Target, { log, onStatus }: ConnectOptions): ServiceConnection {
+function connectTo(target: Target, { log, onStatus, settings, dataDir }: ConnectOptions): ServiceConnection {
   log.addSecret(target.clientSecret);
   const tracker = statusTracker(target.mode, target.baseUrl, onStatus);
+  // The built-in sandbox has a new port at every start: an account to remember only for a service account.
+  const memory = target.mode === 'custom' ? tokenFormMemory(dataDir) : undefined;
   const client = createServiceClient({
     baseUrl: target.baseUrl,
     clientId: target.clientId,
     clientSecret: target.clientSecret,
+    tokenEndpoint: settings.tokenEndpoint,
+    rememberedTokenForm: memory?.recall(target.baseUrl, target.clientId),
+    onTokenFormLearned: (form) => memory?.remember(target.baseUrl, target.clientId, form),
+    budget: { ratePerSecond: settings.requestRate, burst: settings.requestBurst },
+    network: target.network,
     log: (entry) =>
       log[entry.level](entry.msg, { requestId: entry.requestId, status: entry.status, code: entry.code }),
     onOutcome: tracker.record,
@@ -106,13 +121,17 @@ function connectTo(target: Target, { log, onStatus }: ConnectOptions): ServiceCo
   };
 }
 
-function notConfigured(baseUrl: string | null, onStatus: ConnectOptions['onStatus']): ServiceConnection {
+function notConfigured(
+  baseUrl: string | null,
+  onStatus: ConnectOptions['onStatus'],
+  problem = new NotConfiguredError().message,
+): ServiceConnection {
   const status: ServiceStatus = {
     mode: 'custom',
     baseUrl,
     state: 'not-configured',
     lastSuccessAt: null,
-    detail: new NotConfiguredError().message,
+    detail: problem,
   };
   onStatus(status);
   return {
@@ -122,44 +141,7 @@ function notConfigured(baseUrl: string | null, onStatus: ConnectOptions['onStatu
       throw new NotConfiguredError();
     },
     status: () => status,
-    test: async () => ({ ok: false, reason: 'not-configured', message: new NotConfiguredError().message }),
+    test: async () => ({ ok: false, reason: 'not-configured', message: problem }),
     close: async () => {},
-  };
-}
-
-/** Online once anything succeeds; offline on a network failure; auth failed on refused credentials. */
-function statusTracker(mode: ServiceMode, baseUrl: string, onStatus: ConnectOptions['onStatus']) {
-  let status: ServiceStatus = { mode, baseUrl, state: 'connecting', lastSuccessAt: null, detail: null };
-  let lastTold = 0;
-  const update = (state: ConnectionState, detail: string | null, succeeded: boolean) => {
-    const now = Date.now();
-    const changed = state !== status.state || detail !== status.detail;
-    status = {
-      ...status,
-      state,
-      detail,
-      lastSuccessAt: succeeded ? new Date(now).toISOString() : status.lastSuccessAt,
-    };
-    // Every change is told at once; a run of successes only refreshes "last answer" now and then.
-    if (changed || now - lastTold >= STATUS_REFRESH_MS) {
-      lastTold = now;
-      onStatus(status);
-    }
-  };
-  return {
-    current: () => status,
-    record(outcome: { ok: true } | { ok: false; error: unknown }) {
-      if (outcome.ok) return update('online', null, true);
-      const { error } = outcome;
-      if (error instanceof NetworkError) {
-        if (error.kind === 'aborted') return;
-        return update('offline', connectionFailure(error).message, false);
-      }
-      if (error instanceof ServiceError && (error.status === 401 || error.is('invalid_client'))) {
-        return update('auth-failed', connectionFailure(error).message, false);
-      }
-      // Any other answer still proves the service is reachable.
-      update('online', null, true);
-    },
   };
 }

@@ -20,9 +20,16 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
 }
 
-/** The real service mixes `NotFound` and `notFound`, so codes never compare exactly. */
+/** The real service's other spelling of a code the interface document names. */
+const CODE_ALIASES: Record<string, string> = { maximumnumberofresources: 'maxnumberofresources' };
+const canonical = (code: string) => {
+  const lower = code.toLowerCase();
+  return CODE_ALIASES[lower] ?? lower;
+};
+
+/** The real service mixes `NotFound` and `notFound` (and spells some codes out), so codes never compare exactly. */
 export function sameCode(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
+  return canonical(a) === canonical(b);
 }
 
 /** No service is set up yet: nothing was sent. */
@@ -61,6 +68,46 @@ export class ServiceError extends Error {
   is(code: string): boolean {
     return sameCode(this.code, code);
   }
+}
+
+/**
+ * Getting a token failed with an answer from the token endpoint. Deliberately not a ServiceError:
+ * the endpoint's 404 or 403 says nothing about the resource the caller wanted, so no caller may take
+ * it for the resource's own answer (a customer "gone" because `/token` is missing).
+ */
+export class TokenError extends Error {
+  override readonly name = 'TokenError';
+  /** The token endpoint's answer. */
+  readonly answer: ServiceError;
+  /** Nothing reached the resource: asking again later (once the credentials or the endpoint are fixed) is safe. */
+  readonly retryable = true;
+
+  constructor(answer: ServiceError) {
+    super(`The service did not issue an access token: ${answer.message}`, { cause: answer });
+    this.answer = answer;
+  }
+
+  get status(): number {
+    return this.answer.status;
+  }
+
+  get code(): string {
+    return this.answer.code;
+  }
+
+  is(code: string): boolean {
+    return this.answer.is(code);
+  }
+}
+
+/**
+ * The service's own answer that the resource at this URL does not exist: 404, or 403 `notFound`
+ * (how the real service answers for a customer outside the account). Never a token failure.
+ */
+export function isNotFound(error: unknown): boolean {
+  return (
+    error instanceof ServiceError && (error.status === 404 || (error.status === 403 && error.is('NotFound')))
+  );
 }
 
 export type NetworkErrorKind = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'aborted' | 'other';
@@ -121,7 +168,8 @@ const programmingErrorCodes = new Set([
   'ERR_INVALID_URL',
 ]);
 
-function errorCodes(error: unknown): string[] {
+/** The `code`s along an error's cause chain (undici wraps the socket's error). */
+export function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;

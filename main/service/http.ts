@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { Agent } from 'undici';
 import { classifyNetworkError, errorFromResponse, NetworkError, ServiceError } from './errors.ts';
 import type { Log, LogEntry } from './log.ts';
+import { type NetworkOptions, serviceDispatcher } from './network.ts';
 import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './request-retry.ts';
 
 export interface Timeouts {
@@ -58,6 +58,8 @@ export interface TransportOptions {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Connections kept to the service at most. */
   connections?: number;
+  /** Proxy and extra certificate authorities (default: neither). */
+  network?: NetworkOptions;
 }
 
 export interface Transport {
@@ -123,12 +125,7 @@ function failureLevel(failure: ServiceError | NetworkError): LogEntry['level'] {
 
 export function createTransport(options: TransportOptions): Transport {
   const { log, now, retry, timeouts } = options;
-  const agent = new Agent({
-    connect: { timeout: timeouts.connectMs },
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
-    connections: options.connections ?? 16,
-  });
+  const agent = serviceDispatcher(timeouts, options.connections ?? 16, options.network);
   // Close destroys the agent, which fails whatever is in flight: cheaper than a shared signal on
   // every request (an abort listener added and removed each time). The signal stops back-off waits.
   const shutdown = new AbortController();

@@ -1,4 +1,5 @@
 export type { WriteOptions } from './api.ts';
+export { inBackground, RateLimitedError } from './budget.ts';
 export {
   type CallOutcome,
   createServiceClient,
@@ -14,13 +15,16 @@ export type {
 } from './customers.ts';
 export type { DocumentsApi, DocumentUpload, UploadOptions } from './documents.ts';
 export {
+  errorCodes,
   type FieldError,
+  isNotFound,
   isServiceError,
   NetworkError,
   type NetworkErrorKind,
   NotConfiguredError,
   ServiceError,
   sameCode,
+  TokenError,
 } from './errors.ts';
 export type { EventsApi, Paging } from './events.ts';
 export {
@@ -36,5 +40,7 @@ export {
 export type { Timeouts } from './http.ts';
 export type { Log, LogEntry } from './log.ts';
 export type { RetryPolicy } from './request-retry.ts';
-export type { SubscriptionsApi } from './subscriptions.ts';
+export { beyondRetention, RETENTION_DAYS, retainedDates } from './retention.ts';
+export type { DeliveryQuery, SubscriptionsApi } from './subscriptions.ts';
 export type { TokenInfo } from './token.ts';
+export type { TokenEndpointChoice, TokenForm } from './token-forms.ts';

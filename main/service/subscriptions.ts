@@ -15,9 +15,17 @@ export interface SubscriptionsApi {
   list(): Promise<Subscription[]>;
   setPaused(id: string, paused: boolean, opts?: WriteOptions): Promise<Subscription>;
   delete(id: string): Promise<void>;
-  /** The webhooks of a subscription, each with its delivery attempts. */
-  deliveries(id: string, q?: Paging): Promise<{ deliveries: Delivery[]; total: number }>;
+  /**
+   * The webhooks of a subscription, each with its delivery attempts; `startDate`/`endDate`
+   * (YYYY-MM-DD) bound them by date where the service filters so (today's real service does).
+   */
+  deliveries(id: string, q?: DeliveryQuery): Promise<{ deliveries: Delivery[]; total: number }>;
   redeliver(webhookId: string, opts?: WriteOptions): Promise<{ url: string }>;
+}
+
+export interface DeliveryQuery extends Paging {
+  startDate?: string;
+  endDate?: string;
 }
 
 const path = (idOrUrl: string) => resourcePath('webhook-subscriptions', idOrUrl);
@@ -43,8 +51,9 @@ export function subscriptionsApi(api: Api): SubscriptionsApi {
     async delete(id) {
       await api({ method: 'DELETE', path: path(id) });
     },
-    async deliveries(id, { limit, offset } = {}) {
-      const res = await api({ method: 'GET', path: withQuery(`${path(id)}/webhooks`, { limit, offset }) });
+    async deliveries(id, { limit, offset, startDate, endDate } = {}) {
+      const query = { limit, offset, startDate, endDate };
+      const res = await api({ method: 'GET', path: withQuery(`${path(id)}/webhooks`, query) });
       const page = readAs(deliveryPageSchema, res, 'delivery list');
       return { deliveries: page._embedded.webhooks, total: page.total ?? page._embedded.webhooks.length };
     },

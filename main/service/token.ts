@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { invalidResponse } from './errors.ts';
-import type { Transport } from './http.ts';
+import { invalidResponse, NetworkError, ServiceError, TokenError } from './errors.ts';
+import type { HttpResponse, Transport } from './http.ts';
 import type { Log } from './log.ts';
+import { isMissingEndpoint, type TokenEndpointChoice, type TokenForm, tokenRequest } from './token-forms.ts';
 
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
@@ -30,10 +31,22 @@ export interface TokenManagerOptions {
   transport: Transport;
   clientId: string;
   clientSecret: string;
+  /** Which form of token request to use (default Automatic). */
+  endpoint?: TokenEndpointChoice;
+  /** What worked for this account before (Automatic tries it first, so a start does not probe). */
+  remembered?: TokenForm;
+  /** Told when Automatic finds the form that works, to remember it for this account. */
+  onLearned?: (form: TokenForm) => void;
   now: () => number;
   log: Log;
   /** Renew this long before expiry (default 60 s). */
   renewBeforeMs?: number;
+  /**
+   * How long a failed token request answers every caller without asking again (default 30 s): a
+   * refused secret or a missing endpoint does not fix itself, and every call of a start must not
+   * ask again. "Test connection" and new settings ask at once.
+   */
+  failureHoldMs?: number;
 }
 
 /** About 60 s before expiry, but never more than half of a short lifetime (tests use 2 s tokens). */
@@ -51,31 +64,59 @@ interface CachedToken {
   renewAt: number;
 }
 
-/** Client credentials grant (JSON body, as in the interface document) with one shared cached token. */
+const otherForm = (form: TokenForm): TokenForm => (form === 'real' ? 'document' : 'real');
+
+/** Client credentials grant in either form, with one shared cached token. */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const { transport, now, log } = options;
   let issued = 0;
-  const url = transport.resolve('/oauth/v2/token');
-  const grant = JSON.stringify({
-    client_id: options.clientId,
-    client_secret: options.clientSecret,
-    grant_type: 'client_credentials',
-  });
+  const credentials = { clientId: options.clientId, clientSecret: options.clientSecret };
+  const choice = options.endpoint ?? 'automatic';
+  const failureHoldMs = options.failureHoldMs ?? 30_000;
+  let learned = options.remembered;
   let cached: CachedToken | null = null;
   let pending: Promise<string> | null = null;
+  let failed: { error: unknown; until: number } | null = null;
+
+  const send = async (form: TokenForm) => ({
+    form,
+    res: await transport.send(tokenRequest(transport, form, credentials)),
+  });
+
+  /** Automatic: the remembered form (else the real one) first, the other when the first is not there. */
+  async function ask(): Promise<{ form: TokenForm; res: HttpResponse }> {
+    if (choice !== 'automatic') return send(choice);
+    const first = learned ?? 'real';
+    try {
+      return await send(first);
+    } catch (error) {
+      if (!(error instanceof ServiceError && isMissingEndpoint(error.status, error.code))) throw error;
+      log({
+        level: 'info',
+        msg: `No ${first === 'real' ? '/token' : '/oauth/v2/token'} token endpoint; trying the other form`,
+      });
+      try {
+        return await send(otherForm(first));
+      } catch (second) {
+        // Neither is there: the first answer (the form the service is expected to have) says more.
+        throw second instanceof ServiceError && isMissingEndpoint(second.status, second.code)
+          ? error
+          : second;
+      }
+    }
+  }
 
   async function requestToken(): Promise<string> {
     const requestedAt = now();
-    const res = await transport.send({
-      method: 'POST',
-      url,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: () => grant,
-      // Issuing a token changes nothing on the service (older tokens stay valid): safe to re-send.
-      retrySafe: true,
-    });
+    const { form, res } = await ask();
     const parsed = tokenResponseSchema.safeParse(res.body);
-    if (!parsed.success) throw invalidResponse(res.status, res.requestId, 'access token');
+    if (!parsed.success || (parsed.data.token_type ?? 'bearer').toLowerCase() !== 'bearer') {
+      throw invalidResponse(res.status, res.requestId, 'access token');
+    }
+    if (choice === 'automatic' && form !== learned) {
+      learned = form;
+      options.onLearned?.(form);
+    }
     const lifetimeMs = parsed.data.expires_in * 1000;
     // Counted from before the request, so the token never outlives our idea of it.
     const expiresAt = requestedAt + lifetimeMs;
@@ -93,17 +134,36 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return cached.token;
   }
 
+  /** The token endpoint's refusals become TokenErrors: no caller may read them as its resource's answer. */
+  async function requestOrFail(): Promise<string> {
+    try {
+      const token = await requestToken();
+      failed = null;
+      return token;
+    } catch (error) {
+      const thrown = error instanceof ServiceError ? new TokenError(error) : error;
+      if (!(thrown instanceof NetworkError && thrown.kind === 'aborted')) {
+        // The network may come back any moment: a shorter hold, so the offline probe notices soon.
+        const hold = thrown instanceof TokenError ? failureHoldMs : Math.min(failureHoldMs, 5_000);
+        failed = { error: thrown, until: now() + hold };
+      }
+      throw thrown;
+    }
+  }
+
   return {
     issued: () => issued,
     get() {
       if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
-      pending ??= requestToken().finally(() => {
+      if (failed && now() < failed.until) return Promise.reject(failed.error);
+      pending ??= requestOrFail().finally(() => {
         pending = null;
       });
       return pending;
     },
     info: () => (cached ? { ...cached.info, scope: [...cached.info.scope] } : null),
     invalidate(token) {
+      if (token === undefined) failed = null;
       if (token === undefined || cached?.token === token) cached = null;
     },
   };

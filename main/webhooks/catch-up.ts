@@ -2,7 +2,7 @@ import type { Progress } from '../../contract/customers.ts';
 import type { CatchUpResult } from '../../contract/webhooks.ts';
 import { failureMessage } from '../failures.ts';
 import type { DeskContext } from '../feature.ts';
-import type { EventsApi } from '../service/index.ts';
+import { beyondRetention, type EventsApi, inBackground } from '../service/index.ts';
 import type { Ingest } from './ingest.ts';
 import type { Receiver } from './receiver.ts';
 import type { Subscriptions } from './subscriptions.ts';
@@ -38,13 +38,21 @@ export async function catchUpEvents(options: CatchUpOptions): Promise<CatchUpPas
   const pageSize = options.pageSize ?? 100;
   let recorded = 0;
   let offset = 0;
+  // Paging stops at the retention too (by the service's clock: its newest event), so a service that
+  // keeps more, or a journal that never saw this one, never pages through its whole history.
+  let newest: string | undefined;
   // Bounded by the total the first page announced: events arriving meanwhile shift pages, which only
   // shows some twice (the journal ignores the second), never skips one.
   for (let total = 1, pages = 0; offset < total && pages <= total / pageSize + 1; pages++) {
     if (options.stopped?.()) return { recorded, interrupted: true };
     const page = await options.events.list({ limit: pageSize, offset });
     total = page.total;
-    const landmark = await findIndex(page.events, (event) => options.knownBefore(event.id));
+    newest ??= page.events[0]?.created;
+    const landmark = await findIndex(
+      page.events,
+      async (event) =>
+        (newest !== undefined && beyondRetention(event.created, newest)) || options.knownBefore(event.id),
+    );
     const missed = landmark < 0 ? page.events : page.events.slice(0, landmark);
     recorded += await options.ingest.recordFetched(missed);
     offset += page.events.length;
@@ -102,13 +110,15 @@ export function createCatchUp(options: {
     const startedAt = new Date().toISOString();
     try {
       processor.resumeUnprocessed();
-      const pass = await catchUpEvents({
-        events: context.connection().client().events,
-        ingest,
-        knownBefore,
-        onProgress: (done, total) => progress({ done, total, finished: false, message: null }),
-        stopped: options.stopped,
-      });
+      const pass = await inBackground(() =>
+        catchUpEvents({
+          events: context.connection().client().events,
+          ingest,
+          knownBefore,
+          onProgress: (done, total) => progress({ done, total, finished: false, message: null }),
+          stopped: options.stopped,
+        }),
+      );
       // Everything from before this run is in the journal now: the next run stops at what it had by then.
       if (!pass.interrupted) knownSince = startedAt;
       await processor.idle();

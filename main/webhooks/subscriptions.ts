@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DeskError } from '../../contract/errors.ts';
 import { MAX_SUBSCRIPTIONS, type SubscriptionView } from '../../contract/webhooks.ts';
 import type { DeskContext } from '../feature.ts';
-import { ServiceError, type Subscription } from '../service/index.ts';
+import { isNotFound, retainedDates, ServiceError, type Subscription } from '../service/index.ts';
 import type { SecretName } from '../vault.ts';
 import { WEBHOOK_PATH } from './listener.ts';
 
@@ -100,8 +100,10 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
   /** Deliveries the service recorded while the subscription was paused were never sent: ask for each. */
   const redeliverUnattempted = async (id: string): Promise<number> => {
     const unattempted: string[] = [];
+    const dates = retainedDates(Date.now());
     for (let offset = 0, total = 1; offset < total; ) {
-      const page = await client().subscriptions.deliveries(id, { limit: DELIVERY_PAGE, offset });
+      // Only what the service still keeps (30 days): never the subscription's whole history.
+      const page = await client().subscriptions.deliveries(id, { limit: DELIVERY_PAGE, offset, ...dates });
       total = page.total;
       for (const delivery of page.deliveries)
         if (delivery.attempts.length === 0) unattempted.push(delivery.id);
@@ -151,7 +153,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
         await client().subscriptions.delete(id);
       } catch (error) {
         // Already gone on the service: forgetting its secret is all that is left to do.
-        if (!(error instanceof ServiceError && error.status === 404)) throw error;
+        if (!isNotFound(error)) throw error;
       }
       vault.delete(secretName(id));
       await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });

@@ -6,7 +6,7 @@ import {
   isEditable,
   resendDelayMs,
 } from '../../main/drafts/outbox/index.ts';
-import { NetworkError, ServiceError } from '../../main/service/index.ts';
+import { NetworkError, RateLimitedError, ServiceError, TokenError } from '../../main/service/index.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
 import { validForm } from './helpers.ts';
 
@@ -148,6 +148,13 @@ describe('outbox: pure parts', () => {
     expect(classifyFailure(new ServiceError({ status: 401, code: 'invalid_client', message: '' })).kind).toBe(
       'retry',
     );
+    // No token (whatever the token endpoint said) and a rate limit: nothing was created, the draft waits.
+    const noToken = new TokenError(new ServiceError({ status: 404, code: 'notFound', message: '' }));
+    expect(classifyFailure(noToken).kind).toBe('retry');
+    expect(
+      classifyFailure(new ServiceError({ status: 429, code: 'TooManyRequests', message: '' })).kind,
+    ).toBe('retry');
+    expect(classifyFailure(new RateLimitedError(Date.now() + 60_000, Date.now())).kind).toBe('retry');
     const rejected = classifyFailure(
       new ServiceError({
         status: 400,

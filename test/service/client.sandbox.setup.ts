@@ -62,6 +62,8 @@ export async function setUp(
     sleep: async (ms) => {
       sleeps.push(ms);
     },
+    // These tests are about the client's calls, not its pace (the budget has its own tests).
+    budget: { ratePerSecond: 10_000, burst: 10_000 },
     ...clientOptions,
   });
   // Controls go around the client, so that they never count among its requests or retries.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient, ServiceError } from '../../main/service/index.ts';
+import { createServiceClient, ServiceError, TokenError } from '../../main/service/index.ts';
 import { person, setUp } from './client.sandbox.setup.ts';
 
 describe('token', () => {
@@ -47,7 +47,37 @@ describe('token', () => {
     });
     const error = await client.token.get().catch((e: unknown) => e);
     await client.close();
-    expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({ status: 401, code: 'invalid_client', retryable: false });
+    // Automatic tried `/token` first: this sandbox profile has none, so the document's form answered.
+    expect(error).toBeInstanceOf(TokenError);
+    expect(error).not.toBeInstanceOf(ServiceError);
+    expect((error as TokenError).answer).toMatchObject({ status: 401, code: 'invalid_client' });
+  });
+
+  it('Automatic falls back on the document’s form against this profile, and remembers it', async () => {
+    const learned: string[] = [];
+    const { sandbox, client, stats, sandboxLines } = await setUp(
+      {},
+      { tokenEndpoint: 'automatic', onTokenFormLearned: (form) => learned.push(form) },
+    );
+    await client.customers.list({ limit: 1 });
+    await client.customers.list({ limit: 1 });
+    const tokenLines = () => sandboxLines.filter((line) => / POST \/(token|oauth\/v2\/token) /.test(line));
+    expect((await stats()).tokensIssued).toBe(1);
+    expect(tokenLines().map((line) => line.split(' ')[3])).toEqual(['/token', '/oauth/v2/token']);
+    expect(learned).toEqual(['document']);
+    // A later start with what was learned asks the document's endpoint straight away.
+    const again = createServiceClient({
+      baseUrl: sandbox.baseUrl,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      rememberedTokenForm: 'document',
+    });
+    await again.token.get();
+    await again.close();
+    expect(tokenLines().map((line) => line.split(' ')[3])).toEqual([
+      '/token',
+      '/oauth/v2/token',
+      '/oauth/v2/token',
+    ]);
   });
 });

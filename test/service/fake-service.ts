@@ -66,7 +66,17 @@ function readBody(raw: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startFakeService(options: { tokenTtlSeconds?: number } = {}): Promise<FakeService> {
+/**
+ * `document`: the interface document's token endpoint (JSON to `/oauth/v2/token`); `real`: today's
+ * real service (`/token`, a form body with HTTP Basic, `token_type: "Bearer"`, no scope; `/oauth/v2/token`
+ * answers 404).
+ */
+export type FakeTokenForm = 'document' | 'real';
+
+export async function startFakeService(
+  options: { tokenTtlSeconds?: number; tokenForm?: FakeTokenForm } = {},
+): Promise<FakeService> {
+  const tokenPath = options.tokenForm === 'real' ? '/token' : '/oauth/v2/token';
   const routes = new Map<string, Handler>();
   const valid = new Set<string>();
   const fake: FakeService = {
@@ -85,20 +95,31 @@ export async function startFakeService(options: { tokenTtlSeconds?: number } = {
     },
   };
 
+  function grantOf(req: Received): { client_id?: string; client_secret?: string; grant_type?: string } {
+    if (options.tokenForm !== 'real') return JSON.parse(req.body.toString() || '{}');
+    const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const [id, secret] = Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent);
+    const form = new URLSearchParams(req.body.toString());
+    return { client_id: id, client_secret: secret, grant_type: form.get('grant_type') ?? undefined };
+  }
+
   function issueToken(req: Received, res: ServerResponse) {
-    const grant = JSON.parse(req.body.toString() || '{}');
+    const grant = grantOf(req);
     if (grant.client_id !== CLIENT_ID || grant.client_secret !== CLIENT_SECRET) {
       return reply(res, 401, { error: 'invalid_client' });
     }
+    if (grant.grant_type !== 'client_credentials')
+      return reply(res, 400, { error: 'unsupported_grant_type' });
     const token = `tok-${randomUUID()}`;
     valid.add(token);
     fake.tokens.push(token);
     fake.tokensIssued++;
+    const real = options.tokenForm === 'real';
     reply(res, 200, {
       access_token: token,
-      token_type: 'bearer',
+      token_type: real ? 'Bearer' : 'bearer',
       expires_in: fake.tokenTtlSeconds,
-      scope: 'Send|Funding',
+      ...(real ? {} : { scope: 'Send|Funding' }),
     });
   }
 
@@ -126,8 +147,10 @@ export async function startFakeService(options: { tokenTtlSeconds?: number } = {
     };
     fake.received.push(req);
     const handler = routes.get(`${req.method} ${req.path}`);
-    const isTokenRequest = req.method === 'POST' && req.path === '/oauth/v2/token';
-    if (isTokenRequest) return (handler ?? issueToken)(req, res, raw);
+    const isTokenRequest = req.method === 'POST' && (req.path === '/token' || req.path === '/oauth/v2/token');
+    if (isTokenRequest && handler) return handler(req, res, raw);
+    if (isTokenRequest && req.path === tokenPath) return issueToken(req, res);
+    if (isTokenRequest) return reply(res, 404, { code: 'notFound', message: 'Not found.' });
     const denied = authError(req);
     if (denied) return reply(res, 401, denied);
     if (!handler) return reply(res, 404, { code: 'NotFound', message: 'Not found.' });
@@ -148,6 +171,10 @@ export function clientOf(fake: FakeService, overrides: Partial<ServiceClientOpti
     clientSecret: CLIENT_SECRET,
     log: (entry) => logs.push(entry),
     random: () => 0.5,
+    // The fake speaks the document's form unless a test says otherwise; the budget stays out of the way
+    // of tests about something else.
+    tokenEndpoint: 'document',
+    budget: { ratePerSecond: 10_000, burst: 10_000 },
     sleep: async (ms) => {
       sleeps.push(ms);
     },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../main/service/index.ts';
+import { ServiceError, TokenError } from '../../main/service/index.ts';
 import { renewalMarginMs } from '../../main/service/token.ts';
 import {
   CLIENT_ID,
@@ -149,11 +149,16 @@ describe('token manager', () => {
     expect(fake.count('GET', '/customers/c1')).toBe(1);
   });
 
-  it('maps bad credentials to a ServiceError, and does not cache the failure', async () => {
+  it('maps bad credentials to a TokenError, shared by callers until asked afresh', async () => {
     const { client } = clientOf(fake, { clientSecret: 'wrong' });
     const error = await client.customers.get('c1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({ status: 401, code: 'invalid_client', retryable: false });
+    expect(error).toBeInstanceOf(TokenError);
+    expect(error).not.toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_client' });
+    await expect(client.token.get()).rejects.toBe(error);
+    expect(fake.count('POST', '/oauth/v2/token')).toBe(1);
+    // "Test connection" (and new settings) ask again at once.
+    client.token.invalidate();
     await expect(client.token.get()).rejects.toMatchObject({ code: 'invalid_client' });
     await client.close();
     expect(fake.count('POST', '/oauth/v2/token')).toBe(2);

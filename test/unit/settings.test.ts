@@ -50,6 +50,9 @@ const custom: Partial<Settings> = {
   publicWebhookUrl: 'https://tunnel.example.net/webhooks',
   notifications: false,
   updateChannel: 'beta',
+  tokenEndpoint: 'real',
+  requestRate: 5,
+  requestBurst: 10,
 };
 
 describe('settings', () => {
@@ -61,6 +64,9 @@ describe('settings', () => {
       webhookPort: 8789,
       notifications: true,
       updateChannel: 'stable',
+      tokenEndpoint: 'automatic',
+      requestRate: 10,
+      requestBurst: 20,
     });
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
     expect(settings.problem).toBeNull();

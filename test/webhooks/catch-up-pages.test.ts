@@ -64,4 +64,25 @@ describe('catching up: paging back through GET /events', () => {
     });
     expect(pass).toEqual({ recorded: 10, interrupted: true });
   });
+
+  it('stops at the service’s 30-day retention, not at the end of a longer history', async () => {
+    // One event a day for a year, newest first: nothing older than 31 days before the newest is read.
+    const days = Array.from({ length: 365 }, (_, i) => ({
+      ...event(i),
+      id: `d-${i}`,
+      created: new Date(Date.UTC(2026, 10, 23) - i * 86_400_000).toISOString(),
+    }));
+    const offsets: number[] = [];
+    const s = service(0);
+    const events: EventsApi = {
+      async list({ limit = 100, offset = 0 }) {
+        offsets.push(offset);
+        return { events: days.slice(offset, offset + limit), total: days.length };
+      },
+      get: s.events.get,
+    };
+    const pass = await catchUpEvents({ events, ingest: s.ingest, pageSize: 10, knownBefore: () => false });
+    expect(pass.recorded).toBe(32);
+    expect(offsets).toEqual([0, 10, 20, 30]);
+  });
 });

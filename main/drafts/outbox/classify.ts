@@ -1,6 +1,12 @@
 import { sendFailure, serviceFieldErrors } from '../../failures.ts';
 import type { OutboxEntry } from '../../journal/index.ts';
-import { type Customer, NetworkError, NotConfiguredError, ServiceError } from '../../service/index.ts';
+import {
+  type Customer,
+  NetworkError,
+  NotConfiguredError,
+  ServiceError,
+  TokenError,
+} from '../../service/index.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -17,7 +23,8 @@ export type Failure =
 
 /** Sorts a failed send: send it again later, the form is wrong, or a person must look. */
 export function classifyFailure(error: unknown): Failure {
-  if (error instanceof NetworkError || error instanceof NotConfiguredError) {
+  // No token means nothing was sent: the draft waits, whatever the token endpoint answered.
+  if (error instanceof NetworkError || error instanceof NotConfiguredError || error instanceof TokenError) {
     return { kind: 'retry', problem: sendFailure.willResend(error) };
   }
   if (!(error instanceof ServiceError)) {

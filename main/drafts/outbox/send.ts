@@ -4,7 +4,7 @@ import type { QueueRow } from '../../../contract/queue.ts';
 import { toQueueRow } from '../../customers/queue-row.ts';
 import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
-import { type Customer, type ServiceClient, ServiceError } from '../../service/index.ts';
+import { type Customer, isNotFound, type ServiceClient } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';
 import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
@@ -203,7 +203,7 @@ export function draftSender(ctx: SendContext) {
     try {
       existing = await ctx.client().customers.get(duplicateOf);
     } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) {
+      if (isNotFound(error)) {
         throw new DeskError(
           'NotFound',
           'The customer with this e-mail no longer exists. Submit the draft again.',

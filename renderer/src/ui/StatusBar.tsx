@@ -1,13 +1,5 @@
-import type { ConnectionState } from '../../../contract/settings.ts';
 import { useAppStore } from '../store.ts';
-
-const STATE_TEXT: Record<ConnectionState, string> = {
-  connecting: 'Connecting…',
-  online: 'Online',
-  offline: 'Offline',
-  'auth-failed': 'Sign-in failed',
-  'not-configured': 'Not set up',
-};
+import { stateText } from './connection-text.ts';
 
 export function StatusBar() {
   const { info, service } = useAppStore();
@@ -21,7 +13,7 @@ export function StatusBar() {
           : '…'}
       </span>
       <span role="status" className={`connection connection-${service?.state ?? 'connecting'}`}>
-        {STATE_TEXT[service?.state ?? 'connecting']}
+        {stateText(service)}
       </span>
       {service?.lastSuccessAt && (
         <span>

@@ -16,6 +16,9 @@ const SETTINGS: SettingsView = {
   hasClientSecret: false,
   webhookPort: 8789,
   notifications: true,
+  tokenEndpoint: 'automatic',
+  requestRate: 10,
+  requestBurst: 20,
   secretProtection: 'file-permissions',
   problem: null,
 };

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
+import { Field } from '../../ui/Field.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
@@ -25,7 +26,34 @@ interface Draft {
   publicWebhookUrl: string;
   notifications: boolean;
   sandboxProfile: NonNullable<SettingsView['sandboxProfile']>;
+  tokenEndpoint: SettingsView['tokenEndpoint'];
+  caBundlePath: string;
+  requestRate: string;
+  requestBurst: string;
 }
+
+/** The service account's network and pace: for corporate networks and large accounts. */
+const NETWORK_FIELDS = [
+  {
+    name: 'caBundlePath',
+    label: 'Extra CA bundle (PEM file)',
+    placeholder: '/etc/ssl/corporate-proxy.pem',
+    hint: 'Only behind a proxy that inspects TLS: its certificate authorities, trusted besides this computer’s.',
+  },
+  {
+    name: 'requestRate',
+    label: 'Requests per second',
+    inputMode: 'decimal',
+    hint: 'Start-up refresh, import and catch-up share this pace, so a large account stays under the service’s limit.',
+  },
+  { name: 'requestBurst', label: 'Request burst', inputMode: 'numeric' },
+] as const;
+
+const TOKEN_ENDPOINT_TEXT: Record<SettingsView['tokenEndpoint'], string> = {
+  automatic: 'Automatic (recommended)',
+  real: 'POST /token, form body with HTTP Basic (today’s service)',
+  document: 'POST /oauth/v2/token, JSON body (interface document)',
+};
 
 const draftOf = (settings: SettingsView): Draft => ({
   serviceMode: settings.serviceMode,
@@ -36,19 +64,27 @@ const draftOf = (settings: SettingsView): Draft => ({
   publicWebhookUrl: settings.publicWebhookUrl ?? '',
   notifications: settings.notifications,
   sandboxProfile: settings.sandboxProfile ?? 'interface',
+  tokenEndpoint: settings.tokenEndpoint,
+  caBundlePath: settings.caBundlePath ?? '',
+  requestRate: String(settings.requestRate),
+  requestBurst: String(settings.requestBurst),
 });
 
 /** Only what changed is sent; an emptied field is cleared; the secret only when typed. */
 function patchOf(draft: Draft, settings: SettingsView): SettingsPatch {
   const patch: SettingsPatch = {};
   if (draft.serviceMode !== settings.serviceMode) patch.serviceMode = draft.serviceMode;
-  const text = (key: 'baseUrl' | 'clientId' | 'publicWebhookUrl') => {
+  const text = (key: 'baseUrl' | 'clientId' | 'publicWebhookUrl' | 'caBundlePath') => {
     const value = draft[key].trim();
     if (value !== (settings[key] ?? '')) patch[key] = value === '' ? null : value;
   };
   text('baseUrl');
   text('clientId');
   text('publicWebhookUrl');
+  text('caBundlePath');
+  if (draft.tokenEndpoint !== settings.tokenEndpoint) patch.tokenEndpoint = draft.tokenEndpoint;
+  if (Number(draft.requestRate) !== settings.requestRate) patch.requestRate = Number(draft.requestRate);
+  if (Number(draft.requestBurst) !== settings.requestBurst) patch.requestBurst = Number(draft.requestBurst);
   if (draft.clientSecret !== '') patch.clientSecret = draft.clientSecret;
   if (Number(draft.webhookPort) !== settings.webhookPort) patch.webhookPort = Number(draft.webhookPort);
   if (draft.notifications !== settings.notifications) patch.notifications = draft.notifications;
@@ -138,6 +174,35 @@ export function SettingsScreen() {
                 }
                 onChange={(v) => change('clientSecret', v)}
               />
+              <Field
+                label="Token endpoint"
+                error={fieldErrors.tokenEndpoint}
+                hint="Automatic tries today’s form, falls back on the other, and remembers what works for this account."
+              >
+                {(control) => (
+                  <select
+                    {...control}
+                    name="tokenEndpoint"
+                    value={draft.tokenEndpoint}
+                    onChange={(e) => change('tokenEndpoint', e.target.value as Draft['tokenEndpoint'])}
+                  >
+                    {Object.entries(TOKEN_ENDPOINT_TEXT).map(([value, text]) => (
+                      <option key={value} value={value}>
+                        {text}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              {NETWORK_FIELDS.map((field) => (
+                <TextField
+                  key={field.name}
+                  {...field}
+                  value={draft[field.name]}
+                  error={fieldErrors[field.name]}
+                  onChange={(v) => change(field.name, v)}
+                />
+              ))}
             </>
           )}
           <p className="hint">{PROTECTION_TEXT[settings.secretProtection]}</p>
