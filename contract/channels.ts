@@ -10,7 +10,9 @@ import {
 } from './customers.ts';
 import { documentChannels, documentEvents } from './documents.ts';
 import { draftChannels, draftEvents } from './drafts.ts';
+import { eventDetailChannels } from './event-detail.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
+import { sandboxChannels } from './sandbox-panel.ts';
 import {
   ConnectionTestSchema,
   ServiceModeSchema,
@@ -63,6 +65,8 @@ export const invokeChannels = {
   ...webhookChannels,
   ...updateChannels,
   ...vaultChannels,
+  ...eventDetailChannels,
+  ...sandboxChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

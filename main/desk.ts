@@ -13,6 +13,7 @@ import { toAppError } from './failures.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
+import { sandboxPanelFeature } from './sandbox-panel.ts';
 import { type Handlers, serve } from './serve.ts';
 import { connectService, type ServiceConnection } from './service/connection.ts';
 import {
@@ -25,6 +26,7 @@ import {
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
 import type { Vault } from './vault.ts';
 import { openVaultHandlers } from './vault-gate.ts';
+import { eventDetailFeature } from './webhooks/event-detail.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
 export interface DeskOptions {
@@ -106,7 +108,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
-  const features = [customers, documents, drafts, webhooks, updates];
+  const eventDetail = eventDetailFeature(context);
+  const sandboxPanel = sandboxPanelFeature(context);
+  const features = [customers, documents, drafts, webhooks, updates, eventDetail, sandboxPanel];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
@@ -156,6 +160,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...drafts.handlers,
     ...webhooks.handlers,
     ...updates.handlers,
+    ...eventDetail.handlers,
+    ...sandboxPanel.handlers,
     ...openVaultHandlers,
   };
   connected();
