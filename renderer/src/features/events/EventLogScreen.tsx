@@ -1,7 +1,9 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
 import { useWatch } from '../../ui/watch.ts';
+import { EventDetailDialog } from './EventDetailDialog.tsx';
+import { EventFilters } from './EventFilters.tsx';
 import { EventLogTable } from './EventLogTable.tsx';
 import { filterOf, useEventLogStore } from './event-log-store.ts';
 import { downloadEvents } from './export-events.ts';
@@ -31,6 +33,7 @@ export function EventLogScreen() {
       <p className="event-log-count">{total === null ? '' : countText(total, filtered)}</p>
       {problem && <p role="alert">{problem}</p>}
       <EventLogTable filtered={filtered} />
+      <EventDetailDialog />
     </section>
   );
 }
@@ -38,44 +41,6 @@ export function EventLogScreen() {
 function countText(total: number, filtered: boolean): string {
   if (total === 1) return filtered ? '1 event matches' : '1 event';
   return filtered ? `${total} events match` : `${total} events`;
-}
-
-function EventFilters() {
-  const id = useId();
-  const { topic, customerId, topics } = useEventLogStore(
-    useShallow((state) => ({ topic: state.topic, customerId: state.customerId, topics: state.topics })),
-  );
-  const { setTopic, setCustomerId, clearFilter } = useEventLogStore.getState();
-  // The chosen topic stays listed even before the log has answered with its topics.
-  const options = topic && !topics.includes(topic) ? [topic, ...topics] : topics;
-  return (
-    <div className="event-log-filters">
-      <label htmlFor={`${id}-topic`}>Topic</label>
-      <select id={`${id}-topic`} value={topic} onChange={(event) => setTopic(event.target.value)}>
-        <option value="">All topics</option>
-        {options.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-customer`}>Customer ID</label>
-      <input
-        id={`${id}-customer`}
-        type="search"
-        value={customerId}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="Any customer"
-        onChange={(event) => setCustomerId(event.target.value)}
-      />
-      {(topic !== '' || customerId !== '') && (
-        <button type="button" onClick={clearFilter}>
-          Clear filters
-        </button>
-      )}
-    </div>
-  );
 }
 
 /** Exports what the filter shows (all of it, not only the rows loaded) as JSON Lines. */
