@@ -10,7 +10,7 @@ import type {
   OutboxEntry,
 } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
-import { type Customer, type ServiceClient, ServiceError } from '../../service/index.ts';
+import { type Customer, NetworkError, type ServiceClient, ServiceError } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';
 import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
@@ -118,7 +118,8 @@ export function draftSender(ctx: SendContext) {
         transitions.resendLater(tx, draft.id, attempts, nextAttemptAt, failure.problem),
       );
       ctx.draftChanged(draft.id);
-      ctx.progress.waiting(failure.problem);
+      // "Cannot be reached" is the outbox's one banner: the bar repeats only the other reasons to wait.
+      if (!(error instanceof NetworkError)) ctx.progress.waiting(failure.problem);
       return;
     }
     ctx.bodies.delete(draft.id);
