@@ -39,7 +39,7 @@ async function expectNothingClipped(page: Page, panel: Locator): Promise<void> {
     const cut = await child.evaluate(
       (e) =>
         e.scrollWidth > e.clientWidth + 1 &&
-        (globalThis as unknown as { getComputedStyle(e: Element): { overflowX: string } }).getComputedStyle(e)
+        (globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string } }).getComputedStyle(e)
           .overflowX !== 'visible',
     );
     expect(cut, 'no text cut off').toBe(false);
