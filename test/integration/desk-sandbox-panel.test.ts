@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FINISH_REVIEWS_SECONDS } from '../../main/sandbox-panel.ts';
-import { createOnService, type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
+import { createOnService, deskForSuite } from './desk-harness.ts';
 
 /** A PNG as far as the sandbox looks (its first bytes); "fail" in the name has its review reject it. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
 describe('desk: event detail and the Sandbox panel', () => {
-  let h: DeskHarness;
-
-  beforeAll(async () => {
-    h = await startDesk();
-  });
-  afterAll(async () => {
-    await h.close();
-    removeDir(h.dataDir);
-  });
+  const desk = deskForSuite();
 
   it('opens an event with its delivery, its payload as the service sent it, and a rejection’s reason', async () => {
+    const h = desk();
     const id = await createOnService(h, 'document', 'rejected@example.com');
     const client = h.desk.connection().client();
     await client.documents.upload(id, {
@@ -55,12 +48,14 @@ describe('desk: event detail and the Sandbox panel', () => {
   });
 
   it('refuses an event it never received', async () => {
+    const h = desk();
     await expect(h.call('events.detail', { id: 'no-such-event' })).rejects.toMatchObject({
       code: 'NotFound',
     });
   });
 
   it('shows the sandbox’s address and a ready curl command, and injects and clears a fault', async () => {
+    const h = desk();
     const sandbox = h.desk.connection().sandbox!;
     const panel = await h.call('sandbox.panel');
     expect(panel).toMatchObject({ baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, fault: null });
@@ -76,6 +71,7 @@ describe('desk: event detail and the Sandbox panel', () => {
   });
 
   it('refuses every sandbox control, in words, once Vetted is on another service', async () => {
+    const h = desk();
     await h.call('settings.update', { serviceMode: 'custom' });
     for (const call of [
       () => h.call('sandbox.panel'),
@@ -91,6 +87,7 @@ describe('desk: event detail and the Sandbox panel', () => {
   });
 
   it('refuses a fault the sandbox does not know, before main acts', async () => {
+    const h = desk();
     // @ts-expect-error: not a fault kind of the contract
     await expect(h.call('sandbox.setFault', { kind: 'meteor' })).rejects.toMatchObject({ code: 'BadInput' });
   });
