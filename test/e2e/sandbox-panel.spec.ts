@@ -52,3 +52,17 @@ test('shows the sandbox’s address and a curl command that works as shown', asy
     _embedded: { customers: expect.arrayContaining([expect.objectContaining({ id })]) },
   });
 });
+
+test('the Sandbox panel is offered only on the built-in sandbox', async ({ page, app }) => {
+  await page.goto(app.launchUrl);
+  const sandboxNav = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sandbox' });
+  await expect(sandboxNav).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('radio', { name: 'My service account' }).check();
+  await page.getByLabel('Base URL').fill('https://127.0.0.1:9');
+  await page.getByLabel('Client ID').fill('vetted-test');
+  await page.getByLabel('Client secret').fill('not-a-real-secret');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('contentinfo')).toContainText('Service: https://127.0.0.1:9');
+  await expect(sandboxNav).toHaveCount(0);
+});
