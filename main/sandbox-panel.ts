@@ -84,15 +84,21 @@ function faultConfig(kind: SandboxFault, rate: number) {
 /**
  * A command that gets a token and lists the customers, with the sandbox's client secret in it. Safe to
  * show, unlike a real service's secret (which never leaves main): the built-in sandbox is a fake bound
- * to 127.0.0.1 holding no real customer, its credentials were generated for this data directory, and
- * they grant nothing the panel itself does not already offer. This channel answers nothing but refusals
- * on a real service, so no real secret can take this path.
+ * to 127.0.0.1 holding no real customer, its credentials were generated for this data directory and
+ * reach that fake alone, which the reviewer already drives in full through Vetted. On a real service
+ * this channel answers nothing but a refusal, so no real secret can take this path.
  */
-function curlFor({ baseUrl, clientId, clientSecret }: RunningSandbox): string {
+function curlFor(sandbox: RunningSandbox): string {
+  const { baseUrl, clientId, clientSecret } = sandbox;
+  // HTTP Basic for the credentials: every profile of the sandbox takes them so (the real one only so).
   return [
-    `TOKEN=$(curl -s -X POST ${baseUrl}/oauth/v2/token \\`,
-    `  -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret} \\`,
+    `TOKEN=$(curl -s -u '${clientId}:${clientSecret}' -d grant_type=client_credentials ${tokenUrlOf(sandbox)} \\`,
     `  | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
     `curl -s -H "Authorization: Bearer $TOKEN" -H "Accept: application/vnd.service.v1.hal+json" ${baseUrl}/customers`,
   ].join('\n');
+}
+
+/** Where the sandbox issues tokens: its own word where it gives one (its profiles differ), else the interface's path. */
+function tokenUrlOf(sandbox: RunningSandbox & { tokenUrl?: string }): string {
+  return sandbox.tokenUrl ?? `${sandbox.baseUrl}/oauth/v2/token`;
 }
