@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runBrowserMode } from '../../main/browser/main.ts';
 import { LOG_FILE_NAME } from '../../main/log-file.ts';
+import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -78,4 +80,34 @@ describe('browser mode in the terminal', () => {
       expect(logOf(dataDir)).not.toContain(token);
     });
   }
+
+  it('keeps no personal data nor secret in the log file, while it logs each request', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-terminal-'));
+    dirs.push(dataDir);
+    const running = await runBrowserMode({ port: 0, dataDir });
+    try {
+      const client = running.desk.connection().client();
+      const person = samplePerson('Ysolde', 'Quartermaine', 'ysolde.quartermaine@example.com');
+      await client.customers.create(person);
+      await client.customers.list({ email: person.email });
+      // Logged once the answer is sent: the search's line comes, the creation's before it.
+      await until(() => / GET \/customers 200 /.test(logOf(dataDir)), 'the search in the log');
+      const sandbox = running.desk.connection().sandbox!;
+      const token = await client.token.get();
+      const text = logOf(dataDir);
+      expect(text).toContain('POST /customers');
+      for (const secret of [
+        person.firstName,
+        person.lastName,
+        person.email,
+        person.address1,
+        sandbox.clientSecret,
+        token,
+      ]) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await running.close();
+    }
+  });
 });
