@@ -61,6 +61,7 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
     dispatch: desk.dispatcher((session) => session.authenticated),
     events: desk.events,
     rendererDir: options.rendererDir ?? path.join(projectRoot, 'out', 'renderer'),
+    onRequest: (request) => log.info('desk request', request),
     ...(options.port === undefined ? {} : { port: options.port }),
   });
   return {

@@ -92,6 +92,15 @@ describe('browser mode in the terminal', () => {
       await client.customers.list({ email: person.email });
       // Logged once the answer is sent: the search's line comes, the creation's before it.
       await until(() => / GET \/customers 200 /.test(logOf(dataDir)), 'the search in the log');
+      // The desk's own requests are logged too (this one without the launch token: refused).
+      const refused = await fetch(`${new URL(running.launchUrl).origin}/api/invoke/app.ping?x=1`, {
+        method: 'POST',
+      });
+      expect(refused.status).toBe(401);
+      await until(
+        () => logOf(dataDir).includes('"path":"/api/invoke/app.ping","status":401'),
+        'the desk’s request line',
+      );
       const sandbox = running.desk.connection().sandbox!;
       const token = await client.token.get();
       const text = logOf(dataDir);
