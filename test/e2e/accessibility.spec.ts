@@ -16,6 +16,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     test.use({ colorScheme });
 
     test('every screen has no axe violations', async ({ page, app }) => {
+      // Eight screens, each analysed in full: a minute is short for that on a loaded 2-core machine.
+      test.setTimeout(240_000);
       await app.sandbox.createCustomer('document', 'Axelsen');
       await app.sandbox.createCustomer('retry', 'Bell');
       await page.goto(app.launchUrl);
