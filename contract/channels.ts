@@ -11,8 +11,10 @@ import {
 } from './customers.ts';
 import { documentChannels, documentEvents } from './documents.ts';
 import { draftChannels, draftEvents } from './drafts.ts';
+import { eventDetailChannels } from './event-detail.ts';
 import { metricsChannels } from './metrics.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
+import { sandboxChannels } from './sandbox-panel.ts';
 import {
   ConnectionTestSchema,
   ServiceModeSchema,
@@ -66,6 +68,8 @@ export const invokeChannels = {
   ...webhookChannels,
   ...updateChannels,
   ...vaultChannels,
+  ...eventDetailChannels,
+  ...sandboxChannels,
   ...metricsChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 

@@ -15,6 +15,7 @@ import { toAppError } from './failures.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
+import { sandboxPanelFeature } from './sandbox-panel.ts';
 import { type Handlers, serve } from './serve.ts';
 import { connectService, type ServiceConnection } from './service/connection.ts';
 import {
@@ -27,6 +28,7 @@ import {
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
 import type { Vault } from './vault.ts';
 import { openVaultHandlers } from './vault-gate.ts';
+import { eventDetailFeature } from './webhooks/event-detail.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
 export interface DeskOptions {
@@ -121,7 +123,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
-  const features = [customers, documents, cases, drafts, webhooks, updates];
+  const eventDetail = eventDetailFeature(context);
+  const sandboxPanel = sandboxPanelFeature(context);
+  const features = [customers, documents, cases, drafts, webhooks, updates, eventDetail, sandboxPanel];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
@@ -182,6 +186,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...webhooks.handlers,
     ...updates.handlers,
     ...diagnostics.handlers,
+    ...eventDetail.handlers,
+    ...sandboxPanel.handlers,
     ...openVaultHandlers,
   };
   connected();

@@ -263,7 +263,11 @@ const BY_ITSELF = 'Vetted will send it again by itself.';
 /** The words on a draft whose send failed, by what the outbox does next. */
 export const sendFailure = {
   /** Offline, not set up, or a passing refusal: the outbox sends it again. */
-  willResend: (error: unknown) => `${failureMessage(error)} ${BY_ITSELF}`,
+  willResend: (error: unknown) =>
+    // The outbox's one banner says the service cannot be reached; the draft says only that it waits.
+    error instanceof NetworkError
+      ? `Queued until the service answers. ${BY_ITSELF}`
+      : `${failureMessage(error)} ${BY_ITSELF}`,
   stillWorking: `The service is still working on an earlier send of this draft. ${BY_ITSELF}`,
   credentialsRefused: (error: ServiceError) =>
     `${connectionFailure(error).message} Correct them in Settings: the draft stays queued.`,

@@ -71,8 +71,8 @@ async function electronBinary(retry: boolean): Promise<{ path: string } | { miss
   }
 }
 
-function runElectron(binary: string): void {
-  const child = spawn(binary, [root], { stdio: 'inherit' });
+function runElectron(binary: string, verbose: boolean): void {
+  const child = spawn(binary, [root, ...(verbose ? ['--verbose'] : [])], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 }
@@ -84,12 +84,13 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       'retry-electron': { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
     },
   });
   buildIfNeeded();
   if (!values.browser) {
     const electron = await electronBinary(values['retry-electron']);
-    if ('path' in electron) return runElectron(electron.path);
+    if ('path' in electron) return runElectron(electron.path, values.verbose);
     process.stdout.write(
       `Electron is not available here (${electron.missing}; \`npx install-electron\` fetches it), so Vetted starts in browser mode.\n`,
     );
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
   const browserMode = (await import(pathToFileURL(path.join(root, BROWSER_BUNDLE)).href)) as {
     main(args: string[]): Promise<void>;
   };
+  if (values.verbose) args.push('--verbose');
   await browserMode.main(args);
 }
 

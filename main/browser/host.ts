@@ -24,6 +24,11 @@ export interface BrowserHostOptions {
   events: EventHub;
   rendererDir: string;
   port?: number;
+  /**
+   * Each request once answered (the log file's request lines): method, path without its query, status
+   * and time. Never a header: the token travels in one.
+   */
+  onRequest?: (request: { method: string; path: string; status: number; ms: number }) => void;
 }
 
 /** What browser mode vouches for: a request that carried this launch's token. */
@@ -49,6 +54,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let hostHeader = '';
 
   const server = createServer((req, res) => {
+    const started = performance.now();
+    // An event stream stays open for as long as the page does: its line comes when it closes.
+    res.once('close', () =>
+      options.onRequest?.({
+        method: req.method ?? '?',
+        path: (req.url ?? '').split('?')[0] ?? '',
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      }),
+    );
     handle(req, res).catch(() => {
       if (!res.headersSent)
         refuse(res, 500, 'Internal', 'Something went wrong in Vetted; details are in the log.');

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../../sandbox/index.ts';
 import { createDesk } from '../desk.ts';
 import { createLogger } from '../log.ts';
+import { openLogFile } from '../log-file.ts';
 import { openFileKeyVault, openVaultRecovering } from '../vault.ts';
 import { startBrowserHost } from './host.ts';
 
@@ -26,7 +27,10 @@ export interface BrowserModeOptions {
   port?: number;
   dataDir?: string;
   rendererDir?: string;
-  /** Where log lines go; standard error by default. */
+  /**
+   * Where log lines go besides the log file in the data directory (`vetted.log`): nowhere by default,
+   * so the terminal shows the address alone; `--verbose` passes standard error.
+   */
   writeLog?: (line: string) => void;
 }
 
@@ -36,11 +40,16 @@ export function defaultBrowserDataDir(): string {
 }
 
 export async function runBrowserMode(options: BrowserModeOptions = {}) {
-  const log = createLogger(options.writeLog);
+  const dataDir = options.dataDir ?? defaultBrowserDataDir();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const logFile = openLogFile(dataDir);
+  const log = createLogger((line) => {
+    logFile.write(line);
+    options.writeLog?.(line);
+  });
   const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
     version: string;
   };
-  const dataDir = options.dataDir ?? defaultBrowserDataDir();
   let vaultProblem: string | null = null;
   const vault = openVaultRecovering(
     () => openFileKeyVault({ dir: dataDir }),
@@ -62,15 +71,18 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
     dispatch: desk.dispatcher((session) => session.authenticated),
     events: desk.events,
     rendererDir: options.rendererDir ?? path.join(projectRoot, 'out', 'renderer'),
+    onRequest: (request) => log.info('desk request', request),
     ...(options.port === undefined ? {} : { port: options.port }),
   });
   return {
     launchUrl: host.launchUrl,
+    logFile: logFile.path,
     /** The desk itself, for tests that drive the sandbox behind it. */
     desk,
     async close() {
       await host.close();
       await desk.close();
+      logFile.close();
     },
   };
 }
@@ -79,7 +91,11 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
 export async function main(args: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+    },
     allowPositionals: false,
   });
   const port = values.port === undefined ? undefined : Number(values.port);
@@ -90,6 +106,10 @@ export async function main(args: string[] = process.argv.slice(2)): Promise<void
   const running = await runBrowserMode({
     ...(port === undefined ? {} : { port }),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+    // Quiet by default: the log file has every line; only errors reach the terminal unasked.
+    writeLog: (line) => {
+      if (values.verbose || line.includes('"level":"error"')) process.stderr.write(`${line}\n`);
+    },
   });
   process.stdout.write(`Vetted is running in browser mode. Open: ${running.launchUrl}\n`);
   const stop = async () => {

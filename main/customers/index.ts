@@ -104,14 +104,20 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
     'customers.import': () =>
       jobs.run('import', async (progress) => {
         const client = options.connection().client();
+        const seen = { added: 0, known: 0 };
         for (let offset = 0, total: number | null = null; total === null || offset < total; ) {
           const page = await client.customers.list({ limit: IMPORT_PAGE, offset });
           if ('unsupported' in page) return 'This service has no customer list.';
           total = page.total;
           for (const customer of page.customers) {
-            const { customer: saved, statusChanged } = await journal.customers.upsert(customer, {
+            const {
+              customer: saved,
+              statusChanged,
+              isNew,
+            } = await journal.customers.upsert(customer, {
               source: 'poll',
             });
+            seen[isNew ? 'added' : 'known']++;
             if (statusChanged) events.emit('customer.updated', toQueueRow(saved));
           }
           offset += page.customers.length;
@@ -119,7 +125,7 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
           if (page.customers.length === 0) break;
         }
         await journal.audit.record({ action: 'customers.import', outcome: 'ok' });
-        return null;
+        return importSummary(seen.added, seen.known);
       }),
   };
   return {
@@ -219,4 +225,9 @@ function jobRunner(events: EventHub) {
       return promise;
     },
   };
+}
+
+/** What an import did, in words: "Imported from the service: 3 new, 4 already here." */
+export function importSummary(added: number, known: number): string {
+  return `Imported from the service: ${added} new, ${known} already here.`;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   app,
@@ -16,6 +17,7 @@ import type { UpdateStatus } from '../../contract/updates.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { createDesk, type Desk } from '../desk.ts';
 import { createLogger, describeError } from '../log.ts';
+import { type LogFile, openLogFile } from '../log-file.ts';
 import { serve } from '../serve.ts';
 import type { ConfLikeOptions } from '../settings.ts';
 import { createVaultGate } from '../vault-gate.ts';
@@ -32,7 +34,23 @@ import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady
  * is a plain module tested without Electron.
  */
 
-const log = createLogger();
+/**
+ * Every line goes to the log file in the data directory (opened at the first line: the data directory
+ * is Electron's to say); the terminal gets errors, and everything with `--verbose`.
+ */
+const verbose = process.argv.includes('--verbose');
+let logFile: LogFile | null | undefined;
+const log = createLogger((line) => {
+  if (verbose || line.includes('"level":"error"')) process.stderr.write(`${line}\n`);
+  if (logFile === undefined) {
+    try {
+      logFile = openLogFile(app.getPath('userData'));
+    } catch {
+      logFile = null;
+    }
+  }
+  logFile?.write(line);
+});
 const APP_USER_MODEL_ID = 'app.vetted.desktop';
 let mainWindow: BrowserWindow | null = null;
 let desk: Desk | null = null;
@@ -142,6 +160,7 @@ async function start(): Promise<void> {
   mainWindow = new BrowserWindow(
     mainWindowOptions(path.join(import.meta.dirname, '../../preload/index.cjs'), {
       packaged: app.isPackaged,
+      icon: windowIcon(app.isPackaged),
     }),
   );
   showWhenReady(mainWindow);
@@ -185,3 +204,12 @@ function createElectronStore(options: ConfLikeOptions) {
 }
 
 const ELECTRON_STORE_IPC_CHANNEL = 'electron-store-get-data';
+
+/**
+ * The window's icon where the platform takes it from the window (Linux, Windows) and the app is run from a
+ * checkout: the PNG `npm run icons` renders from assets/icon.svg. Installed builds carry it already.
+ */
+function windowIcon(packaged: boolean): string | undefined {
+  const icon = path.join(import.meta.dirname, '../../../build/icons/512x512.png');
+  return !packaged && existsSync(icon) ? icon : undefined;
+}

@@ -27,9 +27,10 @@ export function secureWebPreferences(
 
 export function mainWindowOptions(
   preloadPath: string,
-  options: { packaged?: boolean } = {},
+  options: { packaged?: boolean; icon?: string | undefined } = {},
 ): BrowserWindowConstructorOptions {
   return {
+    ...(options.icon ? { icon: options.icon } : {}),
     width: 1280,
     height: 820,
     minWidth: 900,

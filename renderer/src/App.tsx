@@ -5,6 +5,7 @@ import { DraftScreen } from './features/drafts/DraftScreen.tsx';
 import { EventLogScreen } from './features/events/EventLogScreen.tsx';
 import { useJobStore } from './features/jobs/job-store.ts';
 import { QueueScreen } from './features/queue/QueueScreen.tsx';
+import { SandboxScreen } from './features/sandbox/SandboxScreen.tsx';
 import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
 import { useWebhooksStore } from './features/webhooks/webhooks-store.ts';
@@ -14,19 +15,22 @@ import { Toasts } from './ui/Toasts.tsx';
 import { useToastStore } from './ui/toast-store.ts';
 import { useWatch } from './ui/watch.ts';
 
-const VIEWS: { view: View; label: string }[] = [
+const VIEWS: { view: View; label: string; sandboxOnly?: true }[] = [
   { view: 'queue', label: 'Queue' },
   { view: 'draft', label: 'New customer' },
   { view: 'events', label: 'Events' },
   { view: 'webhooks', label: 'Webhooks' },
   { view: 'audit', label: 'Audit' },
   { view: 'settings', label: 'Settings' },
+  // Only while on the built-in sandbox: its controls mean nothing on a real service.
+  { view: 'sandbox', label: 'Sandbox', sandboxOnly: true },
 ];
 
 export function App() {
   const { service, problem, view, customerId, draftId, draftOpening, show, load } = useAppStore();
   // A customer is opened from the queue: the queue stays the current place in the navigation.
   const place: View = view === 'customer' ? 'queue' : view;
+  const onSandbox = service?.mode === 'sandbox';
 
   useEffect(() => {
     void load();
@@ -47,7 +51,7 @@ export function App() {
           </span>
         )}
         <nav aria-label="Main">
-          {VIEWS.map((item) => (
+          {VIEWS.filter((item) => onSandbox || !item.sandboxOnly).map((item) => (
             <button
               key={item.view}
               type="button"
@@ -66,6 +70,8 @@ export function App() {
           <SettingsScreen />
         ) : view === 'events' ? (
           <EventLogScreen />
+        ) : view === 'sandbox' && onSandbox ? (
+          <SandboxScreen />
         ) : view === 'webhooks' ? (
           <WebhooksScreen />
         ) : view === 'audit' ? (

@@ -5,7 +5,7 @@ import type { ServiceStatus } from '../../contract/settings.ts';
 import { api } from './api.ts';
 import { sharedWatch } from './ui/watch.ts';
 
-export type View = 'queue' | 'customer' | 'draft' | 'events' | 'webhooks' | 'audit' | 'settings';
+export type View = 'queue' | 'customer' | 'draft' | 'events' | 'webhooks' | 'audit' | 'settings' | 'sandbox';
 
 interface AppState {
   info: AppInfo | null;

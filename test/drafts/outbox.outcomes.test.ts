@@ -150,7 +150,7 @@ describe('outbox: outcomes', () => {
     const waiting = (await rig.journal.drafts.get(id!))!;
     expect(waiting).toMatchObject({
       state: 'queued',
-      lastError: expect.stringMatching(/could not be reached.*by itself/),
+      lastError: expect.stringMatching(/^Queued until the service answers\. .*by itself/),
     });
     // Equal jitter: between half and all of the 60 s ceiling (0.5 → 45 s).
     expect(Date.parse(waiting.nextAttemptAt!) - sent).toBeGreaterThanOrEqual(45_000);

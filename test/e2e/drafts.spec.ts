@@ -95,9 +95,14 @@ test('submitted while the service is unreachable, a draft waits queued and is cr
 
   await app.sandbox.setFaults({ rate: 1, kinds: ['reset'] });
   await form.getByRole('button', { name: 'Submit', exact: true }).click();
-  await expect(draftState(page)).toContainText('Vetted will send it again by itself');
+  await expect(draftState(page)).toContainText(
+    'Queued until the service answers. Vetted will send it again by itself',
+  );
   await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
   const outbox = page.getByRole('complementary', { name: 'Drafts & outbox' });
+  // One banner says the service cannot be reached: the outbox's, not the draft's nor the progress bar's.
+  await expect(page.getByText(/cannot be reached|could not be reached/)).toHaveCount(1);
+  await expect(outbox.getByRole('status').filter({ hasText: 'The service cannot be reached' })).toBeVisible();
   await expect(outbox.getByRole('listitem').filter({ hasText: 'Olive Ortiz' })).toContainText('Queued');
   await expectState(page, 'Queued');
   // A queued draft is what was sent: it can no longer be changed.
@@ -125,7 +130,7 @@ test('"Submit all" sends every ready draft with a progress bar', async ({ page, 
     await expectSaved(page);
   }
   const outbox = page.getByRole('complementary', { name: 'Drafts & outbox' });
-  await expect(outbox).toContainText(`Draft: ${drafts}`);
+  await expect(outbox).toContainText(`Waiting: ${drafts} drafts.`);
   await expect(
     outbox.getByRole('list', { name: 'Drafts not created yet' }).getByRole('listitem'),
   ).toHaveCount(drafts);
@@ -134,6 +139,11 @@ test('"Submit all" sends every ready draft with a progress bar', async ({ page, 
   await outbox.getByRole('button', { name: 'Submit all' }).click();
   await expect(outbox).toContainText(`Queued ${drafts} drafts.`);
   await expect(outbox).toContainText(`Sent ${drafts} drafts to the service.`);
+  // Nothing left to send: Submit all says why it does nothing.
+  await expect(outbox.getByRole('button', { name: 'Submit all' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(outbox.getByRole('button', { name: 'Submit all' })).toHaveAccessibleDescription(
+    /^No draft to submit/,
+  );
   const bars = (await progressSeen()).filter((bar) => bar.label === 'Sending drafts to the service');
   expect(bars.length).toBeGreaterThan(0);
   expect(bars.every((bar) => bar.max === drafts)).toBe(true);
@@ -152,7 +162,7 @@ test('a Duplicate e-mail rejection shows on the field and offers to link the exi
   await fillPerson(form, { ...person('Quinn', 'Quade'), email: existing.email });
   await form.getByRole('button', { name: 'Submit', exact: true }).click();
 
-  await expectState(page, 'Rejected');
+  await expectState(page, 'Needs correction');
   const email = textbox(form, FIELD_LABELS.email);
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(email).toHaveAccessibleDescription(/already exists/);

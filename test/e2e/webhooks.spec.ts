@@ -92,13 +92,17 @@ test('events arrive in the event log by themselves, and filter and export', asyn
   const { id } = await app.sandbox.createCustomer('Dana', 'Dale');
   const dana = new RegExp(`${id}|Dana Dale`);
   await expect(eventRows(page, dana)).toHaveCount(2);
-  await expect(eventRows(page, 'customer_created')).toContainText('Verified');
-  await expect(eventRows(page, 'customer_verified')).toHaveCount(1);
+  // Topics in words, not as the service's identifiers.
+  await expect(eventRows(page, 'Customer created')).toContainText('Verified');
+  await expect(eventRows(page, 'Customer verified')).toHaveCount(1);
+  await expect(eventTable(page)).not.toContainText('customer_created');
 
-  await page.getByLabel('Topic').selectOption('customer_verified');
+  await page.getByLabel('Topic').selectOption({ label: 'Customer verified' });
   await expect(eventRows(page, dana)).toHaveCount(1);
-  await expect(eventRows(page, 'customer_created')).toHaveCount(0);
+  await expect(eventRows(page, 'Customer created')).toHaveCount(0);
   await expect(page.getByText('1 event matches')).toBeVisible();
+  const filter = page.getByRole('group', { name: 'Filter' });
+  await expect(filter.getByRole('status')).toHaveText('Showing only: Customer verified');
 
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON Lines' }).click();
@@ -112,12 +116,32 @@ test('events arrive in the event log by themselves, and filter and export', asyn
   ]);
   await expect(page.getByText('Exported 1 event.')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await filter.getByRole('button', { name: 'Clear filter' }).click();
   await expect(eventRows(page, dana)).toHaveCount(2);
-  await eventRows(page, 'customer_created')
-    .getByRole('button', { name: /^Only events of/ })
-    .click();
+  await expect(filter.getByRole('button', { name: 'Clear filter' })).toHaveCount(0);
+
+  // A row opens its detail, from the keyboard too; the detail narrows the log to its customer.
+  const topic = eventRows(page, 'Customer created').getByRole('button', { name: 'Customer created' });
+  await topic.focus();
+  await page.keyboard.press('Enter');
+  const detail = page.getByRole('dialog', { name: 'Customer created' });
+  await expect(detail).toContainText('Received at');
+  await expect(detail).toContainText('Verified: signed');
+  await expect(
+    detail
+      .getByRole('definition')
+      .filter({ hasText: /^[0-9a-f-]{36}$/ })
+      .first(),
+  ).toBeVisible();
+  await expect(detail.getByRole('region', { name: 'Payload' })).toContainText('"topic": "customer_created"');
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+  await expect(topic).toBeFocused();
+
+  await eventRows(page, 'Customer created').getByRole('cell').first().click();
+  await detail.getByRole('button', { name: 'Show only this customer’s events' }).click();
   await expect(page.getByLabel('Customer ID')).toHaveValue(id);
+  await expect(filter.getByRole('status')).toHaveText(`Showing only: customer ${id}`);
   await expect(eventRows(page, dana)).toHaveCount(2);
 });
 

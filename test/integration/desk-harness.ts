@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../contract/channels.ts';
 import { VettedError } from '../../contract/errors.ts';
 import { createDesk, type Desk, type DeskOptions } from '../../main/desk.ts';
@@ -97,4 +98,20 @@ export async function createOnService(
     .client()
     .customers.create({ ...PERSON, firstName, email });
   return created.id;
+}
+
+/** One desk for a whole describe block: started before its tests, closed and its data removed after. */
+export function deskForSuite(): () => DeskHarness {
+  let harness: DeskHarness | undefined;
+  beforeAll(async () => {
+    harness = await startDesk();
+  });
+  afterAll(async () => {
+    await harness?.close();
+    if (harness) removeDir(harness.dataDir);
+  });
+  return () => {
+    if (!harness) throw new Error('The desk starts before the suite’s tests.');
+    return harness;
+  };
 }

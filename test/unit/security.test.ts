@@ -76,5 +76,8 @@ describe('the window', () => {
   it('has DevTools only when not packaged', () => {
     expect(mainWindowOptions('/p.cjs', { packaged: true }).webPreferences?.devTools).toBe(false);
     expect(mainWindowOptions('/p.cjs').webPreferences?.devTools).toBe(true);
+    // The app icon where one is given (a checkout's rendered PNG); none otherwise.
+    expect(mainWindowOptions('/p.cjs', { icon: '/icons/512x512.png' }).icon).toBe('/icons/512x512.png');
+    expect(mainWindowOptions('/p.cjs')).not.toHaveProperty('icon');
   });
 });

@@ -4,7 +4,13 @@ import type { QueueRow } from '../../../contract/queue.ts';
 import { toQueueRow } from '../../customers/queue-row.ts';
 import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
-import { type Customer, isNotFound, type ServiceClient } from '../../service/index.ts';
+import {
+  type Customer,
+  isNotFound,
+  NetworkError,
+  type ServiceClient,
+  ServiceError,
+} from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';
 import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
@@ -120,7 +126,8 @@ export function draftSender(ctx: SendContext) {
         transitions.resendLater(tx, draft.id, attempts, nextAttemptAt, failure.problem),
       );
       ctx.draftChanged(draft.id);
-      ctx.progress.waiting(failure.problem);
+      // "Cannot be reached" is the outbox's one banner: the bar repeats only the other reasons to wait.
+      if (!(error instanceof NetworkError)) ctx.progress.waiting(failure.problem);
       return;
     }
     ctx.bodies.delete(draft.id);

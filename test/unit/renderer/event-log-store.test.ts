@@ -77,3 +77,36 @@ describe('event log store', () => {
     expect(exported).toHaveBeenCalledWith({ customerId: 'c1' });
   });
 });
+
+describe('event log store: an event opened in full', () => {
+  it('holds the detail main answers, and says why when it cannot', async () => {
+    const detail = {
+      event: eventRow('e1', 'c1'),
+      deliveryId: 'e1',
+      reason: null,
+      payload: '{\n  "id": "e1"\n}',
+      payloadProblem: null,
+    };
+    const fake = fakeApi({
+      events: {
+        window: vi.fn(async () => ({ rows: [], total: 0, topics: [] })),
+        detail: vi.fn(async ({ id }: { id: string }) => {
+          if (id === 'e1') return detail;
+          throw new Error('Vetted has received no event with this id.');
+        }),
+      },
+    });
+    await installFresh(fake);
+    const { useEventLogStore: store } = await import(
+      '../../../renderer/src/features/events/event-log-store.ts'
+    );
+    const opening = store.getState().openDetail('e1');
+    expect(store.getState().detail).toEqual({ id: 'e1', data: null, problem: null });
+    await opening;
+    expect(store.getState().detail).toEqual({ id: 'e1', data: detail, problem: null });
+    await store.getState().openDetail('nope');
+    expect(store.getState().detail?.problem).toMatch(/could not be opened: Vetted has received no event/);
+    store.getState().closeDetail();
+    expect(store.getState().detail).toBeNull();
+  });
+});

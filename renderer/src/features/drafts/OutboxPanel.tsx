@@ -1,11 +1,11 @@
 import { useShallow } from 'zustand/react/shallow';
-import { DRAFT_STATES, type DraftState, type OutboxStatus } from '../../../../contract/drafts.ts';
+import type { OutboxStatus } from '../../../../contract/drafts.ts';
 import { useAppStore } from '../../store.ts';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
-import { STATE_LABELS } from './draft-states.ts';
+import { outboxSummary, SERVICE_UNREACHABLE, stateLabel, submitAllUnavailable } from './draft-states.ts';
 import { useOutboxStore } from './outbox-store.ts';
 
 interface OutboxPanelProps {
@@ -14,8 +14,6 @@ interface OutboxPanelProps {
   /** Saves the open form first, so that "Submit all" sends what is on screen. */
   beforeSubmitAll(): Promise<unknown>;
 }
-
-const labelOf = (state: string) => STATE_LABELS[state as DraftState] ?? state;
 
 /** Every draft on its way to the service: how many wait where, "Submit all", and its progress. */
 export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
@@ -32,7 +30,6 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
   const openDraft = useAppStore((state) => state.openDraft);
   useWatch(useOutboxStore.getState().watch);
 
-  const ready = status ? status.counts.draft + status.counts.rejected : 0;
   const submitAll = async () => {
     await beforeSubmitAll().catch(() => {});
     await useOutboxStore.getState().submitAll();
@@ -43,7 +40,7 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
       <h3 id="outbox-title">Drafts &amp; outbox</h3>
       {status && <OutboxSummary status={status} />}
       <ReasonButton
-        unavailable={status && ready === 0 ? 'No draft is ready to submit.' : null}
+        unavailable={status && submitAllUnavailable(status.counts)}
         busy={submitting}
         onClick={() => void submitAll()}
       >
@@ -66,7 +63,7 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
                 {draft.name || 'Unnamed draft'}
               </button>
             )}{' '}
-            <span className="outbox-draft-state">{labelOf(draft.status)}</span>
+            <span className="outbox-draft-state">{stateLabel(draft.status)}</span>
           </li>
         ))}
       </ul>
@@ -78,18 +75,13 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
 }
 
 function OutboxSummary({ status }: { status: OutboxStatus }) {
-  const waiting = DRAFT_STATES.filter((state) => state !== 'created' && status.counts[state] > 0);
+  const waiting = status.counts.queued + status.counts.sending > 0;
   return (
     <div className="outbox-summary">
-      <p>
-        {waiting.length === 0
-          ? 'Nothing waits in the outbox.'
-          : waiting.map((state) => `${labelOf(state)}: ${status.counts[state]}`).join(' · ')}
-      </p>
-      {status.draining && !status.online && (
-        <p>
-          The service cannot be reached: queued drafts wait, and Vetted sends them by itself as soon as it
-          answers again.
+      <p>{outboxSummary(status.counts)}</p>
+      {waiting && !status.online && (
+        <p role="status" className="notice-warning outbox-unreachable">
+          {SERVICE_UNREACHABLE}
         </p>
       )}
       {status.nextAttemptAt && (

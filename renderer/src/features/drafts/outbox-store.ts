@@ -3,6 +3,7 @@ import type { OutboxStatus, SubmitResult } from '../../../../contract/drafts.ts'
 import type { QueueRow } from '../../../../contract/queue.ts';
 import { api } from '../../api.ts';
 import { sharedWatch } from '../../ui/watch.ts';
+import { count } from './draft-states.ts';
 
 /** The most `drafts.submit` takes at once. */
 const SUBMIT_BATCH = 5000;
@@ -24,15 +25,18 @@ interface OutboxState {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const count = (n: number, noun: string) => (n === 1 ? `1 ${noun}` : `${n} ${noun}s`);
 
 function submitNotice(result: SubmitResult): string {
-  const parts = [`Queued ${count(result.queued.length, 'draft')}.`];
+  const parts = result.queued.length > 0 ? [`Queued ${count(result.queued.length, 'draft')}.`] : [];
   if (result.invalid.length > 0) {
-    parts.push(`${count(result.invalid.length, 'draft')} need corrections first: open them to see what.`);
+    const n = result.invalid.length;
+    parts.push(
+      `${count(n, 'draft')} ${n === 1 ? 'needs' : 'need'} correction first: open ${n === 1 ? 'it' : 'them'} to see what.`,
+    );
   }
-  if (result.skipped.length > 0)
+  if (result.skipped.length > 0) {
     parts.push(`${count(result.skipped.length, 'draft')} could not be submitted now.`);
+  }
   return parts.join(' ');
 }
 

@@ -1,4 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
+import { topicText } from '../../../../contract/event-topics.ts';
 import type { EventRow } from '../../../../contract/webhooks.ts';
 import { useAppStore } from '../../store.ts';
 import { formatDateTime } from '../../ui/time.tsx';
@@ -39,16 +40,27 @@ interface EventLogRowProps {
 
 function EventLogRow({ row, index, style }: EventLogRowProps) {
   const highlighted = useEventLogStore((state) => state.highlightId === row.id);
+  const open = () => void useEventLogStore.getState().openDetail(row.id);
   return (
-    <tr aria-rowindex={index + 2} aria-current={highlighted || undefined} className="event-row" style={style}>
+    // The whole row opens the detail for a pointer; the topic's button is the keyboard's way in.
+    <tr
+      aria-rowindex={index + 2}
+      aria-current={highlighted || undefined}
+      className="event-row event-row-openable"
+      style={style}
+      onClick={(event) => {
+        if (!(event.target as Element).closest('button')) open();
+      }}
+    >
       <td>
         <time dateTime={row.created} title={`Received ${formatDateTime(row.receivedAt)}`}>
           {formatDateTime(row.created)}
         </time>
       </td>
       <td className="event-topic">
-        {/* As the service sent it: a topic Vetted does not know is shown all the same. */}
-        <code>{row.topic}</code>
+        <button type="button" className="link-button" title={`${row.topic}: open its detail`} onClick={open}>
+          {topicText(row.topic)}
+        </button>
       </td>
       <td className="event-customer">
         {row.customerId ? <EventCustomer customerId={row.customerId} name={row.customerName} /> : '—'}
@@ -65,35 +77,18 @@ function EventLogRow({ row, index, style }: EventLogRowProps) {
   );
 }
 
-/** The customer an event names: opens it when Vetted knows it, and narrows the log to its events. */
+/** The customer an event names: opens it when Vetted knows it (the filter narrows the log to it). */
 function EventCustomer({ customerId, name }: { customerId: string; name: string | null }) {
-  const filteredToIt = useEventLogStore((state) => state.customerId.trim() === customerId);
-  const label = name ?? customerId;
-  return (
-    <>
-      {name ? (
-        <button
-          type="button"
-          className="link-button"
-          title="Open this customer"
-          onClick={() => useAppStore.getState().openCustomer(customerId)}
-        >
-          {name}
-        </button>
-      ) : (
-        <code title="Not a customer Vetted follows">{customerId}</code>
-      )}
-      {!filteredToIt && (
-        <button
-          type="button"
-          className="event-only"
-          aria-label={`Only events of ${label}`}
-          title="Only this customer’s events"
-          onClick={() => useEventLogStore.getState().setCustomerId(customerId)}
-        >
-          only
-        </button>
-      )}
-    </>
+  return name ? (
+    <button
+      type="button"
+      className="link-button"
+      title="Open this customer"
+      onClick={() => useAppStore.getState().openCustomer(customerId)}
+    >
+      {name}
+    </button>
+  ) : (
+    <code title="Not a customer Vetted follows">{customerId}</code>
   );
 }

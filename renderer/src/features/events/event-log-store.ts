@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { EventDetail } from '../../../../contract/event-detail.ts';
 import type { EventRow, EventWindowInput } from '../../../../contract/webhooks.ts';
 import { api } from '../../api.ts';
 import { useAppStore } from '../../store.ts';
@@ -23,12 +24,16 @@ interface EventLogState {
   /** Bumped when the filter changes: the list goes back to the top. */
   queryVersion: number;
   problem: string | null;
+  /** The event opened in full: its detail once main answers, or why it could not be had. */
+  detail: { id: string; data: EventDetail | null; problem: string | null } | null;
 
   setTopic(topic: string): void;
   setCustomerId(customerId: string): void;
   clearFilter(): void;
   /** Opens the log on one customer's events (from its timeline), pointing out one of them. */
   showCustomerEvents(customerId: string, eventId?: string): void;
+  openDetail(id: string): Promise<void>;
+  closeDetail(): void;
   /** The list reports which rows are on screen; the store fetches what they need and drops the rest. */
   showRange(range: Range): void;
   /** The screen is open: pushed events keep it current. Returns the function that stops watching. */
@@ -103,6 +108,7 @@ export const useEventLogStore = create<EventLogState>((set, get) => {
     topics: [],
     queryVersion: 0,
     problem: null,
+    detail: null,
 
     watch: listen,
     setTopic: (topic) => {
@@ -116,6 +122,19 @@ export const useEventLogStore = create<EventLogState>((set, get) => {
       startQuery({ topic: '', customerId, highlightId: eventId ?? null });
       useAppStore.getState().show('events');
     },
+    async openDetail(id) {
+      set({ detail: { id, data: null, problem: null } });
+      try {
+        const data = await api.events.detail({ id });
+        // Another event may have been opened meanwhile: only the one still open takes the answer.
+        if (get().detail?.id === id) set({ detail: { id, data, problem: null } });
+      } catch (error) {
+        if (get().detail?.id === id) {
+          set({ detail: { id, data: null, problem: `This event could not be opened: ${messageOf(error)}` } });
+        }
+      }
+    },
+    closeDetail: () => set({ detail: null }),
     showRange: (range) => loader.showRange(range),
     async exportShown() {
       const filter = filterOf(get());
