@@ -4,13 +4,7 @@ import type { QueueRow } from '../../../contract/queue.ts';
 import { toQueueRow } from '../../customers/queue-row.ts';
 import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log.ts';
-import {
-  type Customer,
-  isNotFound,
-  NetworkError,
-  type ServiceClient,
-  ServiceError,
-} from '../../service/index.ts';
+import { type Customer, isNotFound, NetworkError, type ServiceClient } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';
 import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
