@@ -12,5 +12,6 @@ export function toQueueRow(customer: JournalCustomer): QueueRow {
     statusSince: customer.statusSince,
     gone: customer.goneAt !== null,
     note: customer.note,
+    changedAt: customer.changedAt,
   };
 }

@@ -198,11 +198,43 @@ CREATE INDEX drafts_due ON drafts (next_attempt_at, updated, id) WHERE state = '
 CREATE INDEX drafts_by_customer ON drafts (customer_id) WHERE customer_id IS NOT NULL;
 `;
 
+// The queue's other orders (last change, name) and its filters. changed_at is the last time anything the
+// queue shows changed; kept by triggers so that every writer of customers (service, webhooks, documents)
+// moves it without knowing. Times come from the row itself (the refresh that saw the change), never from
+// SQLite's own clock, so a test's clock decides them. Each order has its index, per section and overall.
+const queueOrders = `
+ALTER TABLE customers ADD COLUMN changed_at TEXT NOT NULL DEFAULT '';
+UPDATE customers SET changed_at = max(status_since, coalesce(gone_at, ''));
+CREATE TRIGGER customers_changed_insert AFTER INSERT ON customers BEGIN
+  UPDATE customers SET changed_at = new.status_since WHERE seq = new.seq;
+END;
+CREATE TRIGGER customers_changed_update AFTER UPDATE OF status, section, name, email, note, pending_documents, gone_at
+ON customers
+WHEN old.status IS NOT new.status OR old.section IS NOT new.section OR old.name IS NOT new.name
+  OR old.email IS NOT new.email OR old.note IS NOT new.note OR old.pending_documents IS NOT new.pending_documents
+  OR old.gone_at IS NOT new.gone_at BEGIN
+  UPDATE customers SET changed_at = max(new.last_refreshed, new.status_since, coalesce(new.gone_at, ''), old.changed_at)
+  WHERE seq = new.seq;
+END;
+-- Name and e-mail ride in every order's index: a broad search walks an index testing them on each entry,
+-- and reading each customer's row instead would cost a page read per entry.
+DROP INDEX customers_by_section;
+DROP INDEX customers_by_waiting;
+CREATE INDEX customers_by_section ON customers (section, status_since, id, name, email);
+CREATE INDEX customers_by_waiting ON customers (status_since, id, name, email);
+CREATE INDEX customers_by_section_change ON customers (section, changed_at, id, name, email);
+CREATE INDEX customers_by_change ON customers (changed_at, id, name, email);
+CREATE INDEX customers_by_section_name ON customers (section, name COLLATE NOCASE, id, email);
+DROP INDEX customers_by_name;
+CREATE INDEX customers_by_name ON customers (name COLLATE NOCASE, id, email);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'customers, status history, audit log', sql: customersHistoryAudit },
   { version: 2, name: 'drafts, outbox, events, retries', sql: draftsOutboxEventsRetries },
   { version: 3, name: 'event log indexes, webhook security log', sql: eventLogSecurityLog },
   { version: 4, name: 'outbox delivery: uncertain sends, duplicates, due drafts', sql: outboxDelivery },
+  { version: 5, name: 'queue orders: last change, name; their indexes', sql: queueOrders },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
