@@ -198,6 +198,19 @@ CREATE INDEX drafts_due ON drafts (next_attempt_at, updated, id) WHERE state = '
 CREATE INDEX drafts_by_customer ON drafts (customer_id) WHERE customer_id IS NOT NULL;
 `;
 
+/** The statements that move one customer's place counts (see queueOrders) by `delta`. */
+function placeCounts(row: 'new' | 'old', delta: 1 | -1): string {
+  const upsert = (table: string, column: string, section: string, length: number) =>
+    `INSERT INTO ${table} (section, ${column}, n) VALUES (${section}, substr(${row}.status_since, 1, ${length}), ${delta})
+  ON CONFLICT DO UPDATE SET n = n + ${delta};`;
+  return [
+    upsert('queue_days', 'day', `${row}.section`, 10),
+    upsert('queue_days', 'day', "'*'", 10),
+    upsert('queue_hours', 'hour', `${row}.section`, 13),
+    upsert('queue_hours', 'hour', "'*'", 13),
+  ].join('\n');
+}
+
 // The queue's other orders (last change, name) and its filters. changed_at is the last time anything the
 // queue shows changed; kept by triggers so that every writer of customers (service, webhooks, documents)
 // moves it without knowing. Times come from the row itself (the refresh that saw the change), never from
@@ -227,6 +240,29 @@ CREATE INDEX customers_by_change ON customers (changed_at, id, name, email);
 CREATE INDEX customers_by_section_name ON customers (section, name COLLATE NOCASE, id, email);
 DROP INDEX customers_by_name;
 CREATE INDEX customers_by_name ON customers (name COLLATE NOCASE, id, email);
+
+-- A jump to any place in a long list (a scrollbar dragged to 60 %) must not count its way there row by
+-- row: customers per section (and '*' for all) in each day and each hour of waiting, kept by triggers,
+-- find the hour that holds the n-th row; the rows are then counted from that hour's start only.
+CREATE TABLE queue_days (section TEXT NOT NULL, day TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (section, day))
+  STRICT, WITHOUT ROWID;
+CREATE TABLE queue_hours (section TEXT NOT NULL, hour TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (section, hour))
+  STRICT, WITHOUT ROWID;
+INSERT INTO queue_days SELECT section, substr(status_since, 1, 10), count(*) FROM customers GROUP BY 1, 2;
+INSERT INTO queue_days SELECT '*', substr(status_since, 1, 10), count(*) FROM customers GROUP BY 2;
+INSERT INTO queue_hours SELECT section, substr(status_since, 1, 13), count(*) FROM customers GROUP BY 1, 2;
+INSERT INTO queue_hours SELECT '*', substr(status_since, 1, 13), count(*) FROM customers GROUP BY 2;
+CREATE TRIGGER queue_place_insert AFTER INSERT ON customers BEGIN
+${placeCounts('new', 1)}
+END;
+CREATE TRIGGER queue_place_delete AFTER DELETE ON customers BEGIN
+${placeCounts('old', -1)}
+END;
+CREATE TRIGGER queue_place_update AFTER UPDATE OF section, status_since ON customers
+WHEN old.section IS NOT new.section OR old.status_since IS NOT new.status_since BEGIN
+${placeCounts('old', -1)}
+${placeCounts('new', 1)}
+END;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

@@ -16,6 +16,7 @@ import {
   orderBy,
   overdueCondition,
 } from './queue-filters.ts';
+import { JUMP_THRESHOLD, jumpStart } from './queue-jump.ts';
 import { type QueueRowRecord, toQueueRow } from './queue-row.ts';
 import { matchSet, nameOrEmailLike, planSearch, type SearchPlan } from './search.ts';
 
@@ -108,6 +109,14 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
       customers.where.push(afterCondition(order.customerKey, 'c.id', order, input.after, customers.params));
       drafts.where.push(afterCondition(order.draftKey, 'd.id', order, input.after, drafts.params));
     } else page.offset = input.offset;
+    const jump = !input.after && sort === 'waiting' && section !== 'drafts' ? jumpFor(source, section, input.offset) : null;
+    if (jump) {
+      customers.where.push('c.status_since >= :jumpFrom');
+      drafts.where.push('d.updated >= :jumpFrom');
+      customers.params.jumpFrom = jump.from;
+      drafts.params.jumpFrom = jump.from;
+      page.offset = input.offset - jump.before;
+    }
     const limit = input.after ? 'LIMIT :limit' : 'LIMIT :limit OFFSET :offset';
     const draftSelect = `SELECT ${DRAFT_COLUMNS}, ${order.draftKey} AS sort_key FROM drafts d
       ${where(["d.state <> 'created'", ...drafts.where])}`;
@@ -152,6 +161,21 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
       section === 'all' ? {} : { section },
     )?.n;
     return walked && length ? ((input.offset + found.length) * length) / walked : null;
+  };
+
+  /** A far place in an unfiltered list, longest waiting first: start at its hour, not at the top. */
+  const jumpFor = (source: Source, section: Exclude<Section, 'drafts'> | 'all', offset: number) => {
+    if (offset < JUMP_THRESHOLD || source.with || source.customers.where.length > 0) return null;
+    if (section !== 'all') return jumpStart(sql, section, offset);
+    // Drafts (few) interleave with customers: start early enough for every draft to be before the place.
+    const queued = draftCount({ where: ["d.state <> 'created'", ...source.drafts.where], params: source.drafts.params });
+    const start = jumpStart(sql, 'all', Math.max(0, offset - queued));
+    if (!start) return null;
+    const draftsBefore = draftCount({
+      where: ["d.state <> 'created'", 'd.updated < :jumpFrom', ...source.drafts.where],
+      params: { ...source.drafts.params, jumpFrom: start.from },
+    });
+    return { from: start.from, before: start.before + draftsBefore };
   };
 
   return {
