@@ -11,6 +11,7 @@ import {
 import { documentChannels, documentEvents } from './documents.ts';
 import { draftChannels, draftEvents } from './drafts.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
+import { queueViewChannels, queueViewEvents } from './queue-view.ts';
 import {
   ConnectionTestSchema,
   ServiceModeSchema,
@@ -58,6 +59,7 @@ export const invokeChannels = {
   'customers.reveal': { input: RevealInputSchema, output: PersonalDataSchema },
   'customers.importAvailability': { input: noInput, output: ImportAvailabilitySchema },
   'customers.import': { input: noInput, output: ProgressSchema },
+  ...queueViewChannels,
   ...documentChannels,
   ...draftChannels,
   ...webhookChannels,
@@ -70,6 +72,7 @@ export const pushedEvents = {
   /** A customer's status or data changed: the queue moves the row without a reload. */
   'customer.updated': QueueRowSchema,
   'job.progress': ProgressSchema,
+  ...queueViewEvents,
   ...documentEvents,
   ...draftEvents,
   ...webhookEvents,

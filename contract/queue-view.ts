@@ -76,3 +76,14 @@ export function isOverdue(
   const hours = targets[section as AgeingSection];
   return now - Date.parse(since) >= hours * 3_600_000;
 }
+
+/** The queue's own channels (queue.window stays with the queue's rows in channels.ts). */
+export const queueViewChannels = {
+  /** Overdue cases per section now, by main's clock. */
+  'queue.overdue': { input: z.undefined(), output: OverdueSchema },
+} as const;
+
+export const queueViewEvents = {
+  /** The overdue counts changed (a case went overdue, a target changed). */
+  'queue.overdue': OverdueSchema,
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgeingTargetsSchema } from './queue-view.ts';
 
 export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
 export type ServiceMode = z.infer<typeof ServiceModeSchema>;
@@ -20,6 +21,10 @@ export const SettingsViewSchema = z.object({
   webhookPort: z.number().int(),
   publicWebhookUrl: z.string().optional(),
   notifications: z.boolean(),
+  /** Hours a case may wait per section before it is overdue. */
+  ageingTargets: AgeingTargetsSchema,
+  /** A notification when a case goes overdue. */
+  overdueNotifications: z.boolean(),
   secretProtection: SecretProtectionSchema,
   /** A corrupt settings file found at start-up: what was wrong and where it was kept. */
   problem: z.string().nullable(),
@@ -37,6 +42,8 @@ export const SettingsPatchSchema = z.strictObject({
   webhookPort: z.number().int().min(1024).max(65535).optional(),
   publicWebhookUrl: clearable(z.string().trim().min(1).max(2048)),
   notifications: z.boolean().optional(),
+  ageingTargets: AgeingTargetsSchema.optional(),
+  overdueNotifications: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 

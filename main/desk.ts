@@ -6,6 +6,7 @@ import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/
 import { decryptField, encryptField } from './crypto.ts';
 import { documentsFeature } from './customers/documents.ts';
 import { customersFeature } from './customers/index.ts';
+import { queueFeature } from './queue/index.ts';
 import { createReconciler } from './customers/reconcile.ts';
 import { draftsFeature } from './drafts/index.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
@@ -43,6 +44,8 @@ export interface DeskOptions {
   strictContract?: boolean;
   /** The host's updater (Electron); without one, the desk says it does not update itself. */
   updates?: UpdatesFactory;
+  /** Main's clock for the queue's ageing targets (tests move it); the system clock by default. */
+  clock?: () => Date;
 }
 
 /**
@@ -100,19 +103,21 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     connection: () => connection,
   };
   const customers = customersFeature(context);
+  const queue = queueFeature(context, options.clock ? { clock: options.clock } : {});
   const documents = documentsFeature(context);
   const drafts = draftsFeature(context);
   const webhooks = webhooksFeature(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
-  const features = [customers, documents, drafts, webhooks, updates];
+  const features = [customers, queue, documents, drafts, webhooks, updates];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
 
   const view = (): SettingsView => {
     const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications } = settings.get();
+    const { ageingTargets, overdueNotifications } = settings.get();
     return {
       serviceMode,
       ...(baseUrl ? { baseUrl } : {}),
@@ -121,6 +126,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       webhookPort,
       ...(publicWebhookUrl ? { publicWebhookUrl } : {}),
       notifications,
+      ageingTargets,
+      overdueNotifications,
       secretProtection: vault.protection,
       problem: [settings.problem, options.vaultProblem].filter(Boolean).join(' ') || null,
     };
@@ -152,6 +159,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     'service.status': () => connection.status(),
     'service.test': () => connection.test(),
     ...customers.handlers,
+    ...queue.handlers,
     ...documents.handlers,
     ...drafts.handlers,
     ...webhooks.handlers,

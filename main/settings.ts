@@ -5,6 +5,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../contract/queue-view.ts';
 import { UpdateChannelSchema } from '../contract/updates.ts';
 import { keepCorruptFileAside } from './private-files.ts';
 
@@ -50,6 +51,8 @@ export const SettingsSchema = z.strictObject({
   webhookPort: z.number().int().min(1024).max(65535).default(DEFAULT_WEBHOOK_PORT),
   publicWebhookUrl: serviceUrl({ allowLoopbackHttp: false }).optional(),
   notifications: z.boolean().default(true),
+  ageingTargets: AgeingTargetsSchema.default({ ...DEFAULT_AGEING_TARGETS }),
+  overdueNotifications: z.boolean().default(true),
   /** Which releases this desk is offered (an administrator's policy may fix it instead). */
   updateChannel: UpdateChannelSchema.default('stable'),
 });

@@ -8,7 +8,6 @@ import type { Handlers } from '../serve.ts';
 import { toQueueRow } from './queue-row.ts';
 
 type CustomerChannels =
-  | 'queue.window'
   | 'customers.get'
   | 'customers.add'
   | 'customers.refresh'
@@ -37,7 +36,6 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
   };
 
   const handlers: Pick<Handlers, CustomerChannels> = {
-    'queue.window': (input) => journal.queue.window(input),
     'customers.get': ({ id }) => detail(id),
     async 'customers.add'({ ref }) {
       const { baseUrl } = options.connection().status();

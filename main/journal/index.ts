@@ -31,7 +31,7 @@ export type {
   JournalTransaction,
 } from './interface.ts';
 export type { Address, PersonalData } from './personal.ts';
-export type { QueueRepository } from './queue.ts';
+export type { DueBefore, OverdueCase, QueueRepository } from './queue.ts';
 export type { Rejection, RejectionInput, RejectionsRepository } from './rejections.ts';
 export type { RetriesRepository, RetryRecord } from './retries.ts';
 export { type JournalOptions, LATEST_VERSION, openJournal, type SqliteJournal } from './sqlite.ts';

@@ -50,6 +50,8 @@ const custom: Partial<Settings> = {
   publicWebhookUrl: 'https://tunnel.example.net/webhooks',
   notifications: false,
   updateChannel: 'beta',
+  ageingTargets: { retry: 12, document: 36, review: 96 },
+  overdueNotifications: false,
 };
 
 describe('settings', () => {
@@ -61,6 +63,8 @@ describe('settings', () => {
       webhookPort: 8789,
       notifications: true,
       updateChannel: 'stable',
+      ageingTargets: { retry: 24, document: 48, review: 72 },
+      overdueNotifications: true,
     });
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
     expect(settings.problem).toBeNull();
