@@ -38,7 +38,10 @@ const CASES: Case[] = [
   { figure: 'queue first screen (last change)', input: () => ({ ...first, sort: 'lastChange' }) },
   { figure: 'queue first screen (name)', input: () => ({ ...first, sort: 'name' }) },
   { figure: 'search, rare (3 rows)', input: () => ({ ...first, search: RARE_SURNAME.toLowerCase() }) },
-  { figure: 'search, broad (≈ 5 % match)', input: () => ({ ...first, search: BROAD_FIRST_NAME.toLowerCase() }) },
+  {
+    figure: 'search, broad (≈ 5 % match)',
+    input: () => ({ ...first, search: BROAD_FIRST_NAME.toLowerCase() }),
+  },
   {
     figure: 'scroll jump (Verified)',
     input: (size, rep) => ({

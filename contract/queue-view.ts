@@ -45,9 +45,21 @@ export type AgeingSection = (typeof AGEING_SECTIONS)[number];
 
 /** Hours a case may wait in a section before it is overdue. */
 export const AgeingTargetsSchema = z.strictObject({
-  retry: z.number().int().min(1).max(24 * 365),
-  document: z.number().int().min(1).max(24 * 365),
-  review: z.number().int().min(1).max(24 * 365),
+  retry: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365),
+  document: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365),
+  review: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365),
 });
 export type AgeingTargets = z.infer<typeof AgeingTargetsSchema>;
 

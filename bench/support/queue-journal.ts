@@ -24,7 +24,22 @@ const FIRST_NAMES = [
   'Thomas',
   BROAD_FIRST_NAME,
 ];
-const SYLLABLES = ['al', 'ber', 'cor', 'dan', 'el', 'fin', 'gar', 'har', 'is', 'jor', 'kel', 'lin', 'mor', 'nor'];
+const SYLLABLES = [
+  'al',
+  'ber',
+  'cor',
+  'dan',
+  'el',
+  'fin',
+  'gar',
+  'har',
+  'is',
+  'jor',
+  'kel',
+  'lin',
+  'mor',
+  'nor',
+];
 const ENDINGS = ['son', 'ton', 'ley', 'wood', 'field', 'man', 'ford', 'ski', 'ez', 'berg', 'stein', 'well'];
 
 // Weighted like a real queue: mostly verified, a tail of work and of statuses the app does not know.
@@ -61,7 +76,13 @@ export interface SeedOptions {
 }
 
 /** A journal of `customers` customers waiting up to 90 days, in an order unrelated to their ids. */
-export async function seedQueueJournal({ file, dataKey, customers, drafts = 0, finalOnly }: SeedOptions): Promise<void> {
+export async function seedQueueJournal({
+  file,
+  dataKey,
+  customers,
+  drafts = 0,
+  finalOnly,
+}: SeedOptions): Promise<void> {
   const journal: Journal = openJournal({ file, dataKey });
   const random = seededRandom(customers);
   const now = Date.parse('2026-03-01T12:00:00.000Z');

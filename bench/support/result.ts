@@ -30,7 +30,9 @@ export function growthRow(figure: string, small: number, large: number, goal: nu
 
 export function printResult(rows: ResultRow[]): void {
   for (const row of rows) {
-    console.info(`${row.verdict === 'pass' ? 'pass' : 'MISS'}  ${row.figure.padEnd(44)} ${row.measured}  (goal ${row.goal})`);
+    console.info(
+      `${row.verdict === 'pass' ? 'pass' : 'MISS'}  ${row.figure.padEnd(44)} ${row.measured}  (goal ${row.goal})`,
+    );
   }
   console.log(`RESULT ${JSON.stringify({ rows })}`);
 }

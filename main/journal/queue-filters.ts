@@ -1,6 +1,12 @@
 // The SQL conditions of the queue's filters and orders: pieces that queue.ts puts together. Each piece
 // carries the parameters it binds, so that a statement is given exactly the names it uses.
-import { AGEING_SECTIONS, type AgeingSection, type QueueAfter, type QueueFilters, type QueueSort } from '../../contract/queue-view.ts';
+import {
+  AGEING_SECTIONS,
+  type AgeingSection,
+  type QueueAfter,
+  type QueueFilters,
+  type QueueSort,
+} from '../../contract/queue-view.ts';
 import type { Params } from './db.ts';
 
 export interface Conditions {
@@ -23,7 +29,13 @@ const DAY_MS = 86_400_000;
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString();
 const startOf = (day: string) => `${day}T00:00:00.000Z`;
 
-function range(column: string, name: string, from: string | undefined, to: string | undefined, into: Conditions) {
+function range(
+  column: string,
+  name: string,
+  from: string | undefined,
+  to: string | undefined,
+  into: Conditions,
+) {
   if (from) {
     into.where.push(`${column} >= :${name}From`);
     into.params[`${name}From`] = startOf(from);
@@ -97,7 +109,13 @@ export function orderBy(key: string, id: string, order: Order): string {
 }
 
 /** Rows strictly after the given one in this order (keyset pagination). */
-export function afterCondition(key: string, id: string, order: Order, after: QueueAfter, params: Params): string {
+export function afterCondition(
+  key: string,
+  id: string,
+  order: Order,
+  after: QueueAfter,
+  params: Params,
+): string {
   params.afterKey = after.key;
   params.afterId = after.id;
   return `(${key}, ${id}) ${order.descending ? '<' : '>'} (:afterKey, :afterId)`;

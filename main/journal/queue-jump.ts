@@ -14,17 +14,27 @@ export interface JumpStart {
 /** Below this offset, skipping rows one by one is cheaper than reading counts. */
 export const JUMP_THRESHOLD = 500;
 
-export function jumpStart(sql: Statements, section: Exclude<Section, 'drafts'> | 'all', rank: number): JumpStart | null {
+export function jumpStart(
+  sql: Statements,
+  section: Exclude<Section, 'drafts'> | 'all',
+  rank: number,
+): JumpStart | null {
   const key = section === 'all' ? '*' : section;
-  const day = find(sql.all<{ at: string; n: number }>(
-    'SELECT day AS at, n FROM queue_days WHERE section = :key ORDER BY day',
-    { key },
-  ), rank);
+  const day = find(
+    sql.all<{ at: string; n: number }>(
+      'SELECT day AS at, n FROM queue_days WHERE section = :key ORDER BY day',
+      { key },
+    ),
+    rank,
+  );
   if (!day) return null;
-  const hour = find(sql.all<{ at: string; n: number }>(
-    `SELECT hour AS at, n FROM queue_hours WHERE section = :key AND hour >= :day AND hour < :next ORDER BY hour`,
-    { key, day: day.at, next: `${day.at}~` },
-  ), rank - day.before);
+  const hour = find(
+    sql.all<{ at: string; n: number }>(
+      `SELECT hour AS at, n FROM queue_hours WHERE section = :key AND hour >= :day AND hour < :next ORDER BY hour`,
+      { key, day: day.at, next: `${day.at}~` },
+    ),
+    rank - day.before,
+  );
   if (!hour) return null;
   return { from: hour.at, before: day.before + hour.before };
 }

@@ -3,8 +3,9 @@
 // at most COUNT_CAP + 1 matches from its index: that many or fewer, and everything (rows, counts) is
 // answered from them; more ("1,000+"), and the rows come from walking the order's index, testing each
 // row, which finds a page of a broad search after a few hundred rows whatever the queue's length.
-import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP, type QueueSort } from '../../contract/queue-view.ts';
+
 import { type QueueWindow, type QueueWindowInput, SECTIONS, type Section } from '../../contract/queue.ts';
+import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP, type QueueSort } from '../../contract/queue-view.ts';
 import type { Params, Statements, Sync } from './db.ts';
 import {
   afterCondition,
@@ -59,10 +60,12 @@ interface Source {
 
 export function queueRepository(sql: Statements): Sync<QueueRepository> {
   const hasNotesTable = !!sql.get("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'notes'");
-  const emptyCounts = () => Object.fromEntries(SECTIONS.map((section) => [section, 0])) as Record<Section, number>;
+  const emptyCounts = () =>
+    Object.fromEntries(SECTIONS.map((section) => [section, 0])) as Record<Section, number>;
 
   const draftCount = (drafts: Conditions) =>
-    sql.get<{ n: number }>(`SELECT count(*) AS n FROM drafts d ${where(drafts.where)}`, drafts.params)?.n ?? 0;
+    sql.get<{ n: number }>(`SELECT count(*) AS n FROM drafts d ${where(drafts.where)}`, drafts.params)?.n ??
+    0;
 
   /** Counts of a narrowed search, and how many matches the index gave before any other condition. */
   const matchCounts = (source: Source): { counts: Record<Section, number>; raw: number } => {
@@ -109,7 +112,10 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
       customers.where.push(afterCondition(order.customerKey, 'c.id', order, input.after, customers.params));
       drafts.where.push(afterCondition(order.draftKey, 'd.id', order, input.after, drafts.params));
     } else page.offset = input.offset;
-    const jump = !input.after && sort === 'waiting' && section !== 'drafts' ? jumpFor(source, section, input.offset) : null;
+    const jump =
+      !input.after && sort === 'waiting' && section !== 'drafts'
+        ? jumpFor(source, section, input.offset)
+        : null;
     if (jump) {
       customers.where.push('c.status_since >= :jumpFrom');
       drafts.where.push('d.updated >= :jumpFrom');
@@ -145,7 +151,12 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
    * The matches a walk implies in its list: its page ended `walked` rows into the order's index (counted
    * on the index alone, no row read), so about (offset + rows) × length ÷ walked rows match in all.
    */
-  const impliedMatches = (section: Section | 'all', sort: QueueSort, input: QueueWindowInput, found: QueueRowRecord[]) => {
+  const impliedMatches = (
+    section: Section | 'all',
+    sort: QueueSort,
+    input: QueueWindowInput,
+    found: QueueRowRecord[],
+  ) => {
     if (section === 'drafts') return null;
     const last = found.at(-1) as QueueRowRecord;
     const order = ORDERS[sort];
@@ -155,7 +166,10 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
       conditions.push('c.section = :section');
       params.section = section;
     }
-    const walked = sql.get<{ n: number }>(`SELECT count(*) AS n FROM customers c ${where(conditions)}`, params)?.n;
+    const walked = sql.get<{ n: number }>(
+      `SELECT count(*) AS n FROM customers c ${where(conditions)}`,
+      params,
+    )?.n;
     const length = sql.get<{ n: number }>(
       `SELECT sum(customers) AS n FROM section_counts ${section === 'all' ? '' : 'WHERE section = :section'}`,
       section === 'all' ? {} : { section },
@@ -168,7 +182,10 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
     if (offset < JUMP_THRESHOLD || source.with || source.customers.where.length > 0) return null;
     if (section !== 'all') return jumpStart(sql, section, offset);
     // Drafts (few) interleave with customers: start early enough for every draft to be before the place.
-    const queued = draftCount({ where: ["d.state <> 'created'", ...source.drafts.where], params: source.drafts.params });
+    const queued = draftCount({
+      where: ["d.state <> 'created'", ...source.drafts.where],
+      params: source.drafts.params,
+    });
     const start = jumpStart(sql, 'all', Math.max(0, offset - queued));
     if (!start) return null;
     const draftsBefore = draftCount({
@@ -229,7 +246,8 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
         where: ["d.state <> 'created'", ...source.drafts.where],
         params: source.drafts.params,
       });
-      const counted = section === 'all' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : counts[section];
+      const counted =
+        section === 'all' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : counts[section];
       const capped = broad || Object.values(counts).some((n) => n > COUNT_CAP);
       // A broad search's length is not counted: "1,000+" until a page shows where the list ends.
       const length = broad ? CAP : counted;

@@ -20,7 +20,10 @@ const intervalTimer = (ms: number, run: () => void) => {
 };
 
 /** The queue's windows (in the reviewer's order and filters) and its ageing targets. */
-export function queueFeature(context: DeskContext, options: QueueFeatureOptions = {}): Feature<QueueChannels> {
+export function queueFeature(
+  context: DeskContext,
+  options: QueueFeatureOptions = {},
+): Feature<QueueChannels> {
   const { journal, settings, events, log } = context;
   const clock = options.clock ?? (() => new Date());
   const watch = overdueWatch({ journal, settings, events, clock });
@@ -30,7 +33,8 @@ export function queueFeature(context: DeskContext, options: QueueFeatureOptions 
   const stop = (options.every ?? intervalTimer)(OVERDUE_CHECK_MS, checkNow);
   return {
     handlers: {
-      'queue.window': (input) => journal.queue.window(input, dueBefore(settings.get().ageingTargets, clock())),
+      'queue.window': (input) =>
+        journal.queue.window(input, dueBefore(settings.get().ageingTargets, clock())),
       'queue.overdue': () => watch.check(),
     },
     onSettingsChanged(changed) {

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
 import { TextField } from '../../ui/TextField.tsx';
+import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { useSettingsStore } from './settings-store.ts';
 import { UpdatesSection } from './UpdatesSection.tsx';
 
@@ -169,6 +170,7 @@ export function SettingsScreen() {
         {message && <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p>}
         {test && <ConnectionTestResult test={test} />}
       </form>
+      <AgeingTargetsSection />
       <UpdatesSection />
     </section>
   );

@@ -1,0 +1,74 @@
+import { useId } from 'react';
+import type { QueueFilters as Filters } from '../../../../contract/queue-view.ts';
+import { useQueueStore } from './queue-store.ts';
+
+type DayField = 'createdFrom' | 'createdTo' | 'changedFrom' | 'changedTo';
+
+const RANGES: { legend: string; from: DayField; to: DayField }[] = [
+  { legend: 'Created', from: 'createdFrom', to: 'createdTo' },
+  { legend: 'Last change', from: 'changedFrom', to: 'changedTo' },
+];
+
+/** Narrows the list beside the sections: date ranges, notes, overdue. Each change asks main at once. */
+export function QueueFilters() {
+  const filters = useQueueStore((state) => state.filters);
+  const setFilters = useQueueStore((state) => state.setFilters);
+  const id = useId();
+  const change = (patch: Partial<Filters>) => {
+    const next: Filters = { ...filters, ...patch };
+    for (const key of Object.keys(next) as (keyof Filters)[]) {
+      if (next[key] === undefined || next[key] === '' || next[key] === false) delete next[key];
+    }
+    setFilters(next);
+  };
+  const active = Object.keys(filters).length;
+  return (
+    <details className="queue-filters">
+      <summary>Filters{active > 0 ? ` (${active} on)` : ''}</summary>
+      <form aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+        {RANGES.map((range) => (
+          <fieldset key={range.legend}>
+            <legend>{range.legend}</legend>
+            <label htmlFor={`${id}-${range.from}`}>From</label>
+            <input
+              id={`${id}-${range.from}`}
+              type="date"
+              aria-label={`${range.legend} from`}
+              value={filters[range.from] ?? ''}
+              onChange={(event) => change({ [range.from]: event.target.value || undefined })}
+            />
+            <label htmlFor={`${id}-${range.to}`}>to</label>
+            <input
+              id={`${id}-${range.to}`}
+              type="date"
+              aria-label={`${range.legend} to`}
+              value={filters[range.to] ?? ''}
+              onChange={(event) => change({ [range.to]: event.target.value || undefined })}
+            />
+          </fieldset>
+        ))}
+        <label>
+          <input
+            type="checkbox"
+            checked={filters.hasNotes ?? false}
+            onChange={(event) => change({ hasNotes: event.target.checked })}
+          />{' '}
+          Has notes
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={filters.overdue ?? false}
+            onChange={(event) => change({ overdue: event.target.checked })}
+          />{' '}
+          Overdue
+        </label>
+        {active > 0 && (
+          <button type="button" onClick={() => setFilters({})}>
+            Clear filters
+          </button>
+        )}
+      </form>
+    </details>
+  );
+}
