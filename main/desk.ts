@@ -6,7 +6,6 @@ import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/
 import { decryptField, encryptField } from './crypto.ts';
 import { documentsFeature } from './customers/documents.ts';
 import { customersFeature } from './customers/index.ts';
-import { queueFeature } from './queue/index.ts';
 import { createReconciler } from './customers/reconcile.ts';
 import { draftsFeature } from './drafts/index.ts';
 import { createEventHub, type EventHub } from './event-hub.ts';
@@ -14,6 +13,7 @@ import { toAppError } from './failures.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
+import { queueFeature } from './queue/index.ts';
 import { type Handlers, serve } from './serve.ts';
 import { connectService, type ServiceConnection } from './service/connection.ts';
 import {

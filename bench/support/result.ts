@@ -34,5 +34,5 @@ export function printResult(rows: ResultRow[]): void {
       `${row.verdict === 'pass' ? 'pass' : 'MISS'}  ${row.figure.padEnd(44)} ${row.measured}  (goal ${row.goal})`,
     );
   }
-  console.log(`RESULT ${JSON.stringify({ rows })}`);
+  process.stdout.write(`RESULT ${JSON.stringify({ rows })}\n`);
 }

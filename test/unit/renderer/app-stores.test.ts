@@ -16,6 +16,8 @@ const SETTINGS: SettingsView = {
   hasClientSecret: false,
   webhookPort: 8789,
   notifications: true,
+  ageingTargets: { retry: 24, document: 48, review: 72 },
+  overdueNotifications: true,
   secretProtection: 'file-permissions',
   problem: null,
 };
