@@ -36,3 +36,28 @@ export function formatRoute(route: Route): string {
     ? `#/queue/${section}/${encodeURIComponent(route.customerId)}`
     : `#/queue/${section}`;
 }
+
+// The address bar, where there is one: stores also run in unit tests, in Node, with no window.
+const hasWindow = () => typeof window !== 'undefined';
+
+export function currentHash(): string {
+  return hasWindow() ? window.location.hash : '';
+}
+
+/** Puts the address in the history (back returns to the one before), or in place of the current one. */
+export function writeHash(address: string, replace = false): void {
+  if (!hasWindow() || address === window.location.hash) return;
+  if (replace) history.replaceState(history.state, '', address);
+  else history.pushState(history.state, '', address);
+}
+
+/** Calls `follow` when the address changes by back, forward or typing. Returns the stop. */
+export function onAddressChange(follow: () => void): () => void {
+  if (!hasWindow()) return () => {};
+  window.addEventListener('popstate', follow);
+  window.addEventListener('hashchange', follow);
+  return () => {
+    window.removeEventListener('popstate', follow);
+    window.removeEventListener('hashchange', follow);
+  };
+}

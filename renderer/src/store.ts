@@ -4,7 +4,15 @@ import { VettedError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
 import { api } from './api.ts';
 import type { SectionFilter } from './features/queue/queue-store.ts';
-import { formatRoute, parseRoute, type Route, type View } from './route.ts';
+import {
+  currentHash,
+  formatRoute,
+  onAddressChange,
+  parseRoute,
+  type Route,
+  type View,
+  writeHash,
+} from './route.ts';
 import { sharedWatch } from './ui/watch.ts';
 
 export type { View } from './route.ts';
@@ -39,7 +47,7 @@ export const useAppStore = create<AppState>((set, get) => ({
   info: null,
   service: null,
   problem: null,
-  ...fromRoute(parseRoute(window.location.hash)),
+  ...fromRoute(parseRoute(currentHash())),
   draftId: null,
   draftOpening: 0,
   // "New customer" in the navigation always starts an empty form.
@@ -51,10 +59,7 @@ export const useAppStore = create<AppState>((set, get) => ({
   },
   navigate(route, options) {
     set(fromRoute({ ...current(get()), ...route }));
-    const address = formatRoute(current(get()));
-    if (address === window.location.hash) return;
-    if (options?.replace) history.replaceState(history.state, '', address);
-    else history.pushState(history.state, '', address);
+    writeHash(formatRoute(current(get())), options?.replace);
   },
   async load() {
     try {
@@ -64,17 +69,11 @@ export const useAppStore = create<AppState>((set, get) => ({
       set({ problem: error instanceof VettedError ? error.message : 'Vetted could not start.' });
     }
   },
-  watch: sharedWatch(() => {
+  watch: sharedWatch(() => [
+    api.on('service.status', (service) => set({ service })),
     // Back, forward, or an address typed or pasted: the app goes where it names.
-    const follow = () => set(fromRoute(parseRoute(window.location.hash)));
-    window.addEventListener('popstate', follow);
-    window.addEventListener('hashchange', follow);
-    return [
-      api.on('service.status', (service) => set({ service })),
-      () => window.removeEventListener('popstate', follow),
-      () => window.removeEventListener('hashchange', follow),
-    ];
-  }),
+    onAddressChange(() => set(fromRoute(parseRoute(currentHash())))),
+  ]),
 }));
 
 function fromRoute(route: Route): Pick<AppState, 'view' | 'customerId' | 'section'> {

@@ -55,7 +55,7 @@ describe('app-wide stores', () => {
     await settle();
     expect(useToastStore.getState().toasts.map((toast) => toast.body)).toEqual(['Now suspended.']);
     fake.push('notification.clicked', { customerId: 'c1' });
-    expect(useAppStore.getState()).toMatchObject({ view: 'customer', customerId: 'c1' });
+    expect(useAppStore.getState()).toMatchObject({ view: 'queue', customerId: 'c1' });
     stop();
     expect(fake.listeners('notification.show')).toBe(0);
   });
