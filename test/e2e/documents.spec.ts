@@ -98,7 +98,7 @@ test('a blurry photo chosen from the keyboard is rejected, with the reason in wo
     .getByRole('button', { name: /^Needs document/ })
     .click();
   await expect(
-    page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /document Okoye/ }),
+    page.getByRole('grid', { name: 'Customers' }).getByRole('row', { name: /document Okoye/ }),
   ).toContainText('The photo could not be read');
 });
 

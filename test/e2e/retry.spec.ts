@@ -99,8 +99,8 @@ test('a customer Vetted did not create starts empty, and a cancelled form leaves
   await add.getByLabel('Customer ID or URL').fill(id);
   await add.getByRole('button', { name: 'Add', exact: true }).click();
   await page
-    .getByRole('listbox', { name: 'Customers' })
-    .getByRole('option', { name: /retry Santos/ })
+    .getByRole('grid', { name: 'Customers' })
+    .getByRole('row', { name: /retry Santos/ })
     .click();
 
   await retryButton(page).click();
@@ -134,7 +134,7 @@ test('a first name corrected in the retry form is what the service gets: the cus
   await page.getByRole('button', { name: '← Back to queue' }).click();
   await section(page, 'Needs document').click();
   await expect(
-    page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /document Okafor/ }),
+    page.getByRole('grid', { name: 'Customers' }).getByRole('row', { name: /document Okafor/ }),
   ).toBeVisible();
   expect(await app.sandbox.received(who.email)).toMatchObject({ firstName: 'document', status: 'document' });
 });

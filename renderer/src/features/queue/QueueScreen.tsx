@@ -38,7 +38,8 @@ export function QueueScreen() {
     reload();
     void loadImportAvailability();
     void useOverdueStore.getState().load();
-    gridRef.current?.focus({ preventScroll: true });
+    // Back from another screen: the keys carry on where the reviewer left the list.
+    if (useQueueStore.getState().selectedId) gridRef.current?.focus({ preventScroll: true });
   }, []);
 
   /** Opens a row: a case in the right pane, its heading focused; a draft in the draft form. */

@@ -220,19 +220,22 @@ export const useQueueStore = create<QueueState>()(
           return at >= 0 ? rowAt(pages, at) : undefined;
         },
         pushed(row) {
-          if (get().interacting) {
-            // Only the row's own cells change where it is; its new place waits (nothing moves under the reviewer).
-            const inPlace = mapRows(get().pages, (held) => (held.id === row.id ? row : undefined));
-            if (inPlace) set({ pages: inPlace });
-            set((state) => ({ pendingUpdates: state.pendingUpdates + 1 }));
+          const state = get();
+          const patched = patchPushedRow(state, row);
+          // A row that comes, goes or needs main to place it moves others: not under a working reviewer.
+          if (state.interacting && (!patched || patched.total !== state.total)) {
+            const inPlace = mapRows(state.pages, (held) => (held.id === row.id ? row : undefined));
+            set((now) => ({
+              pendingUpdates: now.pendingUpdates + 1,
+              ...(inPlace ? { pages: inPlace } : {}),
+            }));
             return;
           }
-          const patched = patchPushedRow(get(), row);
           if (!patched) {
             loader.refresh();
             return;
           }
-          set((state) => ({ ...patched, ...followSelection(patched.pages, state) }));
+          set((now) => ({ ...patched, ...followSelection(patched.pages, now) }));
           loader.patched();
         },
         async add(ref) {
