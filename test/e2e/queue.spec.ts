@@ -202,9 +202,10 @@ test('the customer view shows status, history, links and the actions its status 
   await addCustomer(page, id);
   await row(page, /retry Moreno/).click();
 
-  await expect(page.getByRole('heading', { level: 2, name: 'retry Moreno' })).toBeVisible();
-  await expect(page.getByText(email)).toBeVisible();
-  await expect(page.getByText('Needs retry')).toBeVisible();
+  const panel = page.getByRole('region', { name: 'Case' });
+  await expect(panel.getByRole('heading', { level: 2, name: 'retry Moreno' })).toBeVisible();
+  await expect(panel.getByText(email)).toBeVisible();
+  await expect(panel.getByText('Needs retry')).toBeVisible();
   const history = page.getByRole('region', { name: 'Status history' });
   await expect(history.getByRole('listitem')).toHaveCount(1);
   await expect(history.getByRole('listitem')).toContainText('retry');
@@ -220,8 +221,8 @@ test('the customer view shows status, history, links and the actions its status 
   await expect(page.getByText('Vetted holds no personal data for this customer')).toBeVisible();
   await expect(page.getByRole('button', { name: /Reveal personal data/ })).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(page.getByText('Refreshed from the service.')).toBeVisible();
+  await panel.getByRole('button', { name: 'Refresh', exact: true }).click();
+  await expect(panel.getByText('Refreshed from the service.')).toBeVisible();
   await page.getByRole('button', { name: '← Back to queue' }).click();
   await expect(row(page, /retry Moreno/)).toHaveAttribute('aria-selected', 'true');
 });
@@ -263,6 +264,8 @@ test('personal data stays masked until the reviewer gives a reason to reveal it'
       ssnLastFour: '6789',
     }),
   );
+  // Written behind the app's back: a fresh page reads it.
+  await page.reload();
   await row(page, /document Novak/).click();
 
   const personal = page.getByRole('region', { name: 'Personal data' });

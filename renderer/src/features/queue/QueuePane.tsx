@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useEffect } from 'react';
 import type { QueueRow } from '../../../../contract/queue.ts';
 import { QueueFilters } from './QueueFilters.tsx';
 import { QueueGrid } from './QueueGrid.tsx';
@@ -11,15 +11,15 @@ interface QueuePaneProps {
 }
 
 /**
- * The left side of the split view. While the pointer is over it or the keyboard is in it, the reviewer
- * is at work there: live updates wait (nothing moves under them) and a button offers them.
+ * The left side of the split view. While the pointer is over the list or the keyboard is in it, the
+ * reviewer is at work there: live updates that would move rows wait, and a button offers them.
  */
 export function QueuePane({ gridRef, onPick }: QueuePaneProps) {
   const pendingUpdates = useQueueStore((state) => state.pendingUpdates);
   const { setInteracting, applyUpdates } = useQueueStore.getState();
-  const paneRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const pane = paneRef.current;
+    // The grid, not the whole pane: a click on a section or a filter is not work on the rows.
+    const pane = gridRef.current;
     if (!pane) return;
     const where = { pointer: false, focus: false };
     const report = (change: Partial<typeof where>) => () => {
@@ -40,9 +40,9 @@ export function QueuePane({ gridRef, onPick }: QueuePaneProps) {
       for (const [name, listener] of listeners) pane.removeEventListener(name, listener);
       setInteracting(false);
     };
-  }, [setInteracting]);
+  }, [gridRef, setInteracting]);
   return (
-    <div ref={paneRef} className="queue-pane">
+    <div className="queue-pane">
       <div className="queue-side">
         <SectionNav />
         <QueueFilters />
