@@ -16,10 +16,13 @@ export interface Route {
 const isSection = (value: string): value is SectionFilter =>
   value === 'all' || (SECTIONS as readonly string[]).includes(value);
 
-/** The route an address names; anything unknown (or the launch token's fragment) is the queue. */
+/**
+ * The route an address names; anything unknown (or the launch token's fragment) is the queue. The draft
+ * form's address names no draft, so opening it again (a reload) lands in the queue, where drafts are.
+ */
 export function parseRoute(hash: string): Route {
   const [view = '', section = '', id = ''] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  if (!(VIEWS as readonly string[]).includes(view) || view === 'queue') {
+  if (!(VIEWS as readonly string[]).includes(view) || view === 'queue' || view === 'draft') {
     return {
       view: 'queue',
       ...(isSection(section) ? { section } : {}),

@@ -109,7 +109,7 @@ test('submitted while the service is unreachable, a draft waits queued and is cr
 
   await form.getByRole('button', { name: 'Open customer' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Olive Ortiz' })).toBeVisible();
-  await expect(page.getByText(who.email)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Case' }).getByText(who.email)).toBeVisible();
   await page.getByRole('button', { name: '← Back to queue' }).click();
   await section(page, 'Verified').click();
   await expect(list(page).getByRole('row', { name: /Olive Ortiz/ })).toContainText('verified');
@@ -160,5 +160,5 @@ test('a Duplicate e-mail rejection shows on the field and offers to link the exi
   await expectState(page, 'Created');
   await form.getByRole('button', { name: 'Open customer' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Quinn Quade' })).toBeVisible();
-  await expect(page.getByText(existing.email)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Case' }).getByText(existing.email)).toBeVisible();
 });
