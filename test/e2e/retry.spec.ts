@@ -33,7 +33,7 @@ test('a customer Vetted created gets its one retry, pre-filled, and a second one
   await page.goto(app.launchUrl);
   const who = person('retry', 'Reyes');
   await createThroughDraft(page, who, 'Needs retry');
-  await expect(page.getByText('Needs retry')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Case' }).getByText('Needs retry')).toBeVisible();
 
   await retryButton(page).click();
   const dialog = retryDialog(page);
