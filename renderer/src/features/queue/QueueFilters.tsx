@@ -9,6 +9,11 @@ const RANGES: { legend: string; from: DayField; to: DayField }[] = [
   { legend: 'Last change', from: 'changedFrom', to: 'changedTo' },
 ];
 
+const FLAGS: { key: 'hasNotes' | 'overdue'; label: string }[] = [
+  { key: 'hasNotes', label: 'Has notes' },
+  { key: 'overdue', label: 'Overdue' },
+];
+
 /** Narrows the list beside the sections: date ranges, notes, overdue. Each change asks main at once. */
 export function QueueFilters() {
   const filters = useQueueStore((state) => state.filters);
@@ -47,22 +52,16 @@ export function QueueFilters() {
             />
           </fieldset>
         ))}
-        <label>
-          <input
-            type="checkbox"
-            checked={filters.hasNotes ?? false}
-            onChange={(event) => change({ hasNotes: event.target.checked })}
-          />{' '}
-          Has notes
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={filters.overdue ?? false}
-            onChange={(event) => change({ overdue: event.target.checked })}
-          />{' '}
-          Overdue
-        </label>
+        {FLAGS.map((flag) => (
+          <label key={flag.key}>
+            <input
+              type="checkbox"
+              checked={filters[flag.key] ?? false}
+              onChange={(event) => change({ [flag.key]: event.target.checked })}
+            />{' '}
+            {flag.label}
+          </label>
+        ))}
         {active > 0 && (
           <button type="button" onClick={() => setFilters({})}>
             Clear filters
