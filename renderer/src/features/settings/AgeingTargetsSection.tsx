@@ -59,7 +59,7 @@ export function AgeingTargetsSection() {
           Notify me when a case goes overdue
         </label>
         <div className="actions">
-          <button type="submit">Save ageing targets</button>
+          <button type="submit">Set targets</button>
         </div>
         <p role="status">{saved}</p>
       </form>
