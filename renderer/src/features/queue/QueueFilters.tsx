@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { Fragment, useId } from 'react';
 import type { QueueFilters as Filters } from '../../../../contract/queue-view.ts';
 import { useQueueStore } from './queue-store.ts';
 
@@ -34,22 +34,18 @@ export function QueueFilters() {
         {RANGES.map((range) => (
           <fieldset key={range.legend}>
             <legend>{range.legend}</legend>
-            <label htmlFor={`${id}-${range.from}`}>From</label>
-            <input
-              id={`${id}-${range.from}`}
-              type="date"
-              aria-label={`${range.legend} from`}
-              value={filters[range.from] ?? ''}
-              onChange={(event) => change({ [range.from]: event.target.value || undefined })}
-            />
-            <label htmlFor={`${id}-${range.to}`}>to</label>
-            <input
-              id={`${id}-${range.to}`}
-              type="date"
-              aria-label={`${range.legend} to`}
-              value={filters[range.to] ?? ''}
-              onChange={(event) => change({ [range.to]: event.target.value || undefined })}
-            />
+            {(['from', 'to'] as const).map((end) => (
+              <Fragment key={end}>
+                <label htmlFor={`${id}-${range[end]}`}>{end === 'from' ? 'From' : 'to'}</label>
+                <input
+                  id={`${id}-${range[end]}`}
+                  type="date"
+                  aria-label={`${range.legend} ${end}`}
+                  value={filters[range[end]] ?? ''}
+                  onChange={(event) => change({ [range[end]]: event.target.value || undefined })}
+                />
+              </Fragment>
+            ))}
           </fieldset>
         ))}
         {FLAGS.map((flag) => (
