@@ -212,24 +212,29 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
       if (plan) {
         const narrowed = narrowTo(source, plan);
         // A search that its index answers with few matches is narrow: rows and counts come from them.
-        const probe = matchSet(plan, PROBE);
-        const few = sql.get<{ n: number }>(`${probe.with} SELECT count(*) AS n FROM m`, probe.params)?.n ?? 0;
-        // With filters the walk's length says nothing about the share of matches: count them instead.
-        if (few >= PROBE && filters.where.length === 0) {
+        // The index is asked for a few matches first: fewer, and they are all (rows and counts come from them).
+        const probed = matchCounts(narrowTo(source, plan, PROBE));
+        if (probed.raw < PROBE) {
+          counts = probed.counts;
+          Object.assign(source, narrowed);
+        } else {
           // Many matches: a page is found by walking the order's index, testing each row, and the walk's
-          // length tells the share of rows that match. A clearly broad search is not counted at all.
-          const walking = walkTesting(source, plan);
-          found = rows(walking, section, sort, input);
-          const implied = found.length >= limit ? impliedMatches(section, sort, input, found) : null;
-          broad = implied !== null && implied > BROAD_COUNT;
-          Object.assign(source, broad ? walking : narrowed);
-        } else Object.assign(source, narrowed);
-        if (broad) counts = emptyCounts();
-        else {
-          const matched = matchCounts(narrowed);
-          counts = matched.counts;
-          broad = matched.raw > COUNT_CAP;
-          if (broad) Object.assign(source, walkTesting(source, plan));
+          // length tells the share of rows that match. A clearly broad search is not counted at all. (With
+          // filters the walk's length says nothing about that share: the matches are counted instead.)
+          if (filters.where.length === 0) {
+            const walking = walkTesting(source, plan);
+            found = rows(walking, section, sort, input);
+            const implied = found.length >= limit ? impliedMatches(section, sort, input, found) : null;
+            broad = implied !== null && implied > BROAD_COUNT;
+            if (broad) Object.assign(source, walking);
+          }
+          if (broad) counts = emptyCounts();
+          else {
+            const matched = matchCounts(narrowed);
+            counts = matched.counts;
+            broad = matched.raw > COUNT_CAP;
+            Object.assign(source, broad ? walkTesting(source, plan) : narrowed);
+          }
         }
       } else if (filters.where.length > 0) {
         counts = cappedCounts(filters);
@@ -295,9 +300,9 @@ export function queueRepository(sql: Statements): Sync<QueueRepository> {
 }
 
 /** The search's matches, taken from its index (at most CAP), with the conditions the index cannot check. */
-function narrowTo(source: Source, plan: SearchPlan): Source {
+function narrowTo(source: Source, plan: SearchPlan, cap = CAP): Source {
   const customers = { where: [...source.customers.where], params: { ...source.customers.params } };
-  const set = matchSet(plan, CAP);
+  const set = matchSet(plan, cap);
   Object.assign(customers.params, set.params);
   plan.customerPatterns.forEach((pattern, i) => {
     customers.params[`c${i}`] = pattern;
