@@ -14,6 +14,7 @@ import { draftChannels, draftEvents } from './drafts.ts';
 import { eventDetailChannels } from './event-detail.ts';
 import { metricsChannels } from './metrics.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
+import { queueViewChannels, queueViewEvents } from './queue-view.ts';
 import { sandboxChannels } from './sandbox-panel.ts';
 import {
   ConnectionTestSchema,
@@ -62,6 +63,7 @@ export const invokeChannels = {
   'customers.reveal': { input: RevealInputSchema, output: PersonalDataSchema },
   'customers.importAvailability': { input: noInput, output: ImportAvailabilitySchema },
   'customers.import': { input: noInput, output: ProgressSchema },
+  ...queueViewChannels,
   ...documentChannels,
   ...caseChannels,
   ...draftChannels,
@@ -78,6 +80,7 @@ export const pushedEvents = {
   /** A customer's status or data changed: the queue moves the row without a reload. */
   'customer.updated': QueueRowSchema,
   'job.progress': ProgressSchema,
+  ...queueViewEvents,
   ...documentEvents,
   ...draftEvents,
   ...webhookEvents,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueueAfterSchema, QueueFiltersSchema, QueueSortSchema } from './queue-view.ts';
 
 /**
  * The queue's sections. A customer's section follows from its status (and, in `document`,
@@ -61,6 +62,8 @@ export const QueueRowSchema = z.object({
   section: SectionSchema,
   /** When the customer entered its current status: the queue's order, longest-waiting first. */
   statusSince: z.iso.datetime(),
+  /** The last time anything the queue shows changed (status, section, name, note, gone). */
+  changedAt: z.iso.datetime().optional(),
   /** The service answered 404: shown, never deleted. */
   gone: z.boolean(),
   /** A line for the row, e.g. why the last document was rejected. */
@@ -75,8 +78,13 @@ export const QueueWindowInputSchema = z.strictObject({
   search: z.string().max(200),
   offset: z.number().int().min(0),
   limit: z.number().int().min(1).max(200),
+  sort: QueueSortSchema.optional(),
+  filters: QueueFiltersSchema.optional(),
+  /** The last row of the page before `offset`, when the renderer holds it: the page is read from there. */
+  after: QueueAfterSchema.optional(),
 });
-export type QueueWindowInput = z.infer<typeof QueueWindowInputSchema>;
+/** As callers write it: `sort` defaults to waiting time, `filters` to none. */
+export type QueueWindowInput = z.input<typeof QueueWindowInputSchema>;
 
 export const QueueWindowSchema = z.object({
   rows: z.array(QueueRowSchema),
@@ -84,5 +92,10 @@ export const QueueWindowSchema = z.object({
   total: z.number().int(),
   /** Rows per section matching the search: the live counts beside each section. */
   counts: z.record(SectionSchema, z.number().int()),
+  /**
+   * The search matched more than COUNT_CAP rows: `total` is COUNT_CAP + 1 ("1,000+") and the list holds
+   * only that many; `counts` are lower bounds.
+   */
+  capped: z.boolean().optional(),
 });
 export type QueueWindow = z.infer<typeof QueueWindowSchema>;

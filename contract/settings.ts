@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgeingTargetsSchema } from './queue-view.ts';
 
 export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
 export type ServiceMode = z.infer<typeof ServiceModeSchema>;
@@ -33,6 +34,10 @@ export const SettingsViewSchema = z.object({
   requestRate: z.number(),
   requestBurst: z.number().int(),
   caBundlePath: z.string().optional(),
+  /** Hours a case may wait per section before it is overdue. */
+  ageingTargets: AgeingTargetsSchema,
+  /** A notification when a case goes overdue. */
+  overdueNotifications: z.boolean(),
   secretProtection: SecretProtectionSchema,
   /** A corrupt settings file found at start-up: what was wrong and where it was kept. */
   problem: z.string().nullable(),
@@ -55,6 +60,8 @@ export const SettingsPatchSchema = z.strictObject({
   requestRate: z.number().min(0.1).max(1000).optional(),
   requestBurst: z.number().int().min(1).max(1000).optional(),
   caBundlePath: clearable(z.string().trim().min(1).max(4096)),
+  ageingTargets: AgeingTargetsSchema.optional(),
+  overdueNotifications: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 

@@ -15,6 +15,7 @@ import { toAppError } from './failures.ts';
 import type { DeskContext } from './feature.ts';
 import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
+import { queueFeature } from './queue/index.ts';
 import { sandboxPanelFeature } from './sandbox-panel.ts';
 import { type Handlers, serve } from './serve.ts';
 import { connectService, type ServiceConnection } from './service/connection.ts';
@@ -47,6 +48,8 @@ export interface DeskOptions {
   strictContract?: boolean;
   /** The host's updater (Electron); without one, the desk says it does not update itself. */
   updates?: UpdatesFactory;
+  /** Main's clock for the queue's ageing targets (tests move it); the system clock by default. */
+  clock?: () => Date;
 }
 
 /**
@@ -115,6 +118,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     connection: () => connection,
   };
   const customers = customersFeature(context);
+  const queue = queueFeature(context, options.clock ? { clock: options.clock } : {});
   const documents = documentsFeature(context);
   const drafts = draftsFeature(context);
   const webhooks = webhooksFeature(context);
@@ -125,7 +129,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
   const eventDetail = eventDetailFeature(context);
   const sandboxPanel = sandboxPanelFeature(context);
-  const features = [customers, documents, cases, drafts, webhooks, updates, eventDetail, sandboxPanel];
+  const features = [customers, queue, documents, cases, drafts, webhooks, updates, eventDetail, sandboxPanel];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
@@ -134,6 +138,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications, sandboxProfile } =
       settings.get();
     const { tokenEndpoint, requestRate, requestBurst, caBundlePath } = settings.get();
+    const { ageingTargets, overdueNotifications } = settings.get();
     return {
       tokenEndpoint,
       requestRate,
@@ -147,6 +152,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       ...(publicWebhookUrl ? { publicWebhookUrl } : {}),
       notifications,
       sandboxProfile: sandboxProfile ?? 'interface',
+      ageingTargets,
+      overdueNotifications,
       secretProtection: vault.protection,
       problem: [settings.problem, options.vaultProblem].filter(Boolean).join(' ') || null,
     };
@@ -180,6 +187,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     'service.status': () => connection.status(),
     'service.test': () => connection.test(),
     ...customers.handlers,
+    ...queue.handlers,
     ...documents.handlers,
     ...cases.handlers,
     ...drafts.handlers,

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../contract/queue-view.ts';
 import { SandboxProfileSchema } from '../contract/settings.ts';
 import { UpdateChannelSchema } from '../contract/updates.ts';
 import { keepCorruptFileAside } from './private-files.ts';
@@ -58,6 +59,8 @@ export const SettingsSchema = z.strictObject({
   requestBurst: z.number().int().min(1).max(1000).default(20),
   /** Extra certificate authorities (PEM) to trust, for a TLS-inspecting proxy. */
   caBundlePath: z.string().min(1).max(4096).optional(),
+  ageingTargets: AgeingTargetsSchema.default({ ...DEFAULT_AGEING_TARGETS }),
+  overdueNotifications: z.boolean().default(true),
   /** Which releases this desk is offered (an administrator's policy may fix it instead). */
   updateChannel: UpdateChannelSchema.default('stable'),
   /** How the built-in sandbox behaves (absent: `interface`); changing it restarts the sandbox, its data kept. */

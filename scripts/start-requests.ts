@@ -106,7 +106,9 @@ await Promise.allSettled([reconcile, catchUp]);
 server.close();
 
 const peak = Math.max(...firstWindow);
-process.stdout.write(`account: ${customers} customers to reconcile; budget ${values.rate}/s, burst ${values.burst}\n`);
+process.stdout.write(
+  `account: ${customers} customers to reconcile; budget ${values.rate}/s, burst ${values.burst}\n`,
+);
 process.stdout.write(`requests in the first ${seconds} s: ${total} (busiest second: ${peak})\n`);
 process.stdout.write(`by kind, until the last request in flight ended: ${JSON.stringify(byKind)}\n`);
 process.stdout.write(`per second: ${firstWindow.join(' ')}\n`);

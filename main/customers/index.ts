@@ -12,10 +12,9 @@ import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { Handlers } from '../serve.ts';
 import { inBackground } from '../service/index.ts';
 import { customerActions } from './actions.ts';
-import { toQueueRow, withLatestNotes } from './queue-row.ts';
+import { toQueueRow } from './queue-row.ts';
 
 type CustomerChannels =
-  | 'queue.window'
   | 'customers.get'
   | 'customers.add'
   | 'customers.refresh'
@@ -44,7 +43,6 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
   };
 
   const handlers: Pick<Handlers, CustomerChannels> = {
-    'queue.window': async (input) => withLatestNotes(journal, await journal.queue.window(input)),
     'customers.get': ({ id }) => detail(id),
     async 'customers.add'({ ref }) {
       const { baseUrl } = options.connection().status();

@@ -12,6 +12,7 @@ export function toQueueRow(customer: JournalCustomer): QueueRow {
     statusSince: customer.statusSince,
     gone: customer.goneAt !== null,
     note: customer.note,
+    changedAt: customer.changedAt,
   };
 }
 

@@ -46,6 +46,8 @@ export interface JournalCustomer {
   pendingDocuments: number;
   /** The queue row's line, e.g. why the last document was rejected. */
   note: string | null;
+  /** The last time anything the queue shows changed (kept by the journal's triggers). */
+  changedAt: string;
 }
 
 export interface StatusChange {
@@ -103,6 +105,7 @@ interface CustomerRow {
   gone_at: string | null;
   pending_documents: number;
   note: string | null;
+  changed_at: string;
 }
 
 interface PersonalRow {
@@ -121,7 +124,7 @@ const LinksSchema = z
 const ReportedSchema = z.record(z.string(), z.unknown());
 
 const SELECT_CUSTOMER = `SELECT id, url, name, email, type, status, section, status_since, created, last_refreshed,
-  links, gone_at, pending_documents, note FROM customers WHERE id = :id`;
+  links, gone_at, pending_documents, note, changed_at FROM customers WHERE id = :id`;
 
 export function customersRepository(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock) {
   const now = () => isoTime(clock());
@@ -313,5 +316,6 @@ function toCustomer(row: CustomerRow): JournalCustomer {
     goneAt: row.gone_at,
     pendingDocuments: row.pending_documents,
     note: row.note,
+    changedAt: row.changed_at,
   };
 }

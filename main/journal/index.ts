@@ -38,7 +38,7 @@ export type {
 } from './interface.ts';
 export type { Note, NotesRepository } from './notes.ts';
 export type { Address, PersonalData } from './personal.ts';
-export type { QueueRepository } from './queue.ts';
+export type { DueBefore, OverdueCase, QueueRepository } from './queue.ts';
 export type { Rejection, RejectionInput, RejectionsRepository } from './rejections.ts';
 export type { RetriesRepository, RetryRecord } from './retries.ts';
 export { type JournalOptions, LATEST_VERSION, openJournal, type SqliteJournal } from './sqlite.ts';

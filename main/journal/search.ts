@@ -51,3 +51,26 @@ function containsPattern(word: string): string {
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
+
+/** SQL of a search's matches as a CTE `m(seq)`, taking at most `cap` from each index it reads. */
+export function matchSet(plan: SearchPlan, cap: number): { with: string; params: Record<string, string> } {
+  if (plan.fragments !== undefined) {
+    return {
+      with: `WITH m AS MATERIALIZED (
+        SELECT rowid AS seq FROM customer_search WHERE customer_search MATCH :fragments LIMIT ${cap})`,
+      params: { fragments: plan.fragments },
+    };
+  }
+  const range = (column: string) =>
+    `SELECT seq FROM (SELECT seq FROM customers
+      WHERE ${column} COLLATE NOCASE >= :from AND ${column} COLLATE NOCASE < :to LIMIT ${cap})`;
+  const prefix = plan.prefix ?? { from: '', to: MAX_CHAR };
+  return {
+    with: `WITH m AS MATERIALIZED (${range('name')} UNION ${range('email')})`,
+    params: { from: prefix.from, to: prefix.to },
+  };
+}
+
+export function nameOrEmailLike(table: 'c' | 'd', param: string): string {
+  return `(${table}.name LIKE ${param} ESCAPE '\\' OR ${table}.email LIKE ${param} ESCAPE '\\')`;
+}

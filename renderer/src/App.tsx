@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { AuditScreen } from './features/audit/AuditScreen.tsx';
-import { CustomerView } from './features/customer/CustomerView.tsx';
 import { DraftScreen } from './features/drafts/DraftScreen.tsx';
 import { EventLogScreen } from './features/events/EventLogScreen.tsx';
 import { useJobStore } from './features/jobs/job-store.ts';
@@ -27,9 +26,7 @@ const VIEWS: { view: View; label: string; sandboxOnly?: true }[] = [
 ];
 
 export function App() {
-  const { service, problem, view, customerId, draftId, draftOpening, show, load } = useAppStore();
-  // A customer is opened from the queue: the queue stays the current place in the navigation.
-  const place: View = view === 'customer' ? 'queue' : view;
+  const { service, problem, view, draftId, draftOpening, show, load } = useAppStore();
   const onSandbox = service?.mode === 'sandbox';
 
   useEffect(() => {
@@ -55,7 +52,7 @@ export function App() {
             <button
               key={item.view}
               type="button"
-              aria-current={place === item.view ? 'page' : undefined}
+              aria-current={view === item.view ? 'page' : undefined}
               onClick={() => show(item.view)}
             >
               {item.label}
@@ -78,8 +75,6 @@ export function App() {
           <AuditScreen />
         ) : view === 'draft' ? (
           <DraftScreen key={draftOpening} draftId={draftId} />
-        ) : view === 'customer' && customerId ? (
-          <CustomerView id={customerId} onBack={() => show('queue')} />
         ) : (
           <QueueScreen />
         )}

@@ -54,8 +54,8 @@ export async function openDocumentCustomer(page: Page, app: QueueApp, lastName: 
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(dialog).toBeHidden();
   await page
-    .getByRole('listbox', { name: 'Customers' })
-    .getByRole('option', { name: new RegExp(`document ${lastName}`) })
+    .getByRole('grid', { name: 'Customers' })
+    .getByRole('row', { name: new RegExp(`document ${lastName}`) })
     .click();
   await expect(page.getByRole('heading', { level: 2, name: `document ${lastName}` })).toBeVisible();
   return id;

@@ -83,7 +83,7 @@ test('a blurry photo chosen from the keyboard is rejected, with the reason in wo
 
   await app.sandbox.advanceClock(120);
   // A refresh (as a webhook would) pushes the change to the panel without waiting for its poll.
-  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByRole('button', { name: 'Refresh', exact: true }).click();
   const row = documentsTable(page).getByRole('row', { name: /Driver’s license/ });
   await expect(row).toContainText('Rejected');
   await expect(row).toContainText('The photo could not be read');
@@ -98,7 +98,7 @@ test('a blurry photo chosen from the keyboard is rejected, with the reason in wo
     .getByRole('button', { name: /^Needs document/ })
     .click();
   await expect(
-    page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /document Okoye/ }),
+    page.getByRole('grid', { name: 'Customers' }).getByRole('row', { name: /document Okoye/ }),
   ).toContainText('The photo could not be read');
 });
 

@@ -76,8 +76,8 @@ export async function createThroughDraft(page: Page, who: Person, sectionTitle: 
     .click();
   const name = `${who.firstName} ${who.lastName}`;
   await page
-    .getByRole('listbox', { name: 'Customers' })
-    .getByRole('option', { name: new RegExp(name) })
+    .getByRole('grid', { name: 'Customers' })
+    .getByRole('row', { name: new RegExp(name) })
     .click();
   await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
 }

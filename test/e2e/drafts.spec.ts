@@ -15,7 +15,7 @@ import { expect, test } from './queue-fixtures.ts';
 
 /** New customers: the form and its rules, autosave, the outbox online and offline, duplicates. */
 
-const list = (page: Page) => page.getByRole('listbox', { name: 'Customers' });
+const list = (page: Page) => page.getByRole('grid', { name: 'Customers' });
 const section = (page: Page, title: string) =>
   page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: new RegExp(`^${title}`) });
 /** The outbox waits out its backoff before sending again: longer than one look at the screen. */
@@ -62,7 +62,7 @@ test('the form checks as one types, focuses the first error on submit, and a dra
   await page.reload();
   await section(page, 'Drafts & outbox').click();
   await list(page)
-    .getByRole('option', { name: /Nora Nolan/ })
+    .getByRole('row', { name: /Nora Nolan/ })
     .click();
   await expect(draftForm(page)).toBeVisible();
   for (const [field, label] of Object.entries(FIELD_LABELS)) {
@@ -114,10 +114,10 @@ test('submitted while the service is unreachable, a draft waits queued and is cr
 
   await form.getByRole('button', { name: 'Open customer' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Olive Ortiz' })).toBeVisible();
-  await expect(page.getByText(who.email)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Case' }).getByText(who.email)).toBeVisible();
   await page.getByRole('button', { name: '← Back to queue' }).click();
   await section(page, 'Verified').click();
-  await expect(list(page).getByRole('option', { name: /Olive Ortiz/ })).toContainText('verified');
+  await expect(list(page).getByRole('row', { name: /Olive Ortiz/ })).toContainText('verified');
   await expect(section(page, 'Drafts & outbox')).toHaveAccessibleName('Drafts & outbox 0');
 });
 
@@ -170,5 +170,5 @@ test('a Duplicate e-mail rejection shows on the field and offers to link the exi
   await expectState(page, 'Created');
   await form.getByRole('button', { name: 'Open customer' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Quinn Quade' })).toBeVisible();
-  await expect(page.getByText(existing.email)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Case' }).getByText(existing.email)).toBeVisible();
 });

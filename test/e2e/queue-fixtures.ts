@@ -26,6 +26,8 @@ export interface QueueApp {
    * issue) and a customer the service has forgotten (the sandbox deletes none).
    */
   withJournal(change: (journal: Journal) => Promise<unknown>): Promise<void>;
+  /** Moves main's clock (the one ageing targets are measured by) ahead by `ms`. */
+  advanceDeskClock(ms: number): void;
 }
 
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -42,7 +44,9 @@ export const test = base.extend<{ app: QueueApp; builtInService: BuiltInService 
     const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
       version: string;
     };
+    let deskAhead = 0;
     const desk = await createDesk({
+      clock: () => new Date(Date.now() + deskAhead),
       host: 'browser',
       version,
       dataDir,
@@ -71,7 +75,14 @@ export const test = base.extend<{ app: QueueApp; builtInService: BuiltInService 
         await journal.close();
       }
     };
-    await use({ launchUrl: host.launchUrl, sandbox: await sandboxClient(running), withJournal });
+    await use({
+      launchUrl: host.launchUrl,
+      sandbox: await sandboxClient(running),
+      withJournal,
+      advanceDeskClock: (ms) => {
+        deskAhead += ms;
+      },
+    });
     // The browser's side first: a socket it holds open (its event stream reconnecting, a preconnect)
     // would otherwise keep the host's server from closing until Node's header timeout.
     await page.context().close();

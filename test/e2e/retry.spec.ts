@@ -33,7 +33,7 @@ test('a customer Vetted created gets its one retry, pre-filled, and a second one
   await page.goto(app.launchUrl);
   const who = person('retry', 'Reyes');
   await createThroughDraft(page, who, 'Needs retry');
-  await expect(page.getByText(/^Needs retry for/)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Case' }).getByText(/^Needs retry for/)).toBeVisible();
 
   await retryButton(page).click();
   const dialog = retryDialog(page);
@@ -99,8 +99,8 @@ test('a customer Vetted did not create starts empty, and a cancelled form leaves
   await add.getByLabel('Customer ID or URL').fill(id);
   await add.getByRole('button', { name: 'Add', exact: true }).click();
   await page
-    .getByRole('listbox', { name: 'Customers' })
-    .getByRole('option', { name: /retry Santos/ })
+    .getByRole('grid', { name: 'Customers' })
+    .getByRole('row', { name: /retry Santos/ })
     .click();
 
   await retryButton(page).click();
@@ -134,7 +134,7 @@ test('a first name corrected in the retry form is what the service gets: the cus
   await page.getByRole('button', { name: '← Back to queue' }).click();
   await section(page, 'Needs document').click();
   await expect(
-    page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /document Okafor/ }),
+    page.getByRole('grid', { name: 'Customers' }).getByRole('row', { name: /document Okafor/ }),
   ).toBeVisible();
   expect(await app.sandbox.received(who.email)).toMatchObject({ firstName: 'document', status: 'document' });
 });

@@ -154,7 +154,7 @@ test('a status change delivered by webhook moves the queue row and raises a toas
   await adding.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(adding).toBeHidden();
   await queueSection(page, 'Needs document').click();
-  await expect(page.getByRole('option', { name: /document Lopez/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /document Lopez/ })).toBeVisible();
 
   await app.sandbox.uploadDocument(id);
   await expect(queueSection(page, 'Document in review')).toHaveAccessibleName('Document in review 1');
@@ -163,7 +163,7 @@ test('a status change delivered by webhook moves the queue row and raises a toas
   const toast = toasts(page).getByRole('button', { name: 'Customer verified document Lopez' });
   await expect(toast).toBeVisible();
   await expect(queueSection(page, 'Verified')).toHaveAccessibleName('Verified 1');
-  await expect(page.getByRole('option', { name: /document Lopez/ })).toHaveCount(0);
+  await expect(page.getByRole('row', { name: /document Lopez/ })).toHaveCount(0);
   // The toast did not take the focus from where the reviewer was.
   await expect(queueSection(page, 'Needs document')).toBeFocused();
 

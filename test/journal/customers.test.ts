@@ -29,6 +29,7 @@ describe('customers in the journal', () => {
       goneAt: null,
       pendingDocuments: 0,
       note: null,
+      changedAt: customer.created,
     });
     expect(await journal.customers.history('c-1')).toEqual([
       { status: 'retry', at: customer.created, source: 'created', eventId: null },

@@ -53,6 +53,8 @@ const custom: Partial<Settings> = {
   tokenEndpoint: 'real',
   requestRate: 5,
   requestBurst: 10,
+  ageingTargets: { retry: 12, document: 36, review: 96 },
+  overdueNotifications: false,
 };
 
 describe('settings', () => {
@@ -67,6 +69,8 @@ describe('settings', () => {
       tokenEndpoint: 'automatic',
       requestRate: 10,
       requestBurst: 20,
+      ageingTargets: { retry: 24, document: 48, review: 72 },
+      overdueNotifications: true,
     });
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
     expect(settings.problem).toBeNull();

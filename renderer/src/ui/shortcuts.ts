@@ -19,6 +19,21 @@ const KEY_NAMES: Record<string, string> = {
 };
 export const keyName = (key: string) => KEY_NAMES[key] ?? key;
 
+/** Every shortcut list on screen now (a screen and the panels inside it each register theirs). */
+const active = new Set<{ current: Shortcut[] }>();
+
+/** The shortcuts of everything on screen, `first` leading, each label once: what `?` lists. */
+export function shortcutsOnScreen(
+  first: Pick<Shortcut, 'keys' | 'label'>[] = [],
+): Pick<Shortcut, 'keys' | 'label'>[] {
+  const seen = new Set<string>();
+  return [...first, ...[...active].flatMap((list) => list.current)].filter((shortcut) => {
+    if (seen.has(shortcut.label)) return false;
+    seen.add(shortcut.label);
+    return true;
+  });
+}
+
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || target.matches('input, textarea, select');
@@ -36,6 +51,12 @@ function isControl(target: EventTarget | null): boolean {
 export function useShortcuts(shortcuts: Shortcut[]): void {
   const latest = useRef(shortcuts);
   latest.current = shortcuts;
+  useEffect(() => {
+    active.add(latest);
+    return () => {
+      active.delete(latest);
+    };
+  }, []);
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;

@@ -19,6 +19,8 @@ const SETTINGS: SettingsView = {
   tokenEndpoint: 'automatic',
   requestRate: 10,
   requestBurst: 20,
+  ageingTargets: { retry: 24, document: 48, review: 72 },
+  overdueNotifications: true,
   secretProtection: 'file-permissions',
   problem: null,
 };
@@ -56,7 +58,7 @@ describe('app-wide stores', () => {
     await settle();
     expect(useToastStore.getState().toasts.map((toast) => toast.body)).toEqual(['Now suspended.']);
     fake.push('notification.clicked', { customerId: 'c1' });
-    expect(useAppStore.getState()).toMatchObject({ view: 'customer', customerId: 'c1' });
+    expect(useAppStore.getState()).toMatchObject({ view: 'queue', customerId: 'c1' });
     stop();
     expect(fake.listeners('notification.show')).toBe(0);
   });

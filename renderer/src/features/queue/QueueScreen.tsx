@@ -4,53 +4,79 @@ import { useAppStore } from '../../store.ts';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
 import { useWatch } from '../../ui/watch.ts';
+import { rowAt } from '../../ui/windowed-pages.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
-import { QueueList } from './QueueList.tsx';
+import { CasePane } from './CasePane.tsx';
+import { useOverdueStore } from './overdue-store.ts';
+import { QueuePane } from './QueuePane.tsx';
 import { QueueToolbar } from './QueueToolbar.tsx';
 import { useQueueStore } from './queue-store.ts';
-import { SectionNav } from './SectionNav.tsx';
+import { SplitView } from './SplitView.tsx';
+import { useRouteSync } from './use-route-sync.ts';
 
-/** The reviewer's start screen: the customers by section, longest-waiting first. */
+/** The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address. */
 export function QueueScreen() {
-  const listRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLTableElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState('');
+  const [focusRequest, setFocusRequest] = useState(0);
+  const [openFirstWanted, setOpenFirstWanted] = useState(false);
   const problem = useQueueStore((state) => state.problem);
-  const openCustomer = useAppStore((state) => state.openCustomer);
-  const openDraft = useAppStore((state) => state.openDraft);
+  const firstRow = useQueueStore((state) => rowAt(state.pages, 0));
+  const customerId = useAppStore((state) => state.customerId);
+  const { openDraft, navigate } = useAppStore.getState();
   const queue = useQueueStore.getState;
   useWatch(useQueueStore.getState().watch);
+  useWatch(useOverdueStore.getState().watch);
+  useRouteSync();
 
   useEffect(() => {
-    const { reload, loadImportAvailability, selectedId } = useQueueStore.getState();
+    const { reload, loadImportAvailability } = useQueueStore.getState();
     reload();
     void loadImportAvailability();
-    // Back from a customer: the keys carry on where the reviewer left the list.
-    if (selectedId) listRef.current?.focus();
+    void useOverdueStore.getState().load();
+    // Back from another screen: the keys carry on where the reviewer left the list.
+    if (useQueueStore.getState().selectedId) gridRef.current?.focus({ preventScroll: true });
   }, []);
 
+  /** Opens a row: a case in the right pane, its heading focused; a draft in the draft form. */
   const open = (row: QueueRow | undefined) => {
-    // Drafts open in the draft form, which is not part of the queue.
     if (row?.section === 'drafts') openDraft(row.id);
-    else if (row) openCustomer(row.id);
+    else if (row) {
+      navigate({ view: 'queue', section: queue().section, customerId: row.id });
+      setFocusRequest((n) => n + 1);
+    }
   };
+
+  // Enter in the search box opens the first match, once the answer to the search is in.
+  useEffect(() => {
+    if (!openFirstWanted || !firstRow) return;
+    setOpenFirstWanted(false);
+    queue().select(firstRow.id, 0);
+    open(firstRow);
+  });
+
   const move = (delta: 1 | -1) => {
     queue().moveBy(delta);
-    if (!listRef.current?.contains(document.activeElement)) listRef.current?.focus({ preventScroll: true });
+    if (!gridRef.current?.contains(document.activeElement)) gridRef.current?.focus({ preventScroll: true });
+  };
+  const backToList = () => {
+    gridRef.current?.focus({ preventScroll: true });
+    queue().moveBy(0);
   };
   const shortcuts: Shortcut[] = [
     { keys: ['/'], label: 'Search customers', run: () => searchRef.current?.focus() },
-    { keys: ['j', 'ArrowDown'], label: 'Next customer', run: () => move(1) },
-    { keys: ['k', 'ArrowUp'], label: 'Previous customer', run: () => move(-1) },
-    { keys: ['Enter'], label: 'Open the selected customer', run: () => open(queue().selectedRow()) },
+    { keys: ['j', 'ArrowDown'], label: 'Next case (the case panel follows)', run: () => move(1) },
+    { keys: ['k', 'ArrowUp'], label: 'Previous case (the case panel follows)', run: () => move(-1) },
     {
-      keys: ['Escape'],
-      label: 'Clear the search; in a customer, back to the queue',
-      run: () => queue().setSearch(''),
+      keys: ['Enter'],
+      label: 'Open the selected case (focus on its heading)',
+      run: () => open(queue().selectedRow()),
     },
+    { keys: ['Escape'], label: 'Back to the list, at the same row', run: backToList },
     { keys: ['?'], label: 'Show these shortcuts', run: () => setHelpOpen(true) },
   ];
   useShortcuts(shortcuts);
@@ -61,7 +87,8 @@ export function QueueScreen() {
         <h2 id="queue-title">Queue</h2>
         <QueueToolbar
           searchRef={searchRef}
-          listRef={listRef}
+          listRef={gridRef}
+          onOpenFirst={() => setOpenFirstWanted(true)}
           onAdd={() => setAdding(true)}
           onHelp={() => setHelpOpen(true)}
         />
@@ -71,10 +98,10 @@ export function QueueScreen() {
         {notice}
       </p>
       {problem && <p role="alert">{problem}</p>}
-      <div className="queue-body">
-        <SectionNav />
-        <QueueList listRef={listRef} onOpen={open} />
-      </div>
+      <SplitView
+        list={<QueuePane gridRef={gridRef} onPick={open} />}
+        detail={<CasePane customerId={customerId} focusRequest={focusRequest} onBack={backToList} />}
+      />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />
       <AddCustomerDialog
         open={adding}

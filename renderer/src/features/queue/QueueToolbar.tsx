@@ -6,13 +6,15 @@ import { useQueueStore } from './queue-store.ts';
 
 interface QueueToolbarProps {
   searchRef: RefObject<HTMLInputElement | null>;
-  listRef: RefObject<HTMLDivElement | null>;
+  listRef: RefObject<HTMLElement | null>;
+  /** Enter in the search box: the first match opens. */
+  onOpenFirst(): void;
   onAdd(): void;
   onHelp(): void;
 }
 
 /** Search, and the actions that bring customers in or bring them up to date. */
-export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbarProps) {
+export function QueueToolbar({ searchRef, listRef, onOpenFirst, onAdd, onHelp }: QueueToolbarProps) {
   const search = useQueueStore((state) => state.search);
   const availability = useQueueStore((state) => state.importAvailability);
   const jobs = useJobStore((state) => state.jobs);
@@ -40,7 +42,10 @@ export function QueueToolbar({ searchRef, listRef, onAdd, onHelp }: QueueToolbar
         onChange={(event) => setSearch(event.target.value)}
         onKeyDown={(event) => {
           // From the search box straight into the results, as in any search-as-you-type list.
-          if (event.key === 'ArrowDown' || event.key === 'Enter') {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            onOpenFirst();
+          } else if (event.key === 'ArrowDown') {
             event.preventDefault();
             if (!useQueueStore.getState().selectedId) moveBy(1);
             listRef.current?.focus();

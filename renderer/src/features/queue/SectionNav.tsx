@@ -1,4 +1,7 @@
 import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/queue.ts';
+import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP } from '../../../../contract/queue-view.ts';
+import { useAppStore } from '../../store.ts';
+import { useOverdueStore } from './overdue-store.ts';
 import { type SectionFilter, useQueueStore } from './queue-store.ts';
 
 const FILTERS: { value: SectionFilter; title: string }[] = [
@@ -10,26 +13,53 @@ function countOf(filter: SectionFilter, counts: Record<Section, number>): number
   return filter === 'all' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : counts[filter];
 }
 
-/** The sections as toggle buttons, each with its live count of rows matching the search. */
+/** "1,000+" past the cap: counting further would cost more with every customer. */
+export function formatCount(n: number, capped = false): string {
+  if (n > COUNT_CAP) return `${COUNT_CAP.toLocaleString('en')}+`;
+  return capped ? `${n.toLocaleString('en')}+` : n.toLocaleString('en');
+}
+
+const isAgeing = (section: SectionFilter): section is AgeingSection =>
+  (AGEING_SECTIONS as readonly string[]).includes(section);
+
+/** The sections as toggle buttons, each with its live count of rows matching, and how many are overdue. */
 export function SectionNav() {
   const section = useQueueStore((state) => state.section);
   const counts = useQueueStore((state) => state.counts);
-  const setSection = useQueueStore((state) => state.setSection);
+  const capped = useQueueStore((state) => state.capped);
+  const overdue = useOverdueStore((state) => state.overdue);
+  const open = (value: SectionFilter) => {
+    const { navigate, customerId } = useAppStore.getState();
+    navigate({ view: 'queue', section: value, customerId });
+  };
   return (
     <nav aria-label="Sections" className="queue-sections">
       <ul>
-        {FILTERS.map((filter) => (
-          <li key={filter.value}>
-            <button
-              type="button"
-              aria-pressed={section === filter.value}
-              onClick={() => setSection(filter.value)}
-            >
-              <span className="queue-section-title">{filter.title}</span>{' '}
-              <span className="queue-section-count">{counts ? countOf(filter.value, counts) : ''}</span>
-            </button>
-          </li>
-        ))}
+        {FILTERS.map((filter) => {
+          const late = overdue && isAgeing(filter.value) ? overdue.counts[filter.value] : 0;
+          return (
+            <li key={filter.value}>
+              <button
+                type="button"
+                aria-pressed={section === filter.value}
+                onClick={() => open(filter.value)}
+              >
+                <span className="queue-section-title">{filter.title}</span>{' '}
+                <span className="queue-section-count">
+                  {counts && !(capped && filter.value !== 'drafts' && countOf(filter.value, counts) === 0)
+                    ? formatCount(countOf(filter.value, counts), capped && filter.value !== 'drafts')
+                    : ''}
+                </span>
+                {late > 0 && (
+                  <span className="queue-section-overdue">
+                    {' '}
+                    <span aria-hidden="true">⚠</span> {formatCount(late)} overdue
+                  </span>
+                )}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

@@ -1,8 +1,10 @@
 import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
+import type { QueueAfter, QueueFilters, QueueSort } from '../../../../contract/queue-view.ts';
 import {
   holdsAll,
   indexOfRow,
   mapRows,
+  PAGE_SIZE,
   type Pages,
   rowAt,
   withoutRow,
@@ -12,6 +14,8 @@ import {
 export interface QueueList {
   section: QueueWindowInput['section'];
   search: string;
+  sort: QueueSort;
+  filters: QueueFilters;
   pages: Pages<QueueRow>;
   total: number | null;
   counts: Record<Section, number> | null;
@@ -42,7 +46,14 @@ export function patchPushedRow(list: QueueList, row: QueueRow): Patched {
   if (total === null) return null;
   const at = indexOfRow(pages, row.id);
   if (at < 0) {
-    if (section !== 'all' || list.search !== '' || !holdsAll(pages, total)) return null;
+    if (
+      section !== 'all' ||
+      list.search !== '' ||
+      list.sort !== 'waiting' ||
+      Object.keys(list.filters).length > 0 ||
+      !holdsAll(pages, total)
+    )
+      return null;
     const generation = pages.get(0)?.generation ?? 0;
     return {
       pages: withRowInOrder(pages, row, queueOrder, generation),
@@ -60,4 +71,20 @@ export function patchPushedRow(list: QueueList, row: QueueRow): Patched {
     };
   }
   return { pages: withoutRow(pages, row.id, total - 1) ?? pages, total: total - 1, counts: moved };
+}
+
+/** A row's key in the order `sort`, as main's `queue.window` compares it (keyset pagination). */
+export function sortKey(row: QueueRow, sort: QueueSort): string {
+  return sort === 'name'
+    ? row.name
+    : sort === 'lastChange'
+      ? (row.changedAt ?? row.statusSince)
+      : row.statusSince;
+}
+
+/** The last row of the full page held right before `offset`: the next page is read from there. */
+export function afterRow(pages: Pages<QueueRow>, offset: number, sort: QueueSort): QueueAfter | null {
+  const previous = offset > 0 ? pages.get(offset - PAGE_SIZE) : undefined;
+  const last = previous?.rows.length === PAGE_SIZE ? previous.rows.at(-1) : undefined;
+  return last ? { key: sortKey(last, sort), id: last.id } : null;
 }

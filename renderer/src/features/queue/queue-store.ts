@@ -4,11 +4,12 @@ import type { ChannelOutput } from '../../../../contract/channels.ts';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import type { DraftState } from '../../../../contract/drafts.ts';
 import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
+import type { QueueFilters, QueueSort } from '../../../../contract/queue-view.ts';
 import { api } from '../../api.ts';
 import { sharedWatch } from '../../ui/watch.ts';
 import { windowedLoader } from '../../ui/windowed-loader.ts';
-import { indexOfRow, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
-import { patchPushedRow } from './queue-patch.ts';
+import { indexOfRow, mapRows, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
+import { afterRow, patchPushedRow } from './queue-patch.ts';
 
 export type SectionFilter = QueueWindowInput['section'];
 export type ImportAvailability = ChannelOutput<'customers.importAvailability'>;
@@ -19,6 +20,14 @@ export const ROWS_PAINTED_MEASURE = 'queue.rows-painted';
 interface QueueState {
   section: SectionFilter;
   search: string;
+  sort: QueueSort;
+  filters: QueueFilters;
+  /** More rows match than are counted: the list shows "1,000+" and the counts are lower bounds. */
+  capped: boolean;
+  /** The pointer is over the list or the keyboard is in it: live updates wait, so nothing moves under it. */
+  interacting: boolean;
+  /** Changes that arrived while the reviewer was interacting: "N updates — show". */
+  pendingUpdates: number;
   /** The selected customer, by id: it stays selected through refreshes, moves and reloads. */
   selectedId: string | null;
   /** Where the selection is (or last was) in the list, so that j/k carry on from there. */
@@ -42,8 +51,13 @@ interface QueueState {
   watch(): () => void;
   setSection(section: SectionFilter): void;
   setSearch(search: string): void;
+  setSort(sort: QueueSort): void;
+  setFilters(filters: QueueFilters): void;
+  setInteracting(interacting: boolean): void;
+  /** Applies the changes that waited (the "show" of "N updates — show"). */
+  applyUpdates(): void;
   select(id: string, index: number): void;
-  moveBy(delta: 1 | -1): void;
+  moveBy(delta: 1 | -1 | 0): void;
   /** The list reports which rows are on screen; the store fetches what they need and drops the rest. */
   showRange(range: Range): void;
   /** Asks main again for the rows on screen, keeping them shown until the answer comes. */
@@ -66,14 +80,25 @@ export const useQueueStore = create<QueueState>()(
     (set, get) => {
       const loader = windowedLoader({
         fetch: (offset, limit) => {
-          const { section, search } = get();
-          return api.queue.window({ section, search, offset, limit });
+          const { section, search, sort, filters, pages } = get();
+          const after = afterRow(pages, offset, sort);
+          return api.queue.window({
+            section,
+            search,
+            offset,
+            limit,
+            sort,
+            filters,
+            ...(after ? { after } : {}),
+          });
         },
         read: () => get(),
         write: (pages, window) =>
           set((state) => ({
             pages,
-            ...(window ? { total: window.total, counts: window.counts, problem: null } : {}),
+            ...(window
+              ? { total: window.total, counts: window.counts, capped: window.capped ?? false, problem: null }
+              : {}),
             ...followSelection(pages, state),
           })),
         failed: (error) => set({ problem: `The queue could not be loaded: ${messageOf(error)}` }),
@@ -87,10 +112,17 @@ export const useQueueStore = create<QueueState>()(
           pages: new Map(),
           cursor: 0,
           selectionPending: false,
+          pendingUpdates: 0,
           queryVersion: state.queryVersion + 1,
           askedAt: performance.now(),
         }));
         loader.ensureVisible();
+      };
+
+      /** A change that may move rows: now, or once the reviewer stops interacting with the list. */
+      const refreshOrHold = () => {
+        if (get().interacting) set((state) => ({ pendingUpdates: state.pendingUpdates + 1 }));
+        else loader.refresh();
       };
 
       /** The last state seen of each draft: the list reloads when one changes state, not on every autosave. */
@@ -99,6 +131,11 @@ export const useQueueStore = create<QueueState>()(
       return {
         section: 'all',
         search: '',
+        sort: 'waiting',
+        filters: {},
+        capped: false,
+        interacting: false,
+        pendingUpdates: 0,
         selectedId: null,
         cursor: 0,
         selectionPending: false,
@@ -115,17 +152,17 @@ export const useQueueStore = create<QueueState>()(
           api.on('customer.updated', (row) => get().pushed(row)),
           // A finished job (import, Refresh all, outbox) changed rows by the hundred: one reload.
           api.on('job.progress', (progress) => {
-            if (progress.finished) get().refresh();
+            if (progress.finished) refreshOrHold();
           }),
           // A draft's row carries its state; its rank and the drafts count change with it.
           api.on('draft.updated', (draft) => {
             if (draftStates.get(draft.id) === draft.state) return;
             draftStates.set(draft.id, draft.state);
-            get().refresh();
+            refreshOrHold();
           }),
           api.on('draft.discarded', ({ id }) => {
             draftStates.delete(id);
-            get().refresh();
+            refreshOrHold();
           }),
         ]),
         setSection: (section) => {
@@ -133,6 +170,19 @@ export const useQueueStore = create<QueueState>()(
         },
         setSearch: (search) => {
           if (search !== get().search) startQuery({ search });
+        },
+        setSort: (sort) => {
+          if (sort !== get().sort) startQuery({ sort });
+        },
+        setFilters: (filters) => startQuery({ filters }),
+        setInteracting(interacting) {
+          if (interacting === get().interacting) return;
+          set({ interacting });
+          if (!interacting && get().pendingUpdates > 0) get().applyUpdates();
+        },
+        applyUpdates() {
+          set({ pendingUpdates: 0 });
+          loader.refresh();
         },
         select: (id, index) => set({ selectedId: id, cursor: index, selectionPending: false }),
         moveBy(delta) {
@@ -170,12 +220,22 @@ export const useQueueStore = create<QueueState>()(
           return at >= 0 ? rowAt(pages, at) : undefined;
         },
         pushed(row) {
-          const patched = patchPushedRow(get(), row);
+          const state = get();
+          const patched = patchPushedRow(state, row);
+          // A row that comes, goes or needs main to place it moves others: not under a working reviewer.
+          if (state.interacting && (!patched || patched.total !== state.total)) {
+            const inPlace = mapRows(state.pages, (held) => (held.id === row.id ? row : undefined));
+            set((now) => ({
+              pendingUpdates: now.pendingUpdates + 1,
+              ...(inPlace ? { pages: inPlace } : {}),
+            }));
+            return;
+          }
           if (!patched) {
             loader.refresh();
             return;
           }
-          set((state) => ({ ...patched, ...followSelection(patched.pages, state) }));
+          set((now) => ({ ...patched, ...followSelection(patched.pages, now) }));
           loader.patched();
         },
         async add(ref) {
@@ -197,7 +257,13 @@ export const useQueueStore = create<QueueState>()(
       name: 'vetted.queue',
       storage: createJSONStorage(() => sessionStorage),
       // The reviewer's place in the queue survives a reload of the window; rows are always asked for afresh.
-      partialize: ({ section, search, selectedId }) => ({ section, search, selectedId }),
+      partialize: ({ section, search, selectedId, sort, filters }) => ({
+        section,
+        search,
+        selectedId,
+        sort,
+        filters,
+      }),
     },
   ),
 );

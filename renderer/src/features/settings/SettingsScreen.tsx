@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
 import { Field } from '../../ui/Field.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
 import { useSettingsStore } from './settings-store.ts';
@@ -247,6 +248,7 @@ export function SettingsScreen() {
         {message && <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p>}
         {test && <ConnectionTestResult test={test} />}
       </form>
+      <AgeingTargetsSection />
       <UpdatesSection />
       <DiagnosticsSection />
     </section>

@@ -1,0 +1,69 @@
+import { Fragment, useId } from 'react';
+import type { QueueFilters as Filters } from '../../../../contract/queue-view.ts';
+import { useQueueStore } from './queue-store.ts';
+
+type DayField = 'createdFrom' | 'createdTo' | 'changedFrom' | 'changedTo';
+
+const RANGES: { legend: string; from: DayField; to: DayField }[] = [
+  { legend: 'Created', from: 'createdFrom', to: 'createdTo' },
+  { legend: 'Last change', from: 'changedFrom', to: 'changedTo' },
+];
+
+const FLAGS: { key: 'hasNotes' | 'overdue'; label: string }[] = [
+  { key: 'hasNotes', label: 'Has notes' },
+  { key: 'overdue', label: 'Overdue' },
+];
+
+/** Narrows the list beside the sections: date ranges, notes, overdue. Each change asks main at once. */
+export function QueueFilters() {
+  const filters = useQueueStore((state) => state.filters);
+  const setFilters = useQueueStore((state) => state.setFilters);
+  const id = useId();
+  const change = (patch: Partial<Filters>) => {
+    const next: Filters = { ...filters, ...patch };
+    for (const key of Object.keys(next) as (keyof Filters)[]) {
+      if (next[key] === undefined || next[key] === '' || next[key] === false) delete next[key];
+    }
+    setFilters(next);
+  };
+  const active = Object.keys(filters).length;
+  return (
+    <details className="queue-filters">
+      <summary>Filters{active > 0 ? ` (${active} on)` : ''}</summary>
+      <form aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+        {RANGES.map((range) => (
+          <fieldset key={range.legend}>
+            <legend>{range.legend}</legend>
+            {(['from', 'to'] as const).map((end) => (
+              <Fragment key={end}>
+                <label htmlFor={`${id}-${range[end]}`}>{end === 'from' ? 'From' : 'to'}</label>
+                <input
+                  id={`${id}-${range[end]}`}
+                  type="date"
+                  aria-label={`${range.legend} ${end}`}
+                  value={filters[range[end]] ?? ''}
+                  onChange={(event) => change({ [range[end]]: event.target.value || undefined })}
+                />
+              </Fragment>
+            ))}
+          </fieldset>
+        ))}
+        {FLAGS.map((flag) => (
+          <label key={flag.key}>
+            <input
+              type="checkbox"
+              checked={filters[flag.key] ?? false}
+              onChange={(event) => change({ [flag.key]: event.target.checked })}
+            />{' '}
+            {flag.label}
+          </label>
+        ))}
+        {active > 0 && (
+          <button type="button" onClick={() => setFilters({})}>
+            Clear filters
+          </button>
+        )}
+      </form>
+    </details>
+  );
+}

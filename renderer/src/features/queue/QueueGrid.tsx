@@ -1,0 +1,146 @@
+import { type CSSProperties, type RefObject, useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { QueueRow } from '../../../../contract/queue.ts';
+import { useNow } from '../../ui/time.tsx';
+import { useWindowedList } from '../../ui/use-windowed-list.ts';
+import { rowAt } from '../../ui/windowed-pages.ts';
+import { useOverdueStore } from './overdue-store.ts';
+import { QueueGridHeader } from './QueueGridHeader.tsx';
+import { QueueGridRow, rowId } from './QueueGridRow.tsx';
+import { ROWS_PAINTED_MEASURE, useQueueStore } from './queue-store.ts';
+
+/** Rows have one height, so the scroll height is exact without measuring anything. */
+const ROW_HEIGHT = 48;
+const OVERSCAN = 6;
+
+interface QueueGridProps {
+  /** The grid itself: it keeps focus while the reviewer moves, the selected row its active descendant. */
+  gridRef: RefObject<HTMLTableElement | null>;
+  onPick(row: QueueRow): void;
+}
+
+/**
+ * The queue as a virtualized grid: column headers, then only the rows on screen (and a few around) in
+ * the DOM; the store holds only their pages. Screen readers hear its length (aria-rowcount) and each
+ * row's place (aria-rowindex).
+ */
+export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
+  const scrollRef = useRef<HTMLTableSectionElement>(null);
+  const { pages, total, selectedId, cursor, scrollRequest, queryVersion, section, search, askedAt, capped } =
+    useQueueStore(
+      useShallow((state) => ({
+        pages: state.pages,
+        total: state.total,
+        selectedId: state.selectedId,
+        cursor: state.cursor,
+        scrollRequest: state.scrollRequest,
+        queryVersion: state.queryVersion,
+        section: state.section,
+        search: state.search,
+        askedAt: state.askedAt,
+        capped: state.capped,
+      })),
+    );
+  const { showRange, select, rowsPainted } = useQueueStore.getState();
+  useOverdueStore((state) => state.overdue);
+  const overdue = useOverdueStore.getState().isOverdue;
+  const now = useNow();
+  const { virtualizer, items } = useWindowedList({
+    total,
+    scrollRef,
+    rowHeight: ROW_HEIGHT,
+    overscan: OVERSCAN,
+    showRange,
+    queryVersion,
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only keyboard moves scroll, not every change of cursor.
+  useEffect(() => {
+    if (scrollRequest > 0) virtualizer.scrollToIndex(cursor, { align: 'auto' });
+  }, [scrollRequest]);
+
+  const shownRows = items.some((item) => rowAt(pages, item.index));
+  useEffect(() => {
+    if (askedAt === null || !shownRows) return;
+    rowsPainted();
+    measureUntilPainted(askedAt);
+  }, [askedAt, shownRows, rowsPainted]);
+
+  const activeShown = items.some((item) => rowAt(pages, item.index)?.id === selectedId);
+  return (
+    <div className="queue-list-pane">
+      <table
+        ref={gridRef}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA grid pattern on a table: one focusable widget whose active row follows j/k.
+        role="grid"
+        aria-label="Customers"
+        aria-rowcount={total === null ? undefined : total + 1}
+        tabIndex={0}
+        aria-activedescendant={selectedId && activeShown ? rowId(selectedId) : undefined}
+        className="queue-grid"
+      >
+        <QueueGridHeader />
+        {/* The scroll height is the spacer after the rows (CSS), so only the rows on screen are in the DOM. */}
+        <tbody
+          ref={scrollRef}
+          className="queue-list"
+          style={{ '--queue-height': `${virtualizer.getTotalSize()}px` } as CSSProperties}
+        >
+          {items.map((item) => {
+            const row = rowAt(pages, item.index);
+            if (!row) {
+              return (
+                <tr
+                  key={item.key}
+                  aria-rowindex={item.index + 2}
+                  className="queue-row queue-row-loading"
+                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                >
+                  <td>Loading…</td>
+                </tr>
+              );
+            }
+            return (
+              <QueueGridRow
+                key={row.id}
+                row={row}
+                index={item.index}
+                selected={row.id === selectedId}
+                overdue={overdue(row.section, row.statusSince, now)}
+                showSection={section === 'all'}
+                now={now}
+                top={item.start}
+                height={ROW_HEIGHT}
+                onPick={() => {
+                  select(row.id, item.index);
+                  gridRef.current?.focus({ preventScroll: true });
+                  onPick(row);
+                }}
+              />
+            );
+          })}
+        </tbody>
+      </table>
+      {total === 0 && (
+        <p className="queue-empty">
+          {search ? `No customers match “${search}” here.` : 'No customers in this section.'}
+        </p>
+      )}
+      {capped && (
+        <p className="queue-capped">
+          More than 1,000 match: the list shows the first 1,000. Narrow the search to see others.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** After React commits, the next frame paints: measure once that frame is done (bench/queue-render.ts). */
+function measureUntilPainted(askedAt: number): void {
+  requestAnimationFrame(() => {
+    setTimeout(() => {
+      performance.clearMeasures(ROWS_PAINTED_MEASURE);
+      performance.measure(ROWS_PAINTED_MEASURE, { start: askedAt, end: performance.now() });
+    }, 0);
+  });
+}

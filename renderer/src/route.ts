@@ -1,0 +1,66 @@
+import { SECTIONS } from '../../contract/queue.ts';
+import type { SectionFilter } from './features/queue/queue-store.ts';
+
+/** The app's places, each with an address in the URL's fragment: `#/queue/<section>/<customerId>`, `#/events`… */
+export type View = 'queue' | 'draft' | 'events' | 'webhooks' | 'audit' | 'settings' | 'sandbox';
+const VIEWS: readonly View[] = ['queue', 'draft', 'events', 'webhooks', 'audit', 'settings', 'sandbox'];
+
+export interface Route {
+  view: View;
+  /** The queue's section (queue only). */
+  section?: SectionFilter;
+  /** The case open in the queue's right pane (queue only). */
+  customerId?: string | null;
+}
+
+const isSection = (value: string): value is SectionFilter =>
+  value === 'all' || (SECTIONS as readonly string[]).includes(value);
+
+/**
+ * The route an address names; anything unknown (or the launch token's fragment) is the queue. The draft
+ * form's address names no draft, so opening it again (a reload) lands in the queue, where drafts are.
+ */
+export function parseRoute(hash: string): Route {
+  const [view = '', section = '', id = ''] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (!(VIEWS as readonly string[]).includes(view) || view === 'queue' || view === 'draft') {
+    return {
+      view: 'queue',
+      ...(isSection(section) ? { section } : {}),
+      customerId: view === 'queue' && id ? id : null,
+    };
+  }
+  return { view: view as View };
+}
+
+export function formatRoute(route: Route): string {
+  if (route.view !== 'queue') return `#/${route.view}`;
+  const section = encodeURIComponent(route.section ?? 'all');
+  return route.customerId
+    ? `#/queue/${section}/${encodeURIComponent(route.customerId)}`
+    : `#/queue/${section}`;
+}
+
+// The address bar, where there is one: stores also run in unit tests, in Node, with no window.
+const hasWindow = () => typeof window !== 'undefined';
+
+export function currentHash(): string {
+  return hasWindow() ? window.location.hash : '';
+}
+
+/** Puts the address in the history (back returns to the one before), or in place of the current one. */
+export function writeHash(address: string, replace = false): void {
+  if (!hasWindow() || address === window.location.hash) return;
+  if (replace) history.replaceState(history.state, '', address);
+  else history.pushState(history.state, '', address);
+}
+
+/** Calls `follow` when the address changes by back, forward or typing. Returns the stop. */
+export function onAddressChange(follow: () => void): () => void {
+  if (!hasWindow()) return () => {};
+  window.addEventListener('popstate', follow);
+  window.addEventListener('hashchange', follow);
+  return () => {
+    window.removeEventListener('popstate', follow);
+    window.removeEventListener('hashchange', follow);
+  };
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatRoute, parseRoute } from '../../../renderer/src/route.ts';
+
+describe('addresses of the app’s places', () => {
+  it('gives each case in the queue its own address, and reads it back', () => {
+    const route = { view: 'queue', section: 'retry', customerId: 'c-1' } as const;
+    expect(formatRoute(route)).toBe('#/queue/retry/c-1');
+    expect(parseRoute('#/queue/retry/c-1')).toEqual(route);
+    expect(parseRoute(formatRoute({ view: 'queue', section: 'all', customerId: 'a/b c' }))).toEqual({
+      view: 'queue',
+      section: 'all',
+      customerId: 'a/b c',
+    });
+  });
+
+  it('lands in the queue for the launch token, an unknown place, or the draft form (which names no draft)', () => {
+    for (const hash of ['', '#token=abc', '#/nowhere', '#/draft', '#/queue/bogus']) {
+      expect(parseRoute(hash), hash).toMatchObject({ view: 'queue', customerId: null });
+    }
+    expect(parseRoute('#/events')).toEqual({ view: 'events' });
+    expect(formatRoute({ view: 'settings' })).toBe('#/settings');
+  });
+});
