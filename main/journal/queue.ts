@@ -323,7 +323,10 @@ function narrowTo(source: Source, plan: SearchPlan, noted: string[], cap = CAP):
   // Customers whose notes match join the index's matches (a few ids: an IN list), whatever their name says.
   customers.params.noted = JSON.stringify(noted);
   if (patterns.length > 0) customers.where.push(`(${patterns.join(' AND ')} OR c.id IN (${NOTED}))`);
-  const withNoted = `${set.with.replace(/\)$/, '')} UNION SELECT seq FROM customers WHERE id IN (${NOTED}))`;
+  // The index's matches keep their LIMIT inside a subquery (SQLite allows none before a UNION).
+  const head = 'WITH m AS MATERIALIZED (';
+  const matches = set.with.slice(head.length, -1);
+  const withNoted = `${head}SELECT seq FROM (${matches}) UNION SELECT seq FROM customers WHERE id IN (${NOTED}))`;
   return { ...source, with: withNoted, from: 'm CROSS JOIN customers c ON c.seq = m.seq', customers };
 }
 
