@@ -17,7 +17,7 @@ import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
 import { sandboxPanelFeature } from './sandbox-panel.ts';
 import { type Handlers, serve } from './serve.ts';
-import { connectService, type ServiceConnection } from './service/connection.ts';
+import { type ConnectOptions, connectService, type ServiceConnection } from './service/connection.ts';
 import {
   type ConfLike,
   type ConfLikeOptions,
@@ -47,6 +47,8 @@ export interface DeskOptions {
   strictContract?: boolean;
   /** The host's updater (Electron); without one, the desk says it does not update itself. */
   updates?: UpdatesFactory;
+  /** The 429 gate's back-off (not a user setting): tests shorten it to stay quick and deterministic. */
+  rateLimitBackOff?: ConnectOptions['rateLimitBackOff'];
 }
 
 /**
@@ -96,6 +98,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       startSandbox: (sandbox: SandboxOptions) =>
         options.startSandbox({ ...sandbox, profile: settings.get().sandboxProfile }),
       sandboxSecrets: sealedWith(vault),
+      rateLimitBackOff: options.rateLimitBackOff,
     });
   let connection = await connect();
   const journal = openJournal({ file: path.join(options.dataDir, 'journal.db'), dataKey: vault.dataKey() });

@@ -30,6 +30,7 @@ export async function startDesk(
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-')),
   /** The built-in service: the sandbox, or a stand-in in front of it. */
   sandbox: DeskOptions['startSandbox'] = (options) => startSandbox({ ...options, reviewDelayMs: 60_000 }),
+  more: Pick<DeskOptions, 'rateLimitBackOff'> = {},
 ): Promise<DeskHarness> {
   const logLines: string[] = [];
   const outputs: unknown[] = [];
@@ -43,6 +44,7 @@ export async function startDesk(
     vault: openFileKeyVault({ dir: dataDir }),
     startSandbox: sandbox,
     strictContract: true,
+    ...more,
   });
   desk.events.subscribe((event, payload) => events.push({ event, payload }));
   const dispatch = desk.dispatcher(() => true);
