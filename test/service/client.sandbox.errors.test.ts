@@ -43,6 +43,26 @@ describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped
     expect('customers' in page && page.customers.map((c) => c.id)).toContain(id);
   });
 
+  it.runIf(profile === 'real')(
+    '401 account and application refusals, and 500 RequestTimeout, never "gone"',
+    async () => {
+      const { client, control } = await setUp();
+      const { id } = await client.customers.create(person());
+      for (const kind of ['InvalidAccountStatus', 'InvalidApplicationStatus', 'InvalidScopes']) {
+        await control('/sandbox/faults', { rate: 1, kinds: [kind], paths: ['/customers/{id}'] });
+        const error = await client.customers.get(id).catch((e: unknown) => e);
+        expect(error).toMatchObject({ status: 401, code: kind });
+        expect(isNotFound(error)).toBe(false);
+      }
+      await control('/sandbox/faults', { rate: 1, kinds: ['RequestTimeout'], paths: ['/customers/{id}'] });
+      const timeout = await client.customers.get(id).catch((e: unknown) => e);
+      expect(timeout).toMatchObject({ status: 500, code: 'RequestTimeout', retryable: true });
+      expect(isNotFound(timeout)).toBe(false);
+      await control('/sandbox/faults', { rate: 0 });
+      await expect(client.customers.get(id)).resolves.toMatchObject({ id });
+    },
+  );
+
   it('Conflict while a keyed request is still running', async () => {
     const { client, control, stats } = await setUp();
     // Held until the faults are set again: the second request meets the first still running.
@@ -120,6 +140,19 @@ describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped
     await until(async () => (await client.subscriptions.deliveries(created.id)).total > 0, 'a delivery');
     const { deliveries } = await client.subscriptions.deliveries(created.id, { limit: 5 });
     expect(deliveries[0]).toMatchObject({ subscriptionId: created.id });
+    // Redelivery (once resumed): the interface profile links `retries`, the real one `retry`; one route.
+    await client.subscriptions.setPaused(created.id, false);
+    await expect(client.subscriptions.redeliver(deliveries[0]!.id)).resolves.toMatchObject({
+      url: expect.stringContaining('/retries/'),
+    });
+    if (profile === 'real') {
+      // Bounded by date, as catch-up asks: a window long past holds none of today's deliveries.
+      const past = await client.subscriptions.deliveries(created.id, {
+        startDate: '2000-01-01',
+        endDate: '2000-01-02',
+      });
+      expect(past.total).toBe(0);
+    }
     await expect(client.subscriptions.delete(created.id)).resolves.toBeUndefined();
     await expect(client.subscriptions.get(created.id)).rejects.toMatchObject({ status: 404 });
   });
