@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isNotFound, ServiceError } from '../../main/service/index.ts';
 import { until } from '../support/poll.ts';
-import { CODES, PROFILES, person, setUp as setUpOn } from './client.sandbox.setup.ts';
+import { CODES, PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
 describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped', (profile) => {
-  const setUp: typeof setUpOn = (sandboxOptions = {}, clientOptions = {}) =>
-    setUpOn({ ...sandboxOptions, profile }, clientOptions);
+  const setUp = setUpOn(profile);
   const codes = CODES[profile];
 
   it('ValidationError with field paths, and Duplicate with its about link', async () => {

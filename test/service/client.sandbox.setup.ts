@@ -118,6 +118,11 @@ export async function setUp(
   return setup;
 }
 
+/** `setUp` with the sandbox in one profile: what a `describe.each(PROFILES)` block sets up with. */
+export function setUpOn(profile: Profile): typeof setUp {
+  return (sandboxOptions = {}, clientOptions = {}) => setUp({ ...sandboxOptions, profile }, clientOptions);
+}
+
 let serial = 0;
 export function person(firstName = 'Jane'): CustomerInput {
   serial++;

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createServiceClient, ServiceError, TokenError } from '../../main/service/index.ts';
-import { PROFILES, person, setUp as setUpOn } from './client.sandbox.setup.ts';
+import { PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
 describe.each(PROFILES)('token, on the %s profile', (profile) => {
-  const setUp: typeof setUpOn = (sandboxOptions = {}, clientOptions = {}) =>
-    setUpOn({ ...sandboxOptions, profile }, clientOptions);
+  const setUp = setUpOn(profile);
   // Automatic tries the real form first: on the interface profile `/token` is a 404 and it falls back.
   const tokenPaths = profile === 'real' ? ['/token'] : ['/token', '/oauth/v2/token'];
   const learnedForm = profile === 'real' ? 'real' : 'document';
