@@ -6,6 +6,7 @@ import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../
 import { VettedError } from '../../contract/errors.ts';
 import { createDesk, type Desk, type DeskOptions } from '../../main/desk.ts';
 import { createLogger } from '../../main/log.ts';
+import { openLogFile } from '../../main/log-file.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 
@@ -35,7 +36,12 @@ export async function startDesk(
   const logLines: string[] = [];
   const outputs: unknown[] = [];
   const events: DeskHarness['events'] = [];
-  const log = createLogger((line) => logLines.push(line));
+  // As browser mode does: every line also goes to the log file, so tests looking for leaks read it too.
+  const logFile = openLogFile(dataDir);
+  const log = createLogger((line) => {
+    logLines.push(line);
+    logFile.write(line);
+  });
   const desk = await createDesk({
     host: 'browser',
     version: '0.0.0-test',
@@ -62,6 +68,7 @@ export async function startDesk(
     },
     async close() {
       await desk.close();
+      logFile.close();
     },
   };
 }

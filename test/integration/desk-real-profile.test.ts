@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftView } from '../../contract/drafts.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
+import { LOG_FILE_NAME } from '../../main/log-file.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { customersWithEmail, setFaults, validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
@@ -10,6 +12,11 @@ import { createOnService, type DeskHarness, everyFile, removeDir, startDesk } fr
 
 // Distinctive values: finding one in a file or a log line means it was written in plaintext.
 const ADDRESS = { address1: '9313 Quillwort Terrace', address2: 'Unit Periwinkle-77', city: 'Marrowby Fen' };
+
+const fileNames = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 
 async function submitted(h: DeskHarness, form: ReturnType<typeof validForm>): Promise<string> {
   const { id } = await h.call('drafts.create');
@@ -111,6 +118,10 @@ describe('desk on the real profile', () => {
 
     const values = Object.values(ADDRESS);
     const leaks = (texts: string[]) => values.filter((value) => texts.some((text) => text.includes(value)));
+    // What is looked through: the journal, its WAL, the webhook inbox log and the log file among them.
+    expect(fileNames(h.dataDir)).toEqual(
+      expect.arrayContaining(['journal.db', 'journal.db-wal', 'journal.db.inbox', LOG_FILE_NAME]),
+    );
     // While open (the journal's -wal holds the latest writes), and once closed and checkpointed.
     expect(leaks(everyFile(h.dataDir).map((bytes) => bytes.toString('latin1')))).toEqual([]);
     expect(leaks(h.logLines)).toEqual([]);
