@@ -12,11 +12,17 @@ import { expectNoAxeViolations } from './support/axe.ts';
  * with a form body and Basic credentials, 403 `notFound`, no `scope`: Automatic must find its way.
  */
 
-const test = base.extend<{ realService: RunningSandbox }>({
+/** The sandbox, and each request line it logged (`... POST /token 200 ...`). */
+interface RealService extends RunningSandbox {
+  lines: string[];
+}
+
+const test = base.extend<{ realService: RealService }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern.
   realService: async ({}, use) => {
-    const sandbox = await startSandbox({ port: 0, profile: 'real' });
-    await use(sandbox);
+    const lines: string[] = [];
+    const sandbox = await startSandbox({ port: 0, profile: 'real', log: (line) => lines.push(line) });
+    await use(Object.assign(sandbox, { lines }));
     await sandbox.close();
   },
 });
@@ -107,6 +113,18 @@ test('my service account on today’s real service: connect, create, retry, uplo
   await expect(page.getByText(/customer must answer knowledge-based questions/)).toBeVisible();
   const retryKba = page.getByRole('button', { name: 'Retry verification' });
   await expect(retryKba).toHaveAccessibleDescription(/knowledge-based questions/);
+
+  // Automatic asked today's form first and kept to it: the document's endpoint was never needed.
+  const tokenPaths = realService.lines.flatMap(
+    (line) => line.match(/ POST (\/token|\/oauth\/v2\/token) /)?.[1] ?? [],
+  );
+  expect(tokenPaths.length).toBeGreaterThan(0);
+  expect(new Set(tokenPaths)).toEqual(new Set(['/token']));
+  const basic = Buffer.from(`${realService.clientId}:${realService.clientSecret}`).toString('base64');
+  for (const line of vetted.logLines) {
+    expect(line).not.toContain(realService.clientSecret);
+    expect(line).not.toContain(basic);
+  }
 
   // The webhook really came from the service: it recorded a successful delivery of the verification.
   const client = createServiceClient({
