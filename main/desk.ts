@@ -18,7 +18,7 @@ import { describeError, type Logger } from './log.ts';
 import { queueFeature } from './queue/index.ts';
 import { sandboxPanelFeature } from './sandbox-panel.ts';
 import { type Handlers, serve } from './serve.ts';
-import { connectService, type ServiceConnection } from './service/connection.ts';
+import { type ConnectOptions, connectService, type ServiceConnection } from './service/connection.ts';
 import {
   type ConfLike,
   type ConfLikeOptions,
@@ -50,6 +50,8 @@ export interface DeskOptions {
   updates?: UpdatesFactory;
   /** Main's clock for the queue's ageing targets (tests move it); the system clock by default. */
   clock?: () => Date;
+  /** The 429 gate's back-off (not a user setting): tests shorten it to stay quick and deterministic. */
+  rateLimitBackOff?: ConnectOptions['rateLimitBackOff'];
 }
 
 /**
@@ -99,6 +101,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       startSandbox: (sandbox: SandboxOptions) =>
         options.startSandbox({ ...sandbox, profile: settings.get().sandboxProfile }),
       sandboxSecrets: sealedWith(vault),
+      rateLimitBackOff: options.rateLimitBackOff,
     });
   let connection = await connect();
   const journal = openJournal({ file: path.join(options.dataDir, 'journal.db'), dataKey: vault.dataKey() });

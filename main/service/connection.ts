@@ -3,6 +3,7 @@ import type { ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import type { Logger } from '../log.ts';
 import type { Settings } from '../settings.ts';
+import type { BudgetOptions } from './budget.ts';
 import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';
 import { createServiceClient, NotConfiguredError, type ServiceClient } from './index.ts';
@@ -33,6 +34,8 @@ export interface ConnectOptions {
   startSandbox(options: SandboxOptions): Promise<RunningSandbox>;
   /** Seals the sandbox's own secrets at rest (its client secret, webhook secrets). */
   sandboxSecrets?: SandboxOptions['secrets'];
+  /** The 429 gate's first and longest back-off (defaults 30 s and 5 min); not a user setting. */
+  rateLimitBackOff?: Partial<Pick<BudgetOptions, 'firstBackOffMs' | 'maxBackOffMs'>>;
 }
 
 /** While offline, how often to ask the service whether it is back. */
@@ -77,7 +80,10 @@ interface Target {
   network?: NetworkOptions;
 }
 
-function connectTo(target: Target, { log, onStatus, settings, dataDir }: ConnectOptions): ServiceConnection {
+function connectTo(
+  target: Target,
+  { log, onStatus, settings, dataDir, rateLimitBackOff }: ConnectOptions,
+): ServiceConnection {
   log.addSecret(target.clientSecret);
   const tracker = statusTracker(target.mode, target.baseUrl, onStatus);
   // The built-in sandbox has a new port at every start: an account to remember only for a service account.
@@ -89,7 +95,7 @@ function connectTo(target: Target, { log, onStatus, settings, dataDir }: Connect
     tokenEndpoint: settings.tokenEndpoint,
     rememberedTokenForm: memory?.recall(target.baseUrl, target.clientId),
     onTokenFormLearned: (form) => memory?.remember(target.baseUrl, target.clientId, form),
-    budget: { ratePerSecond: settings.requestRate, burst: settings.requestBurst },
+    budget: { ratePerSecond: settings.requestRate, burst: settings.requestBurst, ...rateLimitBackOff },
     network: target.network,
     log: (entry) =>
       log[entry.level](entry.msg, { requestId: entry.requestId, status: entry.status, code: entry.code }),

@@ -55,7 +55,14 @@ export function quickClient(sandbox: RunningSandbox): ServiceClient {
 export async function setFaults(
   sandbox: RunningSandbox,
   client: ServiceClient,
-  faults: { rate: number; kinds?: string[]; paths?: string[]; delayMs?: number },
+  faults: {
+    rate: number;
+    kinds?: string[];
+    paths?: string[];
+    delayMs?: number;
+    /** The faults end after this many faulted requests. */
+    count?: number;
+  },
 ): Promise<void> {
   const res = await request(`${sandbox.baseUrl}/sandbox/faults`, {
     method: 'POST',

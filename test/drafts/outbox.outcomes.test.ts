@@ -1,10 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import type { Progress } from '../../contract/customers.ts';
-import { type CustomerInput, NetworkError, ServiceError } from '../../main/service/index.ts';
+import {
+  type CustomerInput,
+  NetworkError,
+  RateLimitedError,
+  type ServiceClient,
+  ServiceError,
+} from '../../main/service/index.ts';
+import { until } from '../support/poll.ts';
 import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
 import { type Create, openRig, refusing, withCreate } from './outbox.setup.ts';
 
 describe('outbox: outcomes', () => {
+  it('fetches a created customer the rate limit kept it from reading once the service answers again', async () => {
+    const rig = await openRig();
+    const real = rig.client;
+    let limited = true;
+    const gated: ServiceClient = {
+      ...real,
+      customers: {
+        ...real.customers,
+        get: (...args) =>
+          limited
+            ? Promise.reject(new RateLimitedError(Date.now() + 30_000, Date.now()))
+            : real.customers.get(...args),
+      },
+    };
+    await rig.restart({ client: () => gated });
+    const [id] = await submitDrafts(rig, [validForm()]);
+    await rig.outbox.settled();
+    expect(await rig.journal.drafts.get(id!)).toMatchObject({ state: 'created' });
+    expect(await rig.journal.drafts.createdWithoutCustomer()).toHaveLength(1);
+
+    limited = false;
+    rig.outbox.wake();
+    await until(
+      async () => (await rig.journal.drafts.createdWithoutCustomer()).length === 0,
+      'the customer recorded without a restart',
+    );
+  });
+
   it('maps a Duplicate e-mail onto the form, offers the existing customer, and links to it', async () => {
     const rig = await openRig();
     const form = validForm();

@@ -6,6 +6,7 @@ import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../
 import { VettedError } from '../../contract/errors.ts';
 import { createDesk, type Desk, type DeskOptions } from '../../main/desk.ts';
 import { createLogger } from '../../main/log.ts';
+import { openLogFile } from '../../main/log-file.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 
@@ -30,11 +31,17 @@ export async function startDesk(
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-')),
   /** The built-in service: the sandbox, or a stand-in in front of it. */
   sandbox: DeskOptions['startSandbox'] = (options) => startSandbox({ ...options, reviewDelayMs: 60_000 }),
+  more: Pick<DeskOptions, 'rateLimitBackOff'> = {},
 ): Promise<DeskHarness> {
   const logLines: string[] = [];
   const outputs: unknown[] = [];
   const events: DeskHarness['events'] = [];
-  const log = createLogger((line) => logLines.push(line));
+  // As browser mode does: every line also goes to the log file, so tests looking for leaks read it too.
+  const logFile = openLogFile(dataDir);
+  const log = createLogger((line) => {
+    logLines.push(line);
+    logFile.write(line);
+  });
   const desk = await createDesk({
     host: 'browser',
     version: '0.0.0-test',
@@ -43,6 +50,7 @@ export async function startDesk(
     vault: openFileKeyVault({ dir: dataDir }),
     startSandbox: sandbox,
     strictContract: true,
+    ...more,
   });
   desk.events.subscribe((event, payload) => events.push({ event, payload }));
   const dispatch = desk.dispatcher(() => true);
@@ -60,6 +68,7 @@ export async function startDesk(
     },
     async close() {
       await desk.close();
+      logFile.close();
     },
   };
 }

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../main/service/index.ts';
+import { isNotFound, ServiceError } from '../../main/service/index.ts';
 import { until } from '../support/poll.ts';
-import { person, setUp } from './client.sandbox.setup.ts';
+import { CODES, PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
-describe('every error the sandbox sends, mapped', () => {
+describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped', (profile) => {
+  const setUp = setUpOn(profile);
+  const codes = CODES[profile];
+
   it('ValidationError with field paths, and Duplicate with its about link', async () => {
     const { client } = await setUp();
     const bad = { ...person(), email: 'not-an-email', dateOfBirth: '1990-02-30', postalCode: 'x', tin: '12' };
@@ -26,10 +29,10 @@ describe('every error the sandbox sends, mapped', () => {
 
   it('NotFound, InvalidResourceState, list', async () => {
     const { client } = await setUp();
-    await expect(client.customers.get(crypto.randomUUID())).rejects.toMatchObject({
-      status: 404,
-      code: 'NotFound',
-    });
+    const unknown = await client.customers.get(crypto.randomUUID()).catch((e: unknown) => e);
+    expect(unknown).toMatchObject(codes.notFound);
+    // Only the customer's own URL answering so (404, or the real service's 403 `notFound`) means gone.
+    expect(isNotFound(unknown)).toBe(true);
     const { id } = await client.customers.create(person());
     const retry = { ...person(), tin: '123-45-6789' };
     const error = (await client.customers.retry(id, retry).catch((e: unknown) => e)) as ServiceError;
@@ -38,6 +41,26 @@ describe('every error the sandbox sends, mapped', () => {
     const page = await client.customers.list({ status: ['verified'], limit: 10 });
     expect('customers' in page && page.customers.map((c) => c.id)).toContain(id);
   });
+
+  it.runIf(profile === 'real')(
+    '401 account and application refusals, and 500 RequestTimeout, never "gone"',
+    async () => {
+      const { client, control } = await setUp();
+      const { id } = await client.customers.create(person());
+      for (const kind of ['InvalidAccountStatus', 'InvalidApplicationStatus', 'InvalidScopes']) {
+        await control('/sandbox/faults', { rate: 1, kinds: [kind], paths: ['/customers/{id}'] });
+        const error = await client.customers.get(id).catch((e: unknown) => e);
+        expect(error).toMatchObject({ status: 401, code: kind });
+        expect(isNotFound(error)).toBe(false);
+      }
+      await control('/sandbox/faults', { rate: 1, kinds: ['RequestTimeout'], paths: ['/customers/{id}'] });
+      const timeout = await client.customers.get(id).catch((e: unknown) => e);
+      expect(timeout).toMatchObject({ status: 500, code: 'RequestTimeout', retryable: true });
+      expect(isNotFound(timeout)).toBe(false);
+      await control('/sandbox/faults', { rate: 0 });
+      await expect(client.customers.get(id)).resolves.toMatchObject({ id });
+    },
+  );
 
   it('Conflict while a keyed request is still running', async () => {
     const { client, control, stats } = await setUp();
@@ -73,13 +96,13 @@ describe('every error the sandbox sends, mapped', () => {
     };
     await expect(client.documents.upload(id, notAnImage)).rejects.toMatchObject({
       status: 400,
-      code: 'InvalidFileType',
+      code: codes.invalidFileType,
     });
     const huge = { ...jpeg(), bytes: new Uint8Array(10 * 1024 * 1024 + 1) };
     huge.bytes.set(jpeg().bytes.subarray(0, 16));
     await expect(client.documents.upload(id, huge)).rejects.toMatchObject({
       status: 413,
-      code: 'FileTooLarge',
+      code: codes.fileTooLarge,
     });
     const badType = { ...jpeg(), documentType: 'selfie' };
     await expect(client.documents.upload(id, badType)).rejects.toMatchObject({
@@ -95,7 +118,7 @@ describe('every error the sandbox sends, mapped', () => {
     for (let i = 0; i < 3; i++) await client.documents.upload(id, jpeg());
     await expect(client.documents.upload(id, jpeg())).rejects.toMatchObject({
       status: 400,
-      code: 'MaxNumberOfResources',
+      code: codes.tooManyDocuments,
     });
   });
 
@@ -116,6 +139,19 @@ describe('every error the sandbox sends, mapped', () => {
     await until(async () => (await client.subscriptions.deliveries(created.id)).total > 0, 'a delivery');
     const { deliveries } = await client.subscriptions.deliveries(created.id, { limit: 5 });
     expect(deliveries[0]).toMatchObject({ subscriptionId: created.id });
+    // Redelivery (once resumed): the interface profile links `retries`, the real one `retry`; one route.
+    await client.subscriptions.setPaused(created.id, false);
+    await expect(client.subscriptions.redeliver(deliveries[0]!.id)).resolves.toMatchObject({
+      url: expect.stringContaining('/retries/'),
+    });
+    if (profile === 'real') {
+      // Bounded by date, as catch-up asks: a window long past holds none of today's deliveries.
+      const past = await client.subscriptions.deliveries(created.id, {
+        startDate: '2000-01-01',
+        endDate: '2000-01-02',
+      });
+      expect(past.total).toBe(0);
+    }
     await expect(client.subscriptions.delete(created.id)).resolves.toBeUndefined();
     await expect(client.subscriptions.get(created.id)).rejects.toMatchObject({ status: 404 });
   });

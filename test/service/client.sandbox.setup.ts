@@ -14,6 +14,26 @@ import { samplePerson } from '../support/person.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
+/** Both behaviour profiles of the sandbox: the interface document's, and today's real service's. */
+export const PROFILES = ['interface', 'real'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** How each profile spells the error codes that differ (the others are the same on both). */
+export const CODES = {
+  interface: {
+    notFound: { status: 404, code: 'NotFound' },
+    invalidFileType: 'InvalidFileType',
+    fileTooLarge: 'FileTooLarge',
+    tooManyDocuments: 'MaxNumberOfResources',
+  },
+  real: {
+    notFound: { status: 403, code: 'notFound' },
+    invalidFileType: 'invalidFileType',
+    fileTooLarge: 'fileTooLarge',
+    tooManyDocuments: 'maximumNumberOfResources',
+  },
+} as const;
+
 interface Stats {
   tokensIssued: number;
   requests: Record<string, Record<string, number>>;
@@ -96,6 +116,11 @@ export async function setUp(
   };
   open.push(setup);
   return setup;
+}
+
+/** `setUp` with the sandbox in one profile: what a `describe.each(PROFILES)` block sets up with. */
+export function setUpOn(profile: Profile): typeof setUp {
+  return (sandboxOptions = {}, clientOptions = {}) => setUp({ ...sandboxOptions, profile }, clientOptions);
 }
 
 let serial = 0;

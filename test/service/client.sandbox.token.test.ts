@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createServiceClient, ServiceError, TokenError } from '../../main/service/index.ts';
-import { person, setUp } from './client.sandbox.setup.ts';
+import { PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
-describe('token', () => {
+describe.each(PROFILES)('token, on the %s profile', (profile) => {
+  const setUp = setUpOn(profile);
+  // Automatic tries the real form first: on the interface profile `/token` is a 404 and it falls back.
+  const tokenPaths = profile === 'real' ? ['/token'] : ['/token', '/oauth/v2/token'];
+  const learnedForm = profile === 'real' ? 'real' : 'document';
+
   it('one token for 500 calls', async () => {
     const { client, stats } = await setUp();
     const { id } = await client.customers.create(person());
@@ -47,13 +52,13 @@ describe('token', () => {
     });
     const error = await client.token.get().catch((e: unknown) => e);
     await client.close();
-    // Automatic tried `/token` first: this sandbox profile has none, so the document's form answered.
+    // Automatic tried `/token` first: on the interface profile it has none, so the document's form answered.
     expect(error).toBeInstanceOf(TokenError);
     expect(error).not.toBeInstanceOf(ServiceError);
     expect((error as TokenError).answer).toMatchObject({ status: 401, code: 'invalid_client' });
   });
 
-  it('Automatic falls back on the document’s form against this profile, and remembers it', async () => {
+  it('Automatic finds this profile’s form, and remembers it', async () => {
     const learned: string[] = [];
     const { sandbox, client, stats, sandboxLines } = await setUp(
       {},
@@ -63,21 +68,17 @@ describe('token', () => {
     await client.customers.list({ limit: 1 });
     const tokenLines = () => sandboxLines.filter((line) => / POST \/(token|oauth\/v2\/token) /.test(line));
     expect((await stats()).tokensIssued).toBe(1);
-    expect(tokenLines().map((line) => line.split(' ')[3])).toEqual(['/token', '/oauth/v2/token']);
-    expect(learned).toEqual(['document']);
-    // A later start with what was learned asks the document's endpoint straight away.
+    expect(tokenLines().map((line) => line.split(' ')[3])).toEqual(tokenPaths);
+    expect(learned).toEqual([learnedForm]);
+    // A later start with what was learned asks that endpoint straight away.
     const again = createServiceClient({
       baseUrl: sandbox.baseUrl,
       clientId: sandbox.clientId,
       clientSecret: sandbox.clientSecret,
-      rememberedTokenForm: 'document',
+      rememberedTokenForm: learnedForm,
     });
     await again.token.get();
     await again.close();
-    expect(tokenLines().map((line) => line.split(' ')[3])).toEqual([
-      '/token',
-      '/oauth/v2/token',
-      '/oauth/v2/token',
-    ]);
+    expect(tokenLines().map((line) => line.split(' ')[3])).toEqual([...tokenPaths, tokenPaths.at(-1)]);
   });
 });

@@ -8,17 +8,18 @@ import { type DeskHarness, PERSON, removeDir, startDesk } from '../integration/d
 import { dataDirWithPort, freePort, nextEvent } from './helpers.ts';
 
 /**
+ * On both profiles (the real one lists a subscription's webhooks by date, which redelivery asks by).
  * Events missed while Vetted was closed: the service goes on without it (a sandbox on the desk's
  * own data file, its deliveries failing), and the next start fetches them with `GET /events`.
  */
-describe('desk: catching up on missed events', () => {
+describe.each(['interface', 'real'] as const)('desk: catching up on missed events, %s profile', (profile) => {
   let dir: string;
   let h: DeskHarness | undefined;
   let subscriptionId: string;
 
   /** The desk starts and its start-up catch-up run ends. */
   const start = async () => {
-    h = await startDesk(dir);
+    h = await startDesk(dir, (options) => startSandbox({ ...options, profile, reviewDelayMs: 60_000 }));
     const caughtUp = await nextEvent(h, 'webhooks.caughtUp');
     return { h, caughtUp };
   };
@@ -34,6 +35,7 @@ describe('desk: catching up on missed events', () => {
     const key = openFileKeyVault({ dir }).dataKey();
     const AAD = 'vetted:sandbox-secret';
     const sandbox = await startSandbox({
+      profile,
       data: path.join(dir, 'sandbox.db'),
       secrets: {
         seal: (plain) => encryptField(key, plain, AAD),

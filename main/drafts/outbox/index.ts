@@ -116,6 +116,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     customerChanged: (row) => options.onCustomerChange?.(row),
   });
 
+  /** Created drafts whose customer the journal does not hold yet: fetched once nothing waits to be sent. */
+  const fetchUnrecorded = async () => {
+    const created = await journal.drafts.createdWithoutCustomer();
+    for (const { id, customerId } of created) work.fetchLater(id, customerId);
+  };
+
   const nextJob = async (busy: ReadonlySet<string>): Promise<Job | undefined> => {
     const due = await work.nextDue(busy);
     if (due) return { id: due.id, run: (release) => sender.send(due.id, release) };
@@ -181,8 +187,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         await journal.drafts.clearBackoff();
         await work.reload();
         work.clearBackoff();
-        const created = await journal.drafts.createdWithoutCustomer();
-        for (const { id, customerId } of created) work.fetchLater(id, customerId);
+        await fetchUnrecorded();
         progress.add(await journal.drafts.due(now().toISOString(), Number.MAX_SAFE_INTEGER));
       });
     },
@@ -191,6 +196,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
       prepare(async () => {
         await journal.drafts.clearBackoff();
         work.clearBackoff();
+        // A customer whose fetch after its create was refused (a burst of 429s, the network) would
+        // otherwise stay out of the queue until the next start.
+        await fetchUnrecorded();
       });
     },
     isSending: (id) => sending.has(id),
