@@ -20,7 +20,7 @@ import { WEBHOOK_PATH } from '../main/webhooks/listener.ts';
 import { type IngestRig, startIngestRig } from './support/ingest-rig.ts';
 import { runLoad } from './support/load.ts';
 import { loadNote } from './support/machine.ts';
-import { atLeast, interleave, printResult, type ResultRow } from './support/protocol.ts';
+import { atLeast, interleave, median, printResult, type ResultRow } from './support/protocol.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,6 +57,20 @@ async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
+/**
+ * CPU time of this thread (the desk's: listener, inbox, reconciler and the embedded sandbox) from now,
+ * per request (warm-up included): unlike a rate, it hardly moves with the machine's load.
+ */
+function threadCpu(): { perRequest(requests: number): number } {
+  const start = process.threadCpuUsage();
+  return {
+    perRequest(requests) {
+      const { user, system } = process.threadCpuUsage(start);
+      return (user + system) / Math.max(requests, 1);
+    },
+  };
+}
+
 /** Every acknowledged id recorded once and processed (each request carried a new id). */
 async function verify(rig: IngestRig, acknowledged: readonly string[]): Promise<string | null> {
   let missing = 0;
@@ -90,13 +104,24 @@ try {
     const refreshesBefore = rig.receiver.processor.refreshes;
     const acknowledged: string[] = [];
     let delivered = 0;
+    const bareCpu: number[] = [];
+    const vettedCpu: number[] = [];
     const result = await interleave(
       ROUNDS,
-      async () =>
-        (await runLoad({ url: bare.url, connections, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS }))
-          .perSecond,
+      async () => {
+        const cpu = threadCpu();
+        const outcome = await runLoad({
+          url: bare.url,
+          connections,
+          seconds: SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
+        });
+        bareCpu.push(cpu.perRequest(outcome.total + outcome.warmupTotal));
+        return outcome.perSecond;
+      },
       async () => {
         const file = path.join(dir, `acknowledged-${sample++}.txt`);
+        const cpu = threadCpu();
         const outcome = await runLoad({
           url: rig.listenerUrl,
           connections,
@@ -112,8 +137,10 @@ try {
         const ids = readFileSync(file, 'utf8').split('\n').filter(Boolean);
         acknowledged.push(...ids);
         delivered += outcome.total;
+        vettedCpu.push(cpu.perRequest(outcome.total + outcome.warmupTotal));
         process.stdout.write(
-          `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms), ` +
+          `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms, ` +
+            `${vettedCpu.at(-1)?.toFixed(0)} µs CPU per delivery on the desk's thread), ` +
             `processing finished ${(performance.now() - started).toFixed(0)} ms after the load stopped; ${loadNote()}\n`,
         );
         return outcome.perSecond;
@@ -125,6 +152,8 @@ try {
     process.stdout.write(
       `c=${connections}: bare ${result.baseline.map((v) => v.toFixed(0)).join(', ')} req/s; ` +
         `vetted ${result.subject.map((v) => v.toFixed(0)).join(', ')} events/s; ratio of medians ${ratio.toFixed(3)} (goal ≥ ${goal})\n` +
+        `       CPU on the desk's thread per request (warm-up, load and processing; median): ` +
+        `vetted ${median(vettedCpu).toFixed(0)} µs, bare ${median(bareCpu).toFixed(0)} µs\n` +
         `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far\n`,
     );
     failure ??= await verify(rig, acknowledged);
