@@ -6,7 +6,7 @@
  * interleave (b, v, b, v…, 3 each) and the medians are compared, at 50 and at 10 connections. After
  * each Vetted sample, every event is processed before the next sample starts; at the end every
  * delivery answered 200 must be in the journal exactly once and processed.
- * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10]`
+ * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10] [--topic t]`
  * (Node 24). Takes about 100 s.
  */
 import { randomUUID } from 'node:crypto';
@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     customers: { type: 'string', default: '200' },
     connections: { type: 'string' },
+    // A topic Vetted only records (e.g. customer_funding_source_added): the ingest alone, no reconciler.
+    topic: { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -94,7 +96,12 @@ const bare = await bareServer();
 const rows: ResultRow[] = [];
 let failure: string | null = null;
 try {
-  const webhook = { secret: rig.secret, serviceBase: rig.serviceBase, customerIds: rig.customerIds };
+  const webhook = {
+    secret: rig.secret,
+    serviceBase: rig.serviceBase,
+    customerIds: rig.customerIds,
+    ...(args.topic === undefined ? {} : { topic: args.topic }),
+  };
   process.stdout.write(
     `real reconciler against the sandbox in this process (${CUSTOMERS} customers); load generator in its own process; ` +
       `${SECONDS} s per sample after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} samples each, interleaved; ${loadNote()}\n`,
@@ -148,13 +155,14 @@ try {
     );
     const ratio = result.subjectMedian / result.baselineMedian;
     const gets = rig.receiver.processor.refreshes - refreshesBefore;
-    const { commits, writes } = rig.receiver.writer.stats;
+    const { commits, writes, committingMs } = rig.receiver.writer.stats;
     process.stdout.write(
       `c=${connections}: bare ${result.baseline.map((v) => v.toFixed(0)).join(', ')} req/s; ` +
         `vetted ${result.subject.map((v) => v.toFixed(0)).join(', ')} events/s; ratio of medians ${ratio.toFixed(3)} (goal ≥ ${goal})\n` +
         `       CPU on the desk's thread per request (warm-up, load and processing; median): ` +
         `vetted ${median(vettedCpu).toFixed(0)} µs, bare ${median(bareCpu).toFixed(0)} µs\n` +
-        `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far\n`,
+        `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far, ` +
+        `${(committingMs / Math.max(commits, 1)).toFixed(2)} ms per commit (log sync and journal write)\n`,
     );
     failure ??= await verify(rig, acknowledged);
     rows.push(

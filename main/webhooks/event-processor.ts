@@ -51,7 +51,7 @@ export function needsNoProcessing(event: Pick<JournalEvent, 'topic' | 'customerI
 }
 
 /** Long enough to gather a burst of events about one customer, short enough not to be noticed. */
-export const DEFAULT_COALESCE_MS = 500;
+export const DEFAULT_COALESCE_MS = 1_000;
 
 export interface EventProcessorOptions {
   journal: Journal;
