@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WEBHOOK_PATH } from '../main/webhooks/listener.ts';
 import { type IngestRig, startIngestRig } from './support/ingest-rig.ts';
-import { runLoad } from './support/load.ts';
+import { type LoadJob, type LoadOutcome, runLoad } from './support/load.ts';
 import { loadNote } from './support/machine.ts';
 import { atLeast, interleave, median, printResult, type ResultRow } from './support/protocol.ts';
 
@@ -63,14 +63,25 @@ async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
  * CPU time of this thread (the desk's: listener, inbox, reconciler and the embedded sandbox) from now,
  * per request (warm-up included): unlike a rate, it hardly moves with the machine's load.
  */
-function threadCpu(): { perRequest(requests: number): number } {
+function threadCpu(): { perRequest(outcome: LoadOutcome): number } {
   const start = process.threadCpuUsage();
   return {
-    perRequest(requests) {
+    perRequest({ total, warmupTotal }) {
       const { user, system } = process.threadCpuUsage(start);
-      return (user + system) / Math.max(requests, 1);
+      return (user + system) / Math.max(total + warmupTotal, 1);
     },
   };
+}
+
+const load = (job: Omit<LoadJob, 'seconds' | 'warmupSeconds'>) =>
+  runLoad({ ...job, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+
+/** A sample whose CPU per request (warm-up, load and nothing after) goes to `cpu`. */
+async function measured(cpu: number[], job: Parameters<typeof load>[0]): Promise<LoadOutcome> {
+  const started = threadCpu();
+  const outcome = await load(job);
+  cpu.push(started.perRequest(outcome));
+  return outcome;
 }
 
 /** Every acknowledged id recorded once and processed (each request carried a new id). */
@@ -115,36 +126,19 @@ try {
     const vettedCpu: number[] = [];
     const result = await interleave(
       ROUNDS,
-      async () => {
-        const cpu = threadCpu();
-        const outcome = await runLoad({
-          url: bare.url,
-          connections,
-          seconds: SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-        });
-        bareCpu.push(cpu.perRequest(outcome.total + outcome.warmupTotal));
-        return outcome.perSecond;
-      },
+      async () => (await measured(bareCpu, { url: bare.url, connections })).perSecond,
       async () => {
         const file = path.join(dir, `acknowledged-${sample++}.txt`);
         const cpu = threadCpu();
-        const outcome = await runLoad({
-          url: rig.listenerUrl,
-          connections,
-          seconds: SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-          webhook,
-          acknowledgedFile: file,
-        });
+        const outcome = await load({ url: rig.listenerUrl, connections, webhook, acknowledgedFile: file });
         if (outcome.non2xx + outcome.errors > 0)
           failure ??= `${outcome.non2xx} non-2xx, ${outcome.errors} errors`;
         const started = performance.now();
         await rig.settle();
         const ids = readFileSync(file, 'utf8').split('\n').filter(Boolean);
         acknowledged.push(...ids);
-        delivered += outcome.total;
-        vettedCpu.push(cpu.perRequest(outcome.total + outcome.warmupTotal));
+        delivered += outcome.total + outcome.warmupTotal;
+        vettedCpu.push(cpu.perRequest(outcome));
         process.stdout.write(
           `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms, ` +
             `${vettedCpu.at(-1)?.toFixed(0)} µs CPU per delivery on the desk's thread), ` +

@@ -8,16 +8,9 @@ import { statements } from '../../main/journal/db.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
 import { createKnownEvents } from '../../main/journal/known-events.ts';
 import type { LogInbox } from '../../main/journal/log-inbox.ts';
+import { inboxEvent } from '../support/inbox-event.ts';
 
-const event = (id: string) => ({
-  id,
-  topic: 'customer_verified',
-  resourceId: 'c-1',
-  customerId: 'c-1',
-  created: '2026-03-01T10:00:00.000Z',
-  signatureVerified: true,
-  processed: false,
-});
+const event = (id: string) => inboxEvent(id);
 
 /** Redeliveries told apart in memory: no log record, no sync, the same answer and count as before. */
 describe('known events', () => {

@@ -8,6 +8,7 @@ import { type EventInbox, openJournal, type SqliteJournal } from '../../main/jou
 import { createLogger } from '../../main/log.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 import type { Timers } from '../../main/webhooks/refresh-window.ts';
+import { inboxEvent } from '../support/inbox-event.ts';
 import { until } from '../support/poll.ts';
 
 /** Timers that move only when the test says so. */
@@ -73,17 +74,10 @@ describe('refresh window', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const event = async (customerId: string) =>
-    (
-      await journal.events.record({
-        id: `e-${++seq}`,
-        topic: 'customer_verified',
-        resourceId: customerId,
-        customerId,
-        created: new Date(Date.UTC(2026, 2, 1, 10, 0, seq)).toISOString(),
-        signatureVerified: true,
-      })
-    ).event;
+  const event = async (customerId: string) => {
+    const created = new Date(Date.UTC(2026, 2, 1, 10, 0, ++seq)).toISOString();
+    return (await journal.events.record(inboxEvent(`e-${seq}`, { customerId, created }))).event;
+  };
 
   it('refreshes a first event at once, then serves a burst with one GET at the end of the window', async () => {
     processor.enqueue([await event('c-1')]);
