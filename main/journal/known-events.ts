@@ -17,9 +17,10 @@ export interface KnownEvents {
 }
 
 // The service retries a delivery for 72 hours; a subscription resumed after a pause is redelivered
-// later still, and the journal tells those apart as before.
+// later still, and the journal tells those apart as before. The bound keeps the set near 2 MB: a
+// redelivery is mostly of a recent event (its 200 was lost), and memory must not grow with deliveries.
 const RECENT_MS = 8 * 24 * 60 * 60 * 1000;
-export const MAX_KNOWN_EVENTS = 200_000;
+export const MAX_KNOWN_EVENTS = 20_000;
 
 const COUNT_DUPLICATE = `UPDATE events SET duplicates_seen = duplicates_seen + 1 WHERE id = :id RETURNING *`;
 

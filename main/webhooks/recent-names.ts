@@ -22,14 +22,19 @@ export function createRecentNames(
   options: { ttlMs?: number; max?: number; now?: () => number } = {},
 ): RecentNames {
   const ttlMs = options.ttlMs ?? 1_000;
-  const max = options.max ?? 5_000;
+  const max = options.max ?? 1_000;
   const now = options.now ?? (() => performance.now());
   // Insertion order is age (re-inserted when read again), so the oldest goes first when full.
   const names = new Map<string, { name: string | null; at: number }>();
   const remember = (customerId: string, name: string | null) => {
+    const at = now();
+    // Names past their time are of no use: dropped from the front, where the oldest are.
+    for (const [oldest, entry] of names) {
+      if (names.size < max && at - entry.at < ttlMs) break;
+      names.delete(oldest);
+    }
     names.delete(customerId);
-    names.set(customerId, { name, at: now() });
-    if (names.size > max) names.delete(names.keys().next().value as string);
+    names.set(customerId, { name, at });
   };
   const stop = hub.subscribe((event, payload) => {
     if (event === 'customer.updated') remember((payload as QueueRow).id, (payload as QueueRow).name);
