@@ -4,8 +4,8 @@ import type { Journal, JournalEvent } from '../journal/index.ts';
 
 /**
  * Customers' names for the event rows pushed as deliveries arrive. Reading a customer from the journal
- * decrypts its personal data; under a stream of events about the same customers that was most of the
- * announcing. So a name read is reused for `ttlMs`, and every `customer.updated` (a refresh, an edit)
+ * (a row, its links parsed and checked) for every turn's events was most of the announcing under a
+ * stream of events about the same customers. So a name read is reused for `ttlMs`, and every `customer.updated` (a refresh, an edit)
  * replaces it at once: a name can be older than the journal's by at most `ttlMs`, and only when it changed
  * without a row update being pushed. The event log itself always reads the journal.
  */
