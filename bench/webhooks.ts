@@ -6,7 +6,7 @@
  * interleave (b, v, b, v…, 3 each) and the medians are compared, at 50 and at 10 connections. After
  * each Vetted sample, every event is processed before the next sample starts; at the end every
  * delivery answered 200 must be in the journal exactly once and processed.
- * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10]`
+ * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10] [--topic t]`
  * (Node 24). Takes about 100 s.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,9 +18,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WEBHOOK_PATH } from '../main/webhooks/listener.ts';
 import { type IngestRig, startIngestRig } from './support/ingest-rig.ts';
-import { runLoad } from './support/load.ts';
+import { type LoadJob, type LoadOutcome, runLoad } from './support/load.ts';
 import { loadNote } from './support/machine.ts';
-import { atLeast, interleave, printResult, type ResultRow } from './support/protocol.ts';
+import { atLeast, interleave, median, printResult, type ResultRow } from './support/protocol.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     customers: { type: 'string', default: '200' },
     connections: { type: 'string' },
+    // A topic Vetted only records (e.g. customer_funding_source_added): the ingest alone, no reconciler.
+    topic: { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -57,6 +59,31 @@ async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
+/**
+ * CPU time of this thread (the desk's: listener, inbox, reconciler and the embedded sandbox) from now,
+ * per request (warm-up included): unlike a rate, it hardly moves with the machine's load.
+ */
+function threadCpu(): { perRequest(outcome: LoadOutcome): number } {
+  const start = process.threadCpuUsage();
+  return {
+    perRequest({ total, warmupTotal }) {
+      const { user, system } = process.threadCpuUsage(start);
+      return (user + system) / Math.max(total + warmupTotal, 1);
+    },
+  };
+}
+
+const load = (job: Omit<LoadJob, 'seconds' | 'warmupSeconds'>) =>
+  runLoad({ ...job, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+
+/** A sample whose CPU per request (warm-up, load and nothing after) goes to `cpu`. */
+async function measured(cpu: number[], job: Parameters<typeof load>[0]): Promise<LoadOutcome> {
+  const started = threadCpu();
+  const outcome = await load(job);
+  cpu.push(started.perRequest(outcome));
+  return outcome;
+}
+
 /** Every acknowledged id recorded once and processed (each request carried a new id). */
 async function verify(rig: IngestRig, acknowledged: readonly string[]): Promise<string | null> {
   let missing = 0;
@@ -80,7 +107,12 @@ const bare = await bareServer();
 const rows: ResultRow[] = [];
 let failure: string | null = null;
 try {
-  const webhook = { secret: rig.secret, serviceBase: rig.serviceBase, customerIds: rig.customerIds };
+  const webhook = {
+    secret: rig.secret,
+    serviceBase: rig.serviceBase,
+    customerIds: rig.customerIds,
+    ...(args.topic === undefined ? {} : { topic: args.topic }),
+  };
   process.stdout.write(
     `real reconciler against the sandbox in this process (${CUSTOMERS} customers); load generator in its own process; ` +
       `${SECONDS} s per sample after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} samples each, interleaved; ${loadNote()}\n`,
@@ -90,30 +122,26 @@ try {
     const refreshesBefore = rig.receiver.processor.refreshes;
     const acknowledged: string[] = [];
     let delivered = 0;
+    const bareCpu: number[] = [];
+    const vettedCpu: number[] = [];
     const result = await interleave(
       ROUNDS,
-      async () =>
-        (await runLoad({ url: bare.url, connections, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS }))
-          .perSecond,
+      async () => (await measured(bareCpu, { url: bare.url, connections })).perSecond,
       async () => {
         const file = path.join(dir, `acknowledged-${sample++}.txt`);
-        const outcome = await runLoad({
-          url: rig.listenerUrl,
-          connections,
-          seconds: SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-          webhook,
-          acknowledgedFile: file,
-        });
+        const cpu = threadCpu();
+        const outcome = await load({ url: rig.listenerUrl, connections, webhook, acknowledgedFile: file });
         if (outcome.non2xx + outcome.errors > 0)
           failure ??= `${outcome.non2xx} non-2xx, ${outcome.errors} errors`;
         const started = performance.now();
         await rig.settle();
         const ids = readFileSync(file, 'utf8').split('\n').filter(Boolean);
         acknowledged.push(...ids);
-        delivered += outcome.total;
+        delivered += outcome.total + outcome.warmupTotal;
+        vettedCpu.push(cpu.perRequest(outcome));
         process.stdout.write(
-          `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms), ` +
+          `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms, ` +
+            `${vettedCpu.at(-1)?.toFixed(0)} µs CPU per delivery on the desk's thread), ` +
             `processing finished ${(performance.now() - started).toFixed(0)} ms after the load stopped; ${loadNote()}\n`,
         );
         return outcome.perSecond;
@@ -121,11 +149,14 @@ try {
     );
     const ratio = result.subjectMedian / result.baselineMedian;
     const gets = rig.receiver.processor.refreshes - refreshesBefore;
-    const { commits, writes } = rig.receiver.writer.stats;
+    const { commits, writes, committingMs } = rig.receiver.writer.stats;
     process.stdout.write(
       `c=${connections}: bare ${result.baseline.map((v) => v.toFixed(0)).join(', ')} req/s; ` +
         `vetted ${result.subject.map((v) => v.toFixed(0)).join(', ')} events/s; ratio of medians ${ratio.toFixed(3)} (goal ≥ ${goal})\n` +
-        `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far\n`,
+        `       CPU on the desk's thread per request (warm-up, load and processing; median): ` +
+        `vetted ${median(vettedCpu).toFixed(0)} µs, bare ${median(bareCpu).toFixed(0)} µs\n` +
+        `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far, ` +
+        `${(committingMs / Math.max(commits, 1)).toFixed(2)} ms per commit (log sync and journal write)\n`,
     );
     failure ??= await verify(rig, acknowledged);
     rows.push(

@@ -61,12 +61,13 @@ const run = (duration: number, record: boolean) =>
       : {}),
   } as autocannon.Options);
 
-if (job.warmupSeconds > 0) await run(job.warmupSeconds, false);
+const warmup = job.warmupSeconds > 0 ? await run(job.warmupSeconds, false) : null;
 const result = await run(job.seconds, true);
 if (job.acknowledgedFile) writeFileSync(job.acknowledgedFile, acknowledged.join('\n'));
 const outcome: LoadOutcome = {
   perSecond: result.requests.average,
   total: result.requests.total,
+  warmupTotal: warmup?.requests.total ?? 0,
   p50Ms: result.latency.p50,
   p99Ms: result.latency.p99,
   non2xx: result.non2xx,

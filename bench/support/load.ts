@@ -27,6 +27,8 @@ export interface LoadJob {
 export interface LoadOutcome {
   perSecond: number;
   total: number;
+  /** Requests sent during the warm-up (not in `total`, `perSecond` or the latencies). */
+  warmupTotal: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;

@@ -4,6 +4,7 @@ import { eventStatements, recordedEvents, type WriteStatement } from './events.t
 import { createGroupCommit, type Outcome } from './group-commit.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-log.ts';
 import type { EventInbox, InboxEvent } from './interface.ts';
+import { createKnownEvents } from './known-events.ts';
 import { rejectionStatements } from './rejections.ts';
 import { type Clock, isoTime } from './time.ts';
 
@@ -16,6 +17,10 @@ import { type Clock, isoTime } from './time.ts';
  * the previous one is on disk (group-commit.ts). At start, whatever the log holds is replayed into the
  * journal (a known event is left alone); when the log is full, the journal's files are synced and the
  * log starts over.
+ *
+ * Duplicates are told apart in memory (known-events.ts): a redelivery of an event the journal holds only
+ * counts itself on main's connection (no log record, no sync: losing the count costs nothing) and is
+ * answered at once; an event not known there takes the durable path, where the journal still decides.
  */
 export interface LogInboxOptions {
   db: Db;
@@ -32,6 +37,8 @@ export interface LogInboxOptions {
 }
 
 export type LogInbox = EventInbox & {
+  /** Event ids told apart in memory as known (recent ones, up to a bound). */
+  readonly knownEvents: number;
   /** Events the log held at start, now in the journal. */
   readonly replayed: number;
   readonly log: Pick<InboxLog, 'used' | 'size'>;
@@ -87,6 +94,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
 
   const replayed = replay(log.recovered, (statements) => apply([statements]), events);
   forgetLogged();
+  const known = createKnownEvents(sql, clock);
 
   const group = createGroupCommit<Write, Rows[]>({
     soonMs: SOON_MS,
@@ -99,28 +107,52 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
         await log.append(logged);
         options.onLogged?.();
       }
-      return options.outside(() => apply(writes.map((write) => write.statements)));
+      const outcomes = await options.outside(() => apply(writes.map((write) => write.statements)));
+      outcomes.forEach((outcome, i) => {
+        if (outcome.ok && writes[i]?.logged.length) known.addRows(outcome.value);
+      });
+      return outcomes;
     },
   });
+
+  /**
+   * The events known in memory: a fetched one needs nothing; a delivered one has its duplicate counted
+   * (rows returned). Any whose row is not found after all (never expected) goes the durable way.
+   */
+  const settleKnown = async (
+    received: readonly InboxEvent[],
+    delivered: boolean,
+  ): Promise<[handled: Set<string>, duplicates: Rows]> => {
+    const ids = received.filter((event) => known.has(event.id)).map((event) => event.id);
+    if (ids.length === 0 || !delivered) return [new Set(ids), []];
+    const rows = await options.outside(() => relaxedTransaction(db, () => known.countDuplicates(ids)));
+    return [new Set(rows.map((row) => row.id as string)), rows];
+  };
 
   const writeSoon = (statements: WriteStatement[]) => group.write({ statements, logged: [] }, 'soon');
 
   return {
     replayed,
     log,
+    get knownEvents() {
+      return known.size;
+    },
     stats: group.stats,
     flush: () => group.flush(),
     async record(received, { delivered }) {
       const receivedAt = isoTime(clock());
+      const [handled, duplicates] = await settleKnown(received, delivered);
       const statements: WriteStatement[] = [];
       const logged: Buffer[] = [];
       for (const { processed, ...event } of received) {
+        if (handled.has(event.id)) continue;
         // Fetched events the journal already has are left alone: a duplicate counts deliveries only.
         statements.push(events.record(event, { processed, onlyIfAbsent: !delivered, receivedAt }));
         logged.push(Buffer.from(JSON.stringify({ event, processed, receivedAt } satisfies LoggedEvent)));
       }
+      if (statements.length === 0) return recordedEvents([duplicates]);
       const rows = await group.write({ statements, logged }, 'now');
-      return recordedEvents(rows);
+      return recordedEvents([duplicates, ...rows]);
     },
     async markProcessed(ids) {
       await writeSoon([events.markProcessed(ids)]);

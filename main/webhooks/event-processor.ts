@@ -3,12 +3,14 @@ import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { LatencyRecorder } from '../metrics.ts';
 import { type Notify, statusNotice } from './notify.ts';
+import { createRefreshWindow, systemTimers, type Timers } from './refresh-window.ts';
 
 /**
  * What follows recording an event: GET the customer it names and trust its current status, in
- * whatever order events came. One refresh per customer at a time; events that arrive for a customer
- * meanwhile are served by one more refresh. An event stays unprocessed until its refresh succeeded,
- * so a failure (offline) is tried again later and after a restart.
+ * whatever order events came. One refresh per customer at a time, and at most one per `coalesceMs`
+ * (refresh-window.ts): events that arrive for a customer meanwhile are served together by one more
+ * refresh. An event stays unprocessed until its refresh succeeded, so a failure (offline) is tried
+ * again later and after a restart.
  */
 export interface EventProcessor {
   enqueue(events: readonly JournalEvent[]): void;
@@ -48,6 +50,9 @@ export function needsNoProcessing(event: Pick<JournalEvent, 'topic' | 'customerI
   return !CUSTOMER_TOPICS.has(event.topic) || event.customerId === null;
 }
 
+/** Long enough to gather a burst of events about one customer, short enough not to be noticed. */
+export const DEFAULT_COALESCE_MS = 1_000;
+
 export interface EventProcessorOptions {
   journal: Journal;
   reconciler: Reconciler;
@@ -62,6 +67,12 @@ export interface EventProcessorOptions {
    * again once the backlog is gone, instead of an ever-growing queue in memory.
    */
   maxWaiting?: number;
+  /** Events held in memory at most, all customers together (same backpressure as `maxWaiting`). */
+  maxEvents?: number;
+  /** A customer refreshed is refreshed again no sooner than this (events meanwhile share that GET). */
+  coalesceMs?: number;
+  /** The clock and timers of that window (tests drive it by hand). */
+  timers?: Timers;
   /** Told, for each event refreshed, how long after its arrival its customer's change went out. */
   eventToScreen?: LatencyRecorder;
 }
@@ -70,6 +81,15 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   const { journal, reconciler, writer, log } = options;
   const concurrency = options.concurrency ?? 4;
   const maxWaiting = options.maxWaiting ?? 2_000;
+  const maxEvents = options.maxEvents ?? 50_000;
+  const refreshWindow = createRefreshWindow(
+    options.coalesceMs ?? DEFAULT_COALESCE_MS,
+    options.timers ?? systemTimers,
+    () => {
+      pump();
+      settleIdle();
+    },
+  );
   const startedAt = Date.now();
   const retryDelayMs = options.retryDelayMs ?? 30_000;
   const waiting = new Map<string, JournalEvent[]>();
@@ -176,9 +196,16 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   };
 
   const pump = () => {
+    let soonest = Number.POSITIVE_INFINITY;
     for (const [customerId, events] of waiting) {
-      if (closed || running.size >= concurrency) return;
+      if (closed || running.size >= concurrency) break;
       if (running.has(customerId)) continue;
+      const wait = refreshWindow.wait(customerId);
+      if (wait > 0) {
+        soonest = Math.min(soonest, wait);
+        continue;
+      }
+      refreshWindow.started(customerId);
       waiting.delete(customerId);
       backlog -= events.length;
       const task = refresh(customerId, events).finally(() => {
@@ -192,6 +219,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
       });
       running.set(customerId, task);
     }
+    if (soonest !== Number.POSITIVE_INFINITY && !closed) refreshWindow.wakeIn(soonest);
   };
 
   const processor: EventProcessor = {
@@ -215,7 +243,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
         }
         const customerId = event.customerId as string;
         const ofCustomer = waiting.get(customerId);
-        if (!ofCustomer && waiting.size >= maxWaiting) {
+        if ((!ofCustomer && waiting.size >= maxWaiting) || backlog >= maxEvents) {
           queued.delete(event.id);
           overflowed = true;
           continue;
@@ -249,6 +277,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
       if (pumpScheduled) clearImmediate(pumpScheduled);
+      refreshWindow.close();
       waiting.clear();
       backlog = 0;
       await Promise.allSettled([...running.values(), ...reading]);

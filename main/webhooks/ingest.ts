@@ -4,6 +4,7 @@ import type { EventInbox, Journal, JournalEvent, ReceivedEvent } from '../journa
 import { describeError, type Logger } from '../log.ts';
 import { eventSchema, idFromUrl, type ServiceEvent } from '../service/hal.ts';
 import { type EventProcessor, needsNoProcessing } from './event-processor.ts';
+import { createRecentNames } from './recent-names.ts';
 
 /** What the listener answers for a delivery whose signature checked out. */
 export interface Answer {
@@ -28,8 +29,9 @@ export function createIngest(options: {
   processor: EventProcessor;
   events: EventHub;
   log: Logger;
-}): Ingest {
+}): Ingest & { /** Stops following customers' names. */ close(): void } {
   const { journal, writer, processor, events, log } = options;
+  const names = createRecentNames(journal, events);
 
   /**
    * Records in one savepoint; events with nothing to do are recorded as processed already.
@@ -59,7 +61,7 @@ export function createIngest(options: {
     const recorded = toAnnounce;
     toAnnounce = [];
     try {
-      const name = await namesOf(journal, recorded);
+      const name = await names.of(recorded);
       for (const event of recorded) events.emit('event.received', toEventRow(event, name));
     } catch (error) {
       log.error('recorded webhook events not announced', describeError(error));
@@ -67,6 +69,7 @@ export function createIngest(options: {
   };
 
   return {
+    close: names.close,
     async deliver(body) {
       const event = parseEvent(body);
       if (!event) {

@@ -84,6 +84,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       eventToScreen: eventToScreen.summary(),
     }),
     async close(drain) {
+      ingest.close();
       await processor.close();
       await drain?.();
       await writer.close();
