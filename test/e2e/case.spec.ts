@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type CaseApp, expect, test } from './case-fixtures.ts';
 import type { PageGlobals } from './fixtures.ts';
+import { caseRow, caseRows } from './queue-helpers.ts';
 
 /** The case panel, notes, the timeline, the Audit screen and its exports, driven as a reviewer would. */
 
@@ -27,10 +28,7 @@ async function openCase(page: Page, app: CaseApp, firstName: string, lastName: s
   await page.evaluate(async (ref) => {
     await (globalThis as PageGlobals).vetted?.customers.add({ ref });
   }, id);
-  await page
-    .getByRole('listbox', { name: 'Customers' })
-    .getByRole('option', { name: new RegExp(lastName) })
-    .click();
+  await caseRow(page, lastName).click();
   await expect(page.getByRole('heading', { level: 2, name: `${firstName} ${lastName}` })).toBeVisible();
   return id;
 }
@@ -121,7 +119,7 @@ test('a note written with n lands in the timeline and the audit log, and survive
 
   await app.restart();
   await page.goto(app.launchUrl);
-  await page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /Rossi/ }).click();
+  await caseRow(page, 'Rossi').click();
   await expect(note).toBeVisible();
   await nav(page, 'Audit').click();
   await expect(audit.getByRole('row').filter({ hasText: 'Note written' })).toHaveCount(1);
@@ -230,7 +228,7 @@ test('the queue view exports as CSV, names masked unless revealed with a reason 
     await (globalThis as PageGlobals).vetted?.customers.add({ ref });
   }, id);
   await page.getByRole('searchbox', { name: 'Search customers' }).fill('umberto');
-  await expect(page.getByRole('listbox', { name: 'Customers' }).getByRole('option')).toHaveCount(1);
+  await expect(caseRows(page)).toHaveCount(1);
 
   const masked = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export view (CSV)' }).click();
