@@ -323,7 +323,9 @@ function narrowTo(source: Source, plan: SearchPlan, noted: string[], cap = CAP):
   // Customers whose notes match join the index's matches (a few ids: an IN list), whatever their name says.
   customers.params.noted = JSON.stringify(noted);
   if (patterns.length > 0) customers.where.push(`(${patterns.join(' AND ')} OR c.id IN (${NOTED}))`);
-  const withNoted = `${set.with.replace(/\)$/, '')} UNION SELECT seq FROM customers WHERE id IN (${NOTED}))`;
+  // The index's CTE ends in a LIMIT, which a UNION cannot follow: it is renamed, and m is the union of both.
+  const indexed = set.with.replace(/^WITH m AS /, 'WITH indexed AS ');
+  const withNoted = `${indexed}, m AS (SELECT seq FROM indexed UNION SELECT seq FROM customers WHERE id IN (${NOTED}))`;
   return { ...source, with: withNoted, from: 'm CROSS JOIN customers c ON c.seq = m.seq', customers };
 }
 
