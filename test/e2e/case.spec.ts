@@ -63,22 +63,26 @@ test('the case header shows the customer ID and copies it, saying so', async ({ 
   await page.getByRole('heading', { level: 2, name: 'retry Quist' }).focus();
   await page.keyboard.press('c');
   await expect.poll(() => copied(page)).toBe(id);
-  // It lays out in a narrow pane: nothing wider than the panel at 480 px.
-  await page.setViewportSize({ width: 480, height: 900 });
-  const overflow = await page.evaluate(() => {
+  // It lays out in a narrow pane: nothing wider than the panel at about 480 px. The queue at its narrowest
+  // (Home on the splitter) and a window just wide enough for both give the case that pane.
+  await page.getByRole('separator', { name: 'Resize the queue' }).press('Home');
+  await page.setViewportSize({ width: 860, height: 900 });
+  const { overflow, width } = await page.evaluate(() => {
     const panel = (
       globalThis as unknown as {
         document: { querySelector(s: string): { scrollWidth: number; clientWidth: number } };
       }
     ).document.querySelector('article.case');
-    return panel.scrollWidth - panel.clientWidth;
+    return { overflow: panel.scrollWidth - panel.clientWidth, width: panel.clientWidth };
   });
+  expect(width).toBeLessThanOrEqual(520);
   expect(overflow).toBeLessThanOrEqual(0);
   // The actions show their keys, and say why when they are not available.
   await expect(page.getByRole('button', { name: 'Retry verification' })).toHaveAttribute(
     'aria-keyshortcuts',
     'r',
   );
+  await page.getByRole('heading', { level: 2, name: 'retry Quist' }).focus();
   await page.keyboard.press('u');
   await expect(
     page.getByText('Documents can be uploaded only while the service asks for one.').first(),
