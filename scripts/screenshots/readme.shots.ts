@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { dropFiles, openDocumentCustomer, sampleFile } from '../../test/e2e/documents-helpers.ts';
+import {
+  dropFiles,
+  openDocumentCustomer,
+  sampleFile,
+  uploadPassportFromDesk,
+} from '../../test/e2e/documents-helpers.ts';
 import { createThroughDraft, person } from '../../test/e2e/drafts-helpers.ts';
-import type { PageGlobals } from '../../test/e2e/fixtures.ts';
 import { expect, test } from '../../test/e2e/queue-fixtures.ts';
 import { caseRow } from '../../test/e2e/queue-helpers.ts';
 
@@ -13,8 +16,6 @@ import { caseRow } from '../../test/e2e/queue-helpers.ts';
  */
 
 const OUT = path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-const passport = readFileSync(path.resolve(import.meta.dirname, '../../assets/sandbox-ids/passport.png'));
-
 async function shoot(page: Page, name: string): Promise<void> {
   // No caret blinking or transition half-way: the same picture on every run.
   await page.screenshot({ path: path.join(OUT, `${name}.png`), animations: 'disabled', caret: 'hide' });
@@ -40,18 +41,7 @@ test('the split view, and a case with its timeline', async ({ page, app }) => {
 
   await caseRow(page, 'Lindqvist').click();
   await expect(page.getByRole('heading', { level: 2, name: 'document Lindqvist' })).toBeVisible();
-  await page.evaluate(
-    async ({ customerId, bytesBase64 }) => {
-      await (globalThis as PageGlobals).vetted?.documents.upload({
-        customerId,
-        uploadId: crypto.randomUUID(),
-        documentType: 'passport',
-        fileName: 'passport.png',
-        bytesBase64,
-      });
-    },
-    { customerId: ids.Lindqvist ?? '', bytesBase64: passport.toString('base64') },
-  );
+  await uploadPassportFromDesk(page, ids.Lindqvist ?? '');
   await page.getByRole('button', { name: 'Write a note' }).click();
   const dialog = page.getByRole('dialog', { name: 'Write a note' });
   await dialog.getByLabel('Note').fill('Passport photo is sharp; the address matches the utility bill.');

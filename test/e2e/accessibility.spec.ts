@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { uploadPassportFromDesk } from './documents-helpers.ts';
 import { fillPerson, person, startNewCustomer } from './drafts-helpers.ts';
-import type { PageGlobals } from './fixtures.ts';
 import { expect, test } from './queue-fixtures.ts';
 import { caseRow } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
@@ -14,8 +12,6 @@ import { expectNoAxeViolations } from './support/axe.ts';
 
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
-
-const passport = readFileSync(path.resolve(import.meta.dirname, '../../assets/sandbox-ids/passport.png'));
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme} colour scheme`, () => {
@@ -87,18 +83,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const timeline = page.getByRole('region', { name: 'Timeline' });
       await expect(timeline.getByRole('listitem').first()).toBeVisible();
       // A document sent from this desk: the case then shows its thumbnail, and the viewer opens.
-      await page.evaluate(
-        async ({ customerId, bytesBase64 }) => {
-          await (globalThis as PageGlobals).vetted?.documents.upload({
-            customerId,
-            uploadId: crypto.randomUUID(),
-            documentType: 'passport',
-            fileName: 'passport.png',
-            bytesBase64,
-          });
-        },
-        { customerId: id, bytesBase64: passport.toString('base64') },
-      );
+      await uploadPassportFromDesk(page, id);
       const thumbnail = page
         .getByRole('region', { name: 'Documents sent from this desk' })
         .getByRole('button', { name: /^View Passport, uploaded/ });

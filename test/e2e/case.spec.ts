@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type CaseApp, expect, test } from './case-fixtures.ts';
+import { uploadPassportFromDesk } from './documents-helpers.ts';
 import type { PageGlobals } from './fixtures.ts';
 import { caseRow, caseRows } from './queue-helpers.ts';
 
 /** The case panel, notes, the timeline, the Audit screen and its exports, driven as a reviewer would. */
 
-const passport = readFileSync(path.resolve(import.meta.dirname, '../../assets/sandbox-ids/passport.png'));
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
@@ -175,18 +174,7 @@ test('a document uploaded from the desk opens in the viewer, zooms and rotates b
   app,
 }) => {
   const id = await openCase(page, app, 'document', 'Tanaka');
-  await page.evaluate(
-    async ({ customerId, bytesBase64 }) => {
-      await (globalThis as PageGlobals).vetted?.documents.upload({
-        customerId,
-        uploadId: crypto.randomUUID(),
-        documentType: 'passport',
-        fileName: 'passport.png',
-        bytesBase64,
-      });
-    },
-    { customerId: id, bytesBase64: passport.toString('base64') },
-  );
+  await uploadPassportFromDesk(page, id);
   const images = page.getByRole('region', { name: 'Documents sent from this desk' });
   const thumbnail = images.getByRole('button', { name: /^View Passport, uploaded/ });
   await expect(thumbnail).toBeVisible();
