@@ -52,8 +52,7 @@ export function customerFilters({ filters, due, hasNotesTable }: FilterContext):
   range('c.created', 'created', filters.createdFrom, filters.createdTo, out);
   range('c.changed_at', 'changed', filters.changedFrom, filters.changedTo, out);
   if (filters.hasNotes) {
-    // TODO(coordinator): the reviewer's notes table comes with the case panel (#14, branch `case`). Until
-    // it is merged no customer has a note, so the filter matches none; check the column name on merge.
+    // A journal from before the notes migration has no table, and so no customer with a note.
     out.where.push(hasNotesTable ? 'EXISTS (SELECT 1 FROM notes n WHERE n.customer_id = c.id)' : '0');
   }
   if (filters.overdue) out.where.push(overdueCondition(due, out.params));

@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
+import { uploadPassportFromDesk } from './documents-helpers.ts';
 import { fillPerson, person, startNewCustomer } from './drafts-helpers.ts';
 import { expect, test } from './queue-fixtures.ts';
+import { caseRow } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 /**
@@ -23,10 +25,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.goto(app.launchUrl);
 
       await page.getByRole('button', { name: 'Import from service' }).click();
-      await expect(page.getByRole('option', { name: /document Axelsen/ })).toBeVisible();
+      await expect(caseRow(page, 'document Axelsen')).toBeVisible();
       await expectNoAxeViolations(page, { screen: 'the queue' });
 
-      await page.getByRole('option', { name: /document Axelsen/ }).click();
+      await caseRow(page, 'document Axelsen').click();
       await expect(page.getByRole('heading', { level: 2, name: 'document Axelsen' })).toBeVisible();
       await expectNoAxeViolations(page, { screen: 'a customer' });
 
@@ -64,6 +66,52 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await nav(page, 'Sandbox');
       await expect(page.getByRole('region', { name: 'curl command' })).toBeVisible();
       await expectNoAxeViolations(page, { screen: 'the sandbox panel' });
+    });
+
+    test('the split view with a case open, its note dialog, document viewer and the Audit screen have no axe violations', async ({
+      page,
+      app,
+    }) => {
+      // Five full analyses on a loaded 2-core machine, as the every-screen test above.
+      test.setTimeout(240_000);
+      const { id } = await app.sandbox.createCustomer('document', 'Carrow');
+      await app.sandbox.createCustomer('retry', 'Dunne');
+      await page.goto(app.launchUrl);
+      await page.getByRole('button', { name: 'Import from service' }).click();
+      await caseRow(page, 'document Carrow').click();
+      await expect(page.getByRole('heading', { level: 2, name: 'document Carrow' })).toBeVisible();
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      await expect(timeline.getByRole('listitem').first()).toBeVisible();
+      // A document sent from this desk: the case then shows its thumbnail, and the viewer opens.
+      await uploadPassportFromDesk(page, id);
+      const thumbnail = page
+        .getByRole('region', { name: 'Documents sent from this desk' })
+        .getByRole('button', { name: /^View Passport, uploaded/ });
+      await expect(thumbnail).toBeVisible();
+      await expectNoAxeViolations(page, { screen: 'the split view, a case with its timeline' });
+
+      await thumbnail.click();
+      const viewer = page.getByRole('dialog', { name: /^Passport, uploaded/ });
+      await expect(viewer.getByRole('button', { name: 'Zoom in (+)' })).toBeFocused();
+      await expectNoAxeViolations(page, { screen: 'the document viewer' });
+      await page.keyboard.press('Escape');
+      await expect(viewer).toBeHidden();
+
+      await page.getByRole('button', { name: 'Write a note' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Write a note' });
+      await dialog.getByLabel('Note').fill('Passport photo is sharp; waiting for the review.');
+      await expect(dialog.getByText(/of 4,000 characters/)).toBeVisible();
+      await expectNoAxeViolations(page, { screen: 'the note dialog' });
+      await dialog.getByRole('button', { name: 'Save note' }).click();
+      await expect(
+        timeline.getByRole('listitem').filter({ hasText: 'Passport photo is sharp' }),
+      ).toBeVisible();
+
+      await nav(page, 'Audit');
+      await expect(
+        page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'Note written' }),
+      ).toHaveCount(1);
+      await expectNoAxeViolations(page, { screen: 'the Audit screen' });
     });
 
     test('the unlock screen has no axe violations, a refusal shown', async ({ page, app }) => {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type CaseApp, expect, test } from './case-fixtures.ts';
+import { uploadPassportFromDesk } from './documents-helpers.ts';
 import type { PageGlobals } from './fixtures.ts';
+import { caseRow, caseRows } from './queue-helpers.ts';
 
 /** The case panel, notes, the timeline, the Audit screen and its exports, driven as a reviewer would. */
 
-const passport = readFileSync(path.resolve(import.meta.dirname, '../../assets/sandbox-ids/passport.png'));
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
@@ -27,10 +27,7 @@ async function openCase(page: Page, app: CaseApp, firstName: string, lastName: s
   await page.evaluate(async (ref) => {
     await (globalThis as PageGlobals).vetted?.customers.add({ ref });
   }, id);
-  await page
-    .getByRole('listbox', { name: 'Customers' })
-    .getByRole('option', { name: new RegExp(lastName) })
-    .click();
+  await caseRow(page, lastName).click();
   await expect(page.getByRole('heading', { level: 2, name: `${firstName} ${lastName}` })).toBeVisible();
   return id;
 }
@@ -65,22 +62,26 @@ test('the case header shows the customer ID and copies it, saying so', async ({ 
   await page.getByRole('heading', { level: 2, name: 'retry Quist' }).focus();
   await page.keyboard.press('c');
   await expect.poll(() => copied(page)).toBe(id);
-  // It lays out in a narrow pane: nothing wider than the panel at 480 px.
-  await page.setViewportSize({ width: 480, height: 900 });
-  const overflow = await page.evaluate(() => {
+  // It lays out in a narrow pane: nothing wider than the panel at about 480 px. The queue at its narrowest
+  // (Home on the splitter) and a window just wide enough for both give the case that pane.
+  await page.getByRole('separator', { name: 'Resize the queue' }).press('Home');
+  await page.setViewportSize({ width: 860, height: 900 });
+  const { overflow, width } = await page.evaluate(() => {
     const panel = (
       globalThis as unknown as {
         document: { querySelector(s: string): { scrollWidth: number; clientWidth: number } };
       }
     ).document.querySelector('article.case');
-    return panel.scrollWidth - panel.clientWidth;
+    return { overflow: panel.scrollWidth - panel.clientWidth, width: panel.clientWidth };
   });
+  expect(width).toBeLessThanOrEqual(520);
   expect(overflow).toBeLessThanOrEqual(0);
   // The actions show their keys, and say why when they are not available.
   await expect(page.getByRole('button', { name: 'Retry verification' })).toHaveAttribute(
     'aria-keyshortcuts',
     'r',
   );
+  await page.getByRole('heading', { level: 2, name: 'retry Quist' }).focus();
   await page.keyboard.press('u');
   await expect(
     page.getByText('Documents can be uploaded only while the service asks for one.').first(),
@@ -121,7 +122,7 @@ test('a note written with n lands in the timeline and the audit log, and survive
 
   await app.restart();
   await page.goto(app.launchUrl);
-  await page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name: /Rossi/ }).click();
+  await caseRow(page, 'Rossi').click();
   await expect(note).toBeVisible();
   await nav(page, 'Audit').click();
   await expect(audit.getByRole('row').filter({ hasText: 'Note written' })).toHaveCount(1);
@@ -173,18 +174,7 @@ test('a document uploaded from the desk opens in the viewer, zooms and rotates b
   app,
 }) => {
   const id = await openCase(page, app, 'document', 'Tanaka');
-  await page.evaluate(
-    async ({ customerId, bytesBase64 }) => {
-      await (globalThis as PageGlobals).vetted?.documents.upload({
-        customerId,
-        uploadId: crypto.randomUUID(),
-        documentType: 'passport',
-        fileName: 'passport.png',
-        bytesBase64,
-      });
-    },
-    { customerId: id, bytesBase64: passport.toString('base64') },
-  );
+  await uploadPassportFromDesk(page, id);
   const images = page.getByRole('region', { name: 'Documents sent from this desk' });
   const thumbnail = images.getByRole('button', { name: /^View Passport, uploaded/ });
   await expect(thumbnail).toBeVisible();
@@ -230,7 +220,7 @@ test('the queue view exports as CSV, names masked unless revealed with a reason 
     await (globalThis as PageGlobals).vetted?.customers.add({ ref });
   }, id);
   await page.getByRole('searchbox', { name: 'Search customers' }).fill('umberto');
-  await expect(page.getByRole('listbox', { name: 'Customers' }).getByRole('option')).toHaveCount(1);
+  await expect(caseRows(page)).toHaveCount(1);
 
   const masked = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export view (CSV)' }).click();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { PageGlobals } from './fixtures.ts';
 import type { QueueApp } from './queue-fixtures.ts';
 
 /** What the documents e2e tests share: a customer opened from the queue, files dropped, progress seen. */
@@ -43,6 +44,22 @@ export const sampleFile = (name: string): DroppedFile => ({
   type: 'image/png',
   bytes: readFileSync(path.join(SAMPLES_DIR, name)),
 });
+
+/** A passport uploaded from this desk through main's API (as the upload panel does): its image is kept. */
+export async function uploadPassportFromDesk(page: Page, customerId: string): Promise<void> {
+  await page.evaluate(
+    async ({ id, bytesBase64 }) => {
+      await (globalThis as PageGlobals).vetted?.documents.upload({
+        customerId: id,
+        uploadId: crypto.randomUUID(),
+        documentType: 'passport',
+        fileName: 'passport.png',
+        bytesBase64,
+      });
+    },
+    { id: customerId, bytesBase64: sampleFile('passport.png').bytes.toString('base64') },
+  );
+}
 
 /** A new customer in `document` on the sandbox, added to Vetted and opened. */
 export async function openDocumentCustomer(page: Page, app: QueueApp, lastName: string): Promise<string> {

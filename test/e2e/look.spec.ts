@@ -37,6 +37,18 @@ for (const [colorScheme, light] of [
     const text = await luminanceOf(page, 'body', 'color');
     expect(canvas > 0.5).toBe(light);
     expect(text > 0.5).toBe(!light);
+    // Every colour property the styles use has a value in this scheme (one defined by itself has none).
+    const properties = await page.evaluate(() => {
+      const { document, getComputedStyle } = globalThis as unknown as {
+        document: { documentElement: unknown };
+        getComputedStyle(e: unknown): { getPropertyValue(name: string): string };
+      };
+      const style = getComputedStyle(document.documentElement);
+      return ['--link', '--accent', '--on-accent', '--danger', '--on-danger', '--ok', '--on-ok'].map(
+        (name) => [name, style.getPropertyValue(name).trim() !== ''],
+      );
+    });
+    expect(properties.filter(([, defined]) => !defined)).toEqual([]);
   });
 }
 
