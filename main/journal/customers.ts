@@ -163,7 +163,12 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
   });
   const PERSONAL_SET = ', address = :address, date_of_birth = :dateOfBirth, ssn_last_four = :ssnLastFour';
 
-  const insert = (customer: ServiceCustomer, observation: Observation, at: string, personal?: PersonalData) => {
+  const insert = (
+    customer: ServiceCustomer,
+    observation: Observation,
+    at: string,
+    personal?: PersonalData,
+  ) => {
     const created = isoTime(customer.created, at);
     // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
     const statusSince = observation.at ? isoTime(observation.at, at) : created;
@@ -235,7 +240,11 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
           const existing = row(customer.id);
           const at = now();
           if (!existing) {
-            return { customer: insert(customer, observation, at, personal), isNew: true, statusChanged: true };
+            return {
+              customer: insert(customer, observation, at, personal),
+              isNew: true,
+              statusChanged: true,
+            };
           }
           const { recorded, changed } = update(customer, observation, at, existing, personal);
           return { customer: recorded, isNew: false, statusChanged: changed };

@@ -2,10 +2,10 @@
 // promises here for the interface (index.ts), which costs microseconds. One connection serves main; the
 // webhook inbox writes on main's too, made durable first by its own log (log-inbox.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { StatementSync } from 'node:sqlite';
 import { osUserName } from '../os-user.ts';
 import { auditRepository } from './audit.ts';
 import { customersRepository } from './customers.ts';
-import type { StatementSync } from 'node:sqlite';
 import {
   committedLater,
   configure,
@@ -95,8 +95,7 @@ export function openJournal({
     ...outside,
     events: { ...outside.events, statements: sync.events.statements, fromRow: sync.events.fromRow },
     rejections: { ...outside.rejections, statements: sync.rejections.statements },
-    transaction: (work, options) =>
-      units.outermost(() => work(inTransaction(bound)), options),
+    transaction: (work, options) => units.outermost(() => work(inTransaction(bound)), options),
     openInbox: (inbox = {}) =>
       startLogInbox({
         db,
