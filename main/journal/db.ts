@@ -80,20 +80,21 @@ export function transaction<T>(db: Db, fn: () => T, options?: TransactionOptions
  * commit happens under the relaxed setting.
  */
 export function committedLater<T>(db: Db, commit: () => T): T {
-  const steps = transactionSteps(db);
-  steps.syncLater.run();
+  // Executed, not prepared: SQLite applies this pragma when the statement is compiled, not when it runs.
+  const syncNow = () => db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA synchronous = NORMAL');
   let result: T;
   try {
     result = commit();
   } catch (error) {
-    steps.syncNow.run();
+    syncNow();
     throw error;
   }
   if (!(result instanceof Promise)) {
-    steps.syncNow.run();
+    syncNow();
     return result;
   }
-  return result.finally(() => steps.syncNow.run()) as T;
+  return result.finally(syncNow) as T;
 }
 
 /** @deprecated The same as `transaction(db, fn, { sync: 'later' })`, its one name; kept until callers move. */
@@ -111,8 +112,6 @@ const prepareSteps = (db: Db) => ({
   commit: db.prepare('COMMIT'),
   savepoint: db.prepare('SAVEPOINT nested'),
   release: db.prepare('RELEASE nested'),
-  syncLater: db.prepare('PRAGMA synchronous = NORMAL'),
-  syncNow: db.prepare('PRAGMA synchronous = FULL'),
 });
 export function transactionSteps(db: Db) {
   let steps = preparedSteps.get(db);
