@@ -114,7 +114,7 @@ export function draftSender(ctx: SendContext) {
       const attempts = draft.attempts + 1;
       const delay = resendDelayMs(attempts, ctx.backoff, ctx.random);
       const nextAttemptAt = new Date(ctx.now().getTime() + delay).toISOString();
-      Object.assign(draft, { attempts, nextAttemptAt });
+      ctx.work.backOff(draft, attempts, nextAttemptAt);
       draft.entry = { ...entry, attempts: entry.attempts + 1, maybeCreated: true };
       await ctx.write((tx) =>
         transitions.resendLater(tx, draft.id, attempts, nextAttemptAt, failure.problem),
