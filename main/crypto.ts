@@ -25,12 +25,31 @@ export function createFieldKey(): Buffer {
  * to decrypt, so a token copied into another record or field does not decrypt there.
  */
 export function encryptField(key: Buffer, plaintext: string, aad?: string): string {
-  const nonce = randomBytes(NONCE_BYTES);
+  const nonce = freshNonce();
   const cipher = createCipheriv('aes-256-gcm', keyObject(key), nonce, { authTagLength: TAG_BYTES });
   if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   const tag = cipher.getAuthTag();
   return [TOKEN_VERSION, nonce, tag, ciphertext].map(encodePart).join('.');
+}
+
+/**
+ * Nonces from the system's CSPRNG, drawn a few thousand bytes at a time: one draw per seal cost more than
+ * the sealing of a short field. Each nonce is copied out and its bytes never handed out again.
+ */
+const NONCE_POOL_BYTES = NONCE_BYTES * 512;
+let noncePool = Buffer.alloc(0);
+let nonceOffset = 0;
+function freshNonce(): Buffer {
+  if (nonceOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = randomBytes(NONCE_POOL_BYTES);
+    nonceOffset = 0;
+  }
+  const nonce = Buffer.from(noncePool.subarray(nonceOffset, nonceOffset + NONCE_BYTES));
+  // Used bytes are wiped, so the pool never holds a nonce already given out.
+  noncePool.fill(0, nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
 }
 
 /** Decrypts a token made by `encryptField`; throws `DecryptError` if it was altered or the key/aad differ. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { type Section, sectionOf } from '../../contract/queue.ts';
 import { type Customer, type Link, reportedFields } from '../service/hal.ts';
-import { type Db, relaxedTransaction, type Statements, type Sync, transaction } from './db.ts';
+import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
 import { type Clock, isoTime, latest } from './time.ts';
@@ -66,8 +66,11 @@ export interface UpsertResult {
 }
 
 export interface CustomersRepository {
-  /** Records what the service answered for a customer, and its status in the history if it changed. */
-  upsert(customer: ServiceCustomer, observation: Observation): Promise<UpsertResult>;
+  /**
+   * Records what the service answered for a customer, and its status in the history if it changed; with
+   * `personal`, its personal data too (as `setPersonal`, in the same statement).
+   */
+  upsert(customer: ServiceCustomer, observation: Observation, personal?: PersonalData): Promise<UpsertResult>;
   get(id: string): Promise<JournalCustomer | undefined>;
   /** Every status observed, oldest first. */
   history(id: string): Promise<StatusChange[]>;
@@ -142,71 +145,115 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     );
   };
 
-  const insert = (customer: ServiceCustomer, observation: Observation, at: string) => {
+  const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
+  const sealPersonal = (id: string, personal: PersonalData) => ({
+    address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
+    dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
+    ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
+  });
+  // The service's latest answer is the truth: fields it no longer gives are forgotten.
+  const sealReported = (customer: ServiceCustomer) => {
+    const reported = reportedFields(customer);
+    return Object.keys(reported).length === 0
+      ? null
+      : cipher.seal(place(customer.id, 'reported'), JSON.stringify(reported));
+  };
+  /** The columns every upsert writes, and the personal ones when given. */
+  const written = (customer: ServiceCustomer, previousUrl: string, personal: PersonalData | undefined) => ({
+    ...serviceFields(customer, previousUrl),
+    reported: sealReported(customer),
+    ...(personal ? sealPersonal(customer.id, personal) : {}),
+  });
+  const PERSONAL_SET = ', address = :address, date_of_birth = :dateOfBirth, ssn_last_four = :ssnLastFour';
+
+  const insert = (
+    customer: ServiceCustomer,
+    observation: Observation,
+    at: string,
+    personal?: PersonalData,
+  ) => {
     const created = isoTime(customer.created, at);
     // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
     const statusSince = observation.at ? isoTime(observation.at, at) : created;
+    const fields = written(customer, '', personal);
+    const section = sectionOf(customer.status);
     sql.run(
-      `INSERT INTO customers (id, url, name, email, type, status, section, status_since, created, last_refreshed, links)
-       VALUES (:id, :url, :name, :email, :type, :status, :section, :statusSince, :created, :at, :links)`,
-      {
-        ...serviceFields(customer, ''),
-        section: sectionOf(customer.status),
-        statusSince,
-        created,
-        at,
-      },
+      `INSERT INTO customers (id, url, name, email, type, status, section, status_since, created, last_refreshed,
+         links, reported${personal ? ', address, date_of_birth, ssn_last_four' : ''})
+       VALUES (:id, :url, :name, :email, :type, :status, :section, :statusSince, :created, :at, :links, :reported
+         ${personal ? ', :address, :dateOfBirth, :ssnLastFour' : ''})`,
+      { ...fields, section, statusSince, created, at },
     );
     recordStatus(customer.id, customer.status, statusSince, observation);
+    // What was just written, without reading it back.
+    const recorded: JournalCustomer = {
+      ...recordedFields(fields, customer._links),
+      section,
+      statusSince,
+      created,
+      lastRefreshed: at,
+      goneAt: null,
+      pendingDocuments: 0,
+      note: null,
+    };
+    return recorded;
   };
 
-  const update = (customer: ServiceCustomer, observation: Observation, at: string, existing: CustomerRow) => {
+  const update = (
+    customer: ServiceCustomer,
+    observation: Observation,
+    at: string,
+    existing: CustomerRow,
+    personal?: PersonalData,
+  ) => {
     const observedAt = observation.at ? isoTime(observation.at, at) : at;
     const changed = existing.status !== customer.status;
     // Events arrive out of order: a late event's time must not make a newer status look older.
     const statusSince = changed ? latest(observedAt, existing.status_since) : existing.status_since;
+    const fields = written(customer, existing.url, personal);
+    const section = sectionOf(customer.status, existing.pending_documents);
     sql.run(
       `UPDATE customers SET url = :url, name = :name, email = :email, type = :type, status = :status,
-         section = :section, status_since = :statusSince, last_refreshed = :at, links = :links, gone_at = NULL
+         section = :section, status_since = :statusSince, last_refreshed = :at, links = :links, gone_at = NULL,
+         reported = :reported${personal ? PERSONAL_SET : ''}
        WHERE id = :id`,
-      {
-        ...serviceFields(customer, existing.url),
-        section: sectionOf(customer.status, existing.pending_documents),
-        statusSince,
-        at,
-      },
+      { ...fields, section, statusSince, at },
     );
     if (changed) recordStatus(customer.id, customer.status, observedAt, observation);
-    return changed;
-  };
-
-  const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
-
-  // The service's latest answer is the truth: fields it no longer gives are forgotten.
-  const writeReported = (customer: ServiceCustomer) => {
-    const reported = reportedFields(customer);
-    sql.run('UPDATE customers SET reported = :reported WHERE id = :id', {
-      id: customer.id,
-      reported:
-        Object.keys(reported).length === 0
-          ? null
-          : cipher.seal(place(customer.id, 'reported'), JSON.stringify(reported)),
-    });
+    const recorded: JournalCustomer = {
+      ...recordedFields(fields, customer._links),
+      section,
+      statusSince,
+      created: existing.created,
+      lastRefreshed: at,
+      goneAt: null,
+      pendingDocuments: existing.pending_documents,
+      note: existing.note,
+    };
+    return { recorded, changed };
   };
 
   const repository: Sync<CustomersRepository> = {
-    upsert(customer, observation) {
+    upsert(customer, observation, personal) {
       // What the service said is the truth and can be asked again: a refresh need not wait for the disk.
-      const commit = observation.source === 'created' ? transaction : relaxedTransaction;
-      return commit(db, () => {
-        const existing = row(customer.id);
-        const at = now();
-        let statusChanged = true;
-        if (existing) statusChanged = update(customer, observation, at, existing);
-        else insert(customer, observation, at);
-        writeReported(customer);
-        return { customer: get(customer.id)!, isNew: !existing, statusChanged };
-      });
+      const sync = observation.source === 'created' ? 'now' : 'later';
+      return transaction(
+        db,
+        () => {
+          const existing = row(customer.id);
+          const at = now();
+          if (!existing) {
+            return {
+              customer: insert(customer, observation, at, personal),
+              isNew: true,
+              statusChanged: true,
+            };
+          }
+          const { recorded, changed } = update(customer, observation, at, existing, personal);
+          return { customer: recorded, isNew: false, statusChanged: changed };
+        },
+        { sync },
+      );
     },
 
     get,
@@ -241,16 +288,10 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     },
 
     setPersonal(id, personal) {
-      const { changes } = sql.run(
-        `UPDATE customers SET address = :address, date_of_birth = :dateOfBirth, ssn_last_four = :ssnLastFour
-         WHERE id = :id`,
-        {
-          id,
-          address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
-          dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
-          ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
-        },
-      );
+      const { changes } = sql.run(`UPDATE customers SET ${PERSONAL_SET.slice(2)} WHERE id = :id`, {
+        id,
+        ...sealPersonal(id, personal),
+      });
       if (changes === 0) throw new JournalError(`No customer ${id} in the journal`);
     },
 
@@ -298,6 +339,12 @@ function serviceFields(customer: ServiceCustomer, previousUrl: string) {
     status: customer.status,
     links: JSON.stringify(customer._links),
   };
+}
+
+/** What `get` would read back of the columns `serviceFields` gave. */
+function recordedFields(fields: ReturnType<typeof serviceFields>, links: ServiceCustomer['_links']) {
+  const { id, url, name, email, type, status } = fields;
+  return { id, url, name, email, type, status, links: LinksSchema.parse(links) };
 }
 
 function toCustomer(row: CustomerRow): JournalCustomer {

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { TransactionOptions } from './interface.ts';
 
 export type Db = DatabaseSync;
 export type Params = Record<string, SQLInputValue>;
@@ -50,13 +51,16 @@ export function configure(db: Db): void {
 /**
  * Runs `fn` in a transaction: the outermost call is BEGIN IMMEDIATE (takes the write lock up front, so
  * it cannot fail half-way on a lock upgrade), nested calls are savepoints. Throwing rolls back.
+ * `{ sync: 'later' }`: see `committedLater`; a nested call commits as its outermost transaction does.
  */
-export function transaction<T>(db: Db, fn: () => T): T {
+export function transaction<T>(db: Db, fn: () => T, options?: TransactionOptions): T {
   const nested = db.isTransaction;
-  db.exec(nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE');
+  if (!nested && options?.sync === 'later') return committedLater(db, () => transaction(db, fn));
+  const steps = transactionSteps(db);
+  (nested ? steps.savepoint : steps.begin).run();
   try {
     const result = fn();
-    db.exec(nested ? 'RELEASE nested' : 'COMMIT');
+    (nested ? steps.release : steps.commit).run();
     return result;
   } catch (error) {
     // Some errors (disk full, I/O) make SQLite roll back by itself: then there is nothing left to undo.
@@ -66,19 +70,56 @@ export function transaction<T>(db: Db, fn: () => T): T {
 }
 
 /**
- * `transaction`, committed without waiting for the disk (synchronous=NORMAL for it): for writes the
- * journal can lose in a power cut at no cost to anyone, because they are made again (a refresh from the
- * service) or because another file holds them durably (the webhook inbox log). WAL frames are
- * checksummed in order, so what survives is always a prefix of the commits, never a later one alone.
+ * The one way the journal commits without waiting for the disk (`TransactionOptions`' `sync: 'later'`):
+ * `commit` (an outermost transaction, from BEGIN to COMMIT; synchronous or a promise) runs with
+ * synchronous=NORMAL, and FULL is back once it has ended. For writes the journal can lose in a power cut at
+ * no cost to anyone, because they are made again (a refresh from the service, an outcome learnt again by
+ * replaying its key) or because another file holds them durably (the webhook inbox log). A kill loses
+ * nothing committed; WAL frames are checksummed in order, so what survives a power cut is always a prefix
+ * of the commits, never a later one alone. Transactions run one at a time on the connection, so no other
+ * commit happens under the relaxed setting.
  */
-export function relaxedTransaction<T>(db: Db, fn: () => T): T {
-  if (db.isTransaction) return transaction(db, fn);
+export function committedLater<T>(db: Db, commit: () => T): T {
+  // Executed, not prepared: SQLite applies this pragma when the statement is compiled, not when it runs.
+  const syncNow = () => db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA synchronous = NORMAL');
+  let result: T;
   try {
-    return transaction(db, fn);
-  } finally {
-    db.exec('PRAGMA synchronous = FULL');
+    result = commit();
+  } catch (error) {
+    syncNow();
+    throw error;
   }
+  if (!(result instanceof Promise)) {
+    syncNow();
+    return result;
+  }
+  return result.finally(syncNow) as T;
+}
+
+/** @deprecated The same as `transaction(db, fn, { sync: 'later' })`, its one name; kept until callers move. */
+export function relaxedTransaction<T>(db: Db, fn: () => T): T {
+  return transaction(db, fn, { sync: 'later' });
+}
+
+/**
+ * The statements every transaction runs, prepared once per connection: parsing them again for every
+ * savepoint cost more than the small writes inside (a created customer runs three levels of them).
+ */
+const preparedSteps = new WeakMap<Db, ReturnType<typeof prepareSteps>>();
+const prepareSteps = (db: Db) => ({
+  begin: db.prepare('BEGIN IMMEDIATE'),
+  commit: db.prepare('COMMIT'),
+  savepoint: db.prepare('SAVEPOINT nested'),
+  release: db.prepare('RELEASE nested'),
+});
+export function transactionSteps(db: Db) {
+  let steps = preparedSteps.get(db);
+  if (!steps) {
+    steps = prepareSteps(db);
+    preparedSteps.set(db, steps);
+  }
+  return steps;
 }
 
 /**

@@ -95,9 +95,10 @@ export interface OutboxRepository {
   rotateKey(draftId: string): Promise<OutboxEntry>;
   /**
    * Queueing a draft: a fresh key (`rotateKey`), unless it holds one that may have created the customer,
-   * which is kept. One statement: submitting a thousand drafts stays one short transaction.
+   * which is kept. One statement: submitting a thousand drafts stays one short transaction. Returns the
+   * entry as it now stands.
    */
-  issueKey(draftId: string): Promise<void>;
+  issueKey(draftId: string): Promise<OutboxEntry>;
   get(draftId: string): Promise<OutboxEntry | undefined>;
   list(): Promise<OutboxEntry[]>;
   /** Records the end of one request with the key: whether it may have been processed unseen, and any duplicate. */
@@ -304,13 +305,15 @@ export function outboxRepository(sql: Statements, clock: Clock): Sync<OutboxRepo
       return get(draftId)!;
     },
     issueKey(draftId) {
-      sql.run(
+      const issued = sql.get<OutboxRow>(
         `INSERT INTO outbox (draft_id, idempotency_key, key_created_at) VALUES (:draftId, :key, :at)
          ON CONFLICT (draft_id) DO UPDATE SET idempotency_key = excluded.idempotency_key,
            key_created_at = excluded.key_created_at, attempts = 0, duplicate_of = NULL
-         WHERE maybe_created = 0`,
+         WHERE maybe_created = 0 RETURNING *`,
         { draftId, key: randomUUID(), at: isoTime(clock()) },
       );
+      // No row returned: the key that may have created the customer was kept.
+      return issued ? toOutboxEntry(issued) : get(draftId)!;
     },
     get,
     list() {
@@ -347,7 +350,8 @@ function toSummary(row: DraftRow): DraftSummary {
     name: row.name,
     email: row.email,
     customerId: row.customer_id,
-    fieldErrors: FieldErrorsSchema.parse(JSON.parse(row.field_errors)),
+    // Most drafts have none: no parse for them.
+    fieldErrors: row.field_errors === '{}' ? {} : FieldErrorsSchema.parse(JSON.parse(row.field_errors)),
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,
     lastError: row.last_error,

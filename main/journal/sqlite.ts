@@ -2,10 +2,19 @@
 // promises here for the interface (index.ts), which costs microseconds. One connection serves main; the
 // webhook inbox writes on main's too, made durable first by its own log (log-inbox.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { StatementSync } from 'node:sqlite';
 import { osUserName } from '../os-user.ts';
 import { auditRepository } from './audit.ts';
 import { customersRepository } from './customers.ts';
-import { configure, type Db, openDatabase, type Statements, statements } from './db.ts';
+import {
+  committedLater,
+  configure,
+  type Db,
+  openDatabase,
+  type Statements,
+  statements,
+  transactionSteps,
+} from './db.ts';
 import { documentImagesRepository } from './document-images.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
 import { JournalError } from './errors.ts';
@@ -16,7 +25,7 @@ import {
   type JournalEvent,
   type WriteStatement,
 } from './events.ts';
-import type { Journal, JournalRepositories, JournalTransaction } from './interface.ts';
+import type { Journal, JournalRepositories, JournalTransaction, TransactionOptions } from './interface.ts';
 import { type LogInbox, type LogInboxOptions, startLogInbox } from './log-inbox.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { notesRepository } from './notes.ts';
@@ -86,8 +95,7 @@ export function openJournal({
     ...outside,
     events: { ...outside.events, statements: sync.events.statements, fromRow: sync.events.fromRow },
     rejections: { ...outside.rejections, statements: sync.rejections.statements },
-    transaction: (work, options) =>
-      units.outermost(() => work(inTransaction(bound)), options?.sync === 'later'),
+    transaction: (work, options) => units.outermost(() => work(inTransaction(bound)), options),
     openInbox: (inbox = {}) =>
       startLogInbox({
         db,
@@ -172,11 +180,17 @@ function unitsOfWork(db: Db) {
     refuseInside();
     while (open) await open;
   };
-  const finish = async <T>(begin: string, commit: string, rollback: string, work: () => Promise<T>) => {
-    db.exec(begin);
+  const steps = transactionSteps(db);
+  const finish = async <T>(
+    begin: StatementSync,
+    commit: StatementSync,
+    rollback: string,
+    work: () => Promise<T>,
+  ) => {
+    begin.run();
     try {
       const result = await work();
-      db.exec(commit);
+      commit.run();
       return result;
     } catch (error) {
       // Some errors (disk full, I/O) make SQLite roll back by itself: then there is nothing left to undo.
@@ -195,8 +209,7 @@ function unitsOfWork(db: Db) {
     },
     /** Runs at once when no transaction is open (so calls keep their order), else after it. */
     outside: ((call) => (open || context.getStore() ? idle().then(call) : answerNow(call))) as Run,
-    /** `syncLater`: committed without waiting for the disk (WAL keeps commits in order; see TransactionOptions). */
-    async outermost<T>(work: () => Promise<T>, syncLater = false): Promise<T> {
+    async outermost<T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T> {
       refuseInside();
       const before = queue;
       let end!: () => void;
@@ -206,17 +219,16 @@ function unitsOfWork(db: Db) {
       queue = ended;
       await before;
       open = ended;
-      if (syncLater) db.exec('PRAGMA synchronous = NORMAL');
+      const commit = () => context.run(true, () => finish(steps.begin, steps.commit, 'ROLLBACK', work));
       try {
-        return await context.run(true, () => finish('BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', work));
+        return await (options?.sync === 'later' ? committedLater(db, commit) : commit());
       } finally {
-        if (syncLater) db.exec('PRAGMA synchronous = FULL');
         open = null;
         end();
       }
     },
     nested: <T>(work: () => Promise<T>) =>
-      finish('SAVEPOINT nested', 'RELEASE nested', 'ROLLBACK TO nested; RELEASE nested', work),
+      finish(steps.savepoint, steps.release, 'ROLLBACK TO nested; RELEASE nested', work),
   };
 }
 

@@ -114,7 +114,7 @@ export function draftSender(ctx: SendContext) {
       const attempts = draft.attempts + 1;
       const delay = resendDelayMs(attempts, ctx.backoff, ctx.random);
       const nextAttemptAt = new Date(ctx.now().getTime() + delay).toISOString();
-      Object.assign(draft, { attempts, nextAttemptAt });
+      ctx.work.backOff(draft, attempts, nextAttemptAt);
       draft.entry = { ...entry, attempts: entry.attempts + 1, maybeCreated: true };
       await ctx.write((tx) =>
         transitions.resendLater(tx, draft.id, attempts, nextAttemptAt, failure.problem),
@@ -183,11 +183,13 @@ export function draftSender(ctx: SendContext) {
     fetched: Customer,
     how: LinkKind,
   ): Promise<JournalCustomer> {
-    const { customer } = await tx.customers.upsert(fetched, {
-      source: how === 'linked' ? 'poll' : 'created',
-    });
+    if (how !== 'linked') {
+      // Ours: recorded with its draft's personal data in one write.
+      return (await tx.customers.upsert(fetched, { source: 'created' }, personalData(form))).customer;
+    }
+    const { customer } = await tx.customers.upsert(fetched, { source: 'poll' });
     // A customer someone else created keeps the personal data Vetted may hold for it.
-    if (how !== 'linked' || !(await tx.customers.personal(customer.id))) {
+    if (!(await tx.customers.personal(customer.id))) {
       await tx.customers.setPersonal(customer.id, personalData(form));
     }
     return customer;

@@ -39,9 +39,10 @@ export const transitions = {
    * tell. Otherwise every request with it was answered without creating anything, and the (corrected) form
    * is a new request.
    */
-  async queue(journal: JournalRepositories, id: string): Promise<void> {
-    await journal.outbox.issueKey(id);
+  async queue(journal: JournalRepositories, id: string): Promise<OutboxEntry> {
+    const entry = await journal.outbox.issueKey(id);
     await journal.drafts.update(id, { state: 'queued', ...CLEARED, attempts: 0, nextAttemptAt: null });
+    return entry;
   },
 
   /** "Try again" on a draft that may have created its customer: the same key, the same form. */

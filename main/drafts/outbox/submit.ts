@@ -37,7 +37,9 @@ export function draftSubmitter(ctx: SubmitContext) {
       result.skipped.push({ id, reason: 'Vetted has no such draft.' });
       return undefined;
     }
-    if (!isEditable(draft.state, await tx.outbox.get(id))) {
+    // Only a draft that needs attention has an outbox entry that matters here.
+    const entry = draft.state === 'attention' ? await tx.outbox.get(id) : undefined;
+    if (!isEditable(draft.state, entry)) {
       result.skipped.push({ id, reason: `It cannot be submitted while ${draft.state}.` });
       return undefined;
     }
@@ -47,10 +49,10 @@ export function draftSubmitter(ctx: SubmitContext) {
       result.invalid.push({ id, errors });
       return undefined;
     }
-    await transitions.queue(tx, draft.id);
+    const queued = await transitions.queue(tx, draft.id);
     ctx.bodies.set(id, body);
     result.queued.push(id);
-    return tx.outbox.get(id);
+    return queued;
   }
 
   async function submit(ids: readonly string[]): Promise<SubmitResult> {

@@ -24,6 +24,8 @@ export function workList(journal: Journal, now: () => Date) {
   const queued = new Map<string, QueuedDraft>();
   /** Created drafts whose customer the journal does not hold yet: fetched when no draft waits to be sent. */
   const toFetch = new Map<string, string>();
+  /** The queued drafts given a backoff: the timer looks only at these, not at every queued draft per turn. */
+  const backedOff = new Set<QueuedDraft>();
   let loaded: Promise<void> | null = null;
   /** Loads under way, and drafts finished meanwhile: a load may have read them before their outcome was written. */
   let loading = 0;
@@ -34,7 +36,9 @@ export function workList(journal: Journal, now: () => Date) {
     try {
       for (const draft of await journal.drafts.queued()) {
         if (queued.has(draft.id) || finishedWhileLoading.has(draft.id)) continue;
-        queued.set(draft.id, { id: draft.id, attempts: draft.attempts, nextAttemptAt: draft.nextAttemptAt });
+        const loadedDraft = { id: draft.id, attempts: draft.attempts, nextAttemptAt: draft.nextAttemptAt };
+        queued.set(draft.id, loadedDraft);
+        if (loadedDraft.nextAttemptAt !== null) backedOff.add(loadedDraft);
       }
     } finally {
       if (--loading === 0) finishedWhileLoading.clear();
@@ -49,6 +53,8 @@ export function workList(journal: Journal, now: () => Date) {
     },
     /** A draft was queued (its key committed): due now. */
     queue(id: string, entry?: OutboxEntry): void {
+      const earlier = queued.get(id);
+      if (earlier) backedOff.delete(earlier);
       queued.delete(id);
       queued.set(id, { id, attempts: 0, nextAttemptAt: null, ...(entry ? { entry } : {}) });
     },
@@ -57,11 +63,19 @@ export function workList(journal: Journal, now: () => Date) {
     },
     /** The draft is no longer queued (created, rejected, or needs attention), and the journal says so. */
     done(id: string): void {
+      const draft = queued.get(id);
+      if (draft) backedOff.delete(draft);
       queued.delete(id);
       if (loading > 0) finishedWhileLoading.add(id);
     },
+    /** A failure that may pass: due again at `nextAttemptAt`. */
+    backOff(draft: QueuedDraft, attempts: number, nextAttemptAt: string): void {
+      Object.assign(draft, { attempts, nextAttemptAt });
+      if (queued.get(draft.id) === draft) backedOff.add(draft);
+    },
     clearBackoff(): void {
-      for (const draft of queued.values()) draft.nextAttemptAt = null;
+      for (const draft of backedOff) draft.nextAttemptAt = null;
+      backedOff.clear();
     },
     /** Never tried (or backoff cleared) first, in the order queued; then the earliest backoff that has ended. */
     async nextDue(busy: ReadonlySet<string>): Promise<QueuedDraft | undefined> {
@@ -82,7 +96,7 @@ export function workList(journal: Journal, now: () => Date) {
     nextAttemptAfter(): string | null {
       const at = now().toISOString();
       let next: string | null = null;
-      for (const { nextAttemptAt } of queued.values()) {
+      for (const { nextAttemptAt } of backedOff) {
         if (nextAttemptAt !== null && nextAttemptAt > at && (next === null || nextAttemptAt < next)) {
           next = nextAttemptAt;
         }
