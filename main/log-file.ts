@@ -23,9 +23,13 @@ export function openLogFile(dir: string, maxBytes = DEFAULT_MAX_LOG_BYTES): LogF
   const open = () => openSync(file, 'a', 0o600);
   let fd = open();
   let size = fstatSync(fd).size;
+  let closed = false;
   return {
     path: file,
     write(line) {
+      // A response that finishes while the host shuts down is logged after the file closed: the line
+      // is dropped rather than written to a closed (or, worse, reused) descriptor.
+      if (closed) return;
       const bytes = Buffer.from(`${line}\n`);
       if (size > 0 && size + bytes.length > maxBytes) {
         closeSync(fd);
@@ -37,6 +41,8 @@ export function openLogFile(dir: string, maxBytes = DEFAULT_MAX_LOG_BYTES): LogF
       size += bytes.length;
     },
     close() {
+      if (closed) return;
+      closed = true;
       closeSync(fd);
     },
   };

@@ -195,6 +195,8 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       goneAt: null,
       pendingDocuments: 0,
       note: null,
+      // As the insert trigger sets it (migration 7).
+      changedAt: statusSince,
     };
     return recorded;
   };
@@ -229,6 +231,11 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       goneAt: null,
       pendingDocuments: existing.pending_documents,
       note: existing.note,
+      changedAt: changedAtAfter(
+        existing,
+        { status: customer.status, section, name: fields.name, email: fields.email },
+        [at, statusSince],
+      ),
     };
     return { recorded, changed };
   };
@@ -365,4 +372,22 @@ function toCustomer(row: CustomerRow): JournalCustomer {
     note: row.note,
     changedAt: row.changed_at,
   };
+}
+
+/**
+ * What the update trigger of migration 7 makes `changed_at` after an upsert (which always clears gone_at):
+ * the latest of the row's times when anything the queue shows changed, else as it was.
+ */
+function changedAtAfter(
+  existing: CustomerRow,
+  now: { status: string; section: string; name: string; email: string },
+  times: string[],
+): string {
+  const moved =
+    existing.status !== now.status ||
+    existing.section !== now.section ||
+    existing.name !== now.name ||
+    existing.email !== now.email ||
+    existing.gone_at !== null;
+  return moved ? [...times, existing.changed_at].reduce(latest) : existing.changed_at;
 }

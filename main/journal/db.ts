@@ -97,11 +97,6 @@ export function committedLater<T>(db: Db, commit: () => T): T {
   return result.finally(syncNow) as T;
 }
 
-/** @deprecated The same as `transaction(db, fn, { sync: 'later' })`, its one name; kept until callers move. */
-export function relaxedTransaction<T>(db: Db, fn: () => T): T {
-  return transaction(db, fn, { sync: 'later' });
-}
-
 /**
  * The statements every transaction runs, prepared once per connection: parsing them again for every
  * savepoint cost more than the small writes inside (a created customer runs three levels of them).

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Db, relaxedTransaction, type Statements, transaction } from './db.ts';
+import { type Db, type Statements, transaction } from './db.ts';
 import { eventStatements, recordedEvents, type WriteStatement } from './events.ts';
 import { createGroupCommit, type Outcome } from './group-commit.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-log.ts';
@@ -7,6 +7,9 @@ import type { EventInbox, InboxEvent } from './interface.ts';
 import { createKnownEvents } from './known-events.ts';
 import { rejectionStatements } from './rejections.ts';
 import { type Clock, isoTime } from './time.ts';
+
+/** The inbox log made these durable already: the journal's copy need not wait for the disk. */
+const LATER_SYNC = { sync: 'later' } as const;
 
 /**
  * The webhook listener's inbox on the SQLite journal. A group of deliveries is made durable by one
@@ -72,16 +75,23 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
   /** One transaction for the group; if a write fails, again with a savepoint per write so it fails alone. */
   const apply = (writes: readonly WriteStatement[][]): Outcome<Rows[]>[] => {
     try {
-      return relaxedTransaction(db, () => writes.map((write) => ({ ok: true as const, value: run(write) })));
+      return transaction(
+        db,
+        () => writes.map((write) => ({ ok: true as const, value: run(write) })),
+        LATER_SYNC,
+      );
     } catch {
-      return relaxedTransaction(db, () =>
-        writes.map((write): Outcome<Rows[]> => {
-          try {
-            return { ok: true, value: transaction(db, () => run(write)) };
-          } catch (error) {
-            return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
-          }
-        }),
+      return transaction(
+        db,
+        () =>
+          writes.map((write): Outcome<Rows[]> => {
+            try {
+              return { ok: true, value: transaction(db, () => run(write)) };
+            } catch (error) {
+              return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+            }
+          }),
+        LATER_SYNC,
       );
     }
   };
@@ -125,7 +135,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
   ): Promise<[handled: Set<string>, duplicates: Rows]> => {
     const ids = received.filter((event) => known.has(event.id)).map((event) => event.id);
     if (ids.length === 0 || !delivered) return [new Set(ids), []];
-    const rows = await options.outside(() => relaxedTransaction(db, () => known.countDuplicates(ids)));
+    const rows = await options.outside(() => transaction(db, () => known.countDuplicates(ids), LATER_SYNC));
     return [new Set(rows.map((row) => row.id as string)), rows];
   };
 

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { realShape, realShapedSandbox } from '../integration/real-shaped-service.ts';
 import { expect, test } from './queue-fixtures.ts';
+import { caseRow } from './queue-helpers.ts';
 
 /** Customers as today's real service returns them: new statuses, extra fields, actions by its links. */
 
@@ -21,8 +22,7 @@ async function add(page: Page, id: string) {
   await expect(dialog).toBeHidden();
 }
 
-const open = (page: Page, name: RegExp) =>
-  page.getByRole('listbox', { name: 'Customers' }).getByRole('option', { name }).click();
+const open = (page: Page, name: RegExp) => caseRow(page, name).click();
 
 test('a kba customer says what to do, keeps the service’s extra fields masked, and offers no action', async ({
   page,
