@@ -1,20 +1,10 @@
 /**
- * The benchmarks' shared protocol: human-readable lines, then as the last stdout line `RESULT {"rows":[…]}`,
- * which `bench/run.ts` reads into its table.
+ * The queue benches' rows on the shared protocol (protocol.ts): a growth row per figure, each also
+ * printed as a human-readable line before the RESULT line.
  */
-export interface ResultRow {
-  figure: string;
-  goal: string;
-  measured: string;
-  ratio: number | null;
-  verdict: 'pass' | 'miss';
-}
+import { printResult as printResultLine, type ResultRow } from './protocol.ts';
 
-export function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+export { median, type ResultRow } from './protocol.ts';
 
 /** A "100k ÷ 1k must stay under `goal`" row, from the medians at each size (ms). */
 export function growthRow(figure: string, small: number, large: number, goal: number): ResultRow {
@@ -34,5 +24,5 @@ export function printResult(rows: ResultRow[]): void {
       `${row.verdict === 'pass' ? 'pass' : 'MISS'}  ${row.figure.padEnd(44)} ${row.measured}  (goal ${row.goal})`,
     );
   }
-  process.stdout.write(`RESULT ${JSON.stringify({ rows })}\n`);
+  printResultLine(rows);
 }
