@@ -128,8 +128,11 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
 
   const handlers: Pick<Handlers, DocumentChannel> = {
     async 'documents.list'({ customerId }): Promise<DocumentList> {
-      await knownCustomer(customerId);
-      const customer = await refreshed(customerId);
+      // The customer's status comes from the journal, which events keep current: a GET of the customer
+      // here (the open case reloads its documents on every event) raced the webhook's own refresh, and
+      // when it won, the status change lost its notification and its cause in the timeline.
+      const customer = await knownCustomer(customerId);
+      if (customer.goneAt) throw refusal.customerGone();
       const documents = await client().documents.listForCustomer(customerId);
       return {
         customerId,

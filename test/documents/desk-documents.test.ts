@@ -93,8 +93,16 @@ describe('desk: ID documents on the sandbox', () => {
     expect((await h.call('customers.get', { id: ids.accepted })).section).toBe('review');
 
     await h.desk.connection().sandbox!.advanceClock(120);
+    // The reviews' outcomes reach the journal by webhook: the list reads the customer's status there.
+    const listed = (customerId: string) => h.call('documents.list', { customerId });
+    const stored = (id: string) => h.call('customers.get', { id });
+    await expect.poll(async () => (await stored(ids.accepted)).status).toBe('verified');
+    await expect.poll(async () => (await stored(ids.fraud)).status).toBe('suspended');
+    await expect
+      .poll(async () => (await stored(ids.failed)).note)
+      .toBe('Document rejected: The photo could not be read');
 
-    const accepted = await h.call('documents.list', { customerId: ids.accepted });
+    const accepted = await listed(ids.accepted);
     expect(accepted).toMatchObject({ customerStatus: 'verified', pending: 0 });
     expect(accepted.documents[0]).toMatchObject({ review: 'accepted', reasons: [] });
     expect(await h.call('customers.get', { id: ids.accepted })).toMatchObject({ status: 'verified' });
