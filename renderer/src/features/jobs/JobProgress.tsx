@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { type Progress, ProgressSchema } from '../../../../contract/customers.ts';
 import { type Job, useJobStore } from './job-store.ts';
 
@@ -30,7 +31,13 @@ export function JobProgress() {
         <JobBar key={progress.job} progress={progress} />
       ))}
       <p className="queue-jobs-done" aria-live="polite">
-        {finished.map((progress) => progress.message ?? FINISHED[progress.job](progress.done)).join(' ')}
+        {/* One element per job: each line reads (and is found) on its own, whichever other job also finished. */}
+        {finished.map((progress, i) => (
+          <Fragment key={progress.job}>
+            {i > 0 && ' '}
+            <span>{progress.message ?? FINISHED[progress.job](progress.done)}</span>
+          </Fragment>
+        ))}
       </p>
       {problem && <p role="alert">{problem}</p>}
     </div>
