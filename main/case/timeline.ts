@@ -1,8 +1,10 @@
 // One timeline of everything about a customer, newest first, built from the journal: status changes with
 // their cause, webhook events, reviewer actions (submissions, retries, uploads, reveals) and notes.
 import type { TimelineEntry } from '../../contract/case.ts';
+import { topicText } from '../../contract/event-topics.ts';
+import { statusName } from '../../contract/statuses.ts';
 import type { AuditEntry, Journal, JournalEvent, Note, StatusChange } from '../journal/index.ts';
-import { actionWords, statusWords, topicWords } from './words.ts';
+import { actionWords } from './words.ts';
 
 const THE_SERVICE = 'The service';
 const DOCUMENT_FAILED = 'customer_verification_document_failed';
@@ -51,13 +53,13 @@ function statusEntry(change: StatusChange, index: number, event: JournalEvent | 
       ? 'Created from this desk'
       : change.source === 'poll'
         ? 'Seen when Vetted asked the service'
-        : `Reported by the service: ${event ? topicWords(event.topic) : 'a webhook event'}`;
+        : `Reported by the service: ${event ? topicText(event.topic) : 'a webhook event'}`;
   return {
     key: `status-${index}`,
     kind: 'status',
     at: change.at,
     who: change.source === 'created' ? 'This desk' : THE_SERVICE,
-    title: `Status: ${statusWords(change.status)}`,
+    title: `Status: ${statusName(change.status)}`,
     detail: cause,
     eventId: change.eventId,
   };
@@ -69,7 +71,7 @@ function eventEntry(event: JournalEvent, reason: string | null): TimelineEntry {
     kind: 'event',
     at: event.created,
     who: THE_SERVICE,
-    title: reason ?? topicWords(event.topic),
+    title: reason ?? topicText(event.topic),
     detail: event.signatureVerified ? null : 'Fetched from the service’s event list',
     eventId: event.id,
   };
@@ -92,7 +94,7 @@ function actionEntry(entry: AuditEntry): TimelineEntry {
 }
 
 function outcomeWords(outcome: string): string {
-  return outcome === 'ok' ? 'Done' : `Outcome: ${statusWords(outcome)}`;
+  return outcome === 'ok' ? 'Done' : `Outcome: ${statusName(outcome)}`;
 }
 
 function noteEntry(note: Note): TimelineEntry {

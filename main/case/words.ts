@@ -1,4 +1,4 @@
-// The audit log's actions and the service's webhook topics in words a reviewer reads.
+// The audit log's actions in words a reviewer reads (topics and statuses: contract/event-topics.ts, statuses.ts).
 
 const ACTIONS: Record<string, string> = {
   'customer.add': 'Customer added by id',
@@ -25,38 +25,4 @@ const ACTIONS: Record<string, string> = {
 /** An audit action in words; an action without words yet is shown as it is recorded. */
 export function actionWords(action: string): string {
   return ACTIONS[action] ?? action;
-}
-
-const TOPICS: Record<string, string> = {
-  customer_created: 'Customer created',
-  customer_verified: 'Customer verified',
-  customer_suspended: 'Customer suspended',
-  customer_activated: 'Customer activated',
-  customer_deactivated: 'Customer deactivated',
-  customer_reverification_needed: 'Verification retry needed',
-  customer_verification_document_needed: 'Document needed',
-  customer_verification_document_uploaded: 'Document uploaded',
-  customer_verification_document_approved: 'Document approved',
-  customer_verification_document_failed: 'Document rejected',
-};
-
-/** `customer_verification_document_failed` → "Document rejected"; an unknown topic in plain words. */
-export function topicWords(topic: string): string {
-  const known = TOPICS[topic];
-  if (known) return known;
-  const words = topic.replace(/[_.-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-const STATUSES: Record<string, string> = {
-  retry: 'Needs retry',
-  document: 'Needs document',
-  verified: 'Verified',
-  suspended: 'Suspended',
-  unverified: 'Unverified',
-  deactivated: 'Deactivated',
-};
-
-export function statusWords(status: string): string {
-  return STATUSES[status] ?? status;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { NoteTextSchema, QueueExportInputSchema } from '../../contract/case.ts';
+import { topicText } from '../../contract/event-topics.ts';
 import { exportFileName, toCsv } from '../../main/case/csv.ts';
 import { maskEmail, maskName } from '../../main/case/queue-export.ts';
-import { actionWords, topicWords } from '../../main/case/words.ts';
+import { actionWords } from '../../main/case/words.ts';
 
 describe('CSV', () => {
   const columns = [
@@ -41,8 +42,8 @@ describe('masking and words', () => {
   it('says actions and topics in words, and unknown ones plainly', () => {
     expect(actionWords('personal.reveal')).toBe('Personal data revealed');
     expect(actionWords('something.new')).toBe('something.new');
-    expect(topicWords('customer_verification_document_failed')).toBe('Document rejected');
-    expect(topicWords('customer_beneficial_owner_added')).toBe('Customer beneficial owner added');
+    expect(topicText('customer_verification_document_failed')).toBe('Document rejected');
+    expect(topicText('customer_beneficial_owner_added')).toBe('Customer beneficial owner added');
   });
 });
 
