@@ -46,8 +46,8 @@ export interface EventsRepository {
 }
 
 /**
- * The SQLite journal's event writes as SQL text, for the durable writer on its own connection (the webhook
- * listener commits in a worker so that an fsync never stalls main): each returns the rows of `RETURNING *`.
+ * The SQLite journal's event writes as SQL text, applied in groups behind the webhook inbox's log
+ * (log-inbox.ts): each returns the rows of `RETURNING *`.
  */
 export interface EventStatements {
   /** `record`, or with `onlyIfAbsent` nothing at all for a known event (no duplicate counted). */

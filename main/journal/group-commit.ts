@@ -13,8 +13,6 @@ export interface GroupCommitOptions<W, R> {
   commit(group: W[]): Promise<Outcome<R>[]>;
   soonMs: number;
   maxGroup?: number;
-  /** A group starts or stops committing (the durable writer keeps its worker alive only meanwhile). */
-  onCommitting?(committing: boolean): void;
 }
 
 export interface GroupCommit<W, R> {
@@ -76,7 +74,6 @@ export function createGroupCommit<W, R>(options: GroupCommitOptions<W, R>): Grou
     const group = waiting;
     committing = group;
     waiting = new Group();
-    options.onCommitting?.(true);
     const startedAt = performance.now();
     options
       .commit(group.items.map((pending) => pending.write))
@@ -99,7 +96,6 @@ export function createGroupCommit<W, R>(options: GroupCommitOptions<W, R>): Grou
         committing = null;
         group.end();
         send();
-        if (!committing) options.onCommitting?.(false);
       });
   };
 

@@ -101,7 +101,8 @@ test('the journal opens: node:sqlite with FTS5 under Electron’s Node, and the 
 });
 
 test('a writer worker runs node:sqlite under Electron’s Node', async () => {
-  // The journal's durable writer is an eval'd worker thread writing with node:sqlite: the same here.
+  // node:sqlite in an eval'd worker thread under Electron's Node: moving journal writes off main (#15's next
+  // step) depends on it.
   const written = await app.evaluate(
     async (_electron, file) => {
       const { Worker } = process.getBuiltinModule('node:worker_threads');

@@ -5,8 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusNotice } from '../../contract/webhooks.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import type { Reconciler } from '../../main/customers/reconcile.ts';
-import { type DurableWriter, startDurableWriter } from '../../main/journal/durable-writer.ts';
-import { type SqliteJournal as Journal, type Observation, openJournal } from '../../main/journal/index.ts';
+import {
+  type EventInbox,
+  type SqliteJournal as Journal,
+  type Observation,
+  openJournal,
+} from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 
@@ -26,7 +30,7 @@ describe('event processor', () => {
   let dir: string;
   let journal: Journal;
   let processor: EventProcessor;
-  let writer: DurableWriter;
+  let writer: EventInbox;
   let statusOnService: string;
   let offline: boolean;
   const refreshes: Array<{ id: string; observation: Observation }> = [];
@@ -39,7 +43,7 @@ describe('event processor', () => {
     offline = false;
     refreshes.length = 0;
     notices.length = 0;
-    writer = startDurableWriter(journal.file);
+    writer = journal.openInbox();
     const reconciler: Reconciler = {
       async refresh(id, observation) {
         refreshes.push({ id, observation });
