@@ -1,0 +1,83 @@
+// The team store's schema as an ordered list of migrations, like the local journal's: append-only (a released
+// migration is never edited), `vetted.schema_version` holds the last one applied. Only the team's
+// administrator migrates (`npm run team -- init` / `migrate`); desks and hubs refuse a store whose version
+// is not theirs, and say who must act.
+import type pg from 'pg';
+import { TEAM_SCHEMA_V1 } from './schema.ts';
+import { MIGRATION_LOCK, type Queryable } from './sql.ts';
+
+export interface TeamMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
+  { version: 1, name: 'customers, history, notes, retries, events, audit, team outbox', sql: TEAM_SCHEMA_V1 },
+];
+
+export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
+
+export class TeamSchemaError extends Error {
+  override name = 'TeamSchemaError';
+}
+
+/** The store's schema version; 0 for a database `team init` never ran on. */
+export async function teamSchemaVersion(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ exists: boolean }>(
+    `SELECT to_regclass('vetted.schema_version') IS NOT NULL AS exists`,
+  );
+  if (!rows[0]?.exists) return 0;
+  const version = await db.query<{ version: number }>('SELECT version FROM vetted.schema_version');
+  return version.rows[0]?.version ?? 0;
+}
+
+/** Applies every migration not yet applied, each in its own transaction, one migrator at a time. */
+export async function migrateTeamStore(client: pg.ClientBase): Promise<{ from: number; to: number }> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    const from = await teamSchemaVersion(client);
+    if (from > TEAM_LATEST_VERSION) {
+      throw new TeamSchemaError(
+        `The team store is at schema ${from}, newer than this Vetted (${TEAM_LATEST_VERSION}): update Vetted.`,
+      );
+    }
+    for (const migration of TEAM_MIGRATIONS.slice(from)) {
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        if (migration.version === 1) {
+          await client.query('CREATE TABLE vetted.schema_version (version integer NOT NULL)');
+          await client.query('INSERT INTO vetted.schema_version (version) VALUES (1)');
+        } else {
+          await client.query('UPDATE vetted.schema_version SET version = $1', [migration.version]);
+        }
+        await client.query('COMMIT');
+      } catch (cause) {
+        await client.query('ROLLBACK');
+        throw new TeamSchemaError(
+          `Team store migration ${migration.version} (${migration.name}) failed and was rolled back.`,
+          { cause },
+        );
+      }
+    }
+    return { from, to: TEAM_LATEST_VERSION };
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
+
+/** For desks and hubs: the store must be at exactly this Vetted's schema. */
+export async function checkTeamSchema(db: Queryable): Promise<void> {
+  const version = await teamSchemaVersion(db);
+  if (version === TEAM_LATEST_VERSION) return;
+  if (version === 0) {
+    throw new TeamSchemaError('This database is not a Vetted team store: run `npm run team -- init` first.');
+  }
+  throw new TeamSchemaError(
+    version < TEAM_LATEST_VERSION
+      ? `The team store is at schema ${version}, older than this Vetted (${TEAM_LATEST_VERSION}): ` +
+          'ask your administrator to run `npm run team -- migrate`.'
+      : `The team store is at schema ${version}, newer than this Vetted (${TEAM_LATEST_VERSION}): update Vetted.`,
+  );
+}

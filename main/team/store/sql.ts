@@ -1,0 +1,40 @@
+// What the team store's code needs of a PostgreSQL connection: a pool, or one client inside a transaction.
+import type pg from 'pg';
+
+/** `pg.Pool` or a checked-out `pg.PoolClient`: repositories run their statements on either. */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+/** The schema every team table lives in (the database may hold other things). */
+export const SCHEMA = 'vetted';
+
+/**
+ * The lock every write to a replicated table (customers, status_history, notes, retries) takes before it
+ * draws its number from `vetted.change_seq`: those transactions then commit in the order of their numbers,
+ * so a desk that has read every change up to N can never later meet one below N (see replication).
+ */
+export const CHANGE_LOCK = 0x5645_5454_01;
+/** The listener role of the hub: one hub at a time holds it (pg_try_advisory_lock). */
+export const LISTENER_LOCK = 0x5645_5454_02;
+/** Migrations run one at a time whoever starts them. */
+export const MIGRATION_LOCK = 0x5645_5454_03;
+/** Channel of `NOTIFY` after each committed change; the payload is the change's sequence number. */
+export const CHANGES_CHANNEL = 'vetted_changes';
+
+/** Runs `work` in a transaction on one client of the pool; throwing rolls it back. */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

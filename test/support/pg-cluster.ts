@@ -1,0 +1,124 @@
+// A throwaway PostgreSQL cluster for team mode's tests: Debian's PostgreSQL 15 binaries, a temporary data
+// directory, a loopback port and a socket directory of its own, stopped (and deleted) after the run.
+// initdb and pg_ctl refuse to run as root: as root (CI) they run as the `postgres` user via runuser.
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+const BIN = process.env.VETTED_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const asRoot = process.getuid?.() === 0;
+
+export interface PgCluster {
+  readonly host: '127.0.0.1';
+  readonly port: number;
+  /** The superuser's URL for a database (default `postgres`): password authentication over TCP. */
+  url(database?: string): string;
+  /** Creates an empty database owned by the superuser; returns its URL. */
+  createDatabase(prefix?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export const SUPERUSER = 'postgres';
+
+async function pgTool(tool: string, args: string[]): Promise<void> {
+  const command = asRoot ? 'runuser' : path.join(BIN, tool);
+  const argv = asRoot ? ['-u', 'postgres', '--', path.join(BIN, tool), ...args] : args;
+  await run(command, argv, { timeout: 60_000 });
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function havePostgres(): boolean {
+  return fs.existsSync(path.join(BIN, 'initdb'));
+}
+
+/** Starts a new cluster (about a second): scram-sha-256 over TCP on 127.0.0.1, nothing else reachable. */
+export async function startPgCluster(): Promise<PgCluster> {
+  if (!havePostgres()) {
+    throw new Error(`PostgreSQL 15 is not installed (${BIN}): apt-get install -y postgresql`);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-pg-'));
+  const data = path.join(dir, 'data');
+  const password = crypto.randomBytes(18).toString('base64url');
+  const pwfile = path.join(dir, 'pw');
+  fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (asRoot) await run('chown', ['-R', 'postgres:postgres', dir]);
+  await pgTool('initdb', [
+    '-D',
+    data,
+    '-U',
+    SUPERUSER,
+    '--pwfile',
+    pwfile,
+    '--auth-local=scram-sha-256',
+    '--auth-host=scram-sha-256',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
+  fs.rmSync(pwfile);
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`;
+    try {
+      await pgTool('pg_ctl', [
+        '-D',
+        data,
+        '-o',
+        options,
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        '-t',
+        '60',
+        'start',
+      ]);
+      break;
+    } catch (error) {
+      // Another process took the port between our probe and the start: try another.
+      if (attempt >= 3) throw error;
+    }
+  }
+  const url = (database = 'postgres') =>
+    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  let databases = 0;
+  return {
+    host: '127.0.0.1',
+    port,
+    url,
+    async createDatabase(prefix = 'vetted') {
+      const name = `${prefix}_${process.pid}_${++databases}_${crypto.randomBytes(3).toString('hex')}`;
+      const client = new pg.Client({ connectionString: url() });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    async stop() {
+      try {
+        await pgTool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
