@@ -1,0 +1,82 @@
+// How the team journal's repositories reach PostgreSQL. Each repository is built on a `TeamDb`: outside a
+// unit of work, every write opens a transaction of its own; inside one (journal.transaction), every
+// statement runs on that transaction's client. Repositories never call BEGIN/COMMIT themselves.
+import type pg from 'pg';
+import type { PersonalCipher } from '../../journal/personal.ts';
+import type { Clock } from '../../journal/time.ts';
+import { CHANGE_LOCK, CHANGES_CHANNEL, type Queryable } from '../store/sql.ts';
+
+export interface TeamDb {
+  /** For reads: the pool, or the transaction's client. */
+  readonly read: Queryable;
+  /** Runs `work` in the current transaction, or in a new one of its own (committed when it resolves). */
+  write<T>(work: (client: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Draws the next change number for a row desks copy (customers, status_history, notes, retries), inside
+   * `write`'s transaction: takes CHANGE_LOCK until the commit (so numbers commit in order) and queues the
+   * NOTIFY that tells every desk (sent by PostgreSQL at the commit, never before).
+   */
+  nextChange(client: Queryable): Promise<number>;
+  /** Change numbers drawn by writes committed (or about to be) through this TeamDb, for read-your-writes. */
+  readonly lastChange: () => number;
+}
+
+/** What every team repository is built from. */
+export interface TeamRepositoryContext {
+  db: TeamDb;
+  /** Seals personal data with the team data key (the AAD names table, row and column, as locally). */
+  cipher: PersonalCipher;
+  clock: Clock;
+}
+
+export async function drawChange(client: Queryable): Promise<number> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_LOCK]);
+  const { rows } = await client.query<{ seq: string }>(`SELECT nextval('vetted.change_seq') AS seq`);
+  const seq = Number(rows[0]?.seq);
+  await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, String(seq)]);
+  return seq;
+}
+
+/** A TeamDb on a pool: each write is its own transaction. */
+export function poolDb(pool: pg.Pool): TeamDb {
+  let last = 0;
+  return {
+    read: pool,
+    async write(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async nextChange(client) {
+      const seq = await drawChange(client);
+      last = Math.max(last, seq);
+      return seq;
+    },
+    lastChange: () => last,
+  };
+}
+
+/** A TeamDb bound to one open transaction's client (journal.transaction's repositories). */
+export function transactionDb(client: pg.PoolClient, onChange: (seq: number) => void): TeamDb {
+  let last = 0;
+  return {
+    read: client,
+    write: (work) => work(client),
+    async nextChange(inner) {
+      const seq = await drawChange(inner);
+      last = Math.max(last, seq);
+      onChange(seq);
+      return seq;
+    },
+    lastChange: () => last,
+  };
+}
