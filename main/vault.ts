@@ -27,8 +27,16 @@ export interface SafeStorageLike {
 
 export type VaultProtection = 'os-keychain' | 'file-permissions' | 'memory-only' | 'passphrase';
 
-/** `webhookSecret:<subscription id>` keeps one signing secret per webhook subscription. */
-export type SecretName = 'clientSecret' | 'sandboxClientSecret' | `webhookSecret:${string}`;
+/**
+ * `webhookSecret:<subscription id>` keeps one signing secret per webhook subscription; `teamKey` and
+ * `teamDatabasePassword` are team mode's data key and this reviewer's (or hub's) database password.
+ */
+export type SecretName =
+  | 'clientSecret'
+  | 'sandboxClientSecret'
+  | 'teamKey'
+  | 'teamDatabasePassword'
+  | `webhookSecret:${string}`;
 
 export interface Vault {
   /** How secrets are protected; `describeProtection` gives the sentence the UI shows. */
@@ -71,7 +79,8 @@ const VAULT_FILE = 'vault.json';
 const KEY_FILE = 'vault.key';
 const KEY_BYTES = 32;
 const DATA_KEY_SECRET = 'dataKey';
-const SECRET_NAME = /^(clientSecret|sandboxClientSecret|webhookSecret:[A-Za-z0-9._:-]{1,200})$/;
+const SECRET_NAME =
+  /^(clientSecret|sandboxClientSecret|teamKey|teamDatabasePassword|webhookSecret:[A-Za-z0-9._:-]{1,200})$/;
 
 const PROTECTION_NOTICES: Record<VaultProtection, string> = {
   'os-keychain': 'Secrets protected by the OS keychain',
@@ -184,7 +193,7 @@ export function createVault(
 function checkedName(name: SecretName): SecretName {
   if (!isSecretName(name)) {
     throw new TypeError(
-      'Unknown secret name (expected clientSecret, sandboxClientSecret or webhookSecret:<subscription id>)',
+      'Unknown secret name (expected clientSecret, sandboxClientSecret, teamKey, teamDatabasePassword or webhookSecret:<subscription id>)',
     );
   }
   return name;
