@@ -1,0 +1,70 @@
+// The webhook listener's security log on the team store: requests a hub refused, with when and from where,
+// kept to the newest KEPT_REJECTIONS so that a flood cannot fill the database (as the SQLite journal's).
+import { z } from 'zod';
+import {
+  KEPT_REJECTIONS,
+  type Rejection,
+  type RejectionInput,
+  type RejectionsRepository,
+} from '../../journal/rejections.ts';
+import { isoTime } from '../../journal/time.ts';
+import type { Queryable } from '../store/sql.ts';
+import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
+import type { TeamRepositoryContext } from './team-db.ts';
+
+const RejectionRowSchema = z
+  .object({
+    seq: PgSeq,
+    at: PgTime,
+    remote_address: z.string(),
+    forwarded_for: z.string().nullable(),
+    status: z.number().int(),
+    reason: z.string(),
+  })
+  .transform(
+    (row): Rejection => ({
+      seq: row.seq,
+      at: row.at,
+      remoteAddress: row.remote_address,
+      forwardedFor: row.forwarded_for,
+      status: row.status,
+      reason: row.reason,
+    }),
+  );
+
+/** Records one refusal and forgets those beyond the newest KEPT_REJECTIONS (needs DELETE on the table). */
+export async function recordRejection(
+  client: Queryable,
+  { remoteAddress, forwardedFor = null, status, reason }: RejectionInput,
+  at: string,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO vetted.webhook_rejections (at, remote_address, forwarded_for, status, reason)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [at, remoteAddress, forwardedFor, status, reason],
+  );
+  await client.query(
+    'DELETE FROM vetted.webhook_rejections WHERE seq <= (SELECT max(seq) FROM vetted.webhook_rejections) - $1',
+    [KEPT_REJECTIONS],
+  );
+}
+
+export function teamRejectionsRepository({ db, clock }: TeamRepositoryContext): RejectionsRepository {
+  return {
+    async record(entry) {
+      await db.write((client) => recordRejection(client, entry, isoTime(clock())));
+    },
+    async list({ limit = 100, offset = 0 } = {}) {
+      const { rows } = await db.read.query(
+        `SELECT seq, at, remote_address, forwarded_for, status, reason FROM vetted.webhook_rejections
+         ORDER BY seq DESC LIMIT $1 OFFSET $2`,
+        [limit, offset],
+      );
+      return parseRows(RejectionRowSchema, 'webhook_rejections', rows);
+    },
+    async count() {
+      const { rows } = await db.read.query('SELECT count(*) AS n FROM vetted.webhook_rejections');
+      return parseRow(CountSchema, 'webhook_rejections', rows).n;
+    },
+  };
+}
