@@ -45,7 +45,8 @@ export interface AuditRepository {
   facets(): Promise<{ actors: string[]; actions: string[] }>;
 }
 
-interface AuditRow {
+/** An audit_log row; the team store's too, once its times are ISO text. */
+export interface AuditRow {
   seq: number;
   at: string;
   actor: string;
@@ -109,7 +110,7 @@ export function auditRepository(sql: Statements, clock: Clock, actor: string): S
   };
 }
 
-function toEntry(row: AuditRow): AuditEntry {
+export function toEntry(row: AuditRow): AuditEntry {
   return {
     seq: row.seq,
     at: row.at,

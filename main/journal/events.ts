@@ -69,14 +69,15 @@ export interface EventFilter {
   customerId?: string | undefined;
 }
 
-interface EventRow {
+/** An events row; the team store's too (its flag a boolean, its times ISO text). */
+export interface EventRow {
   id: string;
   topic: string;
   resource_id: string;
   customer_id: string | null;
   created: string;
   received_at: string;
-  signature_verified: number;
+  signature_verified: number | boolean;
   duplicates_seen: number;
   processed_at: string | null;
 }
@@ -201,7 +202,7 @@ function filterClause(filter: EventFilter): { where: string; params: Record<stri
   return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
-function toEvent(row: EventRow): JournalEvent {
+export function toEvent(row: EventRow): JournalEvent {
   return {
     id: row.id,
     topic: row.topic,
@@ -209,7 +210,7 @@ function toEvent(row: EventRow): JournalEvent {
     customerId: row.customer_id,
     created: row.created,
     receivedAt: row.received_at,
-    signatureVerified: row.signature_verified === 1,
+    signatureVerified: row.signature_verified === 1 || row.signature_verified === true,
     duplicatesSeen: row.duplicates_seen,
     processedAt: row.processed_at,
   };

@@ -32,7 +32,8 @@ export interface RejectionsRepository {
   count(): Promise<number>;
 }
 
-interface RejectionRow {
+/** A webhook_rejections row; the team store's too, once its times are ISO text. */
+export interface RejectionRow {
   seq: number;
   at: string;
   remote_address: string;
@@ -73,17 +74,21 @@ export function rejectionsRepository(
           limit,
           offset,
         })
-        .map((row) => ({
-          seq: row.seq,
-          at: row.at,
-          remoteAddress: row.remote_address,
-          forwardedFor: row.forwarded_for,
-          status: row.status,
-          reason: row.reason,
-        }));
+        .map(toRejection);
     },
     count() {
       return sql.get<{ n: number }>('SELECT count(*) AS n FROM webhook_rejections')?.n ?? 0;
     },
+  };
+}
+
+export function toRejection(row: RejectionRow): Rejection {
+  return {
+    seq: row.seq,
+    at: row.at,
+    remoteAddress: row.remote_address,
+    forwardedFor: row.forwarded_for,
+    status: row.status,
+    reason: row.reason,
   };
 }

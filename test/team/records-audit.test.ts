@@ -11,7 +11,12 @@ describe('the audit log on the team store', () => {
     const login = (await pool.query<{ me: string }>('SELECT session_user AS me')).rows[0]?.me;
     const first = await audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
     time.advance(MINUTE);
-    await audit.record({ action: 'customer.retry', customerId: 'c-2', outcome: 'failed', detail: 'ServerError' });
+    await audit.record({
+      action: 'customer.retry',
+      customerId: 'c-2',
+      outcome: 'failed',
+      detail: 'ServerError',
+    });
     time.advance(MINUTE);
     await audit.record({ action: 'settings.update', outcome: 'ok' });
 
@@ -58,7 +63,12 @@ describe('the audit log on the team store', () => {
 
     const me = (await admin.record({ action: 'note.add', customerId: 'c-1', outcome: 'ok' })).actor;
     time.advance(MINUTE);
-    const claimed = await asGrace.record({ action: 'customer.retry', customerId: 'c-2', outcome: 'ok', actor: me });
+    const claimed = await asGrace.record({
+      action: 'customer.retry',
+      customerId: 'c-2',
+      outcome: 'ok',
+      actor: me,
+    });
     expect(claimed.actor).toBe(grace.name);
     time.advance(MINUTE);
     await asGrace.record({ action: 'note.add', customerId: 'c-2', outcome: 'ok', actor: 'someone-else' });

@@ -3,6 +3,7 @@ import type { EventsRepository } from '../../main/journal/events.ts';
 import type { Clock } from '../../main/journal/time.ts';
 import { teamEventsRepository } from '../../main/team/journal/events.ts';
 import { MINUTE, manualClock, openTestJournal } from '../journal/helpers.ts';
+import { inboxEvent } from '../support/inbox-event.ts';
 import { teamStore } from './records-context.ts';
 
 // The same cases against the SQLite journal's events and the team store's: the two must not differ.
@@ -11,14 +12,7 @@ const implementations: Array<[string, (clock: Clock) => Promise<EventsRepository
   ['PostgreSQL', async (clock) => teamEventsRepository((await teamStore(clock)).ctx)],
 ];
 
-const event = {
-  id: 'ev-1',
-  topic: 'customer_verified',
-  resourceId: 'c-1',
-  customerId: 'c-1',
-  created: '2026-03-01T08:59:00.000Z',
-  signatureVerified: true,
-};
+const { processed: _, ...event } = inboxEvent('ev-1', { created: '2026-03-01T08:59:00.000Z' });
 
 describe.each(implementations)('events on %s', (_name, open) => {
   it('records an event once and counts redeliveries as duplicates', async () => {
@@ -82,9 +76,15 @@ describe.each(implementations)('events on %s', (_name, open) => {
     expect([ids(all.events), all.total]).toEqual([['ev-d', 'ev-c', 'ev-a', 'ev-B'], 4]);
     const verified = await events.window({ topic: 'customer_verified' }, { offset: 1, limit: 1 });
     expect([ids(verified.events), verified.total]).toEqual([['ev-a'], 2]);
-    const c1 = await events.window({ customerId: 'c-1', topic: 'customer_suspended' }, { offset: 0, limit: 5 });
+    const c1 = await events.window(
+      { customerId: 'c-1', topic: 'customer_suspended' },
+      { offset: 0, limit: 5 },
+    );
     expect([ids(c1.events), c1.total]).toEqual([['ev-B'], 1]);
-    expect(await events.window({ topic: 'nothing' }, { offset: 0, limit: 5 })).toEqual({ events: [], total: 0 });
+    expect(await events.window({ topic: 'nothing' }, { offset: 0, limit: 5 })).toEqual({
+      events: [],
+      total: 0,
+    });
     expect(ids(await events.matching({ customerId: 'c-1' }))).toEqual(['ev-a', 'ev-B']);
     expect(ids(await events.matching({}))).toEqual(['ev-d', 'ev-c', 'ev-a', 'ev-B']);
     expect(await events.topics()).toEqual(['Customer_created', 'customer_suspended', 'customer_verified']);

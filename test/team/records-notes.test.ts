@@ -21,7 +21,11 @@ describe('notes on the team store', () => {
     expect(other.author).toBe(grace.name);
 
     expect(await asGrace.list('c-1')).toMatchObject([
-      { text: 'Asked for a better photo.\nWill check tomorrow.', author: first.author, at: '2026-03-01T09:01:00.000Z' },
+      {
+        text: 'Asked for a better photo.\nWill check tomorrow.',
+        author: first.author,
+        at: '2026-03-01T09:01:00.000Z',
+      },
       { text: 'Called the customer.', author: first.author, at: '2026-03-01T09:00:00.000Z', seq: first.seq },
     ]);
     expect(await asGrace.list('c-1', { limit: 1 })).toHaveLength(1);
@@ -48,7 +52,9 @@ describe('notes on the team store', () => {
     const notes = teamNotesRepository(ctx);
     const note = await notes.add({ customerId: 'c-1', text: SECRET_WORDS });
     await notes.add({ customerId: 'c-1', text: 'second' });
-    const { rows } = await pool.query<{ seq: string; body: string }>('SELECT seq, body FROM vetted.notes ORDER BY seq');
+    const { rows } = await pool.query<{ seq: string; body: string }>(
+      'SELECT seq, body FROM vetted.notes ORDER BY seq',
+    );
     expect(JSON.stringify(rows)).not.toContain('scar above');
     expect(ctx.cipher.open({ table: 'notes', id: String(note.seq), column: 'body' }, rows[0]!.body)).toBe(
       SECRET_WORDS,

@@ -26,7 +26,10 @@ describe('retries on the team store', () => {
   it('stamps the login that used it and gives each change a new number for the desks', async () => {
     const time = manualClock();
     const { url, pool } = await teamStore(time.clock);
-    const grace = await loginRole(url, ['INSERT, UPDATE, SELECT ON vetted.retries', 'SELECT ON vetted.customers']);
+    const grace = await loginRole(url, [
+      'INSERT, UPDATE, SELECT ON vetted.retries',
+      'SELECT ON vetted.customers',
+    ]);
     const { ctx } = contextOn(grace.url, time.clock);
     const retries = teamRetriesRepository(ctx);
     await insertCustomer(pool, 'c-1');
@@ -51,7 +54,9 @@ describe('retries on the team store', () => {
     await retries.release('c-1');
     expect(await retries.get('c-1')).toBeUndefined();
     expect(await retries.list()).toEqual([]);
-    const { rows } = await pool.query<{ seq: string; released: boolean }>('SELECT seq, released FROM vetted.retries');
+    const { rows } = await pool.query<{ seq: string; released: boolean }>(
+      'SELECT seq, released FROM vetted.retries',
+    );
     expect(rows).toEqual([{ seq: String(ctx.db.lastChange()), released: true }]);
     expect(ctx.db.lastChange()).toBeGreaterThan(before);
     await retries.release('c-1');

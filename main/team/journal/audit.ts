@@ -2,7 +2,7 @@
 // refuse UPDATE, DELETE and TRUNCATE). Who did it is the database login, stamped by the trigger from
 // session_user: whatever a caller claims in `actor` is not written (RETURNING gives back what was stamped).
 import { z } from 'zod';
-import type { AuditEntry, AuditFilter, AuditRepository } from '../../journal/audit.ts';
+import { type AuditEntry, type AuditFilter, type AuditRepository, toEntry } from '../../journal/audit.ts';
 import { isoTime } from '../../journal/time.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
@@ -17,17 +17,7 @@ const AuditRowSchema = z
     outcome: z.string(),
     detail: z.string().nullable(),
   })
-  .transform(
-    (row): AuditEntry => ({
-      seq: row.seq,
-      at: row.at,
-      actor: row.actor,
-      action: row.action,
-      customerId: row.customer_id,
-      outcome: row.outcome,
-      detail: row.detail,
-    }),
-  );
+  .transform((row): AuditEntry => toEntry(row));
 
 const COLUMNS = 'seq, at, actor, action, customer_id, outcome, detail';
 

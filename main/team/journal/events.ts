@@ -2,7 +2,13 @@
 // semantics as the SQLite journal's (main/journal/events.ts): a delivered duplicate counts itself in
 // duplicates_seen, a fetched event already known is left alone.
 import { z } from 'zod';
-import type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent } from '../../journal/events.ts';
+import {
+  type EventFilter,
+  type EventsRepository,
+  type JournalEvent,
+  type ReceivedEvent,
+  toEvent,
+} from '../../journal/events.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, PgTimeOrNull, parseRow, parseRows } from './rows.ts';
@@ -20,19 +26,7 @@ const EventRowSchema = z
     duplicates_seen: PgSeq,
     processed_at: PgTimeOrNull,
   })
-  .transform(
-    (row): JournalEvent => ({
-      id: row.id,
-      topic: row.topic,
-      resourceId: row.resource_id,
-      customerId: row.customer_id,
-      created: row.created,
-      receivedAt: row.received_at,
-      signatureVerified: row.signature_verified,
-      duplicatesSeen: row.duplicates_seen,
-      processedAt: row.processed_at,
-    }),
-  );
+  .transform((row): JournalEvent => toEvent(row));
 
 const COLUMNS = `id, topic, resource_id, customer_id, created, received_at, signature_verified, duplicates_seen,
   processed_at`;

@@ -6,6 +6,7 @@ import {
   type Rejection,
   type RejectionInput,
   type RejectionsRepository,
+  toRejection,
 } from '../../journal/rejections.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
@@ -21,16 +22,7 @@ const RejectionRowSchema = z
     status: z.number().int(),
     reason: z.string(),
   })
-  .transform(
-    (row): Rejection => ({
-      seq: row.seq,
-      at: row.at,
-      remoteAddress: row.remote_address,
-      forwardedFor: row.forwarded_for,
-      status: row.status,
-      reason: row.reason,
-    }),
-  );
+  .transform((row): Rejection => toRejection(row));
 
 /** Records one refusal and forgets those beyond the newest KEPT_REJECTIONS (needs DELETE on the table). */
 export async function recordRejection(
