@@ -5,6 +5,7 @@ import { teamEventInbox } from '../../main/team/journal/inbox.ts';
 import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
 import { MINUTE, manualClock } from '../journal/helpers.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
+import { until } from '../support/poll.ts';
 import { contextOn, teamStore } from './records-context.ts';
 
 const event = (id: string, processed = false): InboxEvent => inboxEvent(id, { processed });
@@ -42,9 +43,22 @@ describe('the webhook inbox on the team store', () => {
   });
 
   it('keeps one row when two hubs record the same delivery at once, the second counted as a duplicate', async () => {
-    const { url, ctx } = await teamStore();
+    const { url, ctx, pool } = await teamStore();
     const hubs = [teamEventInbox(ctx), teamEventInbox(contextOn(url).ctx)];
-    const results = await Promise.all(hubs.map((hub) => hub.record([event('ev-same')], { delivered: true })));
+    // Both inserts are held at the table until both are waiting there, so neither commits first.
+    const gate = await pool.connect();
+    await gate.query('BEGIN');
+    await gate.query('LOCK TABLE vetted.events IN SHARE MODE');
+    const recording = Promise.all(hubs.map((hub) => hub.record([event('ev-same')], { delivered: true })));
+    await until(async () => {
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO vetted.events%'`,
+      );
+      return rows[0]?.n === 2;
+    }, 'both hubs waiting to insert');
+    await gate.query('COMMIT');
+    gate.release();
+    const results = await recording;
     expect(
       results
         .flat()
