@@ -1,17 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { JournalError } from '../../main/journal/errors.ts';
 import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
+import type { RetriesRepository } from '../../main/journal/retries.ts';
+import type { Clock } from '../../main/journal/time.ts';
 import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
 import { teamRetriesRepository } from '../../main/team/journal/retries.ts';
-import { MINUTE, manualClock } from '../journal/helpers.ts';
+import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
 import { contextOn, insertCustomer, loginRole, teamStore } from './records-context.ts';
 
-describe('retries on the team store', () => {
+// The same cases against the SQLite journal's retries and the team store's: the two must not differ.
+const implementations: Array<
+  [
+    string,
+    (clock: Clock) => Promise<{ retries: RetriesRepository; addCustomer(id: string): Promise<unknown> }>,
+  ]
+> = [
+  [
+    'SQLite',
+    async (clock) => {
+      const journal = openTestJournal({ clock });
+      return {
+        retries: journal.retries,
+        addCustomer: (id) =>
+          journal.customers.upsert(serviceCustomer({ id, status: 'retry' }), { source: 'poll' }),
+      };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async (clock) => {
+      const { ctx, pool } = await teamStore(clock);
+      return { retries: teamRetriesRepository(ctx), addCustomer: (id) => insertCustomer(pool, id) };
+    },
+  ],
+];
+
+describe.each(implementations)('retries on %s', (_name, open) => {
   it('records the one retry as used, keeping when it was used as its outcome becomes known', async () => {
     const time = manualClock();
-    const { ctx, pool } = await teamStore(time.clock);
-    const retries = teamRetriesRepository(ctx);
-    await insertCustomer(pool, 'c-1');
+    const { retries, addCustomer } = await open(time.clock);
+    await addCustomer('c-1');
     const used = await retries.record('c-1', null);
     expect(used).toEqual({ customerId: 'c-1', usedAt: time.iso(), outcome: null });
     time.advance(MINUTE);
@@ -23,6 +51,28 @@ describe('retries on the team store', () => {
     await expect(retries.record('unknown', null)).rejects.toThrow('No customer unknown in the journal');
   });
 
+  it('releases a retry the service refused without acting on it: it can be used afresh', async () => {
+    const time = manualClock();
+    const { retries, addCustomer } = await open(time.clock);
+    for (const id of ['c-1', 'c-2']) await addCustomer(id);
+    await retries.record('c-1', null);
+    await retries.record('c-2', 'verified');
+    await retries.release('c-1');
+    await retries.release('c-1');
+    await retries.release('never-used');
+    expect(await retries.get('c-1')).toBeUndefined();
+    expect((await retries.list()).map((retry) => retry.customerId)).toEqual(['c-2']);
+    time.advance(MINUTE);
+    expect(await retries.record('c-1', 'verified')).toEqual({
+      customerId: 'c-1',
+      usedAt: time.iso(),
+      outcome: 'verified',
+    });
+    expect((await retries.list()).map((retry) => retry.customerId)).toEqual(['c-2', 'c-1']);
+  });
+});
+
+describe('retries on the team store', () => {
   it('stamps the login that used it and gives each change a new number for the desks', async () => {
     const time = manualClock();
     const { url, pool } = await teamStore(time.clock);
@@ -44,31 +94,18 @@ describe('retries on the team store', () => {
     expect(rows).toEqual([{ actor: grace.name }]);
   });
 
-  it('releases a retry refused without effect: gone from reads, kept as a newer change, usable afresh', async () => {
-    const time = manualClock();
-    const { ctx, pool } = await teamStore(time.clock);
+  it('keeps a released retry as a tombstone with a newer change number, for the desks', async () => {
+    const { ctx, pool } = await teamStore();
     const retries = teamRetriesRepository(ctx);
     await insertCustomer(pool, 'c-1');
     await retries.record('c-1', null);
     const before = ctx.db.lastChange();
     await retries.release('c-1');
-    expect(await retries.get('c-1')).toBeUndefined();
-    expect(await retries.list()).toEqual([]);
+    expect(ctx.db.lastChange()).toBeGreaterThan(before);
     const { rows } = await pool.query<{ seq: string; released: boolean }>(
       'SELECT seq, released FROM vetted.retries',
     );
     expect(rows).toEqual([{ seq: String(ctx.db.lastChange()), released: true }]);
-    expect(ctx.db.lastChange()).toBeGreaterThan(before);
-    await retries.release('c-1');
-    await retries.release('never-used');
-
-    time.advance(MINUTE);
-    expect(await retries.record('c-1', 'verified')).toEqual({
-      customerId: 'c-1',
-      usedAt: time.iso(),
-      outcome: 'verified',
-    });
-    expect(await retries.list()).toHaveLength(1);
   });
 });
 
