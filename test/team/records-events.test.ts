@@ -90,3 +90,19 @@ describe.each(implementations)('events on %s', (_name, open) => {
     expect(await events.topics()).toEqual(['Customer_created', 'customer_suspended', 'customer_verified']);
   });
 });
+
+describe('events on PostgreSQL with a language-aware collation', () => {
+  it('still sorts ids and topics as bytes, as the SQLite journal does', async () => {
+    const time = manualClock();
+    const { ctx, pool } = await teamStore(time.clock);
+    // As a database made with a locale other than C would compare them ('a' before 'B').
+    await pool.query(`ALTER TABLE vetted.events ALTER COLUMN id TYPE text COLLATE "und-x-icu",
+      ALTER COLUMN topic TYPE text COLLATE "und-x-icu"`);
+    const events = teamEventsRepository(ctx);
+    for (const id of ['ev-a', 'ev-B'])
+      await events.record({ ...event, id, topic: id === 'ev-a' ? 'a' : 'B' });
+    expect((await events.list()).map((e) => e.id)).toEqual(['ev-a', 'ev-B']);
+    expect((await events.unprocessed()).map((e) => e.id)).toEqual(['ev-B', 'ev-a']);
+    expect(await events.topics()).toEqual(['B', 'a']);
+  });
+});
