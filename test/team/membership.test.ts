@@ -30,12 +30,8 @@ function desk(startedOn: string | null = null) {
 
 /** Whatever `work` throws, as the DeskError it must be. */
 async function refusal(work: Promise<unknown>): Promise<DeskError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DeskError);
-  return error as DeskError;
+  await expect(work).rejects.toBeInstanceOf(DeskError);
+  return work.catch((error: DeskError) => error) as Promise<DeskError>;
 }
 
 function expectNothingKept(d: ReturnType<typeof desk>) {
