@@ -2,6 +2,7 @@
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import { describeError } from '../log.ts';
 import { createMembership } from './membership.ts';
 
 type TeamChannel = 'team.status' | 'team.join' | 'team.leave';
@@ -18,6 +19,7 @@ export function teamFeature(context: DeskContext): Feature<TeamChannel> {
     settings,
     startedOn: settings.get().team?.teamId ?? null,
     onSecret: (secret) => log.addSecret(secret),
+    onUnexpected: (failure) => log.warn('team store failed unexpectedly', describeError(failure.cause)),
   });
 
   /** Every window shows the change; the local audit trail keeps which team, never a secret. */

@@ -148,6 +148,17 @@ test('an unreachable store is refused in words; a damaged code before any connec
   expectNothingKept(d);
 });
 
+test('verify-full is never quietly downgraded: a store without TLS is refused', async () => {
+  const store = await makeTeamStore(await freshDatabase());
+  const d = desk();
+  const connection = { ...store.connection, sslmode: 'verify-full' as const };
+  const code = encodeJoinCode({ teamId: store.teamId, connection, teamKey: store.teamKey });
+  const error = await refusal(d.membership.join(code, store.password));
+  expect(error.code).toBe('TeamTls');
+  expect(error.message).toMatch(/does not offer TLS/);
+  expectNothingKept(d);
+});
+
 test('status tells an unreachable store from a refusing one', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const d = desk(store.teamId);
