@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { VettedError } from '../../../../contract/errors.ts';
 import type { TeamHubState, TeamStatus, TeamStoreState } from '../../../../contract/team.ts';
 import { api } from '../../api.ts';
+import { askMain } from '../../ui/ask-main.ts';
 import { sharedWatch } from '../../ui/watch.ts';
 
 interface TeamState {
@@ -28,19 +29,15 @@ function fieldErrorsOf(error: unknown): TeamState['fieldErrors'] {
 }
 
 export const useTeamStore = create<TeamState>((set) => {
-  const ask = async (call: () => Promise<TeamStatus>): Promise<boolean> => {
-    set({ busy: true, problem: null, fieldErrors: {} });
-    try {
-      set({ status: await call() });
-      return true;
-    } catch (error) {
-      const fieldErrors = fieldErrorsOf(error);
-      set({ fieldErrors, problem: Object.keys(fieldErrors).length > 0 ? null : messageOf(error) });
-      return false;
-    } finally {
-      set({ busy: false });
-    }
-  };
+  const ask = (call: () => Promise<TeamStatus>): Promise<boolean> =>
+    askMain(call, {
+      busy: (on) => set(on ? { busy: true, problem: null, fieldErrors: {} } : { busy: false }),
+      answered: (status) => set({ status }),
+      refused(error) {
+        const fieldErrors = fieldErrorsOf(error);
+        set({ fieldErrors, problem: Object.keys(fieldErrors).length > 0 ? null : messageOf(error) });
+      },
+    });
   return {
     status: null,
     busy: false,
