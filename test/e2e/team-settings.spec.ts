@@ -61,6 +61,7 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await expect(dialog.getByRole('button', { name: 'Leave team' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(team.getByRole('button', { name: 'Join team' })).toBeVisible();
+  await expect(team.getByRole('heading', { name: 'Team' })).toBeFocused();
   // Joined and left since this desk started: nothing to restart for.
   await expect(team.getByRole('status')).toHaveCount(0);
   for (const line of vetted.logLines) expect(line).not.toContain(store.password);

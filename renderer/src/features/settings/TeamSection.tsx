@@ -16,7 +16,11 @@ export function TeamSection() {
 
   return (
     <section aria-labelledby="team-title" className="team">
-      <h3 id="team-title">Team</h3>
+      {/* Focus lands here after leaving, as the controls it came from are gone. */}
+      <h3 id="team-title" tabIndex={-1}>
+        Team
+      </h3>
+      {!status && !problem && <p>Checking the team store…</p>}
       {status?.mode === 'solo' && <JoinTeamForm />}
       {status?.mode === 'team' && <TeamMembership status={status} />}
       {problem && <p role="alert">{problem}</p>}
@@ -69,9 +73,9 @@ function TeamMembership({ status }: { status: TeamStatus }) {
         <div className="actions">
           <button
             type="button"
-            onClick={() => {
+            onClick={async () => {
               setConfirming(false);
-              void leave();
+              if (await leave()) document.getElementById('team-title')?.focus();
             }}
           >
             Leave team
