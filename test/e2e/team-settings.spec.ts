@@ -41,6 +41,8 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await expect(membership.filter({ hasText: /No hub is running/ })).toBeVisible();
   await expect(team.getByRole('status')).toHaveText('Restart Vetted to work on the team store.');
   await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (joined)' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (joined, dark)' });
   const html = await page.content();
   expect(html).not.toContain(store.password);
   expect(html).not.toContain(code);

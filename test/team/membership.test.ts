@@ -197,3 +197,14 @@ test('joining twice is refused; leaving forgets the secrets and the connection, 
   expect(openSettings({ dir: d.dir }).get().team).toBeUndefined();
   expect(openFileKeyVault({ dir: d.dir }).names()).not.toContain('teamKey');
 });
+
+test('the settings file’s team block holds where and as whom, and refuses anything secret', () => {
+  const d = desk();
+  const { connection } = connectionOf('postgres://alice:pw@127.0.0.1:5432/vetted');
+  const teamId = crypto.randomUUID();
+  expect(() =>
+    d.settings.update({ team: { teamId, connection: { ...connection, password: 'pw' } } as never }),
+  ).toThrow(/password/);
+  expect(() => d.settings.update({ team: { teamId, connection, teamKey: 'k' } as never })).toThrow(/teamKey/);
+  expect(d.settings.get().team).toBeUndefined();
+});
