@@ -23,6 +23,7 @@ import {
   SettingsPatchSchema,
   SettingsViewSchema,
 } from './settings.ts';
+import { teamChannels, teamEvents } from './team.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
@@ -73,6 +74,7 @@ export const invokeChannels = {
   ...eventDetailChannels,
   ...sandboxChannels,
   ...metricsChannels,
+  ...teamChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
@@ -85,6 +87,7 @@ export const pushedEvents = {
   ...draftEvents,
   ...webhookEvents,
   ...updateEvents,
+  ...teamEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type InvokeChannels = typeof invokeChannels;

@@ -26,6 +26,7 @@ import {
   SettingsError,
   type SettingsStore,
 } from './settings.ts';
+import { teamFeature } from './team/index.ts';
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
 import type { Vault } from './vault.ts';
 import { openVaultHandlers } from './vault-gate.ts';
@@ -132,7 +133,19 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
   const eventDetail = eventDetailFeature(context);
   const sandboxPanel = sandboxPanelFeature(context);
-  const features = [customers, queue, documents, cases, drafts, webhooks, updates, eventDetail, sandboxPanel];
+  const team = teamFeature(context);
+  const features = [
+    customers,
+    queue,
+    documents,
+    cases,
+    drafts,
+    webhooks,
+    updates,
+    eventDetail,
+    sandboxPanel,
+    team,
+  ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
@@ -199,6 +212,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...diagnostics.handlers,
     ...eventDetail.handlers,
     ...sandboxPanel.handlers,
+    ...team.handlers,
     ...openVaultHandlers,
   };
   connected();

@@ -6,6 +6,7 @@ import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
 import { useSettingsStore } from './settings-store.ts';
+import { TeamSection } from './TeamSection.tsx';
 import { UpdatesSection } from './UpdatesSection.tsx';
 
 const PROTECTION_TEXT: Record<SettingsView['secretProtection'], string> = {
@@ -248,6 +249,7 @@ export function SettingsScreen() {
         {message && <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p>}
         {test && <ConnectionTestResult test={test} />}
       </form>
+      <TeamSection />
       <AgeingTargetsSection />
       <UpdatesSection />
       <DiagnosticsSection />

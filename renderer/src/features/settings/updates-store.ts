@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { UpdateChannel, UpdateStatus } from '../../../../contract/updates.ts';
 import { api } from '../../api.ts';
+import { askMain } from '../../ui/ask-main.ts';
 import { sharedWatch } from '../../ui/watch.ts';
 
 interface UpdatesState {
@@ -21,14 +22,11 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 export const useUpdatesStore = create<UpdatesState>((set) => {
   const ask = async (call: () => Promise<UpdateStatus>) => {
-    set({ busy: true, problem: null });
-    try {
-      set({ status: await call() });
-    } catch (error) {
-      set({ problem: messageOf(error) });
-    } finally {
-      set({ busy: false });
-    }
+    await askMain(call, {
+      busy: (on) => set(on ? { busy: true, problem: null } : { busy: false }),
+      answered: (status) => set({ status }),
+      refused: (error) => set({ problem: messageOf(error) }),
+    });
   };
   return {
     status: null,

@@ -1,0 +1,52 @@
+// Settings → Team: the desk's side of joining and leaving a team (membership.ts does the work).
+import { DeskError } from '../../contract/errors.ts';
+import type { TeamStatus } from '../../contract/team.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import { describeError } from '../log.ts';
+import { createMembership } from './membership.ts';
+
+type TeamChannel = 'team.status' | 'team.join' | 'team.leave';
+
+export function teamFeature(context: DeskContext): Feature<TeamChannel> {
+  const { vault, settings, log, events, journal } = context;
+  // The log redacts what the desk already holds, from the first line on.
+  for (const name of ['teamDatabasePassword', 'teamKey'] as const) {
+    const secret = vault.get(name);
+    if (secret) log.addSecret(secret);
+  }
+  const membership = createMembership({
+    vault,
+    settings,
+    startedOn: settings.get().team?.teamId ?? null,
+    onSecret: (secret) => log.addSecret(secret),
+    onUnexpected: (failure) => log.warn('team store failed unexpectedly', describeError(failure.cause)),
+  });
+
+  /** Every window shows the change; the local audit trail keeps which team, never a secret. */
+  const changed = async (action: string, status: TeamStatus, teamId: string | undefined) => {
+    await journal.audit.record({ action, outcome: 'ok', ...(teamId ? { detail: `team ${teamId}` } : {}) });
+    events.emit('team.status', status);
+    return status;
+  };
+
+  return {
+    handlers: {
+      'team.status': () => membership.status(),
+      async 'team.join'({ code, password }) {
+        const status = await membership.join(code, password).catch(async (error: unknown) => {
+          const detail = error instanceof DeskError ? error.code : 'failed';
+          await journal.audit.record({ action: 'team.join', outcome: 'refused', detail });
+          throw error;
+        });
+        log.info('joined a team', { teamId: status.team?.teamId });
+        return changed('team.join', status, status.team?.teamId);
+      },
+      async 'team.leave'() {
+        const teamId = settings.get().team?.teamId;
+        const status = await membership.leave();
+        log.info('left the team', { teamId });
+        return changed('team.leave', status, teamId);
+      },
+    },
+  };
+}

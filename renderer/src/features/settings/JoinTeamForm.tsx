@@ -1,0 +1,61 @@
+import { type FormEvent, useState } from 'react';
+import { Field } from '../../ui/Field.tsx';
+import { useTeamStore } from './team-store.ts';
+
+/** Solo mode: the join code and the database password the administrator gave, checked by main before kept. */
+export function JoinTeamForm() {
+  const { busy, fieldErrors, join } = useTeamStore();
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    // The password leaves the page's state once main has it, whatever it answered.
+    if (await join(code, password)) setCode('');
+    setPassword('');
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Join a team">
+      <p>
+        This desk works alone. To work with your team on its shared store, paste the join code your
+        administrator gave you and type your database password.
+      </p>
+      <Field
+        label="Join code"
+        error={fieldErrors.code}
+        hint="It starts with vetted-join-1. and holds the team’s key: keep it to yourself."
+        announce
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="joinCode"
+            rows={4}
+            value={code}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Database password" error={fieldErrors.password} announce>
+        {(control) => (
+          <input
+            {...control}
+            name="teamPassword"
+            type="password"
+            value={password}
+            autoComplete="off"
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Joining…' : 'Join team'}
+        </button>
+      </div>
+    </form>
+  );
+}

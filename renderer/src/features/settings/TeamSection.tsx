@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import type { TeamStatus } from '../../../../contract/team.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { useWatch } from '../../ui/watch.ts';
+import { JoinTeamForm } from './JoinTeamForm.tsx';
+import { HUB_TEXT, restartNotice, STORE_TEXT, useTeamStore } from './team-store.ts';
+
+/** Settings → Team: join a team with a code, or see the team this desk is on and leave it. */
+export function TeamSection() {
+  const { status, problem, load, watch } = useTeamStore();
+  useWatch(watch);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const notice = status ? restartNotice(status) : null;
+
+  return (
+    <section aria-labelledby="team-title" className="team">
+      {/* Focus lands here after leaving, as the controls it came from are gone. */}
+      <h3 id="team-title" tabIndex={-1}>
+        Team
+      </h3>
+      {!status && !problem && <p>Checking the team store…</p>}
+      {status?.mode === 'solo' && <JoinTeamForm />}
+      {status?.mode === 'team' && <TeamMembership status={status} />}
+      {problem && <p role="alert">{problem}</p>}
+      {notice && (
+        <p role="status" className="restart-notice">
+          {notice}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function TeamMembership({ status }: { status: TeamStatus }) {
+  const { busy, load, leave } = useTeamStore();
+  const [confirming, setConfirming] = useState(false);
+  const team = status.team;
+  if (!team) return null;
+
+  return (
+    <>
+      <dl className="facts" aria-label="Team membership">
+        <dt>Team</dt>
+        <dd>{team.teamId}</dd>
+        <dt>Reviewer</dt>
+        <dd>{team.reviewer}</dd>
+        <dt>Team store</dt>
+        <dd>
+          {team.host}:{team.port}/{team.database}
+          {team.sslmode === 'verify-full' ? ' (TLS, certificate verified)' : ' (no TLS)'}
+        </dd>
+        <dt>Store</dt>
+        <dd>{STORE_TEXT[status.store]}</dd>
+        <dt>Hub</dt>
+        <dd>{HUB_TEXT[status.hub]}</dd>
+      </dl>
+      {status.problem && <p role="alert">{status.problem}</p>}
+      <div className="actions">
+        <button type="button" onClick={() => void load()} disabled={busy}>
+          Check again
+        </button>
+        <button type="button" onClick={() => setConfirming(true)} disabled={busy}>
+          Leave team
+        </button>
+      </div>
+      <Dialog open={confirming} title="Leave the team?" onClose={() => setConfirming(false)}>
+        <p>
+          This desk forgets the team’s key, your database password and where the team store is. Your own
+          journal on this computer stays. To come back you need a join code again.
+        </p>
+        <div className="actions">
+          <button
+            type="button"
+            onClick={async () => {
+              setConfirming(false);
+              if (await leave()) document.getElementById('team-title')?.focus();
+            }}
+          >
+            Leave team
+          </button>
+          <button type="button" data-autofocus onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { expect, test } from './fixtures.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
+
+// Browser mode's desk has no PostgreSQL of its own: this spec starts a throwaway cluster for its team store.
+let cluster: PgCluster;
+let store: TestTeamStore;
+
+test.beforeAll(async () => {
+  cluster = await startPgCluster();
+  store = await makeTeamStore(await cluster.createDatabase('team_settings'));
+});
+
+test.afterAll(async () => {
+  await cluster?.stop();
+});
+
+test('Settings → Team: a wrong password is refused beside the field, a right one joins, and leaving asks first', async ({
+  page,
+  vetted,
+}) => {
+  await page.goto(vetted.launchUrl);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  const team = page.getByRole('region', { name: 'Team' });
+  const code = store.code();
+
+  await team.getByLabel('Join code').fill(code);
+  await team.getByLabel('Database password').fill('not-the-password');
+  await team.getByRole('button', { name: 'Join team' }).click();
+  await expect(team.getByRole('alert')).toContainText('refused this password');
+  await expect(team.getByLabel('Database password')).toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (solo, refused)' });
+
+  // From the keyboard: type the password and press Enter in its field.
+  await team.getByLabel('Database password').fill(store.password);
+  await team.getByLabel('Database password').press('Enter');
+  const membership = team.getByRole('definition');
+  await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
+  await expect(membership.filter({ hasText: store.connection.user })).toBeVisible();
+  await expect(membership.filter({ hasText: /No hub is running/ })).toBeVisible();
+  await expect(team.getByRole('status')).toHaveText('Restart Vetted to work on the team store.');
+  await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (joined)' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (joined, dark)' });
+  const html = await page.content();
+  expect(html).not.toContain(store.password);
+  expect(html).not.toContain(code);
+
+  // Esc keeps the desk on the team; confirming from the keyboard leaves it.
+  await team.getByRole('button', { name: 'Leave team' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Leave the team?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, { include: 'dialog', screen: 'Leave the team? dialog' });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
+
+  await team.getByRole('button', { name: 'Leave team' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Leave team' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(team.getByRole('button', { name: 'Join team' })).toBeVisible();
+  await expect(team.getByRole('heading', { name: 'Team' })).toBeFocused();
+  // Joined and left since this desk started: nothing to restart for.
+  await expect(team.getByRole('status')).toHaveCount(0);
+  for (const line of vetted.logLines) expect(line).not.toContain(store.password);
+});
