@@ -163,7 +163,7 @@ test('an answer lost on the way: the row is sent again later with the same key, 
         const created = await client.customers.create(input, opts);
         if (lost) return created;
         lost = true;
-        throw new NetworkError('reset after the service committed');
+        throw new NetworkError('reset');
       },
     },
   };
