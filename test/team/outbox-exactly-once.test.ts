@@ -152,13 +152,4 @@ test('two drainers, one killed with SIGKILL mid-drain: each of 200 customers is 
   // than customers.
   const created201 = after.requests['POST /customers']?.['201'] ?? 0;
   expect(created201).toBeGreaterThanOrEqual(DRAFTS + orphaned.length);
-    console.log(
-      'FIGURES',
-      JSON.stringify({
-        createdBefore,
-        created201,
-        post: after.requests['POST /customers'],
-        attempts: rows.reduce((a, r) => a + r.attempts, 0),
-      }),
-    );
 }, 180_000);
