@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { customerBody } from '../../main/drafts/form.ts';
 import { type CustomerInput, NetworkError, type ServiceClient } from '../../main/service/index.ts';
 import {
@@ -9,21 +9,12 @@ import {
 } from '../../main/team/outbox/index.ts';
 import { recordOutcome, takeDue } from '../../main/team/outbox/lease.ts';
 import { openForm } from '../../main/team/outbox/rows.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
-import { customersWithEmail, quickClient, validForm } from '../drafts/helpers.ts';
+import { customersWithEmail, validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
+import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
-let sandbox: RunningSandbox;
-let client: ServiceClient;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = quickClient(sandbox);
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
+const shared = sharedSandbox();
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -53,7 +44,7 @@ function drain(r: TeamOutboxRig, holder: string, more: Partial<TeamDrainOptions>
   const drainer = startTeamDrain({
     pool: r.pool,
     cipher: r.cipher,
-    client: () => client,
+    client: () => shared.client,
     holder,
     log: r.log,
     pollMs: 20,
@@ -92,7 +83,7 @@ test('two drainers in one process: each row is sent once, and every customer is 
   expect(new Set(rows.map((row) => row.customer_id)).size).toBe(ids.length);
   expect(created.toSorted()).toEqual(rows.map((row) => row.customer_id).toSorted());
   const listed = await first.list();
-  for (const item of listed) expect(await customersWithEmail(client, item.email)).toHaveLength(1);
+  for (const item of listed) expect(await customersWithEmail(shared.client, item.email)).toHaveLength(1);
 });
 
 test('a lease that ran out is taken over and the row re-sent with the same key: the first answer comes back', async () => {
@@ -101,7 +92,7 @@ test('a lease that ran out is taken over and the row re-sent with the same key: 
   const taken = await takeDue(r.pool, 'dead-desk', 60_000, 3);
   const sentBeforeDying = taken[0]!;
   const body = customerBody(openForm(r.cipher, sentBeforeDying)) as CustomerInput;
-  const firstAnswer = await client.customers.create(body, {
+  const firstAnswer = await shared.client.customers.create(body, {
     idempotencyKey: sentBeforeDying.idempotency_key,
   });
   // Another desk, alive, holds the fourth.
@@ -121,7 +112,7 @@ test('a lease that ran out is taken over and the row re-sent with the same key: 
     expect([row.state, row.attempts, row.lease_holder]).toEqual(['created', 2, null]);
   const replayed = (await outboxRows(r.pool)).find((row) => row.draft_id === sentBeforeDying.draft_id)!;
   expect(replayed.customer_id).toBe(firstAnswer.id);
-  expect(await customersWithEmail(client, body.email)).toHaveLength(1);
+  expect(await customersWithEmail(shared.client, body.email)).toHaveLength(1);
   // A lease still running is left to its holder.
   const busy = (await outboxRows(r.pool)).find((row) => row.draft_id === held!.draft_id)!;
   expect([busy.state, busy.lease_holder]).toEqual(['queued', 'busy-desk']);
@@ -133,7 +124,7 @@ test('a lease that ran out is taken over and the row re-sent with the same key: 
 
 test('an e-mail in use: the row is rejected with its field error and the customer it duplicates', async () => {
   const taken = validForm();
-  await client.customers.create(customerBody(taken) as CustomerInput);
+  await shared.client.customers.create(customerBody(taken) as CustomerInput);
   const { r } = await rigWith(1, () => validForm({ email: taken.email }));
   const drainer = drain(r, 'desk');
   await until(async () => (await drainer.list())[0]?.state === 'rejected', 'the rejection');
@@ -155,12 +146,12 @@ test('an answer lost on the way: the row is sent again later with the same key, 
   const keys: string[] = [];
   let lost = false;
   const losing: ServiceClient = {
-    ...client,
+    ...shared.client,
     customers: {
-      ...client.customers,
+      ...shared.client.customers,
       async create(input, opts) {
         keys.push(opts?.idempotencyKey ?? '');
-        const created = await client.customers.create(input, opts);
+        const created = await shared.client.customers.create(input, opts);
         if (lost) return created;
         lost = true;
         throw new NetworkError('reset');
@@ -173,7 +164,7 @@ test('an answer lost on the way: the row is sent again later with the same key, 
   expect(row!.attempts).toBe(2);
   expect(keys).toEqual([row!.idempotency_key, row!.idempotency_key]);
   const [item] = await drainer.list();
-  expect(await customersWithEmail(client, item!.email)).toEqual([
+  expect(await customersWithEmail(shared.client, item!.email)).toEqual([
     expect.objectContaining({ id: row!.customer_id }),
   ]);
 });

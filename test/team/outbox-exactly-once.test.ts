@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
@@ -8,6 +6,7 @@ import { listTeamOutbox, submitToTeam } from '../../main/team/outbox/index.ts';
 import { encodeTeamKey } from '../../main/team/team-key.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { customersWithEmail, quickClient, setFaults } from '../drafts/helpers.ts';
+import { type ChildRun, runChild } from '../support/child.ts';
 import { until } from '../support/poll.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
@@ -27,16 +26,10 @@ const CONCURRENCY = 4;
 const LEASE_MS = 1_500;
 const HOLD = { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 60_000 };
 
-interface Drainer {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 let sandbox: RunningSandbox;
 let client: ServiceClient;
 let rig: TeamOutboxRig;
-const drainers: Drainer[] = [];
+const drainers: ChildRun[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -51,33 +44,17 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-function startDrainer(holder: string): Drainer {
-  const child = spawn(process.execPath, [CHILD], {
-    env: {
-      ...process.env,
-      VETTED_TEST_DRAINER: JSON.stringify({
-        databaseUrl: rig.url,
-        teamKey: encodeTeamKey(rig.teamKey),
-        holder,
-        leaseMs: LEASE_MS,
-        concurrency: CONCURRENCY,
-        service: { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-      }),
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  child.stdin!.on('error', () => {});
-  const lines: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      if (code !== 0 && signal === null) lines.push(`stderr: ${stderr.join('')}`);
-      resolve({ code, signal });
+function startDrainer(holder: string): ChildRun {
+  const drainer = runChild(CHILD, [], {
+    VETTED_TEST_DRAINER: JSON.stringify({
+      databaseUrl: rig.url,
+      teamKey: encodeTeamKey(rig.teamKey),
+      holder,
+      leaseMs: LEASE_MS,
+      concurrency: CONCURRENCY,
+      service: { baseUrl: sandbox.baseUrl, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
     }),
-  );
-  const drainer = { child, lines, exited };
+  });
   drainers.push(drainer);
   return drainer;
 }
