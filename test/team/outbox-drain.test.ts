@@ -168,3 +168,47 @@ test('an answer lost on the way: the row is sent again later with the same key, 
     expect.objectContaining({ id: row!.customer_id }),
   ]);
 });
+
+test('close waits for the sends in flight and records them; a drainer started later finds nothing due', async () => {
+  const { r } = await rigWith(1);
+  let arrived!: () => void;
+  const sending = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  let answer!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const slow: ServiceClient = {
+    ...shared.client,
+    customers: {
+      ...shared.client.customers,
+      async create(input, opts) {
+        arrived();
+        await gate;
+        return shared.client.customers.create(input, opts);
+      },
+    },
+  };
+  const drainer = drain(r, 'closing-desk', { client: () => slow });
+  await sending;
+  const closed = drainer.close();
+  answer();
+  await closed;
+  const [row] = await outboxRows(r.pool);
+  expect([row!.state, row!.attempts, row!.lease_holder]).toEqual(['created', 1, null]);
+  await expect(drainer.settled()).resolves.toBeUndefined();
+  const next = drain(r, 'next-desk');
+  await next.settled();
+  expect((await outboxRows(r.pool))[0]!.attempts).toBe(1);
+});
+
+test('a submit wakes a waiting drainer through NOTIFY, without waiting for its poll', async () => {
+  const { r } = await rigWith(0);
+  // A poll far longer than the test's bound: only the notification can bring the row in time.
+  const drainer = drain(r, 'listening-desk', { pollMs: 600_000 });
+  await drainer.settled();
+  const ids = await r.drafts(1);
+  await submitToTeam({ local: r.local, pool: r.pool, cipher: r.cipher, ids, today: new Date() });
+  await until(async () => (await outboxRows(r.pool))[0]?.state === 'created', 'the notified drain', 10_000);
+});

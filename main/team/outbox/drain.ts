@@ -69,6 +69,15 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   let kicked = false;
   let listener: pg.PoolClient | undefined;
 
+  /** Said once when the team store stops answering, once when it answers again: not at every poll. */
+  let reachable = true;
+  const reached = (ok: boolean, error?: unknown) => {
+    if (ok === reachable) return;
+    reachable = ok;
+    if (ok) log.info('team outbox: the team store answers again');
+    else log.warn('team outbox: the team store cannot be reached', describeError(error));
+  };
+
   const kick = () => {
     if (wake) wake();
     else kicked = true;
@@ -83,7 +92,12 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       if (listener === client) listener = undefined;
       client.release(error);
     });
-    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    try {
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
     listener = client;
   }
 
@@ -134,15 +148,17 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
 
   async function pass(): Promise<boolean> {
     const pass = ++passes;
-    await listen().catch((error) => log.warn('team outbox: cannot listen for submits', describeError(error)));
+    // Without the notification connection, submits are found at the next poll.
+    await listen().catch((error) => reached(false, error));
     const free = concurrency - inFlight.size;
     // Every slot busy: a finished send kicks the loop.
     if (free <= 0) return false;
     let rows: TeamOutboxRow[] = [];
     try {
       rows = await takeDue(pool, holder, leaseMs, free);
+      reached(true);
     } catch (error) {
-      log.warn('team outbox: the team store cannot be reached', describeError(error));
+      reached(false, error);
     }
     for (const row of rows) start(row);
     if (rows.length === 0 && inFlight.size === 0) {
