@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../main/journal/index.ts';
 import type { ServiceClient } from '../../main/service/index.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { type ChildRun, runChild as runScript } from '../support/child.ts';
 import { customersWithEmail, quickClient, removeDir, setFaults, tempDir } from './helpers.ts';
 
 /**
@@ -17,12 +16,7 @@ const CHILD = path.join(import.meta.dirname, 'crash-child.ts');
 const DRAFTS = 100;
 const KILLS = 10;
 
-interface Run {
-  child: ChildProcess;
-  /** Resolves with the child's exit. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  lines: string[];
-}
+type Run = ChildRun;
 
 function runChild(
   dataDir: string,
@@ -30,33 +24,14 @@ function runChild(
   args: string[],
   onLine?: (line: string) => void,
 ): Run {
-  const child = spawn(process.execPath, [CHILD, dataDir, ...args], {
-    env: {
-      ...process.env,
-      VETTED_TEST_SERVICE: JSON.stringify({
-        baseUrl: service.baseUrl,
-        clientId: service.clientId,
-        clientSecret: service.clientSecret,
-      }),
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  // A killed child's stdin breaks: nothing more is written to it, and that is expected.
-  child.stdin!.on('error', () => {});
-  const lines: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    lines.push(line);
-    onLine?.(line);
-  });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      if (code !== 0 && signal === null) lines.push(`stderr: ${stderr.join('')}`);
-      resolve({ code, signal });
+  const env = {
+    VETTED_TEST_SERVICE: JSON.stringify({
+      baseUrl: service.baseUrl,
+      clientId: service.clientId,
+      clientSecret: service.clientSecret,
     }),
-  );
-  return { child, exited, lines };
+  };
+  return runScript(CHILD, [dataDir, ...args], env, onLine);
 }
 
 /** A small seeded generator: a failing run can be replayed. */

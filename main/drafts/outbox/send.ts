@@ -229,7 +229,7 @@ export function draftSender(ctx: SendContext) {
  * Our customer, found by its e-mail; null when the service says no customer of ours has it; undefined when
  * it cannot tell (no customer list).
  */
-async function findOwnCustomer(
+export async function findOwnCustomer(
   client: ServiceClient,
   email: string,
   entry: OutboxEntry,

@@ -1,4 +1,4 @@
-import { validateCustomerCreate } from '../../../contract/customer-rules.ts';
+import { type CustomerInput, validateCustomerCreate } from '../../../contract/customer-rules.ts';
 import type { SubmitResult } from '../../../contract/drafts.ts';
 import { DeskError } from '../../../contract/errors.ts';
 import { refusal } from '../../failures.ts';
@@ -21,6 +21,39 @@ export interface SubmitContext {
   queued(drafts: readonly { id: string; entry?: OutboxEntry }[]): void;
 }
 
+/**
+ * One draft submitted, inside the caller's transaction: checked with the contract rules and, if it passes,
+ * queued with its key (committed with the transaction). Says in `result` what became of it. Shared by the
+ * desk's own outbox and the team outbox (main/team/outbox/submit.ts).
+ */
+export async function admitDraft(
+  tx: JournalRepositories,
+  id: string,
+  today: Date,
+  result: SubmitResult,
+): Promise<{ entry: OutboxEntry; body: CustomerInput } | undefined> {
+  const draft = await tx.drafts.get(id);
+  if (!draft) {
+    result.skipped.push({ id, reason: 'Vetted has no such draft.' });
+    return undefined;
+  }
+  // Only a draft that needs attention has an outbox entry that matters here.
+  const entry = draft.state === 'attention' ? await tx.outbox.get(id) : undefined;
+  if (!isEditable(draft.state, entry)) {
+    result.skipped.push({ id, reason: `It cannot be submitted while ${draft.state}.` });
+    return undefined;
+  }
+  const body = customerBody(draft.form);
+  const errors = validateCustomerCreate(body, { today });
+  if (errors.length > 0) {
+    result.invalid.push({ id, errors });
+    return undefined;
+  }
+  const queued = await transitions.queue(tx, draft.id);
+  result.queued.push(id);
+  return { entry: queued, body };
+}
+
 /** Submitting drafts: each checked with the contract rules and queued, with its key, if it passes. */
 export function draftSubmitter(ctx: SubmitContext) {
   const { journal, progress } = ctx;
@@ -32,27 +65,10 @@ export function draftSubmitter(ctx: SubmitContext) {
     today: Date,
     result: SubmitResult,
   ): Promise<OutboxEntry | undefined> {
-    const draft = await tx.drafts.get(id);
-    if (!draft) {
-      result.skipped.push({ id, reason: 'Vetted has no such draft.' });
-      return undefined;
-    }
-    // Only a draft that needs attention has an outbox entry that matters here.
-    const entry = draft.state === 'attention' ? await tx.outbox.get(id) : undefined;
-    if (!isEditable(draft.state, entry)) {
-      result.skipped.push({ id, reason: `It cannot be submitted while ${draft.state}.` });
-      return undefined;
-    }
-    const body = customerBody(draft.form);
-    const errors = validateCustomerCreate(body, { today });
-    if (errors.length > 0) {
-      result.invalid.push({ id, errors });
-      return undefined;
-    }
-    const queued = await transitions.queue(tx, draft.id);
-    ctx.bodies.set(id, body);
-    result.queued.push(id);
-    return queued;
+    const admitted = await admitDraft(tx, id, today, result);
+    if (!admitted) return undefined;
+    ctx.bodies.set(id, admitted.body);
+    return admitted.entry;
   }
 
   async function submit(ids: readonly string[]): Promise<SubmitResult> {

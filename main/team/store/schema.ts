@@ -155,4 +155,14 @@ CREATE INDEX team_outbox_due ON vetted.team_outbox (next_attempt_at NULLS FIRST,
 -- tombstone with a new change number, so that desks' replicas learn the retry is there again; a DELETE
 -- would leave them nothing to read. Repositories read only rows that are not released.
 ALTER TABLE vetted.retries ADD COLUMN released boolean NOT NULL DEFAULT false;
+
+-- ── team-outbox (main/team/outbox/) ──────────────────────────────────────────────────────────────────
+-- When the desk made the key (it may have been used before the draft reached the team outbox): past 23 h
+-- the service may have forgotten it, and a replay could create a second customer.
+ALTER TABLE vetted.team_outbox ADD COLUMN key_created_at timestamptz NOT NULL DEFAULT now();
+-- The existing customer a Duplicate e-mail rejection named (a person may link the draft to it).
+ALTER TABLE vetted.team_outbox ADD COLUMN duplicate_of text;
+-- Rows a drainer holds, by holder (who holds what after a crash).
+CREATE INDEX team_outbox_leases ON vetted.team_outbox (lease_holder) WHERE lease_holder IS NOT NULL;
+-- ── end team-outbox ──────────────────────────────────────────────────────────────────────────────────
 `;

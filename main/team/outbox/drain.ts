@@ -1,0 +1,205 @@
+// A drainer of the team outbox: every desk and the hub run one. It takes due rows with a lease (lease.ts),
+// sends each with its key (send.ts) and records the outcome while it still holds the lease. It wakes on
+// `NOTIFY vetted_outbox` (sent by submit) and otherwise polls at a bounded interval, which is also how it
+// finds leases that ran out (nobody announces a holder's death).
+import type pg from 'pg';
+import type { CustomerForm } from '../../../contract/drafts.ts';
+import type { Backoff } from '../../drafts/outbox/backoff.ts';
+import type { PersonalCipher } from '../../journal/personal.ts';
+import { describeError, type Logger } from '../../log.ts';
+import type { Customer, ServiceClient } from '../../service/index.ts';
+import { type Outcome, recordOutcome, takeDue } from './lease.ts';
+import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
+import { OUTBOX_CHANNEL, type TeamOutboxRow } from './rows.ts';
+import { sendRow } from './send.ts';
+
+export interface TeamDrainOptions {
+  pool: pg.Pool;
+  /** personalCipher(teamKey). */
+  cipher: PersonalCipher;
+  client(): ServiceClient;
+  /** Who holds a lease, e.g. `${reviewer}@${hostname}:${pid}`: unique per running drainer. */
+  holder: string;
+  /** How long a taken row stays this drainer's; past it, another drainer takes it over. Default 60 s. */
+  leaseMs?: number;
+  /** Requests in flight at once. Default 8. */
+  concurrency?: number;
+  /** The longest wait between two looks at the outbox when nothing is announced. Default 1 s. */
+  pollMs?: number;
+  /** A row this drainer created (or found) the customer of, once recorded; errors thrown here are logged. */
+  onCreated?(customer: Customer, row: TeamOutboxRow, form: CustomerForm | undefined): void | Promise<void>;
+  log: Logger;
+  /** The desk's clock (the key's age); leases use the database's. */
+  now?(): Date;
+  backoff?: Backoff;
+  random?(): number;
+}
+
+export interface TeamDrain {
+  /** Resolves once a look at the outbox that began after this call found nothing due and nothing in flight. */
+  settled(): Promise<void>;
+  /** Rows for the UI (names and e-mails decrypted). */
+  list(): Promise<TeamOutboxItem[]>;
+  /** Stops taking rows, waits for those in flight, and lets go of its connection. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 60_000;
+
+export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
+  const { pool, holder, log } = options;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const concurrency = options.concurrency ?? 8;
+  const pollMs = options.pollMs ?? 1_000;
+  const sendContext = {
+    cipher: options.cipher,
+    client: options.client,
+    log,
+    now: options.now ?? (() => new Date()),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  };
+
+  const inFlight = new Set<Promise<void>>();
+  let closing = false;
+  let passes = 0;
+  const waiters: { after: number; resolve: () => void }[] = [];
+  let wake: (() => void) | undefined;
+  /** A kick that came while no sleep was waiting: the next sleep is skipped, so none is lost. */
+  let kicked = false;
+  let listener: pg.PoolClient | undefined;
+
+  /** Said once when the team store stops answering, once when it answers again: not at every poll. */
+  let reachable = true;
+  const reached = (ok: boolean, error?: unknown) => {
+    if (ok === reachable) return;
+    reachable = ok;
+    if (ok) log.info('team outbox: the team store answers again');
+    else log.warn('team outbox: the team store cannot be reached', describeError(error));
+  };
+
+  const kick = () => {
+    if (wake) wake();
+    else kicked = true;
+  };
+
+  async function listen(): Promise<void> {
+    if (listener || closing) return;
+    const client = await pool.connect();
+    client.on('notification', kick);
+    client.on('error', (error) => {
+      log.warn('team outbox: lost the notification connection', describeError(error));
+      if (listener === client) listener = undefined;
+      client.release(error);
+    });
+    try {
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    listener = client;
+  }
+
+  async function send(row: TeamOutboxRow): Promise<void> {
+    const sent = await sendRow(sendContext, row);
+    const outcome: Outcome = closing && sent.outcome.kind === 'retry' ? { kind: 'released' } : sent.outcome;
+    const written = await recordOutcome(pool, row.idempotency_key, holder, outcome);
+    if (!written) {
+      log.info('team outbox: lease lost before the answer was recorded', { draftId: row.draft_id });
+      return;
+    }
+    if (written.state !== 'created' || !written.customer_id || !options.onCreated) return;
+    // Read back as any client would after a create; one that cannot be read now reaches the desks later.
+    const customer = sent.customer ?? (await options.client().customers.get(written.customer_id));
+    await options.onCreated(customer, written, sent.form);
+  }
+
+  function start(row: TeamOutboxRow): void {
+    const job = send(row)
+      .catch((error) =>
+        log.warn('team outbox: a send was not recorded, or its customer not read back', {
+          draftId: row.draft_id,
+          ...describeError(error),
+        }),
+      )
+      .finally(() => {
+        inFlight.delete(job);
+        kick();
+      });
+    inFlight.add(job);
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (kicked) {
+      kicked = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function pass(): Promise<boolean> {
+    const pass = ++passes;
+    // Without the notification connection, submits are found at the next poll.
+    await listen().catch((error) => reached(false, error));
+    const free = concurrency - inFlight.size;
+    // Every slot busy: a finished send kicks the loop.
+    if (free <= 0) return false;
+    let rows: TeamOutboxRow[] = [];
+    try {
+      rows = await takeDue(pool, holder, leaseMs, free);
+      reached(true);
+    } catch (error) {
+      reached(false, error);
+    }
+    for (const row of rows) start(row);
+    if (rows.length === 0 && inFlight.size === 0) {
+      for (const waiter of waiters.filter((w) => w.after < pass)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+    return rows.length === free;
+  }
+
+  async function loop(): Promise<void> {
+    while (!closing) {
+      // A full take: more may be due at once; otherwise wait for a submit, a finished send, or the poll.
+      if (!(await pass()) && !closing) await sleep(pollMs);
+    }
+  }
+
+  const running = loop();
+
+  return {
+    settled() {
+      if (closing) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        waiters.push({ after: passes, resolve });
+        kick();
+      });
+    },
+    list: () => listTeamOutbox(pool, options.cipher),
+    async close() {
+      closing = true;
+      kick();
+      await running;
+      while (inFlight.size > 0) await Promise.all(inFlight);
+      for (const waiter of waiters.splice(0)) waiter.resolve();
+      const client = listener;
+      listener = undefined;
+      if (client) {
+        await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+        client.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Submitting drafts into the team outbox. Exactly once across desks rests on the order of three commits:
+//   1. locally: the draft is checked and queued with its Idempotency-Key (the same key ever after);
+//   2. PostgreSQL: the sealed form goes in keyed by that key (ON CONFLICT DO NOTHING), one transaction a chunk;
+//   3. locally: the draft is removed.
+// A crash between 2 and 3 leaves the draft queued locally with its key: moving it again inserts nothing new.
+// A store that cannot be reached leaves the drafts queued locally; `flushLocal` moves them later.
+import type pg from 'pg';
+import type { SubmitResult } from '../../../contract/drafts.ts';
+import { admitDraft } from '../../drafts/outbox/submit.ts';
+import type { Journal } from '../../journal/index.ts';
+import type { PersonalCipher } from '../../journal/personal.ts';
+import { describeError, type Logger } from '../../log.ts';
+import { inTransaction } from '../store/sql.ts';
+import { OUTBOX_CHANNEL, sealForm } from './rows.ts';
+
+const CHUNK = 200;
+
+export interface TeamSubmitOptions {
+  /** The desk's local SQLite journal: drafts and their keys. */
+  local: Journal;
+  pool: pg.Pool;
+  /** personalCipher(teamKey). */
+  cipher: PersonalCipher;
+  log?: Logger;
+}
+
+/** What moving locally queued drafts into the team store did. */
+export interface FlushResult {
+  /** In the team outbox now (inserted now, or found there from an earlier move), and removed locally. */
+  moved: string[];
+  /** Still queued locally: the team store could not be reached (or refused); a later flush moves them. */
+  waiting: string[];
+}
+
+/**
+ * Checks each draft with the contract rules and moves those that pass into the team outbox. A draft already
+ * queued locally (an earlier submit that did not reach the store, or a crash before its local removal) is
+ * moved as it is, with its key. `queued` lists every draft accepted, whether it reached the store now or later.
+ */
+export async function submitToTeam(
+  options: TeamSubmitOptions & { ids: readonly string[]; today: Date },
+): Promise<SubmitResult & FlushResult> {
+  const { local, ids, today } = options;
+  const result: SubmitResult = { queued: [], invalid: [], skipped: [] };
+  const unique = [...new Set(ids)];
+  for (let start = 0; start < unique.length; start += CHUNK) {
+    const chunk = unique.slice(start, start + CHUNK);
+    await local.transaction(async (tx) => {
+      for (const id of chunk) {
+        const summary = await tx.drafts.summary(id);
+        if (summary?.state === 'queued') result.queued.push(id);
+        else await admitDraft(tx, id, today, result);
+      }
+    });
+  }
+  return { ...result, ...(await moveDrafts(options, result.queued)) };
+}
+
+/** Moves every draft queued locally into the team outbox: call it when the team store is reachable again. */
+export async function flushLocal(options: TeamSubmitOptions): Promise<FlushResult> {
+  const queued = (await options.local.drafts.list()).filter((draft) => draft.state === 'queued');
+  return moveDrafts(
+    options,
+    queued.map((draft) => draft.id),
+  );
+}
+
+async function moveDrafts(options: TeamSubmitOptions, ids: readonly string[]): Promise<FlushResult> {
+  const result: FlushResult = { moved: [], waiting: [] };
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    const chunk = ids.slice(start, start + CHUNK);
+    try {
+      const inserted = await insertChunk(options, chunk);
+      // Only after PostgreSQL committed: the team outbox holds them, under the keys they carry here.
+      await options.local.transaction(async (tx) => {
+        for (const id of inserted) await tx.drafts.remove(id);
+      });
+      result.moved.push(...inserted);
+    } catch (error) {
+      options.log?.warn('team outbox: drafts stay queued on this desk', {
+        drafts: chunk.length,
+        ...describeError(error),
+      });
+      result.waiting.push(...ids.slice(start));
+      break;
+    }
+  }
+  return result;
+}
+
+/** One PostgreSQL transaction: every draft of the chunk in the team outbox, each keyed by its local key. */
+async function insertChunk(options: TeamSubmitOptions, ids: readonly string[]): Promise<string[]> {
+  const { local, pool, cipher } = options;
+  const rows: { id: string; key: string; keyCreatedAt: string; form: string }[] = [];
+  for (const id of ids) {
+    const draft = await local.drafts.get(id);
+    if (draft?.state !== 'queued') continue;
+    // The key committed at submit: ensureKey returns it, never a new one.
+    const entry = await local.outbox.ensureKey(id);
+    rows.push({
+      id,
+      key: entry.idempotencyKey,
+      keyCreatedAt: entry.keyCreatedAt,
+      form: sealForm(cipher, id, draft.form),
+    });
+  }
+  if (rows.length === 0) return [];
+  await inTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, key_created_at, form)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[])
+       ON CONFLICT (idempotency_key) DO NOTHING`,
+      [
+        rows.map((r) => r.key),
+        rows.map((r) => r.id),
+        rows.map((r) => r.keyCreatedAt),
+        rows.map((r) => r.form),
+      ],
+    );
+    await client.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, String(rows.length)]);
+  });
+  return rows.map((r) => r.id);
+}
