@@ -145,19 +145,10 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     );
   };
 
-  const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
-  const sealPersonal = (id: string, personal: PersonalData) => ({
-    address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
-    dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
-    ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
-  });
+  const sealPersonal = (id: string, personal: PersonalData) => sealedPersonal(cipher, id, personal);
   // The service's latest answer is the truth: fields it no longer gives are forgotten.
-  const sealReported = (customer: ServiceCustomer) => {
-    const reported = reportedFields(customer);
-    return Object.keys(reported).length === 0
-      ? null
-      : cipher.seal(place(customer.id, 'reported'), JSON.stringify(reported));
-  };
+  const sealReported = (customer: ServiceCustomer) =>
+    sealedReported(cipher, customer.id, reportedFields(customer));
   /** The columns every upsert writes, and the personal ones when given. */
   const written = (customer: ServiceCustomer, previousUrl: string, personal: PersonalData | undefined) => ({
     ...serviceFields(customer, previousUrl),
@@ -333,6 +324,28 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     },
   };
   return repository;
+}
+
+const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
+
+/** A customer's personal data as its columns hold it (team mode's replica writes them too). */
+export function sealedPersonal(cipher: PersonalCipher, id: string, personal: PersonalData) {
+  return {
+    address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
+    dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
+    ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
+  };
+}
+
+/** The `reported` column: null when the service gave no field beyond the interface document's. */
+export function sealedReported(
+  cipher: PersonalCipher,
+  id: string,
+  reported: Record<string, unknown>,
+): string | null {
+  return Object.keys(reported).length === 0
+    ? null
+    : cipher.seal(place(id, 'reported'), JSON.stringify(reported));
 }
 
 /** The columns that come straight from the service's answer. */
