@@ -63,8 +63,9 @@ export interface ReplicaChanges {
   notes?: readonly ReplicaNote[];
   retries?: readonly ReplicaRetry[];
   /**
-   * Every change up to this number has been read (a page's end, which may lie past the last row given
-   * when later rows were rewritten by newer changes). Defaults to the highest `seq` given.
+   * Every change up to this number has been read: a page's end, which may lie past the last row given (rows
+   * rewritten by newer changes left the page) or before a customer given (brought along, newer, for the
+   * history or retry that needs it). Defaults to the highest `seq` given.
    */
   through?: number;
 }
@@ -174,10 +175,10 @@ export function replicaRepository(db: Db, sql: Statements, cipher: PersonalCiphe
       const history = [...(changes.statusHistory ?? [])].sort((a, b) => a.seq - b.seq);
       const notes = [...(changes.notes ?? [])].sort((a, b) => a.seq - b.seq);
       const retries = [...(changes.retries ?? [])].sort((a, b) => a.seq - b.seq);
-      const through = Math.max(
-        changes.through ?? 0,
-        ...[customers, history, notes, retries].flat().map((c) => c.seq),
-      );
+      // Given, it is the page's end: a customer brought along from a later change must not move it past
+      // changes not yet read.
+      const through =
+        changes.through ?? Math.max(0, ...[customers, history, notes, retries].flat().map((c) => c.seq));
       const changed = new Set<string>();
       // The copy can be read again from the team store: a power cut may lose it with its last_seq, never
       // one without the other.
