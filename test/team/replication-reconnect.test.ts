@@ -1,7 +1,6 @@
 // A desk whose LISTEN connection is lost (here: killed by the server) waits a bounded, growing time, listens
 // again, and reads every change it missed meanwhile. The test holds the reconnect scheduler, so it decides
 // when "later" is.
-import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
@@ -128,29 +127,40 @@ it('while the store cannot be reached, waits longer each time up to the bound, t
   expect(await found(local, 'pool only')).toEqual(['c-1']);
 });
 
-it('closing stops reconnecting and ends the listening connection', async () => {
+it('closing ends the listening connection, and cancels a reconnect that was waiting', async () => {
   const { store, local } = await followedStore();
+  const listenerSessions = async () =>
+    (
+      await store.pool.query(
+        'SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+        [LISTENER_APPLICATION_NAME],
+      )
+    ).rows.length;
+  const start = (scheduler: ReturnType<typeof heldScheduler>) =>
+    startReplication({
+      pool: store.pool,
+      cipher: store.cipher,
+      local,
+      log: createLogger(() => undefined),
+      schedule: scheduler.schedule,
+    });
+
+  const listening = start(heldScheduler());
+  await until(() => listening.listening, 'listening');
+  expect(await listenerSessions()).toBe(1);
+  await listening.close();
+  expect(listening.listening).toBe(false);
+  await until(async () => (await listenerSessions()) === 0, 'the listener’s session to end');
+  await expect(listening.catchUp()).rejects.toThrow(/stopped following the team store/);
+
   const scheduler = heldScheduler();
-  const replication = startReplication({
-    pool: store.pool,
-    cipher: store.cipher,
-    local,
-    log: createLogger(() => undefined),
-    schedule: scheduler.schedule,
-  });
-  await until(() => replication.listening, 'listening');
-  await replication.close();
-  expect(replication.listening).toBe(false);
-  const admin = new pg.Client({ connectionString: store.url });
-  await admin.connect();
-  cleanup.push(() => admin.end());
-  await until(async () => {
-    const { rows } = await admin.query(
-      'SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
-      [LISTENER_APPLICATION_NAME],
-    );
-    return rows.length === 0;
-  }, 'the listener’s session to end');
+  const waiting = start(scheduler);
+  await until(() => waiting.listening, 'listening again');
+  await store.pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+    [LISTENER_APPLICATION_NAME],
+  );
+  await until(() => scheduler.pending() === 1, 'a reconnect to be scheduled');
+  await waiting.close();
   expect(scheduler.pending()).toBe(0);
-  await expect(replication.catchUp()).rejects.toThrow(/stopped following the team store/);
 });

@@ -1,6 +1,6 @@
 // Live changes from the team store into a desk's local replica: catch-up in pages, NOTIFY, read-your-writes,
 // stale pages, a wrong key. (Reconnecting after a lost LISTEN connection: replication-reconnect.test.ts.)
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
@@ -126,6 +126,21 @@ describe('replication from the team store', () => {
     expect((await queue(local, 'mine own')).rows).toMatchObject([{ id: 'c-mine' }]);
     // Already there: answers at once, reading nothing.
     await replication.upTo(seq);
+  });
+
+  it('coalesces catch-ups: one runs, every request made meanwhile shares one more after it', async () => {
+    const { store, local, follow: start } = await desk();
+    const replication = start();
+    await until(() => replication.listening, 'the replica to listen');
+    await replication.catchUp();
+    const seq = await writeCustomer(store, { id: 'c-1', name: 'Only Once' });
+    const reads = vi.spyOn(store.pool, 'connect');
+    const results = await Promise.all(Array.from({ length: 10 }, () => replication.catchUp()));
+    expect(results).toEqual(Array(10).fill(seq));
+    // One page per run: the one running and the one queued behind it (plus, at most, the run the change's
+    // own NOTIFY started just before). Without coalescing, ten.
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(3);
+    expect((await queue(local, 'only once')).rows).toHaveLength(1);
   });
 
   it('a page read before a newer change was applied changes nothing when applied after it', async () => {
