@@ -4,7 +4,14 @@ import { type Section, sectionOf } from '../../contract/queue.ts';
 import { type Customer, type Link, reportedFields } from '../service/hal.ts';
 import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
-import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
+import {
+  AddressSchema,
+  customerPlace,
+  type PersonalCipher,
+  type PersonalData,
+  sealedPersonal,
+  sealedReported,
+} from './personal.ts';
 import { type Clock, isoTime, latest } from './time.ts';
 
 /** How a status was learnt: from our own create, a GET (start-up, refresh), or a webhook event. */
@@ -300,9 +307,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       );
       if (!sealed?.address || !sealed.date_of_birth || !sealed.ssn_last_four) return undefined;
       return {
-        address: AddressSchema.parse(JSON.parse(cipher.open(place(id, 'address'), sealed.address))),
-        dateOfBirth: cipher.open(place(id, 'date_of_birth'), sealed.date_of_birth),
-        ssnLastFour: cipher.open(place(id, 'ssn_last_four'), sealed.ssn_last_four),
+        address: AddressSchema.parse(JSON.parse(cipher.open(customerPlace(id, 'address'), sealed.address))),
+        dateOfBirth: cipher.open(customerPlace(id, 'date_of_birth'), sealed.date_of_birth),
+        ssnLastFour: cipher.open(customerPlace(id, 'ssn_last_four'), sealed.ssn_last_four),
       };
     },
 
@@ -310,7 +317,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       const sealed = sql.get<{ reported: string | null }>('SELECT reported FROM customers WHERE id = :id', {
         id,
       })?.reported;
-      return sealed ? ReportedSchema.parse(JSON.parse(cipher.open(place(id, 'reported'), sealed))) : {};
+      return sealed
+        ? ReportedSchema.parse(JSON.parse(cipher.open(customerPlace(id, 'reported'), sealed)))
+        : {};
     },
 
     toReconcile() {
@@ -324,28 +333,6 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     },
   };
   return repository;
-}
-
-const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
-
-/** A customer's personal data as its columns hold it (team mode's replica writes them too). */
-export function sealedPersonal(cipher: PersonalCipher, id: string, personal: PersonalData) {
-  return {
-    address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
-    dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
-    ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
-  };
-}
-
-/** The `reported` column: null when the service gave no field beyond the interface document's. */
-export function sealedReported(
-  cipher: PersonalCipher,
-  id: string,
-  reported: Record<string, unknown>,
-): string | null {
-  return Object.keys(reported).length === 0
-    ? null
-    : cipher.seal(place(id, 'reported'), JSON.stringify(reported));
 }
 
 /** The columns that come straight from the service's answer. */

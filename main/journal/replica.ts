@@ -4,43 +4,24 @@
 // are sealed here again with this desk's own data key, exactly as the solo journal seals them. Each
 // carries its change number (`team_seq`, migration 8): a change is applied once, and never over a newer one.
 import { sectionOf } from '../../contract/queue.ts';
-import type { Link } from '../service/hal.ts';
-import { type StatusSource, sealedPersonal, sealedReported } from './customers.ts';
+import type { JournalCustomer, StatusChange } from './customers.ts';
 import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { notePlace } from './notes.ts';
-import type { PersonalCipher, PersonalData } from './personal.ts';
+import { type PersonalCipher, type PersonalData, sealedPersonal, sealedReported } from './personal.ts';
 
-/** A customer's row as the team store holds it, decrypted. Times are ISO-8601 UTC. */
-export interface ReplicaCustomer {
+/**
+ * A customer's row as the team store holds it, decrypted: what the journal reads back of a customer (its
+ * section follows from status and documents, as locally), with its personal data. Times are ISO-8601 UTC.
+ */
+export type ReplicaCustomer = Omit<JournalCustomer, 'section'> & {
   /** The change that last wrote the row. */
   seq: number;
-  id: string;
-  url: string;
-  name: string;
-  email: string;
-  type: string;
-  status: string;
-  statusSince: string;
-  created: string;
-  lastRefreshed: string;
-  changedAt: string;
-  goneAt: string | null;
-  pendingDocuments: number;
-  links: Record<string, Link>;
-  note: string | null;
   personal: PersonalData | null;
   reported: Record<string, unknown> | null;
-}
+};
 
-export interface ReplicaStatusChange {
-  seq: number;
-  customerId: string;
-  status: string;
-  at: string;
-  source: StatusSource;
-  eventId: string | null;
-}
+export type ReplicaStatusChange = StatusChange & { seq: number; customerId: string };
 
 export interface ReplicaNote {
   seq: number;

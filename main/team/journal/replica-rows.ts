@@ -4,7 +4,12 @@
 import { z } from 'zod';
 import { JournalError } from '../../journal/errors.ts';
 import { notePlace } from '../../journal/notes.ts';
-import { AddressSchema, type PersonalCipher, type PersonalPlace } from '../../journal/personal.ts';
+import {
+  AddressSchema,
+  customerPlace,
+  type PersonalCipher,
+  type PersonalPlace,
+} from '../../journal/personal.ts';
 import type { ReplicaChanges, ReplicaCustomer } from '../../journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
 
@@ -170,8 +175,6 @@ async function rows<T>(
     );
   });
 }
-
-const customerPlace = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
 
 /** Opens a sealed JSON column and checks what it holds. */
 function openJson<T>(cipher: PersonalCipher, place: PersonalPlace, token: string, schema: z.ZodType<T>): T {
