@@ -91,7 +91,8 @@ SELECT max(seq) AS through, count(*)::int AS n FROM (
 /**
  * Reads one page of changes after `after`. Run it in one REPEATABLE READ transaction (`client` inside it), so
  * that its reads see one moment of the store. History and retries need their customer locally: a customer
- * that a later change rewrote (so outside this page) comes along with them, in its newest state.
+ * that a later change rewrote (so past this page) comes along with them, in its newest state; one at or
+ * before `after` is in the replica already (every change up to `after` was applied).
  */
 export async function readChangesPage(
   client: Queryable,
@@ -113,7 +114,7 @@ export async function readChangesPage(
     client,
     CustomerRowSchema,
     'customers',
-    '(seq > $1 AND seq <= $2) OR id = ANY($3)',
+    '(seq > $1 AND seq <= $2) OR (seq > $2 AND id = ANY($3))',
     [...range, referenced],
   );
   return {

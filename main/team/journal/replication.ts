@@ -10,8 +10,12 @@ import { describeError, type Logger } from '../../log.ts';
 import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
 import { type ChangesPage, readChangesPage } from './replica-rows.ts';
 
-/** Changes read per round trip: big enough that a first catch-up of 100,000 rows takes a few hundred pages. */
-export const PAGE_SIZE = 500;
+/**
+ * Changes read per round trip, and applied per local transaction. Applying runs on main's thread (node:sqlite
+ * is synchronous: each customer costs its search-index and count triggers), so a page must stay short enough
+ * not to hold main up for long; a first catch-up of 100,000 rows is still a few hundred round trips.
+ */
+export const PAGE_SIZE = 250;
 
 export interface ReplicationOptions {
   pool: pg.Pool;
