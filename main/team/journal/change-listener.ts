@@ -18,6 +18,8 @@ export const realScheduler: Scheduler = (ms, run) => {
 /** From a quarter of a second, doubling up to 15 s: a restarted database is found again soon, never hammered. */
 export const RECONNECT_BACKOFF = { baseMs: 250, maxMs: 15_000 };
 
+const KEEPALIVE_DELAY_MS = 10_000;
+
 /** The listener's connections name themselves, so an administrator (and a test) can tell them in pg_stat_activity. */
 export const LISTENER_APPLICATION_NAME = 'vetted-replica-listener';
 
@@ -76,7 +78,14 @@ export function listenForChanges({
 
   const connect = async () => {
     if (closed) return;
-    const client = new pg.Client({ ...connection, application_name: LISTENER_APPLICATION_NAME });
+    // TCP keepalive: a connection that silently died (a laptop's network gone, no reset ever coming) is found
+    // out and opened again, instead of listening to nothing for ever.
+    const client = new pg.Client({
+      ...connection,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    });
     current = client;
     // Registered before connecting: an error event with no listener would bring the whole process down.
     client.on('error', (error) => lost(client, error));
