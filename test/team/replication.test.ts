@@ -11,6 +11,7 @@ import {
   type ReplicationOptions,
   startReplication,
 } from '../../main/team/journal/replication.ts';
+import { drawChange } from '../../main/team/journal/team-db.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import {
@@ -126,6 +127,19 @@ describe('replication from the team store', () => {
     expect((await queue(local, 'mine own')).rows).toMatchObject([{ id: 'c-mine' }]);
     // Already there: answers at once, reading nothing.
     await replication.upTo(seq);
+    // A number no row holds (its transaction rolled back, or a later change rewrote the row): a catch-up that
+    // began after the call has read everything committed before it, so upTo never waits for it for ever.
+    const gap = await store.pool.connect().then(async (client) => {
+      try {
+        await client.query('BEGIN');
+        return await drawChange(client);
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    });
+    await replication.upTo(gap);
+    expect(await local.replica.lastSeq()).toBe(seq);
   });
 
   it('coalesces catch-ups: one runs, every request made meanwhile shares one more after it', async () => {
