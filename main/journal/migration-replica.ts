@@ -2,7 +2,7 @@
 // history, notes and retries into its own journal, and must know, for each row, which change of the team
 // store it holds: `team_seq` is that change number (null for rows this desk wrote in solo mode). History
 // and notes are appended once per change number (a unique index makes a second copy impossible);
-// customers and retries are replaced only by a newer change. `replica_state` holds the last change number
+// customers and retries are replaced only by a newer change (a released retry stays as a tombstone). `replica_state` holds the last change number
 // copied, committed with the rows it covers, so a desk that stops half-way resumes where it was.
 import type { Migration } from './migrations.ts';
 
@@ -14,6 +14,9 @@ ALTER TABLE customers ADD COLUMN team_seq INTEGER;
 ALTER TABLE status_history ADD COLUMN team_seq INTEGER;
 ALTER TABLE notes ADD COLUMN team_seq INTEGER;
 ALTER TABLE retries ADD COLUMN team_seq INTEGER;
+-- A retry the team released (the service refused its fields) stays as a tombstone, as in the team store: a
+-- stale copy of it, still used, must not come back. Solo mode deletes instead and never writes 1.
+ALTER TABLE retries ADD COLUMN released INTEGER NOT NULL DEFAULT 0 CHECK (released IN (0, 1));
 CREATE UNIQUE INDEX status_history_by_team_seq ON status_history (team_seq) WHERE team_seq IS NOT NULL;
 CREATE UNIQUE INDEX notes_by_team_seq ON notes (team_seq) WHERE team_seq IS NOT NULL;
 

@@ -36,6 +36,8 @@ export interface ReplicaRetry {
   customerId: string;
   usedAt: string;
   outcome: string | null;
+  /** The service refused the retry's fields without acting on them: the one retry is there again. */
+  released: boolean;
 }
 
 export interface ReplicaChanges {
@@ -96,9 +98,10 @@ ON CONFLICT (team_seq) WHERE team_seq IS NOT NULL DO NOTHING
 RETURNING seq`;
 
 const UPSERT_RETRY = `
-INSERT INTO retries (customer_id, used_at, outcome, team_seq) VALUES (:customerId, :usedAt, :outcome, :seq)
+INSERT INTO retries (customer_id, used_at, outcome, released, team_seq)
+VALUES (:customerId, :usedAt, :outcome, :released, :seq)
 ON CONFLICT (customer_id) DO UPDATE SET used_at = excluded.used_at, outcome = excluded.outcome,
-  team_seq = excluded.team_seq
+  released = excluded.released, team_seq = excluded.team_seq
 WHERE retries.team_seq IS NULL OR retries.team_seq < excluded.team_seq`;
 
 export function replicaRepository(db: Db, sql: Statements, cipher: PersonalCipher): Sync<Replica> {
@@ -147,7 +150,7 @@ export function replicaRepository(db: Db, sql: Statements, cipher: PersonalCiphe
 
   const applyRetry = (retry: ReplicaRetry): boolean => {
     requireCustomer(retry.customerId, `retry ${retry.seq}`);
-    return sql.run(UPSERT_RETRY, { ...retry }).changes > 0;
+    return sql.run(UPSERT_RETRY, { ...retry, released: retry.released ? 1 : 0 }).changes > 0;
   };
 
   return {

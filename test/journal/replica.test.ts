@@ -114,7 +114,9 @@ describe('the local replica', () => {
       notes: [
         { seq: 5, customerId: 'c-1', at: '2026-03-01T09:10:00.000Z', author: 'ada', text: 'Photo is blurry' },
       ],
-      retries: [{ seq: 6, customerId: 'c-1', usedAt: '2026-03-01T09:20:00.000Z', outcome: null }],
+      retries: [
+        { seq: 6, customerId: 'c-1', usedAt: '2026-03-01T09:20:00.000Z', outcome: null, released: false },
+      ],
       through: 7,
     });
     expect(applied.lastSeq).toBe(7);
@@ -215,7 +217,15 @@ describe('the local replica', () => {
         },
       ],
       notes: [{ seq: 3, customerId: 'c-1', at: '2026-03-01T09:10:00.000Z', author: 'ada', text: 'Once' }],
-      retries: [{ seq: 4, customerId: 'c-1', usedAt: '2026-03-01T09:20:00.000Z', outcome: 'verified' }],
+      retries: [
+        {
+          seq: 4,
+          customerId: 'c-1',
+          usedAt: '2026-03-01T09:20:00.000Z',
+          outcome: 'verified',
+          released: false,
+        },
+      ],
     };
     await journal.replica.applyChanges(changes);
     expect(await journal.replica.applyChanges(changes)).toEqual({ lastSeq: 4, customerIds: [] });
@@ -229,11 +239,21 @@ describe('the local replica', () => {
     const journal = openLocal();
     await journal.replica.applyChanges({
       customers: [teamCustomer({ id: 'c-1', seq: 9, status: 'verified', name: 'Newest Name' })],
-      retries: [{ seq: 10, customerId: 'c-1', usedAt: '2026-03-01T09:20:00.000Z', outcome: 'verified' }],
+      retries: [
+        {
+          seq: 10,
+          customerId: 'c-1',
+          usedAt: '2026-03-01T09:20:00.000Z',
+          outcome: 'verified',
+          released: false,
+        },
+      ],
     });
     const stale = await journal.replica.applyChanges({
       customers: [teamCustomer({ id: 'c-1', seq: 5, status: 'document', name: 'Old Name' })],
-      retries: [{ seq: 6, customerId: 'c-1', usedAt: '2026-03-01T09:20:00.000Z', outcome: null }],
+      retries: [
+        { seq: 6, customerId: 'c-1', usedAt: '2026-03-01T09:20:00.000Z', outcome: null, released: false },
+      ],
     });
     expect(stale).toEqual({ lastSeq: 10, customerIds: [] });
     expect(await journal.customers.get('c-1')).toMatchObject({ status: 'verified', name: 'Newest Name' });
@@ -247,6 +267,31 @@ describe('the local replica', () => {
     });
     expect(await journal.customers.get('c-1')).toMatchObject({ name: 'Twelve' });
     expectCountsAgree(journal);
+  });
+
+  it('keeps a released retry as a tombstone: gone for the case, and no stale copy brings it back', async () => {
+    const journal = openLocal();
+    const retry = (seq: number, released: boolean) => ({
+      seq,
+      customerId: 'c-1',
+      usedAt: `2026-03-01T09:${seq}0:00.000Z`,
+      outcome: null,
+      released,
+    });
+    await journal.replica.applyChanges({
+      customers: [teamCustomer({ id: 'c-1', seq: 1 })],
+      retries: [retry(2, false)],
+    });
+    expect(await journal.retries.get('c-1')).toBeDefined();
+    await journal.replica.applyChanges({ retries: [retry(4, true)] });
+    expect(await journal.retries.get('c-1')).toBeUndefined();
+    expect(await journal.retries.list()).toEqual([]);
+    expect(await journal.replica.applyChanges({ retries: [retry(3, false)] })).toMatchObject({
+      customerIds: [],
+    });
+    expect(await journal.retries.get('c-1')).toBeUndefined();
+    await journal.replica.applyChanges({ retries: [retry(5, false)] });
+    expect(await journal.retries.get('c-1')).toMatchObject({ usedAt: '2026-03-01T09:50:00.000Z' });
   });
 
   it('rolls back the whole batch, last change number included, when one row cannot be applied', async () => {

@@ -114,14 +114,16 @@ export async function writeNote(
 
 export async function writeRetry(
   store: TeamStore,
-  retry: { customerId: string; outcome: string | null },
+  retry: { customerId: string; outcome: string | null; released?: boolean },
 ): Promise<number> {
   return inTransaction(store.pool, async (client) => {
     const seq = await drawChange(client);
     await client.query(
-      `INSERT INTO vetted.retries (customer_id, seq, used_at, outcome) VALUES ($1, $2, '2026-03-01T09:20:00Z', $3)
-       ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, outcome = excluded.outcome`,
-      [retry.customerId, seq, retry.outcome],
+      `INSERT INTO vetted.retries (customer_id, seq, used_at, outcome, released)
+       VALUES ($1, $2, '2026-03-01T09:20:00Z', $3, $4)
+       ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, outcome = excluded.outcome,
+         released = excluded.released`,
+      [retry.customerId, seq, retry.outcome, retry.released ?? false],
     );
     return seq;
   });

@@ -74,6 +74,7 @@ const RetryRowSchema = z.object({
   customer_id: z.string(),
   used_at: z.date(),
   outcome: z.string().nullable(),
+  released: z.boolean(),
 });
 
 // The page's end: the `limit`-th change number after `after` over the four tables (each read from its index
@@ -142,6 +143,7 @@ export async function readChangesPage(
         customerId: row.customer_id,
         usedAt: row.used_at.toISOString(),
         outcome: row.outcome,
+        released: row.released,
       })),
     },
   };
@@ -153,7 +155,7 @@ const COLUMNS: Record<string, string> = {
     profile, personal, reported`,
   status_history: 'seq, customer_id, status, at, source, event_id',
   notes: 'seq, customer_id, at, author, body',
-  retries: 'seq, customer_id, used_at, outcome',
+  retries: 'seq, customer_id, used_at, outcome, released',
 };
 
 async function rows<T>(

@@ -150,4 +150,9 @@ CREATE TABLE vetted.team_outbox (
 );
 CREATE INDEX team_outbox_due ON vetted.team_outbox (next_attempt_at NULLS FIRST, submitted_at)
   WHERE state = 'queued';
+
+-- team-records: a released retry (the service refused its fields without acting on them) stays as a
+-- tombstone with a new change number, so that desks' replicas learn the retry is there again; a DELETE
+-- would leave them nothing to read. Repositories read only rows that are not released.
+ALTER TABLE vetted.retries ADD COLUMN released boolean NOT NULL DEFAULT false;
 `;
