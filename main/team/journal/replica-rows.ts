@@ -12,6 +12,7 @@ import {
 } from '../../journal/personal.ts';
 import type { ReplicaChanges, ReplicaCustomer } from '../../journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
+import { PgSeq, PgTime, PgTimeOrNull, parseRows } from './rows.ts';
 
 /** A page of changes: `through` is the highest change number it covers; `more` if a page may follow. */
 export interface ChangesPage {
@@ -19,18 +20,15 @@ export interface ChangesPage {
   more: boolean;
 }
 
-// bigint comes back from node-postgres as text (it may exceed 2^53; change numbers never will).
-const Seq = z.coerce.number().int().nonnegative();
-
 const CustomerRowSchema = z.object({
   id: z.string(),
-  seq: Seq,
+  seq: PgSeq,
   status: z.string(),
-  status_since: z.date(),
-  created: z.date(),
-  last_refreshed: z.date(),
-  changed_at: z.date(),
-  gone_at: z.date().nullable(),
+  status_since: PgTime,
+  created: PgTime,
+  last_refreshed: PgTime,
+  changed_at: PgTime,
+  gone_at: PgTimeOrNull,
   pending_documents: z.number().int().nonnegative(),
   profile: z.string(),
   personal: z.string().nullable(),
@@ -53,26 +51,26 @@ const PersonalSchema = z.object({ address: AddressSchema, dateOfBirth: z.string(
 const ReportedSchema = z.record(z.string(), z.unknown());
 
 const HistoryRowSchema = z.object({
-  seq: Seq,
+  seq: PgSeq,
   customer_id: z.string(),
   status: z.string(),
-  at: z.date(),
+  at: PgTime,
   source: z.enum(['created', 'poll', 'event']),
   event_id: z.string().nullable(),
 });
 
 const NoteRowSchema = z.object({
-  seq: Seq,
+  seq: PgSeq,
   customer_id: z.string(),
-  at: z.date(),
+  at: PgTime,
   author: z.string(),
   body: z.string(),
 });
 
 const RetryRowSchema = z.object({
-  seq: Seq,
+  seq: PgSeq,
   customer_id: z.string(),
-  used_at: z.date(),
+  used_at: PgTime,
   outcome: z.string().nullable(),
   released: z.boolean(),
 });
@@ -127,21 +125,21 @@ export async function readChangesPage(
         seq: row.seq,
         customerId: row.customer_id,
         status: row.status,
-        at: row.at.toISOString(),
+        at: row.at,
         source: row.source,
         eventId: row.event_id,
       })),
       notes: notes.map((row) => ({
         seq: row.seq,
         customerId: row.customer_id,
-        at: row.at.toISOString(),
+        at: row.at,
         author: row.author,
         text: cipher.open(notePlace(row.seq), row.body),
       })),
       retries: retries.map((row) => ({
         seq: row.seq,
         customerId: row.customer_id,
-        usedAt: row.used_at.toISOString(),
+        usedAt: row.used_at,
         outcome: row.outcome,
         released: row.released,
       })),
@@ -169,14 +167,7 @@ async function rows<T>(
     `SELECT ${COLUMNS[table]} FROM vetted.${table} WHERE ${where} ORDER BY seq`,
     params,
   );
-  return found.map((row) => {
-    const parsed = schema.safeParse(row);
-    if (parsed.success) return parsed.data;
-    // Sealed columns are only ever text: the issues name columns and types, never personal data.
-    throw new JournalError(
-      `The team store's ${table} hold a row this Vetted cannot read: ${z.prettifyError(parsed.error)}`,
-    );
-  });
+  return parseRows(schema, table, found);
 }
 
 /** Opens a sealed JSON column and checks what it holds. */
@@ -206,11 +197,11 @@ function customerFromRow(row: z.infer<typeof CustomerRowSchema>, cipher: Persona
     email: profile.email,
     type: profile.type,
     status: row.status,
-    statusSince: row.status_since.toISOString(),
-    created: row.created.toISOString(),
-    lastRefreshed: row.last_refreshed.toISOString(),
-    changedAt: row.changed_at.toISOString(),
-    goneAt: row.gone_at?.toISOString() ?? null,
+    statusSince: row.status_since,
+    created: row.created,
+    lastRefreshed: row.last_refreshed,
+    changedAt: row.changed_at,
+    goneAt: row.gone_at,
     pendingDocuments: row.pending_documents,
     links: profile.links,
     note: profile.note ?? null,

@@ -1,0 +1,31 @@
+// Rows coming back from the team store, checked with zod: the database is a boundary (another desk, another
+// version of Vetted, or an administrator's hand wrote what it holds). Times leave as ISO strings, as the
+// SQLite journal gives them.
+import { z } from 'zod';
+import { JournalError } from '../../journal/errors.ts';
+
+/** bigint/bigserial come back from node-postgres as text (they may exceed 2^53; ours never will). */
+export const PgSeq = z.coerce.number().int().nonnegative();
+/** timestamptz comes back as a Date; the journal speaks ISO-8601 UTC text. */
+export const PgTime = z.date().transform((date) => date.toISOString());
+export const PgTimeOrNull = PgTime.nullable();
+
+/** Each row checked against `schema`; the error names the table and what is wrong, never a value. */
+export function parseRows<T>(schema: z.ZodType<T>, table: string, rows: readonly unknown[]): T[] {
+  return rows.map((row) => {
+    const parsed = schema.safeParse(row);
+    if (parsed.success) return parsed.data;
+    const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(row)').join(', ');
+    throw new JournalError(`The team store's ${table} hold a row this Vetted cannot read (${where}).`);
+  });
+}
+
+/** The one row a statement must return (INSERT … RETURNING, count(*)). */
+export function parseRow<T>(schema: z.ZodType<T>, table: string, rows: readonly unknown[]): T {
+  const [row] = parseRows(schema, table, rows.slice(0, 1));
+  if (row === undefined)
+    throw new JournalError(`The team store's ${table} returned no row where one was due.`);
+  return row;
+}
+
+export const CountSchema = z.object({ n: z.coerce.number().int().nonnegative() });
