@@ -4,7 +4,14 @@ import { type Section, sectionOf } from '../../contract/queue.ts';
 import { type Customer, type Link, reportedFields } from '../service/hal.ts';
 import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
-import { AddressSchema, type PersonalCipher, type PersonalData, type PersonalPlace } from './personal.ts';
+import {
+  AddressSchema,
+  customerPlace,
+  type PersonalCipher,
+  type PersonalData,
+  sealedPersonal,
+  sealedReported,
+} from './personal.ts';
 import { type Clock, isoTime, latest } from './time.ts';
 
 /** How a status was learnt: from our own create, a GET (start-up, refresh), or a webhook event. */
@@ -145,19 +152,10 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     );
   };
 
-  const place = (id: string, column: string): PersonalPlace => ({ table: 'customers', id, column });
-  const sealPersonal = (id: string, personal: PersonalData) => ({
-    address: cipher.seal(place(id, 'address'), JSON.stringify(personal.address)),
-    dateOfBirth: cipher.seal(place(id, 'date_of_birth'), personal.dateOfBirth),
-    ssnLastFour: cipher.seal(place(id, 'ssn_last_four'), personal.ssnLastFour),
-  });
+  const sealPersonal = (id: string, personal: PersonalData) => sealedPersonal(cipher, id, personal);
   // The service's latest answer is the truth: fields it no longer gives are forgotten.
-  const sealReported = (customer: ServiceCustomer) => {
-    const reported = reportedFields(customer);
-    return Object.keys(reported).length === 0
-      ? null
-      : cipher.seal(place(customer.id, 'reported'), JSON.stringify(reported));
-  };
+  const sealReported = (customer: ServiceCustomer) =>
+    sealedReported(cipher, customer.id, reportedFields(customer));
   /** The columns every upsert writes, and the personal ones when given. */
   const written = (customer: ServiceCustomer, previousUrl: string, personal: PersonalData | undefined) => ({
     ...serviceFields(customer, previousUrl),
@@ -309,9 +307,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       );
       if (!sealed?.address || !sealed.date_of_birth || !sealed.ssn_last_four) return undefined;
       return {
-        address: AddressSchema.parse(JSON.parse(cipher.open(place(id, 'address'), sealed.address))),
-        dateOfBirth: cipher.open(place(id, 'date_of_birth'), sealed.date_of_birth),
-        ssnLastFour: cipher.open(place(id, 'ssn_last_four'), sealed.ssn_last_four),
+        address: AddressSchema.parse(JSON.parse(cipher.open(customerPlace(id, 'address'), sealed.address))),
+        dateOfBirth: cipher.open(customerPlace(id, 'date_of_birth'), sealed.date_of_birth),
+        ssnLastFour: cipher.open(customerPlace(id, 'ssn_last_four'), sealed.ssn_last_four),
       };
     },
 
@@ -319,7 +317,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       const sealed = sql.get<{ reported: string | null }>('SELECT reported FROM customers WHERE id = :id', {
         id,
       })?.reported;
-      return sealed ? ReportedSchema.parse(JSON.parse(cipher.open(place(id, 'reported'), sealed))) : {};
+      return sealed
+        ? ReportedSchema.parse(JSON.parse(cipher.open(customerPlace(id, 'reported'), sealed)))
+        : {};
     },
 
     toReconcile() {

@@ -3,6 +3,7 @@
 import { type Db, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { REAL_SERVICE_CUSTOMERS } from './migration-real-service.ts';
+import { TEAM_REPLICA } from './migration-replica.ts';
 
 export interface Migration {
   /** 1, 2, 3…: its position in `MIGRATIONS`, and the `user_version` once applied. */
@@ -306,6 +307,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'notes, document images, audit actors', sql: notesImagesActors },
   REAL_SERVICE_CUSTOMERS,
   { version: 7, name: 'queue orders: last change, name; their indexes', sql: queueOrders },
+  TEAM_REPLICA,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

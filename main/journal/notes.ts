@@ -34,7 +34,12 @@ interface NoteRow {
   body: string;
 }
 
-const place = (seq: number): PersonalPlace => ({ table: 'notes', id: String(seq), column: 'body' });
+/** A note's body is sealed for its row (team mode's replica seals the notes it copies the same way). */
+export const notePlace = (seq: number): PersonalPlace => ({
+  table: 'notes',
+  id: String(seq),
+  column: 'body',
+});
 
 export function notesRepository(
   sql: Statements,
@@ -50,7 +55,7 @@ export function notesRepository(
     customerId: row.customer_id,
     at: row.at,
     author: row.author,
-    text: cipher.open(place(row.seq), row.body),
+    text: cipher.open(notePlace(row.seq), row.body),
   });
   return {
     add({ customerId, text, author = actor }) {
@@ -63,7 +68,10 @@ export function notesRepository(
         `INSERT INTO notes (customer_id, at, author, body) VALUES (:customerId, :at, :author, '') RETURNING seq`,
         { customerId, at: isoTime(clock()), author },
       )!;
-      sql.run('UPDATE notes SET body = :body WHERE seq = :seq', { seq, body: cipher.seal(place(seq), text) });
+      sql.run('UPDATE notes SET body = :body WHERE seq = :seq', {
+        seq,
+        body: cipher.seal(notePlace(seq), text),
+      });
       return toNote(sql.get<NoteRow>('SELECT * FROM notes WHERE seq = :seq', { seq })!);
     },
     list(customerId, { limit = 100 } = {}) {

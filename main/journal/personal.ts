@@ -61,3 +61,30 @@ export interface PersonalData {
   /** The last four digits of the SSN: the full SSN is never stored. */
   ssnLastFour: string;
 }
+
+/** Where a customer's personal value lives. */
+export const customerPlace = (id: string, column: string): PersonalPlace => ({
+  table: 'customers',
+  id,
+  column,
+});
+
+/** A customer's personal data as its columns hold it (team mode's replica writes them too). */
+export function sealedPersonal(cipher: PersonalCipher, id: string, personal: PersonalData) {
+  return {
+    address: cipher.seal(customerPlace(id, 'address'), JSON.stringify(personal.address)),
+    dateOfBirth: cipher.seal(customerPlace(id, 'date_of_birth'), personal.dateOfBirth),
+    ssnLastFour: cipher.seal(customerPlace(id, 'ssn_last_four'), personal.ssnLastFour),
+  };
+}
+
+/** The `reported` column: null when the service gave no field beyond the interface document's. */
+export function sealedReported(
+  cipher: PersonalCipher,
+  id: string,
+  reported: Record<string, unknown>,
+): string | null {
+  return Object.keys(reported).length === 0
+    ? null
+    : cipher.seal(customerPlace(id, 'reported'), JSON.stringify(reported));
+}

@@ -28,7 +28,9 @@ interface RetryRow {
 
 export function retriesRepository(sql: Statements, clock: Clock): Sync<RetriesRepository> {
   const get = (customerId: string) => {
-    const row = sql.get<RetryRow>('SELECT * FROM retries WHERE customer_id = :customerId', { customerId });
+    const row = sql.get<RetryRow>('SELECT * FROM retries WHERE customer_id = :customerId AND released = 0', {
+      customerId,
+    });
     return row && toRetry(row);
   };
   return {
@@ -45,7 +47,9 @@ export function retriesRepository(sql: Statements, clock: Clock): Sync<RetriesRe
     },
     get,
     list() {
-      return sql.all<RetryRow>('SELECT * FROM retries ORDER BY used_at, customer_id').map(toRetry);
+      return sql
+        .all<RetryRow>('SELECT * FROM retries WHERE released = 0 ORDER BY used_at, customer_id')
+        .map(toRetry);
     },
     release(customerId) {
       sql.run('DELETE FROM retries WHERE customer_id = :customerId', { customerId });

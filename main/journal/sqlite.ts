@@ -32,6 +32,7 @@ import { notesRepository } from './notes.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
 import { type RejectionInput, type RejectionsRepository, rejectionsRepository } from './rejections.ts';
+import { type Replica, replicaRepository } from './replica.ts';
 import { retriesRepository } from './retries.ts';
 import { type Clock, systemClock } from './time.ts';
 
@@ -57,6 +58,8 @@ export interface SqliteJournal extends Journal {
   };
   readonly rejections: RejectionsRepository & { statements(entry: RejectionInput): WriteStatement[] };
   openInbox(options?: Pick<LogInboxOptions, 'chunkBytes' | 'onLogged'>): LogInbox;
+  /** Team mode: the local copy of the team store's rows (replica.ts); not part of the interface. */
+  readonly replica: Replica;
 }
 
 /**
@@ -89,12 +92,17 @@ export function openJournal({
   // Inside a transaction its repositories answer at once; outside, calls wait for any transaction to end.
   const bound = promised(sync, answerNow);
   const outside = promised(sync, units.outside);
+  const replica = replicaRepository(db, sql, cipher);
   return {
     file,
     schemaVersion: schemaVersion(db),
     ...outside,
     events: { ...outside.events, statements: sync.events.statements, fromRow: sync.events.fromRow },
     rejections: { ...outside.rejections, statements: sync.rejections.statements },
+    replica: {
+      applyChanges: (changes) => units.outside(() => replica.applyChanges(changes)),
+      lastSeq: () => units.outside(() => replica.lastSeq()),
+    },
     transaction: (work, options) => units.outermost(() => work(inTransaction(bound)), options),
     openInbox: (inbox = {}) =>
       startLogInbox({

@@ -1,0 +1,130 @@
+// The desk's ear on the team store: a dedicated connection LISTENing on CHANGES_CHANNEL (a pooled connection
+// cannot: LISTEN belongs to one session, and the pool hands sessions around). A lost connection (database
+// restarted, network gone, the session killed) is opened again after a bounded, jittered wait; each time it
+// listens again the owner catches up, since notifications sent while it was away are gone for good.
+import pg from 'pg';
+import { jitteredDelayMs } from '../../jitter.ts';
+import { describeError, type Logger } from '../../log.ts';
+import { CHANGES_CHANNEL } from '../store/sql.ts';
+
+/** Runs `run` after `ms`; returns what cancels it. Tests inject their own, to decide when a reconnect happens. */
+export type Scheduler = (ms: number, run: () => void) => () => void;
+
+export const realScheduler: Scheduler = (ms, run) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
+
+/** From a quarter of a second, doubling up to 15 s: a restarted database is found again soon, never hammered. */
+export const RECONNECT_BACKOFF = { baseMs: 250, maxMs: 15_000 };
+
+const KEEPALIVE_DELAY_MS = 10_000;
+
+/** The listener's connections name themselves, so an administrator (and a test) can tell them in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = 'vetted-replica-listener';
+
+export interface ChangeListenerOptions {
+  /** How to reach the team store: the pool's own settings (host, TLS, user, password). */
+  connection: pg.ClientConfig;
+  /** A notification arrived: the change `seq` (or a later one) committed. */
+  onNotify(seq: number): void;
+  /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
+  onListening(): void;
+  log: Logger;
+  schedule?: Scheduler;
+  random?: () => number;
+}
+
+export interface ChangeListener {
+  /** True while a connection is listening. */
+  readonly listening: boolean;
+  /** Stops listening and stops reconnecting. */
+  close(): Promise<void>;
+}
+
+export function listenForChanges({
+  connection,
+  onNotify,
+  onListening,
+  log,
+  schedule = realScheduler,
+  random = Math.random,
+}: ChangeListenerOptions): ChangeListener {
+  let current: pg.Client | null = null;
+  let listening = false;
+  let closed = false;
+  let attempt = 0;
+  let cancelReconnect: (() => void) | null = null;
+
+  const reconnectLater = () => {
+    if (closed || cancelReconnect) return;
+    const delayMs = jitteredDelayMs(attempt++, RECONNECT_BACKOFF, random, 0.5);
+    log.warn('team store: change listener reconnecting', { delayMs, attempt });
+    cancelReconnect = schedule(delayMs, () => {
+      cancelReconnect = null;
+      void connect();
+    });
+  };
+
+  const lost = (client: pg.Client, error?: unknown) => {
+    if (client !== current) return;
+    current = null;
+    listening = false;
+    client.end().catch(() => undefined);
+    if (closed) return;
+    log.warn('team store: change listener lost its connection', error ? describeError(error) : {});
+    reconnectLater();
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    // TCP keepalive: a connection that silently died (a laptop's network gone, no reset ever coming) is found
+    // out and opened again, instead of listening to nothing for ever.
+    const client = new pg.Client({
+      ...connection,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    });
+    current = client;
+    // Registered before connecting: an error event with no listener would bring the whole process down.
+    client.on('error', (error) => lost(client, error));
+    client.on('end', () => lost(client));
+    client.on('notification', (message) => {
+      if (message.channel !== CHANGES_CHANNEL) return;
+      const seq = Number(message.payload);
+      if (Number.isSafeInteger(seq)) onNotify(seq);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      lost(client, error);
+      return;
+    }
+    // Closed while connecting: this connection is no one's to keep.
+    if (client !== current || closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    attempt = 0;
+    listening = true;
+    onListening();
+  };
+
+  void connect();
+  return {
+    get listening() {
+      return listening;
+    },
+    async close() {
+      closed = true;
+      cancelReconnect?.();
+      cancelReconnect = null;
+      const client = current;
+      current = null;
+      listening = false;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

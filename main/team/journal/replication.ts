@@ -1,0 +1,183 @@
+// Live changes from the team store into the desk's local replica (main/journal/replica.ts). Every change to a
+// replicated row carries a number drawn in commit order (team-db.ts `drawChange`), so "everything after the
+// last number I applied" is all a desk ever needs to read: on start, on each NOTIFY, after a lost connection.
+// Catch-ups run one at a time; requests that arrive meanwhile share one more run after it, which starts
+// after they were made and so sees every change committed before them (read-your-writes for `upTo`).
+import type pg from 'pg';
+import type { PersonalCipher } from '../../journal/personal.ts';
+import type { SqliteJournal } from '../../journal/sqlite.ts';
+import { describeError, type Logger } from '../../log.ts';
+import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
+import { type ChangesPage, readChangesPage } from './replica-rows.ts';
+
+/**
+ * Changes read per round trip, and applied per local transaction. Applying runs on main's thread (node:sqlite
+ * is synchronous: each customer costs its search-index and count triggers), so a page must stay short enough
+ * not to hold main up for long; a first catch-up of 100,000 rows is still a few hundred round trips.
+ */
+export const PAGE_SIZE = 250;
+
+export interface ReplicationOptions {
+  pool: pg.Pool;
+  /** For the dedicated LISTEN connection; the pool's own settings by default. */
+  connection?: pg.ClientConfig;
+  /** The team data key's cipher (`personalCipher(teamKey)`): opens what the team store holds sealed. */
+  cipher: PersonalCipher;
+  local: Pick<SqliteJournal, 'replica'>;
+  /** After changes are applied locally: the customers whose rows changed (the desk pushes them to the screen). */
+  onChanged?(customerIds: string[]): void;
+  log: Logger;
+  pageSize?: number;
+  /** When a lost LISTEN connection is tried again (tests decide). */
+  schedule?: Scheduler;
+  random?: () => number;
+}
+
+export interface ReplicaChange {
+  customerIds: string[];
+  lastSeq: number;
+}
+
+export interface Replication {
+  /** Reads and applies every change after the local last change number; resolves with the new one. */
+  catchUp(): Promise<number>;
+  /** Resolves once every change up to `seq` (committed before this call) is in the local replica. */
+  upTo(seq: number): Promise<void>;
+  /** Calls `listener` after each batch of changes applied; returns what stops it. */
+  watch(listener: (change: ReplicaChange) => void): () => void;
+  /** True while the LISTEN connection is up (changes arrive live). */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+export class ReplicationClosedError extends Error {
+  override name = 'ReplicationClosedError';
+  constructor() {
+    super('The desk stopped following the team store (it is closing).');
+  }
+}
+
+export function startReplication(options: ReplicationOptions): Replication {
+  const { pool, cipher, local, log, pageSize = PAGE_SIZE } = options;
+  const watchers = new Set<(change: ReplicaChange) => void>();
+  if (options.onChanged) {
+    const onChanged = options.onChanged;
+    watchers.add(({ customerIds }) => onChanged(customerIds));
+  }
+  let closed = false;
+  /** The highest change number known applied: notifications at or below it need no catch-up. */
+  let applied = 0;
+  let running: Promise<number> | null = null;
+  let queued: Promise<number> | null = null;
+
+  const readPage = async (after: number): Promise<ChangesPage> => {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      // One snapshot per page: a customer rewritten between two of its reads is either in this page or later.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const page = await readChangesPage(client, cipher, after, pageSize);
+      await client.query('COMMIT');
+      return page;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+
+  const tell = (change: ReplicaChange) => {
+    for (const watcher of watchers) {
+      try {
+        watcher(change);
+      } catch (error) {
+        log.error('team store: a replica watcher failed', describeError(error));
+      }
+    }
+  };
+
+  const catchUpNow = async (): Promise<number> => {
+    let lastSeq = await local.replica.lastSeq();
+    for (let more = true; more && !closed; ) {
+      const page = await readPage(lastSeq);
+      more = page.more;
+      if (page.changes.through <= lastSeq) break;
+      const result = await local.replica.applyChanges(page.changes);
+      lastSeq = result.lastSeq;
+      applied = Math.max(applied, lastSeq);
+      if (result.customerIds.length > 0) tell({ customerIds: result.customerIds, lastSeq });
+    }
+    return lastSeq;
+  };
+
+  const start = () => {
+    if (closed) return Promise.reject(new ReplicationClosedError());
+    const run = catchUpNow();
+    running = run;
+    const done = () => {
+      if (running === run) running = null;
+    };
+    run.then(done, done);
+    return run;
+  };
+
+  /** A catch-up that starts no earlier than now: the one running is joined only by those asked for before it. */
+  const request = (): Promise<number> => {
+    if (closed) return Promise.reject(new ReplicationClosedError());
+    if (queued) return queued;
+    if (!running) return start();
+    const next = running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        queued = null;
+        return start();
+      });
+    queued = next;
+    return next;
+  };
+
+  const catchUpInBackground = (why: string) => {
+    request().catch((error: unknown) => {
+      if (error instanceof ReplicationClosedError) return;
+      // The next notification, reconnect or write tries again from the last change applied.
+      log.warn(`team store: catching up after ${why} failed`, describeError(error));
+    });
+  };
+
+  const listener: ChangeListener = listenForChanges({
+    connection: options.connection ?? pool.options,
+    onNotify: (seq) => {
+      if (seq > applied) catchUpInBackground('a notification');
+    },
+    onListening: () => catchUpInBackground('connecting'),
+    log,
+    ...(options.schedule ? { schedule: options.schedule } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+
+  return {
+    catchUp: request,
+    async upTo(seq) {
+      if (applied >= seq) return;
+      await request();
+    },
+    watch(watcher) {
+      watchers.add(watcher);
+      return () => watchers.delete(watcher);
+    },
+    get listening() {
+      return listener.listening;
+    },
+    async close() {
+      closed = true;
+      await listener.close();
+      await Promise.allSettled([running, queued]);
+    },
+  };
+}

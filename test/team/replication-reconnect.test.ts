@@ -1,0 +1,166 @@
+// A desk whose LISTEN connection is lost (here: killed by the server) waits a bounded, growing time, listens
+// again, and reads every change it missed meanwhile. The test holds the reconnect scheduler, so it decides
+// when "later" is.
+import { afterEach, expect, it } from 'vitest';
+import { createFieldKey } from '../../main/crypto.ts';
+import { openJournal } from '../../main/journal/index.ts';
+import { createLogger } from '../../main/log.ts';
+import {
+  LISTENER_APPLICATION_NAME,
+  RECONNECT_BACKOFF,
+  type Scheduler,
+} from '../../main/team/journal/change-listener.ts';
+import { startReplication } from '../../main/team/journal/replication.ts';
+import { journalFile } from '../journal/helpers.ts';
+import { until } from '../support/poll.ts';
+import { teamStore, writeCustomer } from '../support/team-changes.ts';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+/** A scheduler that runs nothing by itself: the test fires each reconnect when it chooses. */
+function heldScheduler() {
+  const pending: Array<{ ms: number; run: () => void }> = [];
+  const delays: number[] = [];
+  const schedule: Scheduler = (ms, run) => {
+    const entry = { ms, run };
+    pending.push(entry);
+    delays.push(ms);
+    return () => {
+      const at = pending.indexOf(entry);
+      if (at >= 0) pending.splice(at, 1);
+    };
+  };
+  return {
+    schedule,
+    delays,
+    pending: () => pending.length,
+    fire() {
+      const next = pending.shift();
+      if (!next) throw new Error('No reconnect is waiting');
+      next.run();
+    },
+  };
+}
+
+async function followedStore() {
+  const store = await teamStore();
+  cleanup.push(() => store.end());
+  const local = openJournal({ file: journalFile(), dataKey: createFieldKey() });
+  cleanup.push(() => local.close());
+  return { store, local };
+}
+
+const found = async (local: ReturnType<typeof openJournal>, search: string) =>
+  (await local.queue.window({ section: 'all', search, offset: 0, limit: 50 })).rows.map((row) => row.id);
+
+it('killed from the server side, the listener reconnects and the replica catches up on what it missed', async () => {
+  const { store, local } = await followedStore();
+  const scheduler = heldScheduler();
+  const changed: string[] = [];
+  const replication = startReplication({
+    pool: store.pool,
+    cipher: store.cipher,
+    local,
+    log: createLogger(() => undefined),
+    schedule: scheduler.schedule,
+    random: () => 1,
+    onChanged: (ids) => changed.push(...ids),
+  });
+  cleanup.push(() => replication.close());
+  await writeCustomer(store, { id: 'c-before', name: 'Before Drop' });
+  await until(() => changed.includes('c-before'), 'the first customer to arrive');
+
+  const { rows } = await store.pool.query<{ killed: boolean }>(
+    `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
+     WHERE application_name = $1 AND datname = current_database()`,
+    [LISTENER_APPLICATION_NAME],
+  );
+  expect(rows).toEqual([{ killed: true }]);
+  await until(() => scheduler.pending() === 1, 'a reconnect to be scheduled');
+  expect(replication.listening).toBe(false);
+
+  // Committed while nobody listens: its NOTIFY is lost for this desk.
+  const missed = await writeCustomer(store, { id: 'c-missed', name: 'Missed While Down' });
+  const missedToo = await writeCustomer(store, { id: 'c-missed-2', name: 'Also Missed' });
+  expect(await local.replica.lastSeq()).toBeLessThan(missed);
+
+  scheduler.fire();
+  await until(() => changed.includes('c-missed') && changed.includes('c-missed-2'), 'the missed customers');
+  expect(await found(local, 'missed while')).toEqual(['c-missed']);
+  expect(await local.replica.lastSeq()).toBe(missedToo);
+  await until(() => replication.listening, 'listening again');
+  // Listening again for real: a new commit arrives by its NOTIFY.
+  await writeCustomer(store, { id: 'c-after', name: 'After Return' });
+  await until(() => changed.includes('c-after'), 'a change after the reconnect');
+  expect(scheduler.delays).toEqual([RECONNECT_BACKOFF.baseMs]);
+});
+
+it('while the store cannot be reached, waits longer each time up to the bound, then starts again from the last change', async () => {
+  const { store, local } = await followedStore();
+  const scheduler = heldScheduler();
+  const badUrl = new URL(store.url);
+  badUrl.pathname = '/no_such_database';
+  const replication = startReplication({
+    pool: store.pool,
+    connection: { connectionString: badUrl.toString() },
+    cipher: store.cipher,
+    local,
+    log: createLogger(() => undefined),
+    schedule: scheduler.schedule,
+    random: () => 1,
+  });
+  cleanup.push(() => replication.close());
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    await until(() => scheduler.pending() === 1, `reconnect ${attempt} to be scheduled`);
+    scheduler.fire();
+  }
+  await until(() => scheduler.pending() === 1, 'the next reconnect');
+  const { baseMs, maxMs } = RECONNECT_BACKOFF;
+  expect(scheduler.delays).toEqual([1, 2, 4, 8, 16, 32, 64, 64, 64].map((n) => Math.min(maxMs, n * baseMs)));
+  expect(replication.listening).toBe(false);
+  // The desk still reads through its pool on demand.
+  const seq = await writeCustomer(store, { id: 'c-1', name: 'Pool Only' });
+  await replication.upTo(seq);
+  expect(await found(local, 'pool only')).toEqual(['c-1']);
+});
+
+it('closing ends the listening connection, and cancels a reconnect that was waiting', async () => {
+  const { store, local } = await followedStore();
+  const listenerSessions = async () =>
+    (
+      await store.pool.query(
+        'SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+        [LISTENER_APPLICATION_NAME],
+      )
+    ).rows.length;
+  const start = (scheduler: ReturnType<typeof heldScheduler>) =>
+    startReplication({
+      pool: store.pool,
+      cipher: store.cipher,
+      local,
+      log: createLogger(() => undefined),
+      schedule: scheduler.schedule,
+    });
+
+  const listening = start(heldScheduler());
+  await until(() => listening.listening, 'listening');
+  expect(await listenerSessions()).toBe(1);
+  await listening.close();
+  expect(listening.listening).toBe(false);
+  await until(async () => (await listenerSessions()) === 0, 'the listener’s session to end');
+  await expect(listening.catchUp()).rejects.toThrow(/stopped following the team store/);
+
+  const scheduler = heldScheduler();
+  const waiting = start(scheduler);
+  await until(() => waiting.listening, 'listening again');
+  await store.pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+    [LISTENER_APPLICATION_NAME],
+  );
+  await until(() => scheduler.pending() === 1, 'a reconnect to be scheduled');
+  await waiting.close();
+  expect(scheduler.pending()).toBe(0);
+});
