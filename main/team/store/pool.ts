@@ -1,0 +1,103 @@
+// The desk's (and the hub's) connection pool to the team store. TLS follows the join code: verify-full checks
+// the server's certificate against the team's CA (or this computer's CAs) and the host name; disable is for a
+// database on this machine or a private network only.
+import net from 'node:net';
+import tls from 'node:tls';
+import pg from 'pg';
+import type { TeamConnection } from '../join-code.ts';
+import { isTeamKey } from '../team-key.ts';
+import { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+import { checkTeamSchema } from './migrations.ts';
+
+export { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+
+export interface TeamPoolOptions {
+  max?: number;
+  applicationName?: string;
+  /** How long a new connection may take before it counts as unreachable. */
+  connectTimeoutMs?: number;
+}
+
+/** node-postgres' TLS settings for a team connection; false for sslmode disable. */
+export function teamTls(connection: TeamConnection): false | tls.ConnectionOptions {
+  if (connection.sslmode === 'disable') return false;
+  return {
+    rejectUnauthorized: true,
+    ...(connection.ca ? { ca: connection.ca } : {}),
+    // SNI carries host names only (an IP address there is refused by Node).
+    ...(net.isIP(connection.host) === 0 ? { servername: connection.host } : {}),
+    // Checked against the host the desk asked for, whatever the socket resolved it to.
+    checkServerIdentity: (_host, cert) => tls.checkServerIdentity(connection.host, cert),
+  };
+}
+
+/**
+ * A pool of connections to the team store (no connection is made until first used). An idle connection the
+ * server or the network drops reports an error on the pool: it is noted, never left to crash the process.
+ */
+export function openTeamPool(
+  connection: TeamConnection,
+  password: string,
+  options: TeamPoolOptions = {},
+  onIdleError: (error: TeamConnectionError) => void = () => undefined,
+): pg.Pool {
+  const pool = new pg.Pool({
+    host: connection.host,
+    port: connection.port,
+    database: connection.database,
+    user: connection.user,
+    password,
+    ssl: teamTls(connection),
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'vetted',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => onIdleError(teamConnectionError(error, connection, [password])));
+  return pool;
+}
+
+/**
+ * Whether this pool reaches a team store this Vetted can use with this team key: the schema is this
+ * version's, and the key is the team's. Connection failures come back as TeamConnectionError.
+ */
+export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {
+  const options = pool.options as pg.PoolConfig;
+  const target = {
+    host: String(options.host ?? ''),
+    port: Number(options.port ?? 5432),
+    database: String(options.database ?? ''),
+    user: String(options.user ?? ''),
+  };
+  const secrets = typeof options.password === 'string' ? [options.password] : [];
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw teamConnectionError(error, target, secrets);
+  }
+  try {
+    await checkTeamSchema(client);
+    const { rows } = await client.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
+    const check = rows[0]?.key_check;
+    if (!check) {
+      throw new TeamConnectionError(
+        'database',
+        'This team store was never initialised: run `npm run team -- init`.',
+      );
+    }
+    if (!isTeamKey(teamKey, check)) {
+      throw new TeamConnectionError('auth', "This join code's team key does not match this team store.");
+    }
+  } catch (error) {
+    if (
+      error instanceof Error &&
+      (error.name === 'TeamSchemaError' || error instanceof TeamConnectionError)
+    ) {
+      throw error;
+    }
+    throw teamConnectionError(error, target, secrets);
+  } finally {
+    client.release();
+  }
+}
