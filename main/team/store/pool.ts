@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { TeamConnection } from '../join-code.ts';
 import { isTeamKey } from '../team-key.ts';
 import { TeamConnectionError, teamConnectionError } from './connection-error.ts';
-import { checkTeamSchema } from './migrations.ts';
+import { checkTeamSchema, TeamSchemaError } from './migrations.ts';
 
 export { TeamConnectionError, teamConnectionError } from './connection-error.ts';
 
@@ -61,7 +61,16 @@ export function openTeamPool(
  * Whether this pool reaches a team store this Vetted can use with this team key: the schema is this
  * version's, and the key is the team's. Connection failures come back as TeamConnectionError.
  */
-export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {
+/** One client of the pool, its connection failure as a TeamConnectionError (in words, without the password). */
+export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw poolConnectionError(pool, error);
+  }
+}
+
+function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError {
   const options = pool.options as pg.PoolConfig;
   const target = {
     host: String(options.host ?? ''),
@@ -69,34 +78,24 @@ export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<vo
     database: String(options.database ?? ''),
     user: String(options.user ?? ''),
   };
-  const secrets = typeof options.password === 'string' ? [options.password] : [];
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (error) {
-    throw teamConnectionError(error, target, secrets);
-  }
+  return teamConnectionError(error, target, typeof options.password === 'string' ? [options.password] : []);
+}
+
+export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {
+  const client = await connectTeamClient(pool);
   try {
     await checkTeamSchema(client);
     const { rows } = await client.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
     const check = rows[0]?.key_check;
     if (!check) {
-      throw new TeamConnectionError(
-        'database',
-        'This team store was never initialised: run `npm run team -- init`.',
-      );
+      throw new TeamConnectionError('database', 'This team store was never initialised: run `npm run team -- init`.');
     }
     if (!isTeamKey(teamKey, check)) {
       throw new TeamConnectionError('auth', "This join code's team key does not match this team store.");
     }
   } catch (error) {
-    if (
-      error instanceof Error &&
-      (error.name === 'TeamSchemaError' || error instanceof TeamConnectionError)
-    ) {
-      throw error;
-    }
-    throw teamConnectionError(error, target, secrets);
+    if (error instanceof TeamSchemaError || error instanceof TeamConnectionError) throw error;
+    throw poolConnectionError(pool, error);
   } finally {
     client.release();
   }
