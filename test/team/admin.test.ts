@@ -1,9 +1,19 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { expect, test } from 'vitest';
+import { advisoryLockParts } from '../../main/team/admin/status.ts';
 import { checkTeamStore, TeamConnectionError } from '../../main/team/store/pool.ts';
+import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
+import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
-import { addTestReviewer, initTeamStore, reviewerPool, runTeam, tempPath, uniqueName } from './admin-support.ts';
+import {
+  addTestReviewer,
+  initTeamStore,
+  reviewerPool,
+  runTeam,
+  tempPath,
+  uniqueName,
+} from './admin-support.ts';
 
 test('init makes the team store and a key file for its owner only; status shows the team', async () => {
   const store = await initTeamStore();
@@ -53,7 +63,9 @@ test('add-reviewer: the printed password logs in as that reviewer, and the join 
     sslmode: 'disable',
   });
   // The join code never holds the password.
-  expect(alice.out.split('\n').find((line) => line.startsWith('vetted-join-1.'))).not.toContain(alice.password);
+  expect(alice.out.split('\n').find((line) => line.startsWith('vetted-join-1.'))).not.toContain(
+    alice.password,
+  );
   const pool = reviewerPool(alice);
   await checkTeamStore(pool, alice.joinCode.teamKey);
   const { rows } = await pool.query<{ me: string }>('SELECT session_user AS me');
@@ -81,7 +93,14 @@ test('add-reviewer refuses names that are not lower-case identifiers, reserved, 
 test('add-reviewer refuses a key file that is not the team key', async () => {
   const store = await initTeamStore();
   const other = await initTeamStore();
-  const run = await runTeam('add-reviewer', uniqueName('carol'), '--database', store.url, '--key-file', other.keyFile);
+  const run = await runTeam(
+    'add-reviewer',
+    uniqueName('carol'),
+    '--database',
+    store.url,
+    '--key-file',
+    other.keyFile,
+  );
   expect(run.code).toBe(1);
   expect(run.err).toMatch(/not this team's key/);
 });
@@ -142,4 +161,40 @@ test('--help explains each command; an unknown command shows the usage and fails
   const unknown = await runTeam('frobnicate', '--database', 'postgres://x@localhost/db');
   expect(unknown.code).toBe(1);
   expect(unknown.out).toContain('Commands:');
+});
+
+test('status names the hub holding the listener lock, and counts the team outbox and the events', async () => {
+  const store = await initTeamStore();
+  const hub = await addTestReviewer(store, 'hub');
+  const session = await reviewerPool(hub).connect();
+  try {
+    const { rows } = await session.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [
+      LISTENER_LOCK,
+    ]);
+    expect(rows).toEqual([{ held: true }]);
+    await session.query(
+      `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, form, state)
+       VALUES (gen_random_uuid(), 'd1', 'sealed', 'queued'), (gen_random_uuid(), 'd2', 'sealed', 'created')`,
+    );
+    await session.query(
+      `INSERT INTO vetted.events (id, topic, resource_id, created, received_at, signature_verified)
+       VALUES ('e1', 'customer.verified', 'c1', now(), '2026-11-23T20:00:00Z', true)`,
+    );
+    const status = await runTeam('status', '--database', store.url);
+    expect(status.out).toMatch(new RegExp(`Webhook listener: held by ${hub.name} \\(backend \\d+\\)`));
+    expect(status.out).toContain('Team outbox: queued 1, attention 0, created 1, rejected 0');
+    expect(status.out).toContain('Events: 1, last received 2026-11-23T20:00:00.000Z');
+  } finally {
+    // A hub that stops (its connection closes) frees the lock.
+    session.release(true);
+  }
+  await until(
+    async () =>
+      (await runTeam('status', '--database', store.url)).out.includes('Webhook listener: no hub holds it'),
+    'status to show the lock freed',
+  );
+});
+
+test('advisory lock keys split into pg_locks halves as PostgreSQL shows them', () => {
+  expect(advisoryLockParts(LISTENER_LOCK)).toEqual({ classid: 0x56, objid: 0x4554_5402 });
 });
