@@ -7,8 +7,8 @@ import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, expect } from 'vitest';
 import { runTeamCli } from '../../main/team/admin/cli.ts';
-import { decodeJoinCode, type JoinCode } from '../../main/team/join-code.ts';
-import { openTeamPool } from '../../main/team/store/pool.ts';
+import { decodeJoinCode, type JoinCode, type TeamConnection } from '../../main/team/join-code.ts';
+import { connectTeamClient, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { freshDatabase } from '../support/team-db.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-team-admin-'));
@@ -65,9 +65,21 @@ export function parseAddReviewer(out: string): { joinCode: string; password: str
   return { joinCode: after('JOIN CODE'), password: after('ONE-TIME PASSWORD') };
 }
 
-export async function addTestReviewer(store: TestStore, prefix = 'alice', ...extra: string[]): Promise<TestReviewer> {
+export async function addTestReviewer(
+  store: TestStore,
+  prefix = 'alice',
+  ...extra: string[]
+): Promise<TestReviewer> {
   const name = uniqueName(prefix);
-  const run = await runTeam('add-reviewer', name, '--database', store.url, '--key-file', store.keyFile, ...extra);
+  const run = await runTeam(
+    'add-reviewer',
+    name,
+    '--database',
+    store.url,
+    '--key-file',
+    store.keyFile,
+    ...extra,
+  );
   expect(run, run.err).toMatchObject({ code: 0 });
   const printed = parseAddReviewer(run.out);
   return { name, password: printed.password, joinCode: decodeJoinCode(printed.joinCode), out: run.out };
@@ -83,4 +95,21 @@ export function reviewerPool(reviewer: Pick<TestReviewer, 'joinCode' | 'password
 export function trackPool(pool: pg.Pool): pg.Pool {
   pools.push(pool);
   return pool;
+}
+
+/** Connecting fails: the TeamConnectionError, checked to hold neither the password nor its stack's. */
+export async function connectFailure(
+  connection: TeamConnection,
+  password: string,
+): Promise<TeamConnectionError> {
+  const error = await connectTeamClient(trackPool(openTeamPool(connection, password))).then(
+    (client) => {
+      client.release();
+      return new Error('connected');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TeamConnectionError);
+  expect(`${(error as Error).message} ${(error as Error).stack}`).not.toContain(password);
+  return error as TeamConnectionError;
 }

@@ -3,16 +3,11 @@ import pg from 'pg';
 import { expect, test } from 'vitest';
 import type { TeamConnection } from '../../main/team/join-code.ts';
 import { TeamSchemaError } from '../../main/team/store/migrations.ts';
-import {
-  checkTeamStore,
-  connectTeamClient,
-  openTeamPool,
-  TeamConnectionError,
-} from '../../main/team/store/pool.ts';
+import { checkTeamStore, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase, pgAdminUrl } from '../support/team-db.ts';
-import { addTestReviewer, initTeamStore, trackPool } from './admin-support.ts';
+import { addTestReviewer, connectFailure, initTeamStore, trackPool } from './admin-support.ts';
 
 function superuser(url: string): { connection: TeamConnection; password: string } {
   const u = new URL(url);
@@ -28,23 +23,11 @@ function superuser(url: string): { connection: TeamConnection; password: string 
   };
 }
 
-async function failure(connection: TeamConnection, password: string): Promise<TeamConnectionError> {
-  const error = await connectTeamClient(trackPool(openTeamPool(connection, password))).then(
-    (client) => {
-      client.release();
-      throw new Error('connected');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TeamConnectionError);
-  return error as TeamConnectionError;
-}
-
 test('a wrong password is refused in words that never hold the password', async () => {
   const store = await initTeamStore();
   const alice = await addTestReviewer(store, 'alice');
   const wrong = `${alice.password.slice(0, -4)}Zz9_`;
-  const error = await failure(alice.joinCode.connection, wrong);
+  const error = await connectFailure(alice.joinCode.connection, wrong);
   expect(error.kind).toBe('auth');
   expect(error.message).toBe(`The team store refused the password for "${alice.name}": check the password.`);
   expect(`${error.message} ${error.stack}`).not.toContain(wrong);
@@ -53,7 +36,7 @@ test('a wrong password is refused in words that never hold the password', async 
 
 test('no such database, nothing listening, and a server without TLS are each named', async () => {
   const { connection, password } = superuser(pgAdminUrl());
-  const missing = await failure({ ...connection, database: 'no_such_db' }, password);
+  const missing = await connectFailure({ ...connection, database: 'no_such_db' }, password);
   expect(missing).toMatchObject({
     kind: 'database',
     message: `There is no database "no_such_db" at 127.0.0.1:${connection.port}.`,
@@ -65,11 +48,11 @@ test('no such database, nothing listening, and a server without TLS are each nam
       server.close(() => resolve(port));
     });
   });
-  const unreachable = await failure({ ...connection, port: closed }, password);
+  const unreachable = await connectFailure({ ...connection, port: closed }, password);
   expect(unreachable.kind).toBe('unreachable');
   expect(unreachable.message).toContain(`127.0.0.1:${closed} could not be reached`);
 
-  const noTls = await failure({ ...connection, sslmode: 'verify-full' }, password);
+  const noTls = await connectFailure({ ...connection, sslmode: 'verify-full' }, password);
   expect(noTls.kind).toBe('tls');
   expect(noTls.message).toMatch(/does not support TLS/);
 });

@@ -88,7 +88,10 @@ export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<vo
     const { rows } = await client.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
     const check = rows[0]?.key_check;
     if (!check) {
-      throw new TeamConnectionError('database', 'This team store was never initialised: run `npm run team -- init`.');
+      throw new TeamConnectionError(
+        'database',
+        'This team store was never initialised: run `npm run team -- init`.',
+      );
     }
     if (!isTeamKey(teamKey, check)) {
       throw new TeamConnectionError('auth', "This join code's team key does not match this team store.");
