@@ -198,3 +198,31 @@ test('status names the hub holding the listener lock, and counts the team outbox
 test('advisory lock keys split into pg_locks halves as PostgreSQL shows them', () => {
   expect(advisoryLockParts(LISTENER_LOCK)).toEqual({ classid: 0x56, objid: 0x4554_5402 });
 });
+
+test('an administrator who is no superuser (CREATEROLE, owner of the database) can run every command', async () => {
+  const superUrl = new URL(await freshDatabase());
+  const adminName = uniqueName('admin');
+  const adminPassword = 'admin-password-for-this-test';
+  const su = new pg.Client({ connectionString: superUrl.toString() });
+  await su.connect();
+  try {
+    await su.query(`CREATE ROLE ${adminName} LOGIN CREATEROLE PASSWORD '${adminPassword}'`);
+    await su.query(`GRANT pg_signal_backend TO ${adminName}`);
+    await su.query(`ALTER DATABASE ${superUrl.pathname.slice(1)} OWNER TO ${adminName}`);
+  } finally {
+    await su.end();
+  }
+  const url = new URL(superUrl);
+  url.username = adminName;
+  url.password = adminPassword;
+  const store = { url: url.toString(), keyFile: tempPath('admin.key') };
+  expect(await runTeam('init', '--database', store.url, '--key-file', store.keyFile)).toMatchObject({
+    code: 0,
+  });
+  const frank = await addTestReviewer(store, 'frank');
+  await checkTeamStore(reviewerPool(frank), frank.joinCode.teamKey);
+  expect(await runTeam('migrate', '--database', store.url)).toMatchObject({ code: 0 });
+  expect(await runTeam('remove-reviewer', frank.name, '--database', store.url)).toMatchObject({ code: 0 });
+  const status = await runTeam('status', '--database', store.url);
+  expect(status.out).toContain(`${frank.name} (removed: cannot log in)`);
+});
