@@ -6,14 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { TeamConnection } from '../../main/team/join-code.ts';
-import { openTeamPool, type TeamConnectionError } from '../../main/team/store/pool.ts';
+import { checkTeamStore, openTeamPool, type TeamConnectionError } from '../../main/team/store/pool.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeCa, makeServerCert } from '../support/test-certs.ts';
-import { connectFailure, trackPool } from './admin-support.ts';
+import { addTestReviewer, connectFailure, reviewerPool, runTeam, trackPool } from './admin-support.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-pg-tls-'));
 let cluster: PgCluster;
 let teamCa: string;
+let teamCaFile: string;
 let otherCa: string;
 let base: TeamConnection;
 let password: string;
@@ -21,6 +22,7 @@ let password: string;
 beforeAll(async () => {
   const ca = makeCa(dir, 'team-ca');
   teamCa = ca.pem;
+  teamCaFile = ca.certFile;
   otherCa = makeCa(dir, 'other-ca').pem;
   const server = makeServerCert(dir, ca, '127.0.0.1', 'IP:127.0.0.1');
   cluster = await startPgCluster({ ssl: { certFile: server.certFile, keyFile: server.keyFile } });
@@ -66,4 +68,22 @@ test('verify-full by a host name the certificate does not name refuses the serve
   expect(error.message).toBe(
     "The database server's certificate does not name localhost: connect by a host name the certificate names.",
   );
+});
+
+test('the administrator over TLS: init, and add-reviewer hands desks the CA of --database (sslrootcert)', async () => {
+  const url = new URL(await cluster.createDatabase('tls'));
+  url.searchParams.set('sslmode', 'verify-full');
+  url.searchParams.set('sslrootcert', teamCaFile);
+  const store = { url: url.toString(), keyFile: path.join(dir, 'tls.team-key') };
+  expect(await runTeam('init', '--database', store.url, '--key-file', store.keyFile)).toMatchObject({
+    code: 0,
+  });
+  const grace = await addTestReviewer(store, 'grace');
+  expect(grace.joinCode.connection).toMatchObject({ sslmode: 'verify-full', ca: teamCa });
+  const pool = reviewerPool(grace);
+  await checkTeamStore(pool, grace.joinCode.teamKey);
+  const { rows } = await pool.query<{ ssl: boolean }>(
+    'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+  );
+  expect(rows).toEqual([{ ssl: true }]);
 });

@@ -9,8 +9,9 @@ export interface AdminUrl {
   target: ConnectionTarget;
   /** Every form of the password the URL holds, to scrub from messages. */
   secrets: string[];
-  /** The URL's sslmode, if it names one. */
+  /** The URL's sslmode and sslrootcert (the CA file), if it names them. */
   sslmode: string | undefined;
+  sslrootcert: string | undefined;
 }
 
 export function parseAdminUrl(text: string): AdminUrl {
@@ -36,6 +37,7 @@ export function parseAdminUrl(text: string): AdminUrl {
     },
     secrets: password ? [password, decodeURIComponent(password)] : [],
     sslmode: url.searchParams.get('sslmode') ?? undefined,
+    sslrootcert: url.searchParams.get('sslrootcert') ?? undefined,
   };
 }
 

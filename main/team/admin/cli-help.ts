@@ -28,7 +28,8 @@ separately, the one-time password: hand the two over by different channels.
   --host, --port  how desks reach the database (default: the host and port of --database)
   --sslmode       verify-full (TLS, the server's certificate checked) or disable (default: --database's
                   sslmode if it is verify-full, else disable; verify-full when --ca is given)
-  --ca            the PEM certificate of the CA that signed the server's certificate
+  --ca            the PEM certificate of the CA that signed the server's certificate (default with
+                  verify-full: --database's sslrootcert, if it names one)
 `,
   'remove-reviewer': `Usage: npm run team -- remove-reviewer NAME --database URL
 

@@ -7,7 +7,7 @@ import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './ad
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
 import { initTeam, migrateTeam } from './init.ts';
-import { addReviewer, removeReviewer } from './reviewers.ts';
+import { type AddReviewerOptions, addReviewer, removeReviewer } from './reviewers.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
 
 export interface TeamCliIo {
@@ -77,25 +77,9 @@ async function runCommand(
     }
     case 'add-reviewer': {
       const name = oneName(command, rest);
-      if (!values['key-file'])
-        throw new TeamAdminError('add-reviewer needs --key-file FILE (the file init wrote).');
-      const sslmode =
-        values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : 'disable');
-      if (sslmode !== 'verify-full' && sslmode !== 'disable') {
-        throw new TeamAdminError('--sslmode is verify-full or disable.');
-      }
-      if (values.ca && sslmode === 'disable') throw new TeamAdminError('--ca needs --sslmode verify-full.');
-      const port = values.port ? Number(values.port) : admin.target.port;
-      if (!Number.isInteger(port) || port < 1 || port > 65535)
-        throw new TeamAdminError('--port is a port number.');
-      const reviewer = await addReviewer(client, {
-        name,
-        keyFile: values['key-file'],
-        host: values.host ?? admin.target.host,
-        port,
-        sslmode,
-        ...(values.ca ? { caFile: values.ca } : {}),
-      });
+      const options = addReviewerOptions(name, values, admin);
+      const reviewer = await addReviewer(client, options);
+      const sslmode = options.sslmode;
       const where = `${reviewer.connection.host}:${reviewer.connection.port}/${reviewer.connection.database}`;
       io.out(
         `Reviewer ${name} added (${where}, sslmode ${sslmode}).\n\n` +
@@ -128,4 +112,29 @@ async function runCommand(
       return;
     }
   }
+}
+
+/** add-reviewer's options: what desks are told, defaulting to how the administrator reached the store. */
+function addReviewerOptions(name: string, values: Values, admin: AdminUrl): AddReviewerOptions {
+  const keyFile = values['key-file'];
+  if (!keyFile) throw new TeamAdminError('add-reviewer needs --key-file FILE (the file init wrote).');
+  const sslmode =
+    values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : 'disable');
+  if (sslmode !== 'verify-full' && sslmode !== 'disable') {
+    throw new TeamAdminError('--sslmode is verify-full or disable.');
+  }
+  if (values.ca && sslmode === 'disable') throw new TeamAdminError('--ca needs --sslmode verify-full.');
+  // Desks verify the server with the CA the administrator's own connection trusts, unless told otherwise.
+  const ca = values.ca ?? (sslmode === 'verify-full' ? admin.sslrootcert : undefined);
+  const port = values.port ? Number(values.port) : admin.target.port;
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new TeamAdminError('--port is a port number.');
+  return {
+    name,
+    keyFile,
+    host: values.host ?? admin.target.host,
+    port,
+    sslmode,
+    ...(ca ? { caFile: ca } : {}),
+  };
 }
