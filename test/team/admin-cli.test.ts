@@ -1,5 +1,6 @@
 // `npm run team` end to end, as an administrator runs it: a separate Node process on a fresh database.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
@@ -59,4 +60,25 @@ test('init, add-reviewer and status from the command line; the admin password is
     expect(run.out + run.err).not.toContain(adminPassword);
     expect(run.out + run.err).not.toContain('not-the-admin-password-0123');
   }
+});
+
+test('the administrator password from a .pgpass file (PGPASSFILE), none in the URL', async () => {
+  const url = new URL(await freshDatabase());
+  const password = decodeURIComponent(url.password);
+  const pgpass = tempPath('pgpass');
+  fs.writeFileSync(
+    pgpass,
+    `# comment\nother.host:*:*:*:wrong\n127.0.0.1:${url.port}:*:postgres:${password.replace(/[\\:]/g, '\\$&')}\n`,
+    { mode: 0o600 },
+  );
+  url.password = '';
+  const run = await promisify(execFile)(
+    process.execPath,
+    [script, 'init', '--database', url.toString(), '--key-file', tempPath('k')],
+    {
+      env: { ...process.env, PGPASSFILE: pgpass, PGPASSWORD: '' },
+    },
+  );
+  expect(run.stdout).toMatch(/The team store is ready/);
+  expect(run.stderr).toBe('');
 });

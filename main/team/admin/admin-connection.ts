@@ -1,8 +1,9 @@
 // The administrator's connection (`--database URL`). The URL may carry the administrator's password: it is
-// never printed, and every error leaving here is scrubbed of it. PGPASSWORD or ~/.pgpass also work.
+// never printed, and every error leaving here is scrubbed of it. PGPASSWORD or ~/.pgpass (pgpass.ts) also work.
 import pg from 'pg';
 import { type ConnectionTarget, scrub, teamConnectionError } from '../store/connection-error.ts';
 import { TeamAdminError } from './errors.ts';
+import { pgpassPassword } from './pgpass.ts';
 
 export interface AdminUrl {
   url: string;
@@ -47,7 +48,12 @@ export function displayUrl(admin: AdminUrl): string {
 }
 
 export async function connectAdmin(admin: AdminUrl): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: admin.url, application_name: 'vetted-team-admin' });
+  const fromFile = admin.secrets.length || process.env.PGPASSWORD ? undefined : pgpassPassword(admin.target);
+  if (fromFile) admin.secrets.push(fromFile);
+  // node-postgres lets the URL's fields override its other settings: the password goes into the URL.
+  const url = new URL(admin.url);
+  if (fromFile) url.password = encodeURIComponent(fromFile);
+  const client = new pg.Client({ connectionString: url.toString(), application_name: 'vetted-team-admin' });
   // A connection dropped while idle must end the task in words, not crash it.
   client.on('error', () => undefined);
   try {
