@@ -4,9 +4,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { TeamConnection } from '../../main/team/join-code.ts';
-import { checkTeamStore, openTeamPool, type TeamConnectionError } from '../../main/team/store/pool.ts';
+import {
+  checkTeamStore,
+  openTeamPool,
+  type TeamConnectionError,
+  teamClientConfig,
+} from '../../main/team/store/pool.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeCa, makeServerCert } from '../support/test-certs.ts';
 import { addTestReviewer, connectFailure, reviewerPool, runTeam, trackPool } from './admin-support.ts';
@@ -54,6 +60,21 @@ test('verify-full with the team CA connects, encrypted', async () => {
     'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
   );
   expect(rows).toEqual([{ ssl: true }]);
+});
+
+test('a dedicated client (LISTEN, the hub lock) made from the same settings is verified the same way', async () => {
+  const client = new pg.Client(teamClientConfig({ ...base, ca: teamCa }, password));
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ssl: boolean }>(
+      'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+    );
+    expect(rows).toEqual([{ ssl: true }]);
+  } finally {
+    await client.end();
+  }
+  const wrong = new pg.Client(teamClientConfig({ ...base, ca: otherCa }, password));
+  await expect(wrong.connect()).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
 });
 
 test('verify-full with another CA, or with none (the system CAs), refuses the server in words', async () => {

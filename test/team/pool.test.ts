@@ -75,9 +75,10 @@ test('an idle connection the server drops is reported to the pool owner, never c
   const { connection, password } = superuser(await freshDatabase());
   const dropped: TeamConnectionError[] = [];
   const pool = trackPool(
-    openTeamPool(connection, password, { applicationName: 'vetted-idle-test' }, (error) =>
-      dropped.push(error),
-    ),
+    openTeamPool(connection, password, {
+      applicationName: 'vetted-idle-test',
+      onIdleError: (error) => dropped.push(error),
+    }),
   );
   const client = await pool.connect();
   client.release();

@@ -16,6 +16,8 @@ export interface TeamPoolOptions {
   applicationName?: string;
   /** How long a new connection may take before it counts as unreachable. */
   connectTimeoutMs?: number;
+  /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
+  onIdleError?: (error: TeamConnectionError) => void;
 }
 
 /** node-postgres' TLS settings for a team connection; false for sslmode disable. */
@@ -32,35 +34,45 @@ export function teamTls(connection: TeamConnection): false | tls.ConnectionOptio
 }
 
 /**
- * A pool of connections to the team store (no connection is made until first used). An idle connection the
- * server or the network drops reports an error on the pool: it is noted, never left to crash the process.
+ * Settings for one connection to the team store, TLS included: for a dedicated `pg.Client` (LISTEN, the
+ * hub's listener lock) made exactly as the pool makes its own.
  */
-export function openTeamPool(
+export function teamClientConfig(
   connection: TeamConnection,
   password: string,
-  options: TeamPoolOptions = {},
-  onIdleError: (error: TeamConnectionError) => void = () => undefined,
-): pg.Pool {
-  const pool = new pg.Pool({
+  options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs'> = {},
+): pg.ClientConfig {
+  return {
     host: connection.host,
     port: connection.port,
     database: connection.database,
     user: connection.user,
     password,
     ssl: teamTls(connection),
-    max: options.max ?? 10,
     application_name: options.applicationName ?? 'vetted',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-    idleTimeoutMillis: 30_000,
-  });
-  pool.on('error', (error) => onIdleError(teamConnectionError(error, connection, [password])));
-  return pool;
+  };
 }
 
 /**
- * Whether this pool reaches a team store this Vetted can use with this team key: the schema is this
- * version's, and the key is the team's. Connection failures come back as TeamConnectionError.
+ * A pool of connections to the team store (no connection is made until first used). An idle connection the
+ * server or the network drops reports an error on the pool: it goes to `onIdleError`, never left to crash
+ * the process.
  */
+export function openTeamPool(
+  connection: TeamConnection,
+  password: string,
+  options: TeamPoolOptions = {},
+): pg.Pool {
+  const pool = new pg.Pool({
+    ...teamClientConfig(connection, password, options),
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
+  return pool;
+}
+
 /** One client of the pool, its connection failure as a TeamConnectionError (in words, without the password). */
 export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
   try {
