@@ -32,7 +32,7 @@ test('a reviewer can never update, delete or truncate the audit log (permission 
   await expect(db.query('TRUNCATE vetted.audit_log')).rejects.toMatchObject(NO_GRANT);
 });
 
-test('a reviewer cannot delete customers, change the schema, or write the team meta', async () => {
+test('a reviewer cannot delete customers, retries or notes, edit notes, change the schema, or write the team meta', async () => {
   const db = await as();
   await expect(db.query('DELETE FROM vetted.customers')).rejects.toMatchObject(PERMISSION_DENIED);
   await expect(db.query('CREATE TABLE vetted.mine (x int)')).rejects.toMatchObject(PERMISSION_DENIED);
@@ -47,6 +47,12 @@ test('a reviewer cannot delete customers, change the schema, or write the team m
     PERMISSION_DENIED,
   );
   await expect(db.query('DELETE FROM vetted.team_outbox')).rejects.toMatchObject(PERMISSION_DENIED);
+  await expect(db.query('DELETE FROM vetted.retries')).rejects.toMatchObject(PERMISSION_DENIED);
+  await expect(db.query('DELETE FROM vetted.notes')).rejects.toMatchObject(PERMISSION_DENIED);
+  // Rewriting a note could forge its author.
+  await expect(db.query(`UPDATE vetted.notes SET author = 'someone'`)).rejects.toMatchObject(
+    PERMISSION_DENIED,
+  );
   const { rows } = await db.query('SELECT reviewer_role FROM vetted.team_meta');
   expect(rows).toHaveLength(1);
 });
@@ -70,7 +76,7 @@ test('a reviewer does what the desk does: customers, history, change numbers, re
     await client.query(`INSERT INTO vetted.retries (customer_id, seq, used_at) VALUES ('c1', $1, now())`, [
       seq,
     ]);
-    await client.query(`DELETE FROM vetted.retries WHERE customer_id = 'c1'`);
+    await client.query(`UPDATE vetted.retries SET outcome = 'released' WHERE customer_id = 'c1'`);
     await client.query(
       `INSERT INTO vetted.notes (seq, customer_id, at, body) VALUES ($1, 'c1', now(), 'sealed')`,
       [seq + 1],

@@ -10,16 +10,16 @@ type Privilege = 'INSERT' | 'UPDATE' | 'DELETE';
 
 /**
  * Beyond SELECT (granted on every table): what each table takes. DELETE only where a repository deletes:
- * a released retry (the service refused its fields, so the one retry is still there) and pruning the
- * webhook rejections kept. The team outbox keeps every row (its state says where it is).
+ * pruning the webhook rejections kept. A released retry stays as a tombstone (UPDATE), the team outbox keeps
+ * every row (its state says where it is), and notes are never edited (an UPDATE could rewrite their author).
  */
 export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   customers: ['INSERT', 'UPDATE'],
   status_history: ['INSERT', 'UPDATE'],
-  retries: ['INSERT', 'UPDATE', 'DELETE'],
-  notes: ['INSERT', 'UPDATE'],
+  retries: ['INSERT', 'UPDATE'],
+  notes: ['INSERT'],
   events: ['INSERT', 'UPDATE'],
-  webhook_rejections: ['INSERT', 'UPDATE', 'DELETE'],
+  webhook_rejections: ['INSERT', 'DELETE'],
   team_outbox: ['INSERT', 'UPDATE'],
   audit_log: ['INSERT'],
 };
