@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +8,7 @@ import { connectionFailure } from '../../main/failures.ts';
 import { createServiceClient, NetworkError } from '../../main/service/index.ts';
 import { CaBundleError, loadCaBundle } from '../../main/service/network.ts';
 import { startConnectProxy, type TestProxy } from '../support/connect-proxy.ts';
+import { makeSelfSigned } from '../support/test-certs.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -23,32 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A self-signed certificate for `altName`, made with the openssl CLI for this run only. */
 function selfSigned(name: string, altName: string): { key: string; cert: string; file: string } {
-  const keyFile = path.join(dir, `${name}.key`);
-  const certFile = path.join(dir, `${name}.pem`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      `subjectAltName=${altName}`,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), file: certFile };
+  const made = makeSelfSigned(dir, name, [`subjectAltName=${altName}`]);
+  return { key: readFileSync(made.keyFile, 'utf8'), cert: made.pem, file: made.certFile };
 }
 
 async function httpsService(key: string, cert: string): Promise<{ server: Server; baseUrl: string }> {

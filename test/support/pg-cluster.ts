@@ -47,8 +47,13 @@ export function havePostgres(): boolean {
   return fs.existsSync(path.join(BIN, 'initdb'));
 }
 
+export interface PgClusterOptions {
+  /** Turns TLS on (ssl=on) with this certificate and key (PEM files; copied into the cluster's directory). */
+  ssl?: { certFile: string; keyFile: string };
+}
+
 /** Starts a new cluster (about a second): scram-sha-256 over TCP on 127.0.0.1, nothing else reachable. */
-export async function startPgCluster(): Promise<PgCluster> {
+export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Promise<PgCluster> {
   if (!havePostgres()) {
     throw new Error(`PostgreSQL 15 is not installed (${BIN}): apt-get install -y postgresql`);
   }
@@ -57,6 +62,14 @@ export async function startPgCluster(): Promise<PgCluster> {
   const password = crypto.randomBytes(18).toString('base64url');
   const pwfile = path.join(dir, 'pw');
   fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  let sslOptions = '';
+  if (clusterOptions.ssl) {
+    // PostgreSQL refuses a key file others can read; the copies belong to the cluster's user (chown below).
+    fs.copyFileSync(clusterOptions.ssl.certFile, path.join(dir, 'server.crt'));
+    fs.copyFileSync(clusterOptions.ssl.keyFile, path.join(dir, 'server.key'));
+    fs.chmodSync(path.join(dir, 'server.key'), 0o600);
+    sslOptions = ` -c ssl=on -c ssl_cert_file=${dir}/server.crt -c ssl_key_file=${dir}/server.key`;
+  }
   if (asRoot) await run('chown', ['-R', 'postgres:postgres', dir]);
   await pgTool('initdb', [
     '-D',
@@ -75,7 +88,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`;
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200${sslOptions}`;
     try {
       await pgTool('pg_ctl', [
         '-D',

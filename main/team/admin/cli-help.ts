@@ -1,0 +1,49 @@
+// The words of `npm run team -- --help` and of each command's --help.
+export const TEAM_HELP: Record<string, string> = {
+  '': `Usage: npm run team -- <command> --database postgres://ADMIN@HOST:PORT/DATABASE [options]
+
+Administer a Vetted team store (PostgreSQL 15 or later). Commands:
+  init            make an empty database the team's store, and write the team key file
+  add-reviewer    give a reviewer (or a hub) a login of their own; prints their join code and password
+  remove-reviewer take a reviewer's login away (their audit rows and notes stay)
+  status          schema, reviewers, the hub holding the webhook listener, the team outbox, events
+  migrate         update the store's schema to this Vetted's and re-apply the reviewers' grants
+
+The administrator's password may be in the URL, in PGPASSWORD or in ~/.pgpass; it is never printed.
+Run \`npm run team -- <command> --help\` for a command's options.
+`,
+  init: `Usage: npm run team -- init --database URL [--key-file FILE]
+
+Creates the team's schema, the reviewers' group role (<database>_reviewers) and its grants, and the team
+data key, written to FILE (default ./<database>.team-key, readable by you only; an existing file is never
+replaced). Keep that file safe: it is needed to add reviewers, and without it the team's data cannot be read.
+Refuses a database that already is a team store (use \`migrate\`).
+`,
+  'add-reviewer': `Usage: npm run team -- add-reviewer NAME --database URL --key-file FILE
+         [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
+
+Creates the login NAME (lower-case letters, digits, _) in the reviewers' group with a random password, and
+prints the join code for their desk (where the store is as desks reach it, their login, the team key) and,
+separately, the one-time password: hand the two over by different channels.
+  --host, --port  how desks reach the database (default: the host and port of --database)
+  --sslmode       verify-full (TLS, the server's certificate checked) or disable (default: --database's
+                  sslmode if it is verify-full, else disable; verify-full when --ca is given)
+  --ca            the PEM certificate of the CA that signed the server's certificate (default with
+                  verify-full: --database's sslrootcert, if it names one)
+`,
+  'remove-reviewer': `Usage: npm run team -- remove-reviewer NAME --database URL
+
+Takes NAME's login and group membership away and ends their open sessions. What they wrote stays, under
+their name.
+`,
+  status: `Usage: npm run team -- status --database URL
+
+Shows the schema version, the team, its reviewers, whether a hub holds the webhook listener, the team
+outbox by state, and the webhook events received.
+`,
+  migrate: `Usage: npm run team -- migrate --database URL
+
+Brings the team store's schema up to this Vetted's version and re-applies the reviewers' grants.
+Run it after updating Vetted, before the desks and the hub update.
+`,
+};

@@ -1,0 +1,154 @@
+// `team add-reviewer` and `team remove-reviewer`: each reviewer (and each hub) logs in as a PostgreSQL role of
+// its own, a member of the team's group role, so the database itself stamps who did what.
+import fs from 'node:fs';
+import type pg from 'pg';
+import { encodeJoinCode, type TeamConnection, TeamConnectionSchema } from '../join-code.ts';
+import type { Queryable } from '../store/sql.ts';
+import { TeamAdminError } from './errors.ts';
+import { quoteIdent } from './grants.ts';
+import { readKeyFile } from './key-file.ts';
+import { newReviewerPassword, scramVerifier } from './scram.ts';
+import { readTeamMeta, type TeamMeta } from './team-meta.ts';
+import { inTransactionOn } from './transaction.ts';
+
+const RESERVED = new Set([
+  'postgres',
+  'public',
+  'admin',
+  'administrator',
+  'root',
+  'superuser',
+  'none',
+  'all',
+  'current_user',
+  'current_role',
+  'session_user',
+  'user',
+  'role',
+]);
+
+/** Marks a login as a reviewer of a team, so `status` still lists them once removed. */
+const reviewerComment = (teamId: string) => `Vetted reviewer of team ${teamId}`;
+
+async function teamMeta(db: Queryable): Promise<TeamMeta> {
+  const meta = await readTeamMeta(db);
+  if (!meta) {
+    throw new TeamAdminError(
+      'This database is not a Vetted team store yet: run `npm run team -- init` first.',
+    );
+  }
+  return meta;
+}
+
+/** A reviewer's login name: a lower-case identifier that is nobody's yet and not one PostgreSQL reserves. */
+export async function validateReviewerName(db: Queryable, name: string, meta: TeamMeta): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new TeamAdminError(
+      `"${name}" cannot be a reviewer's name: use lower-case letters, digits and _ (starting with a letter), at most 63.`,
+    );
+  }
+  const { rows } = await db.query<{ me: string }>('SELECT session_user AS me');
+  if (RESERVED.has(name) || name.startsWith('pg_') || name === meta.reviewerRole || name === rows[0]?.me) {
+    throw new TeamAdminError(
+      `"${name}" is reserved (PostgreSQL's, the administrator's or the team's): choose another name.`,
+    );
+  }
+  const existing = await db.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name]);
+  if (existing.rows.length > 0) {
+    throw new TeamAdminError(
+      `A role "${name}" already exists in this PostgreSQL server: choose another name.`,
+    );
+  }
+}
+
+export interface AddReviewerOptions {
+  name: string;
+  keyFile: string;
+  /** Where desks reach the store; the TLS mode and the CA file (PEM) desks verify the server with. */
+  host: string;
+  port: number;
+  sslmode: TeamConnection['sslmode'];
+  caFile?: string;
+}
+
+export interface NewReviewer {
+  joinCode: string;
+  /** To hand over by another channel than the join code; shown once, never stored. */
+  password: string;
+  connection: TeamConnection;
+}
+
+export async function addReviewer(client: pg.Client, options: AddReviewerOptions): Promise<NewReviewer> {
+  const meta = await teamMeta(client);
+  const teamKey = readKeyFile(options.keyFile, meta.keyCheck);
+  let ca: string | undefined;
+  if (options.caFile) {
+    try {
+      ca = fs.readFileSync(options.caFile, 'utf8');
+    } catch {
+      throw new TeamAdminError(`The CA certificate ${options.caFile} could not be read.`);
+    }
+    if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new TeamAdminError(`${options.caFile} is not a PEM certificate (-----BEGIN CERTIFICATE-----).`);
+    }
+  }
+  const { rows } = await client.query<{ database: string }>('SELECT current_database() AS database');
+  const connection = TeamConnectionSchema.parse({
+    host: options.host,
+    port: options.port,
+    database: rows[0]!.database,
+    user: options.name,
+    sslmode: options.sslmode,
+    ...(ca ? { ca } : {}),
+  });
+  const password = newReviewerPassword();
+  await inTransactionOn(client, async () => {
+    await validateReviewerName(client, options.name, meta);
+    const role = quoteIdent(options.name);
+    await client.query(
+      `CREATE ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(scramVerifier(password))} IN ROLE ${quoteIdent(meta.reviewerRole)}`,
+    );
+    await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(reviewerComment(meta.teamId))}`);
+  });
+  return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), password, connection };
+}
+
+export interface RemovedReviewer {
+  /** Sessions of theirs that were open and have been ended. */
+  sessionsEnded: number;
+  /** Set when their open sessions could not be ended (the administrator lacks pg_signal_backend). */
+  sessionsLeft?: string;
+}
+
+/** Takes the login and the membership away and ends open sessions; their audit rows and notes stay. */
+export async function removeReviewer(client: pg.Client, name: string): Promise<RemovedReviewer> {
+  const meta = await teamMeta(client);
+  const { rows } = await client.query<{ comment: string | null }>(
+    `SELECT shobj_description(oid, 'pg_authid') AS comment FROM pg_roles WHERE rolname = $1`,
+    [name],
+  );
+  if (!rows[0]) throw new TeamAdminError(`There is no reviewer "${name}".`);
+  if (rows[0].comment !== reviewerComment(meta.teamId)) {
+    throw new TeamAdminError(`"${name}" is not a reviewer of this team: nothing was changed.`);
+  }
+  const role = quoteIdent(name);
+  await inTransactionOn(client, async () => {
+    await client.query(`ALTER ROLE ${role} NOLOGIN`);
+    await client.query(`REVOKE ${quoteIdent(meta.reviewerRole)} FROM ${role}`);
+  });
+  try {
+    const ended = await client.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE usename = $1`,
+      [name],
+    );
+    return { sessionsEnded: ended.rows.filter((row) => row.ended).length };
+  } catch {
+    return {
+      sessionsEnded: 0,
+      sessionsLeft:
+        'Their open sessions could not be ended (grant pg_signal_backend to the administrator); they end when those desks disconnect.',
+    };
+  }
+}
+
+export { reviewerComment };

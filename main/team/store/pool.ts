@@ -1,0 +1,117 @@
+// The desk's (and the hub's) connection pool to the team store. TLS follows the join code: verify-full checks
+// the server's certificate against the team's CA (or this computer's CAs) and the host name; disable is for a
+// database on this machine or a private network only.
+import net from 'node:net';
+import tls from 'node:tls';
+import pg from 'pg';
+import type { TeamConnection } from '../join-code.ts';
+import { isTeamKey } from '../team-key.ts';
+import { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+import { checkTeamSchema, TeamSchemaError } from './migrations.ts';
+
+export { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+
+export interface TeamPoolOptions {
+  max?: number;
+  applicationName?: string;
+  /** How long a new connection may take before it counts as unreachable. */
+  connectTimeoutMs?: number;
+  /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
+  onIdleError?: (error: TeamConnectionError) => void;
+}
+
+/** node-postgres' TLS settings for a team connection; false for sslmode disable. */
+export function teamTls(connection: TeamConnection): false | tls.ConnectionOptions {
+  if (connection.sslmode === 'disable') return false;
+  return {
+    rejectUnauthorized: true,
+    ...(connection.ca ? { ca: connection.ca } : {}),
+    // SNI carries host names only (an IP address there is refused by Node).
+    ...(net.isIP(connection.host) === 0 ? { servername: connection.host } : {}),
+    // Checked against the host the desk asked for, whatever the socket resolved it to.
+    checkServerIdentity: (_host, cert) => tls.checkServerIdentity(connection.host, cert),
+  };
+}
+
+/**
+ * Settings for one connection to the team store, TLS included: for a dedicated `pg.Client` (LISTEN, the
+ * hub's listener lock) made exactly as the pool makes its own.
+ */
+export function teamClientConfig(
+  connection: TeamConnection,
+  password: string,
+  options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs'> = {},
+): pg.ClientConfig {
+  return {
+    host: connection.host,
+    port: connection.port,
+    database: connection.database,
+    user: connection.user,
+    password,
+    ssl: teamTls(connection),
+    application_name: options.applicationName ?? 'vetted',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+  };
+}
+
+/**
+ * A pool of connections to the team store (no connection is made until first used). An idle connection the
+ * server or the network drops reports an error on the pool: it goes to `onIdleError`, never left to crash
+ * the process.
+ */
+export function openTeamPool(
+  connection: TeamConnection,
+  password: string,
+  options: TeamPoolOptions = {},
+): pg.Pool {
+  const pool = new pg.Pool({
+    ...teamClientConfig(connection, password, options),
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
+  return pool;
+}
+
+/** One client of the pool, its connection failure as a TeamConnectionError (in words, without the password). */
+export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw poolConnectionError(pool, error);
+  }
+}
+
+function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError {
+  const options = pool.options as pg.PoolConfig;
+  const target = {
+    host: String(options.host ?? ''),
+    port: Number(options.port ?? 5432),
+    database: String(options.database ?? ''),
+    user: String(options.user ?? ''),
+  };
+  return teamConnectionError(error, target, typeof options.password === 'string' ? [options.password] : []);
+}
+
+export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {
+  const client = await connectTeamClient(pool);
+  try {
+    await checkTeamSchema(client);
+    const { rows } = await client.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
+    const check = rows[0]?.key_check;
+    if (!check) {
+      throw new TeamConnectionError(
+        'database',
+        'This team store was never initialised: run `npm run team -- init`.',
+      );
+    }
+    if (!isTeamKey(teamKey, check)) {
+      throw new TeamConnectionError('auth', "This join code's team key does not match this team store.");
+    }
+  } catch (error) {
+    if (error instanceof TeamSchemaError || error instanceof TeamConnectionError) throw error;
+    throw poolConnectionError(pool, error);
+  } finally {
+    client.release();
+  }
+}

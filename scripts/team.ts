@@ -1,0 +1,7 @@
+// `npm run team -- <command> --database URL`: the team store administrator's tasks (main/team/admin/cli.ts).
+import { runTeamCli } from '../main/team/admin/cli.ts';
+
+process.exitCode = await runTeamCli(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+});

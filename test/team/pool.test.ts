@@ -1,0 +1,97 @@
+import net from 'node:net';
+import pg from 'pg';
+import { expect, test } from 'vitest';
+import type { TeamConnection } from '../../main/team/join-code.ts';
+import { TeamSchemaError } from '../../main/team/store/migrations.ts';
+import { checkTeamStore, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
+import { createTeamKey } from '../../main/team/team-key.ts';
+import { until } from '../support/poll.ts';
+import { freshDatabase, pgAdminUrl } from '../support/team-db.ts';
+import { addTestReviewer, connectFailure, initTeamStore, trackPool } from './admin-support.ts';
+
+function superuser(url: string): { connection: TeamConnection; password: string } {
+  const u = new URL(url);
+  return {
+    connection: {
+      host: u.hostname,
+      port: Number(u.port),
+      database: u.pathname.slice(1),
+      user: decodeURIComponent(u.username),
+      sslmode: 'disable',
+    },
+    password: decodeURIComponent(u.password),
+  };
+}
+
+test('a wrong password is refused in words that never hold the password', async () => {
+  const store = await initTeamStore();
+  const alice = await addTestReviewer(store, 'alice');
+  const wrong = `${alice.password.slice(0, -4)}Zz9_`;
+  const error = await connectFailure(alice.joinCode.connection, wrong);
+  expect(error.kind).toBe('auth');
+  expect(error.message).toBe(`The team store refused the password for "${alice.name}": check the password.`);
+  expect(`${error.message} ${error.stack}`).not.toContain(wrong);
+  expect(`${error.message} ${error.stack}`).not.toContain(alice.password);
+});
+
+test('no such database, nothing listening, and a server without TLS are each named', async () => {
+  const { connection, password } = superuser(pgAdminUrl());
+  const missing = await connectFailure({ ...connection, database: 'no_such_db' }, password);
+  expect(missing).toMatchObject({
+    kind: 'database',
+    message: `There is no database "no_such_db" at 127.0.0.1:${connection.port}.`,
+  });
+
+  const closed = await new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+  const unreachable = await connectFailure({ ...connection, port: closed }, password);
+  expect(unreachable.kind).toBe('unreachable');
+  expect(unreachable.message).toContain(`127.0.0.1:${closed} could not be reached`);
+
+  const noTls = await connectFailure({ ...connection, sslmode: 'verify-full' }, password);
+  expect(noTls.kind).toBe('tls');
+  expect(noTls.message).toMatch(/does not support TLS/);
+});
+
+test('checkTeamStore: the right key passes, another team key is refused, a bare database is no team store', async () => {
+  const store = await initTeamStore();
+  const alice = await addTestReviewer(store, 'alice');
+  const pool = trackPool(openTeamPool(alice.joinCode.connection, alice.password));
+  await checkTeamStore(pool, alice.joinCode.teamKey);
+  await expect(checkTeamStore(pool, createTeamKey())).rejects.toThrow(
+    "This join code's team key does not match this team store.",
+  );
+  const bare = superuser(await freshDatabase());
+  await expect(
+    checkTeamStore(trackPool(openTeamPool(bare.connection, bare.password)), createTeamKey()),
+  ).rejects.toThrow(TeamSchemaError);
+});
+
+test('an idle connection the server drops is reported to the pool owner, never crashing the process', async () => {
+  const { connection, password } = superuser(await freshDatabase());
+  const dropped: TeamConnectionError[] = [];
+  const pool = trackPool(
+    openTeamPool(connection, password, {
+      applicationName: 'vetted-idle-test',
+      onIdleError: (error) => dropped.push(error),
+    }),
+  );
+  const client = await pool.connect();
+  client.release();
+  const admin = new pg.Client({ connectionString: pgAdminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vetted-idle-test'`,
+    );
+  } finally {
+    await admin.end();
+  }
+  await until(() => dropped.length > 0, 'the pool reports the dropped idle connection', 15_000);
+  expect(dropped[0]).toBeInstanceOf(TeamConnectionError);
+  await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+});
