@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { type Leadership, type LeadershipOptions, startLeadership } from '../../main/hub/leadership.ts';
-import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
+import { terminateListenerHolder } from '../support/listener-lock.ts';
 import { manualSchedule } from '../support/manual-schedule.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -94,20 +94,7 @@ test('a leader whose backend is terminated gives the role up at once, and the st
   const b = contender(url);
   await settled(b);
 
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const key = BigInt(LISTENER_LOCK);
-    const { rows } = await admin.query<{ killed: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS killed FROM pg_locks
-        WHERE locktype = 'advisory' AND granted AND objsubid = 1
-          AND classid = $1::bigint::oid AND objid = $2::bigint::oid`,
-      [String(key >> 32n), String(key & 0xffff_ffffn)],
-    );
-    expect(rows).toEqual([{ killed: true }]);
-  } finally {
-    await admin.end();
-  }
+  expect(await terminateListenerHolder(url)).toBe(1);
 
   await until(() => a.seen.lose === 1, 'the killed leader to give the role up');
   expect(a.leadership.role()).toBe('standby');
