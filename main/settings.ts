@@ -9,6 +9,7 @@ import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../contract/queue-v
 import { SandboxProfileSchema } from '../contract/settings.ts';
 import { UpdateChannelSchema } from '../contract/updates.ts';
 import { keepCorruptFileAside } from './private-files.ts';
+import { TeamConnectionSchema } from './team/join-code.ts';
 
 export const DEFAULT_WEBHOOK_PORT = 8789;
 
@@ -65,6 +66,8 @@ export const SettingsSchema = z.strictObject({
   updateChannel: UpdateChannelSchema.default('stable'),
   /** How the built-in sandbox behaves (absent: `interface`); changing it restarts the sandbox, its data kept. */
   sandboxProfile: SandboxProfileSchema.optional(),
+  /** The team this desk joined (Settings → Team): where and as whom, never the password or the team key. */
+  team: z.strictObject({ teamId: z.uuid(), connection: TeamConnectionSchema }).optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

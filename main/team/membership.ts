@@ -1,0 +1,136 @@
+// Joining and leaving a team from Settings → Team. Joining checks everything against the store before it
+// keeps anything (a refusal changes nothing); then the team key and the reviewer's database password go to
+// the vault and the connection (no secret) to the settings file. Leaving forgets all three; the local
+// journal stays. Either takes effect when the desk next starts: it opens its journal once, at start.
+// Plain Node: the feature (index.ts) gives it the desk's vault and settings.
+import { DeskError } from '../../contract/errors.ts';
+import type { TeamStatus } from '../../contract/team.ts';
+import type { SettingsStore } from '../settings.ts';
+import type { Vault } from '../vault.ts';
+import { decodeJoinCode, type JoinCode, JoinCodeError } from './join-code.ts';
+import { teamFailure } from './team-failures.ts';
+import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
+import { probeTeamStore, type TeamExpectation } from './team-probe.ts';
+
+export interface MembershipOptions {
+  vault: Pick<Vault, 'get' | 'set' | 'delete'>;
+  settings: Pick<SettingsStore, 'get' | 'update'>;
+  /** The team the running desk started on (null: solo); a difference means a restart is needed. */
+  startedOn: string | null;
+  /** Joining may wait on a slow network; status is asked often and answers fast. */
+  joinTimeoutMs?: number;
+  statusTimeoutMs?: number;
+  /** Told every secret as it arrives, so the log redacts it. */
+  onSecret?(value: string): void;
+}
+
+export interface Membership {
+  status(): Promise<TeamStatus>;
+  join(code: string, password: string): Promise<TeamStatus>;
+  leave(): Promise<TeamStatus>;
+}
+
+export function createMembership(options: MembershipOptions): Membership {
+  const { vault, settings } = options;
+  const joinTimeoutMs = options.joinTimeoutMs ?? 10_000;
+  const statusTimeoutMs = options.statusTimeoutMs ?? 3_000;
+
+  const base = (): TeamStatus => {
+    const team = settings.get().team;
+    const restartNeeded = (team?.teamId ?? null) !== options.startedOn;
+    if (!team) return { mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded };
+    const { host, port, database, user, sslmode } = team.connection;
+    return {
+      mode: 'team',
+      team: { teamId: team.teamId, reviewer: user, host, port, database, sslmode },
+      store: 'connected',
+      hub: 'unknown',
+      restartNeeded,
+    };
+  };
+
+  /** What the vault holds for the joined team, or undefined when a secret is gone (a memory-only vault). */
+  const expectation = (): TeamExpectation | undefined => {
+    const team = settings.get().team;
+    const password = vault.get('teamDatabasePassword');
+    const key = vault.get('teamKey');
+    if (!team || !password || !key) return undefined;
+    return { teamId: team.teamId, connection: team.connection, password, teamKey: decodeTeamKey(key) };
+  };
+
+  return {
+    async status() {
+      const status = base();
+      if (status.mode === 'solo') return status;
+      const expected = expectation();
+      if (!expected) {
+        return {
+          ...status,
+          store: 'refused',
+          problem:
+            'The team key or your database password is no longer in this desk’s vault: leave the team and join again with your code.',
+        };
+      }
+      try {
+        return { ...status, ...(await probeTeamStore(expected, statusTimeoutMs)) };
+      } catch (error) {
+        const failure = teamFailure(error, expected.connection);
+        return {
+          ...status,
+          store: failure.code === 'TeamUnreachable' ? 'unreachable' : 'refused',
+          problem: failure.message,
+        };
+      }
+    },
+
+    async join(text, password) {
+      if (settings.get().team) {
+        throw new DeskError(
+          'TeamAlreadyJoined',
+          'This desk is already on a team: leave it first to join another.',
+        );
+      }
+      const code = decodeOrRefuse(text);
+      options.onSecret?.(password);
+      options.onSecret?.(encodeTeamKey(code.teamKey));
+      const { hub } = await probeTeamStore(
+        { teamId: code.teamId, connection: code.connection, password, teamKey: code.teamKey },
+        joinTimeoutMs,
+      );
+      keep(options, code, password);
+      return { ...base(), hub };
+    },
+
+    async leave() {
+      if (settings.get().team) settings.update({ team: undefined });
+      vault.delete('teamDatabasePassword');
+      vault.delete('teamKey');
+      return base();
+    },
+  };
+}
+
+function decodeOrRefuse(text: string): JoinCode {
+  try {
+    return decodeJoinCode(text);
+  } catch (error) {
+    if (error instanceof JoinCodeError) {
+      throw new DeskError('TeamCodeDamaged', error.message, { '/code': error.message });
+    }
+    throw error;
+  }
+}
+
+/** Secrets first, the settings block last: a desk is joined only once all three are kept. */
+function keep(options: MembershipOptions, code: JoinCode, password: string): void {
+  const { vault, settings } = options;
+  try {
+    vault.set('teamKey', encodeTeamKey(code.teamKey));
+    vault.set('teamDatabasePassword', password);
+    settings.update({ team: { teamId: code.teamId, connection: code.connection } });
+  } catch (error) {
+    vault.delete('teamKey');
+    vault.delete('teamDatabasePassword');
+    throw error;
+  }
+}

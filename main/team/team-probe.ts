@@ -1,0 +1,85 @@
+// What a desk checks of a team store before it trusts it (joining) and whenever Settings → Team asks
+// (status): the schema is this Vetted's, the store is the code's team, the team key is the one the store was
+// made with; and whether a hub holds the listener role.
+
+import { DeskError } from '../../contract/errors.ts';
+import type { TeamHubState } from '../../contract/team.ts';
+import type { TeamConnection } from './join-code.ts';
+import { checkTeamSchema } from './store/migrations.ts';
+import { LISTENER_LOCK, type Queryable } from './store/sql.ts';
+import { openTeamClient } from './team-connection.ts';
+import { teamFailure } from './team-failures.ts';
+import { isTeamKey } from './team-key.ts';
+
+export interface TeamExpectation {
+  teamId: string;
+  connection: TeamConnection;
+  password: string;
+  teamKey: Buffer;
+}
+
+/** Connects, checks, and says whether a hub listens; throws a DeskError in words when the store is not right. */
+export async function probeTeamStore(
+  expected: TeamExpectation,
+  timeoutMs: number,
+): Promise<{ hub: TeamHubState }> {
+  const { connection } = expected;
+  let client: Awaited<ReturnType<typeof openTeamClient>> | undefined;
+  try {
+    client = await openTeamClient(connection, expected.password, timeoutMs);
+    await checkTeamSchema(client);
+    await checkTeamMeta(client, expected);
+    return { hub: await hubState(client) };
+  } catch (error) {
+    throw teamFailure(error, connection);
+  } finally {
+    await client?.end().catch(() => undefined);
+  }
+}
+
+async function checkTeamMeta(db: Queryable, expected: TeamExpectation): Promise<void> {
+  const { rows } = await db.query<{ team_id: string; key_check: string }>(
+    'SELECT team_id::text AS team_id, key_check FROM vetted.team_meta',
+  );
+  const meta = rows[0];
+  if (!meta) {
+    throw new DeskError(
+      'TeamNotAStore',
+      'This team store was never set up (`npm run team -- init` did not finish).',
+    );
+  }
+  if (meta.team_id !== expected.teamId) {
+    throw new DeskError(
+      'TeamKeyMismatch',
+      'This join code belongs to another team than the store it points to: ask your administrator for a new one.',
+    );
+  }
+  if (!isTeamKey(expected.teamKey, meta.key_check)) {
+    throw new DeskError(
+      'TeamKeyMismatch',
+      'The team key in this join code does not match the team store: ask your administrator for a new join code.',
+    );
+  }
+}
+
+/**
+ * Whether any session holds LISTENER_LOCK in this database. A bigint advisory lock shows in pg_locks with
+ * its high 32 bits as classid, its low 32 bits as objid and objsubid 1.
+ */
+export async function hubState(db: Queryable): Promise<TeamHubState> {
+  const key = BigInt(LISTENER_LOCK);
+  try {
+    const { rows } = await db.query<{ held: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND objsubid = 1
+            AND classid = $1::bigint::oid AND objid = $2::bigint::oid
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       ) AS held`,
+      [String(key >> 32n), String(key & 0xffff_ffffn)],
+    );
+    return rows[0]?.held ? 'listening' : 'no hub';
+  } catch {
+    return 'unknown';
+  }
+}
