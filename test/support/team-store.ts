@@ -1,0 +1,57 @@
+// A team store made the way `team init` leaves one, for tests of joining: the schema, a team_meta row, and
+// a join code for the URL's own login (the cluster's superuser stands in for a reviewer). No vitest here:
+// the e2e specs use it too.
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { encodeJoinCode, type TeamConnection } from '../../main/team/join-code.ts';
+import { migrateTeamStore } from '../../main/team/store/migrations.ts';
+import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+
+export interface TestTeamStore {
+  teamId: string;
+  teamKey: Buffer;
+  connection: TeamConnection;
+  /** The login's password: what the reviewer types beside the code. */
+  password: string;
+  /** A join code for this store, made with `teamKey` unless another key is given. */
+  code(teamKey?: Buffer): string;
+}
+
+/** The connection a database URL names, as a join code carries it (no TLS: a loopback cluster). */
+export function connectionOf(url: string): { connection: TeamConnection; password: string } {
+  const parsed = new URL(url);
+  return {
+    connection: {
+      host: parsed.hostname,
+      port: Number(parsed.port),
+      database: parsed.pathname.slice(1),
+      user: decodeURIComponent(parsed.username),
+      sslmode: 'disable',
+    },
+    password: decodeURIComponent(parsed.password),
+  };
+}
+
+export async function makeTeamStore(url: string): Promise<TestTeamStore> {
+  const teamId = crypto.randomUUID();
+  const teamKey = createTeamKey();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await migrateTeamStore(client);
+    await client.query(
+      `INSERT INTO vetted.team_meta (team_id, key_check, reviewer_role) VALUES ($1, $2, 'r')`,
+      [teamId, teamKeyCheck(teamKey)],
+    );
+  } finally {
+    await client.end();
+  }
+  const { connection, password } = connectionOf(url);
+  return {
+    teamId,
+    teamKey,
+    connection,
+    password,
+    code: (key = teamKey) => encodeJoinCode({ teamId, connection, teamKey: key }),
+  };
+}
