@@ -56,6 +56,17 @@ async function settled(...who: ReturnType<typeof contender>[]) {
   );
 }
 
+/** A leads (it came first), B stands by. */
+async function leaderThenStandby() {
+  const url = await freshDatabase();
+  const a = contender(url);
+  await until(() => a.leadership.role() === 'leader', 'the first hub to lead');
+  const b = contender(url);
+  await settled(b);
+  expect(b.leadership.role()).toBe('standby');
+  return { url, a, b };
+}
+
 test('of two hubs on one database exactly one leads, the other stands by and retries', async () => {
   const url = await freshDatabase();
   const a = contender(url);
@@ -73,12 +84,7 @@ test('of two hubs on one database exactly one leads, the other stands by and ret
 });
 
 test('when the leader stops, it releases the lock and the standby leads at its next attempt', async () => {
-  const url = await freshDatabase();
-  const a = contender(url);
-  await until(() => a.leadership.role() === 'leader', 'the first hub to lead');
-  const b = contender(url);
-  await settled(b);
-  expect(b.leadership.role()).toBe('standby');
+  const { a, b } = await leaderThenStandby();
 
   await a.leadership.stop();
   expect(a.leadership.role()).toBe('stopped');
@@ -88,11 +94,7 @@ test('when the leader stops, it releases the lock and the standby leads at its n
 });
 
 test('a leader whose backend is terminated gives the role up at once, and the standby takes over', async () => {
-  const url = await freshDatabase();
-  const a = contender(url);
-  await until(() => a.leadership.role() === 'leader', 'the first hub to lead');
-  const b = contender(url);
-  await settled(b);
+  const { url, a, b } = await leaderThenStandby();
 
   expect(await terminateListenerHolder(url)).toBe(1);
 
