@@ -1,7 +1,6 @@
 // `npm run hub -- <command>` (`vetted-hub` in the package). Secrets (join code, database password, client
 // secret) come on standard input, never as arguments: the command line shows in `ps` to every user.
 import { mkdirSync } from 'node:fs';
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createLogger, describeError, type Logger } from '../log.ts';
@@ -17,6 +16,7 @@ import {
   openHubConfig,
 } from './hub-config.ts';
 import { type HubRoles, runHub } from './run-hub.ts';
+import { readAnswers } from './stdin-lines.ts';
 
 export const HUB_USAGE = `Usage: npm run hub -- [command] [options]   (or: npx vetted-hub [command] [options])
 
@@ -90,7 +90,14 @@ export async function hubCli(args: string[], io: HubIo, roles?: HubRolesFactory)
   try {
     const config = openHubConfig(dataDir, log);
     if (command === 'join') {
-      const [code, password] = await readLines(io.stdin, 2);
+      const [code, password] = await readAnswers(
+        io.stdin,
+        [
+          { label: 'Join code', hidden: true },
+          { label: 'Database password', hidden: true },
+        ],
+        io.err,
+      );
       io.out(`${await joinCommand(config, { code, password }, log)}\n`);
     } else if (command === 'leave') {
       io.out(`${await leaveCommand(config, log)}\n`);
@@ -126,7 +133,7 @@ async function service(config: HubConfig, values: Values, io: HubIo, log: Logger
   if (!baseUrl || !clientId) {
     throw new HubError('service needs --base-url URL and --client-id ID (or --sandbox).');
   }
-  const [secret] = await readLines(io.stdin, 1);
+  const [secret] = await readAnswers(io.stdin, [{ label: 'Client secret', hidden: true }], io.err);
   if (secret) log.addSecret(secret);
   return serviceCommand(config, { sandbox: false, baseUrl, clientId }, secret);
 }
@@ -156,23 +163,4 @@ async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, ro
   await io.stopped;
   await hub.close();
   io.out('hub: stopped (listener role released)\n');
-}
-
-/**
- * The first `count` lines of standard input (missing ones undefined); stops reading once it has them, so a
- * terminal need not send end-of-file.
- */
-export async function readLines(stdin: Readable, count: number): Promise<Array<string | undefined>> {
-  const lines: string[] = [];
-  const reader = readline.createInterface({
-    input: stdin,
-    crlfDelay: Number.POSITIVE_INFINITY,
-    terminal: false,
-  });
-  for await (const line of reader) {
-    lines.push(line);
-    if (lines.length === count) break;
-  }
-  reader.close();
-  return Array.from({ length: count }, (_, index) => lines[index]);
 }
