@@ -20,7 +20,8 @@ import { readAnswers } from './stdin-lines.ts';
 
 export const HUB_USAGE = `Usage: npm run hub -- [command] [options]   (or: npx vetted-hub [command] [options])
 
-  run [--port P] [--public-url URL] [--database URL]   lead the webhook listener, or stand by (default)
+  run [--port P] [--public-url URL] [--database URL] [--retry-seconds S]
+                  lead the webhook listener, or stand by and try every S seconds (default 5)
   join            join a team: the join code, then the database password, on standard input
   leave           forget the team's key, the database password and the connection
   service --base-url URL --client-id ID   the service (client secret on standard input)
@@ -60,6 +61,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   'client-id': { type: 'string' },
   sandbox: { type: 'boolean', default: false },
+  'retry-seconds': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -143,6 +145,10 @@ async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, ro
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
     throw new HubError('--port must be a number from 0 to 65535.');
   }
+  const retrySeconds = values['retry-seconds'] === undefined ? undefined : Number(values['retry-seconds']);
+  if (retrySeconds !== undefined && !(retrySeconds >= 0.05 && retrySeconds <= 3600)) {
+    throw new HubError('--retry-seconds must be a number from 0.05 to 3600.');
+  }
   const team = hubTeam(config, values.database);
   if (!roles) {
     throw new HubError(
@@ -157,7 +163,12 @@ async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, ro
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
   };
   const hub = await runHub(
-    { connect: () => connectTeam(team), say: (line) => io.out(`${line}\n`), log },
+    {
+      connect: () => connectTeam(team),
+      say: (line) => io.out(`${line}\n`),
+      log,
+      ...(retrySeconds === undefined ? {} : { retryMs: retrySeconds * 1000 }),
+    },
     roles(context),
   );
   await io.stopped;

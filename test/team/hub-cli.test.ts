@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { createTeamKey, encodeTeamKey } from '../../main/team/team-key.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
+import { hubCommand } from '../support/hub-process.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
 
-// Each command is a Node start-up (about a second, more on a loaded machine).
-const root = path.resolve(import.meta.dirname, '../..');
+// Each command is a Node start-up (about a second, more on a loaded machine): hence the long timeouts.
 const dirs: string[] = [];
 
 afterEach(() => {
@@ -20,24 +19,6 @@ function hubDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-'));
   dirs.push(dir);
   return dir;
-}
-
-/** `npm run hub -- …` as a child process, `input` on its standard input. */
-function hub(args: string[], input = ''): Promise<{ status: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts/hub.ts'), ...args], { cwd: root });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, out, err }));
-    child.stdin.end(input);
-  });
 }
 
 /** Every file of the hub's data dir, as text: where a secret must never appear in plaintext. */
@@ -53,19 +34,22 @@ test('a wrong password or a wrong team key is refused in words, and nothing is k
   const store = await makeTeamStore(await freshDatabase());
   const dir = hubDir();
 
-  const wrongPassword = await hub(['join', '--data-dir', dir], `${store.code()}\nnot-the-password\n`);
+  const wrongPassword = await hubCommand(['join', '--data-dir', dir], `${store.code()}\nnot-the-password\n`);
   expect(wrongPassword.status).toBe(1);
   expect(wrongPassword.err).toMatch(/refused this password for/);
 
   const otherKey = createTeamKey();
-  const wrongKey = await hub(['join', '--data-dir', dir], `${store.code(otherKey)}\n${store.password}\n`);
+  const wrongKey = await hubCommand(
+    ['join', '--data-dir', dir],
+    `${store.code(otherKey)}\n${store.password}\n`,
+  );
   expect(wrongKey.status).toBe(1);
   expect(wrongKey.err).toMatch(/team key in this join code does not match the team store/);
 
   const vault = openFileKeyVault({ dir });
   expect(vault.has('teamKey')).toBe(false);
   expect(vault.has('teamDatabasePassword')).toBe(false);
-  const status = await hub(['status', '--data-dir', dir]);
+  const status = await hubCommand(['status', '--data-dir', dir]);
   expect(status.out).toContain('team: not joined');
   const seen = [wrongPassword.out, wrongPassword.err, wrongKey.out, wrongKey.err, everyFile(dir)].join('\n');
   expect(seen).not.toContain(store.password);
@@ -78,18 +62,18 @@ test('joined with the right code and password, status shows the team; secrets st
   const store = await makeTeamStore(await freshDatabase());
   const dir = hubDir();
 
-  const joined = await hub(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  const joined = await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
   expect(joined.err).toBe('');
   expect(joined.status).toBe(0);
   expect(joined.out).toContain(`hub: joined team ${store.teamId} as ${store.connection.user}`);
 
-  const service = await hub(
+  const service = await hubCommand(
     ['service', '--data-dir', dir, '--base-url', 'https://service.example', '--client-id', 'hub-client'],
     'the-client-secret-123\n',
   );
   expect(service.status).toBe(0);
 
-  const status = await hub(['status', '--data-dir', dir]);
+  const status = await hubCommand(['status', '--data-dir', dir]);
   expect(status.status).toBe(0);
   expect(status.out).toContain(`team: joined ${store.teamId} as ${store.connection.user}`);
   expect(status.out).toContain('store: connected');
@@ -114,27 +98,29 @@ test('joined with the right code and password, status shows the team; secrets st
 test('a second join is refused while joined; leave forgets the team', { timeout: 60_000 }, async () => {
   const store = await makeTeamStore(await freshDatabase());
   const dir = hubDir();
-  expect((await hub(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`)).status).toBe(0);
-  const again = await hub(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  expect((await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`)).status).toBe(
+    0,
+  );
+  const again = await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
   expect(again.status).toBe(1);
   expect(again.err).toMatch(/already on a team/);
-  expect((await hub(['leave', '--data-dir', dir])).status).toBe(0);
-  expect((await hub(['status', '--data-dir', dir])).out).toContain('team: not joined');
+  expect((await hubCommand(['leave', '--data-dir', dir])).status).toBe(0);
+  expect((await hubCommand(['status', '--data-dir', dir])).out).toContain('team: not joined');
   expect(openFileKeyVault({ dir }).has('teamDatabasePassword')).toBe(false);
 });
 
 test('refusals of the command line itself', { timeout: 60_000 }, async () => {
   const dir = hubDir();
-  const noCode = await hub(['join', '--data-dir', dir], '');
+  const noCode = await hubCommand(['join', '--data-dir', dir], '');
   expect(noCode.status).toBe(1);
   expect(noCode.err).toMatch(/join code on the first line of standard input/);
-  const notJoined = await hub(['run', '--data-dir', dir]);
+  const notJoined = await hubCommand(['run', '--data-dir', dir]);
   expect(notJoined.status).toBe(1);
   expect(notJoined.err).toMatch(/has not joined a team/);
-  const unknown = await hub(['frobnicate']);
+  const unknown = await hubCommand(['frobnicate']);
   expect(unknown.status).toBe(2);
   expect(unknown.err).toMatch(/^Usage: npm run hub/);
-  const badService = await hub(
+  const badService = await hubCommand(
     ['service', '--data-dir', dir, '--base-url', 'http://far.example', '--client-id', 'x'],
     's3cret-value\n',
   );
