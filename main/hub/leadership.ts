@@ -55,14 +55,16 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     return chain;
   };
 
-  const retryLater = () => {
+  /** Runs `step` after retryMs: a standby's next attempt, or a leader's next heartbeat. */
+  const later = (step: () => Promise<void>) => {
     if (role === 'stopped') return;
     cancelRetry?.();
     cancelRetry = schedule(() => {
       cancelRetry = undefined;
-      void serial(attempt);
+      void serial(step);
     }, options.retryMs);
   };
+  const retryLater = () => later(attempt);
 
   const becomeStandby = async () => {
     role = 'standby';
@@ -76,31 +78,47 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     await gone.end().catch(() => undefined);
   };
 
-  const watch = (watched: pg.Client) => {
-    const lost = () => {
-      void serial(async () => {
-        if (client !== watched || role === 'stopped') return;
-        client = undefined;
-        if (role === 'leader') {
-          log.warn('hub: lost the connection holding the listener role; giving the role up');
-          role = 'standby';
-          announcedStandby = false;
-          try {
-            await options.onLose();
-          } finally {
-            await watched.end().catch(() => undefined);
-            retryLater();
-          }
-          await becomeStandby();
-          return;
-        }
+  /** The connection `watched` is gone (or cannot be trusted): give the role up if held, then retry. */
+  const lost = async (watched: pg.Client) => {
+    if (client !== watched || role === 'stopped') return;
+    client = undefined;
+    if (role === 'leader') {
+      log.warn('hub: lost the connection holding the listener role; giving the role up');
+      role = 'standby';
+      announcedStandby = false;
+      try {
+        await options.onLose();
+      } finally {
         await watched.end().catch(() => undefined);
         retryLater();
-      });
-    };
-    watched.on('error', lost);
-    watched.on('end', lost);
+      }
+      await becomeStandby();
+      return;
+    }
+    await watched.end().catch(() => undefined);
+    retryLater();
   };
+
+  const watch = (watched: pg.Client) => {
+    const onGone = () => void serial(() => lost(watched));
+    watched.on('error', onGone);
+    watched.on('end', onGone);
+  };
+
+  // A connection cut without a word (no RST) shows no 'error' until TCP gives up, while the server may
+  // already have ended the session and freed the lock: the leader asks its session every retryMs.
+  async function heartbeat(): Promise<void> {
+    const session = client;
+    if (role !== 'leader' || !session) return;
+    try {
+      await session.query('SELECT 1');
+    } catch (error) {
+      log.warn('hub: the connection holding the listener role does not answer', describeError(error));
+      await lost(session);
+      return;
+    }
+    later(heartbeat);
+  }
 
   const connected = async (): Promise<pg.Client> => {
     if (client) return client;
@@ -136,6 +154,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     announcedStandby = false;
     try {
       await options.onLead();
+      later(heartbeat);
     } catch (error) {
       log.error('hub: could not start the listener role; giving the lock back', describeError(error));
       role = 'standby';

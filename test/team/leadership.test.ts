@@ -136,3 +136,30 @@ test('a store that cannot be reached leaves the hub standing by and trying again
   a.schedule.fire();
   await until(() => calls === 2, 'the second attempt');
 });
+
+test('a leader whose connection stops answering gives the role up at its next heartbeat', async () => {
+  const url = await freshDatabase();
+  let silent = false;
+  const a = contender(url, {
+    connect: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      // A cut that sends nothing back: the next statement fails as a timed-out one would.
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      client.query = ((...args: unknown[]) =>
+        silent ? Promise.reject(new Error('Query read timeout')) : query(...args)) as typeof client.query;
+      return client;
+    },
+  });
+  await until(() => a.leadership.role() === 'leader', 'A to lead');
+  // While it answers, heartbeats change nothing.
+  a.schedule.fire();
+  await until(() => a.schedule.pending() === 1, 'the next heartbeat');
+  expect(a.leadership.role()).toBe('leader');
+
+  silent = true;
+  a.schedule.fire();
+  await until(() => a.seen.lose === 1, 'A to give the role up');
+  const b = contender(url);
+  await untilLeads(b, 'B to lead once the silent session is gone');
+});
