@@ -37,7 +37,8 @@ export type TeamStatus = z.infer<typeof TeamStatusSchema>;
 
 export const JoinTeamInputSchema = z.strictObject({
   /** `vetted-join-1.…` as `npm run team -- add-reviewer` printed it (wrapped lines are fine). */
-  code: z.string().trim().min(1, 'Paste the join code your administrator gave you.').max(70_000),
+  // A code may carry a CA of up to 64,000 characters, which base64 makes a third longer.
+  code: z.string().trim().min(1, 'Paste the join code your administrator gave you.').max(100_000),
   password: z.string().min(1, 'Type your database password.').max(1024),
 });
 export type JoinTeamInput = z.infer<typeof JoinTeamInputSchema>;

@@ -2,20 +2,21 @@
 // Joining goes through the desk's own membership code, so a hub checks a join code exactly as a desk does
 // (the code, the password, the schema, the team key) and a refusal keeps nothing.
 import { DeskError } from '../../contract/errors.ts';
-import type { Logger } from '../log.ts';
+import { describeError, type Logger } from '../log.ts';
 import { SettingsError } from '../settings.ts';
 import { createMembership } from '../team/membership.ts';
 import { type HubConfig, HubError } from './hub-config.ts';
 
 const JOIN_TIMEOUT_MS = 15_000;
 
-function membershipOf(config: HubConfig, log: Pick<Logger, 'addSecret'>) {
+function membershipOf(config: HubConfig, log: Pick<Logger, 'addSecret' | 'error'>) {
   return createMembership({
     vault: config.vault,
     settings: config.settings,
     startedOn: config.settings.get().team?.teamId ?? null,
     joinTimeoutMs: JOIN_TIMEOUT_MS,
     onSecret: (secret) => log.addSecret(secret),
+    onUnexpected: (failure) => log.error('hub: unexpected team store failure', describeError(failure.cause)),
   });
 }
 
@@ -23,7 +24,7 @@ function membershipOf(config: HubConfig, log: Pick<Logger, 'addSecret'>) {
 export async function joinCommand(
   config: HubConfig,
   input: { code: string | undefined; password: string | undefined },
-  log: Pick<Logger, 'info' | 'addSecret'>,
+  log: Pick<Logger, 'info' | 'error' | 'addSecret'>,
 ): Promise<string> {
   if (!input.code?.trim() || !input.password) {
     throw new HubError(
@@ -40,7 +41,10 @@ export async function joinCommand(
     : 'hub: joined';
 }
 
-export async function leaveCommand(config: HubConfig, log: Pick<Logger, 'addSecret'>): Promise<string> {
+export async function leaveCommand(
+  config: HubConfig,
+  log: Pick<Logger, 'addSecret' | 'error'>,
+): Promise<string> {
   await membershipOf(config, log).leave();
   return 'hub: left the team (its key and database password are no longer in the hub’s vault)';
 }
@@ -65,7 +69,10 @@ export function serviceCommand(config: HubConfig, choice: ServiceChoice, clientS
 }
 
 /** `status`: the team joined and whether the store answers, who holds the listener role, the service. */
-export async function statusCommand(config: HubConfig, log: Pick<Logger, 'addSecret'>): Promise<string[]> {
+export async function statusCommand(
+  config: HubConfig,
+  log: Pick<Logger, 'addSecret' | 'error'>,
+): Promise<string[]> {
   const status = await membershipOf(config, log).status();
   const lines = [`hub data: ${config.dataDir}`];
   if (!status.team) {

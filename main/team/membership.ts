@@ -22,6 +22,8 @@ export interface MembershipOptions {
   statusTimeoutMs?: number;
   /** Told every secret as it arrives, so the log redacts it. */
   onSecret?(value: string): void;
+  /** A failure Vetted has no words for (`TeamFailed`): its cause belongs in the log. */
+  onUnexpected?(error: DeskError): void;
 }
 
 export interface Membership {
@@ -58,6 +60,14 @@ export function createMembership(options: MembershipOptions): Membership {
     return { teamId: team.teamId, connection: team.connection, password, teamKey: decodeTeamKey(key) };
   };
 
+  /** probeTeamStore, telling the log about failures Vetted has no words for. */
+  const probe = (expected: TeamExpectation, timeoutMs: number) =>
+    probeTeamStore(expected, timeoutMs).catch((error: unknown) => {
+      const failure = teamFailure(error, expected.connection);
+      if (failure.code === 'TeamFailed') options.onUnexpected?.(failure);
+      throw failure;
+    });
+
   return {
     async status() {
       const status = base();
@@ -72,7 +82,7 @@ export function createMembership(options: MembershipOptions): Membership {
         };
       }
       try {
-        return { ...status, ...(await probeTeamStore(expected, statusTimeoutMs)) };
+        return { ...status, ...(await probe(expected, statusTimeoutMs)) };
       } catch (error) {
         const failure = teamFailure(error, expected.connection);
         return {
@@ -93,10 +103,8 @@ export function createMembership(options: MembershipOptions): Membership {
       const code = decodeOrRefuse(text);
       options.onSecret?.(password);
       options.onSecret?.(encodeTeamKey(code.teamKey));
-      const { hub } = await probeTeamStore(
-        { teamId: code.teamId, connection: code.connection, password, teamKey: code.teamKey },
-        joinTimeoutMs,
-      );
+      const expected = { teamId: code.teamId, connection: code.connection, password, teamKey: code.teamKey };
+      const { hub } = await probe(expected, joinTimeoutMs);
       keep(options, code, password);
       return { ...base(), hub };
     },

@@ -76,8 +76,11 @@ export function teamFailure(error: unknown, connection: TeamConnection): DeskErr
       `The team store at ${where} is not taking connections now: try again shortly.`,
     );
   }
-  return new DeskError(
+  const failure = new DeskError(
     'TeamFailed',
     `The team store at ${where} answered in a way Vetted did not expect; details are in the log.`,
   );
+  // Kept for the log (never for the reviewer): what pg or the network actually said.
+  failure.cause = error;
+  return failure;
 }
