@@ -48,8 +48,11 @@ export interface HubIo {
   stdin: Readable;
   out(text: string): void;
   err(text: string): void;
-  /** Resolves when the hub must stop (SIGTERM/SIGINT). */
-  stopped: Promise<unknown>;
+  /**
+   * Resolves when the hub must stop (SIGTERM/SIGINT). Asked for by `run` only: the one-shot commands keep
+   * the default, so Ctrl-C at a prompt ends them.
+   */
+  untilStopped(): Promise<unknown>;
 }
 
 const OPTIONS = {
@@ -162,6 +165,7 @@ async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, ro
     ...(port === undefined ? {} : { port }),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
   };
+  const stopped = io.untilStopped();
   const hub = await runHub(
     {
       connect: () => connectTeam(team),
@@ -171,7 +175,7 @@ async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, ro
     },
     roles(context),
   );
-  await io.stopped;
+  await stopped;
   await hub.close();
   io.out('hub: stopped (listener role released)\n');
 }

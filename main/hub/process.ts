@@ -3,20 +3,20 @@
 import { type HubRolesFactory, hubCli } from './cli.ts';
 
 export async function hubProcess(roles?: HubRolesFactory): Promise<never> {
-  const stopped = new Promise((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
   const status = await hubCli(
     process.argv.slice(2),
     {
       stdin: process.stdin,
       out: (text) => process.stdout.write(text),
       err: (text) => process.stderr.write(text),
-      stopped,
+      untilStopped: () =>
+        new Promise((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        }),
     },
     roles,
   );
-  // Standard input and the signal listeners would keep a finished one-shot command alive.
+  // Standard input would keep a finished command alive.
   process.exit(status);
 }

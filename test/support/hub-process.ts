@@ -13,7 +13,8 @@ export interface HubChild {
   exited: Promise<number | null>;
 }
 
-export function startHubProcess(args: string[], input = '', script = HUB_SCRIPT): HubChild {
+/** `input` null: standard input stays open, as a terminal waiting for a line would. */
+export function startHubProcess(args: string[], input: string | null = '', script = HUB_SCRIPT): HubChild {
   const child = spawn(process.execPath, [script, ...args], { cwd: root });
   const output = { out: '', err: '' };
   child.stdout.on('data', (chunk) => {
@@ -24,9 +25,9 @@ export function startHubProcess(args: string[], input = '', script = HUB_SCRIPT)
   });
   const exited = new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (status) => resolve(status));
+    child.on('close', (status, signal) => resolve(status ?? (signal ? -1 : null)));
   });
-  child.stdin.end(input);
+  if (input !== null) child.stdin.end(input);
   return { child, output, exited };
 }
 

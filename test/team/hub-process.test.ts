@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -67,4 +67,16 @@ test('two hub processes: one leads, the other stands by; SIGTERM hands over, kil
   await b.exited;
   await until(() => LEADING.exec(c.output.out), 'C to take over from the killed hub', 30_000);
   expect(`${a.output.err}${b.output.err}${c.output.err}`).not.toContain(store.password);
+});
+
+test('Ctrl-C while join waits for its input ends it, keeping nothing', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-'));
+  dirs.push(dir);
+  const join = startHubProcess(['join', '--data-dir', dir], null);
+  children.push(join);
+  // The vault's key file is made before standard input is read: then the command is waiting.
+  await until(() => existsSync(path.join(dir, 'vault.key')), 'join to wait for its input', 30_000);
+  join.child.kill('SIGINT');
+  expect(await join.exited).toBe(-1);
+  expect((await hubCommand(['status', '--data-dir', dir])).out).toContain('team: not joined');
 });

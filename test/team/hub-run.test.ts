@@ -44,7 +44,7 @@ function command(args: string[], input = '') {
       err: (text) => {
         output.err += text;
       },
-      stopped,
+      untilStopped: () => stopped,
     },
     (context) => {
       contexts.push(context);
