@@ -181,6 +181,9 @@ export function startLeadership(options: LeadershipOptions): Leadership {
       cancelRetry?.();
       cancelRetry = undefined;
       return serial(async () => {
+        // A step that ran before this one may have scheduled another.
+        cancelRetry?.();
+        cancelRetry = undefined;
         const wasLeader = role === 'leader';
         role = 'stopped';
         const session = client;

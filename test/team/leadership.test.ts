@@ -89,6 +89,8 @@ test('when the leader stops, it releases the lock and the standby leads at its n
   await a.leadership.stop();
   expect(a.leadership.role()).toBe('stopped');
   expect(a.seen.lose).toBe(1);
+  // A stopped hub keeps no timer (its heartbeat) that would hold its process open.
+  expect(a.schedule.pending()).toBe(0);
   await untilLeads(b, 'the standby to take over');
   expect(b.seen.lead).toBe(1);
 });
