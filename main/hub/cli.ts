@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createLogger, describeError, type Logger } from '../log.ts';
 import { openLogFile } from '../log-file.ts';
+import { VaultError } from '../vault.ts';
 import { joinCommand, leaveCommand, serviceCommand, statusCommand } from './commands.ts';
 import {
   connectTeam,
@@ -115,7 +116,8 @@ export async function hubCli(args: string[], io: HubIo, roles?: HubRolesFactory)
     }
     return 0;
   } catch (error) {
-    if (error instanceof HubError) {
+    // A vault that cannot be used says why in words naming its file, never a secret.
+    if (error instanceof HubError || error instanceof VaultError) {
       io.err(`hub: ${error.message}\n`);
       return 1;
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -127,4 +127,8 @@ test('refusals of the command line itself', { timeout: 60_000 }, async () => {
   expect(badService.status).toBe(1);
   expect(badService.err).toMatch(/baseUrl: must use https/);
   expect(badService.err).not.toContain('s3cret-value');
+  chmodSync(path.join(dir, 'vault.key'), 0o644);
+  const openVault = await hubCommand(['status', '--data-dir', dir]);
+  expect(openVault.status).toBe(1);
+  expect(openVault.err).toMatch(/^hub: The vault key file .* can be accessed by other users/);
 });
