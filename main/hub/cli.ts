@@ -1,0 +1,183 @@
+// `npm run hub -- <command>` (`vetted-hub` in the package). Secrets (join code, database password, client
+// secret) come on standard input, never as arguments: the command line shows in `ps` to every user.
+import { mkdirSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { createLogger, describeError, type Logger } from '../log.ts';
+import { openLogFile } from '../log-file.ts';
+import { VaultError } from '../vault.ts';
+import { joinCommand, leaveCommand, serviceCommand, statusCommand } from './commands.ts';
+import {
+  connectTeam,
+  defaultHubDataDir,
+  type HubConfig,
+  HubError,
+  type HubTeam,
+  hubTeam,
+  openHubConfig,
+} from './hub-config.ts';
+import { type HubRoles, runHub } from './run-hub.ts';
+import { readAnswers } from './stdin-lines.ts';
+
+export const HUB_USAGE = `Usage: npm run hub -- [command] [options]   (or: npx vetted-hub [command] [options])
+
+  run [--port P] [--public-url URL] [--database URL] [--retry-seconds S]
+                  lead the webhook listener, or stand by and try every S seconds (default 5)
+  join            join a team: the join code, then the database password, on standard input
+  leave           forget the team's key, the database password and the connection
+  service --base-url URL --client-id ID   the service (client secret on standard input)
+  service --sandbox                       the built-in sandbox
+  status          the team joined, who holds the listener role, the service
+
+  --data-dir DIR  the hub's data (default ~/.config/Vetted/hub)
+  --verbose       log lines on standard error too
+`;
+
+/** What `run` gives the coordinator's composition of the hub core. */
+export interface HubRunContext {
+  config: HubConfig;
+  team: HubTeam;
+  log: Logger;
+  /** `--port` (0: any free port) and `--public-url`, overriding the settings for this run. */
+  port?: number;
+  publicUrl?: string;
+}
+
+export type HubRolesFactory = (context: HubRunContext) => HubRoles;
+
+export interface HubIo {
+  stdin: Readable;
+  out(text: string): void;
+  err(text: string): void;
+  /**
+   * Resolves when the hub must stop (SIGTERM/SIGINT). Asked for by `run` only: the one-shot commands keep
+   * the default, so Ctrl-C at a prompt ends them.
+   */
+  untilStopped(): Promise<unknown>;
+}
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  'public-url': { type: 'string' },
+  database: { type: 'string' },
+  'base-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  sandbox: { type: 'boolean', default: false },
+  'retry-seconds': { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** Runs one command; answers the exit status (0 done, 1 refused, 2 usage). */
+export async function hubCli(args: string[], io: HubIo, roles?: HubRolesFactory): Promise<number> {
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${HUB_USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0] ?? 'run';
+  if (values.help || positionals.length > 1 || !COMMANDS.has(command)) {
+    io.err(HUB_USAGE);
+    return values.help ? 0 : 2;
+  }
+  const dataDir = values['data-dir'] ?? defaultHubDataDir();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const logFile = openLogFile(dataDir);
+  const log = createLogger((line) => {
+    logFile.write(line);
+    if (values.verbose || line.includes('"level":"error"')) io.err(`${line}\n`);
+  });
+  try {
+    const config = openHubConfig(dataDir, log);
+    if (command === 'join') {
+      const [code, password] = await readAnswers(
+        io.stdin,
+        [
+          { label: 'Join code', hidden: true },
+          { label: 'Database password', hidden: true },
+        ],
+        io.err,
+      );
+      io.out(`${await joinCommand(config, { code, password }, log)}\n`);
+    } else if (command === 'leave') {
+      io.out(`${await leaveCommand(config, log)}\n`);
+    } else if (command === 'service') {
+      io.out(`${await service(config, values, io, log)}\n`);
+    } else if (command === 'status') {
+      io.out(`${(await statusCommand(config, log)).join('\n')}\n`);
+    } else {
+      await run(config, values, io, log, roles);
+    }
+    return 0;
+  } catch (error) {
+    // A vault that cannot be used says why in words naming its file, never a secret.
+    if (error instanceof HubError || error instanceof VaultError) {
+      io.err(`hub: ${error.message}\n`);
+      return 1;
+    }
+    log.error('hub command failed', describeError(error));
+    io.err('hub: something unexpected went wrong; details are in the log.\n');
+    return 1;
+  } finally {
+    logFile.close();
+  }
+}
+
+const COMMANDS = new Set(['run', 'join', 'leave', 'service', 'status']);
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+async function service(config: HubConfig, values: Values, io: HubIo, log: Logger): Promise<string> {
+  if (values.sandbox) return serviceCommand(config, { sandbox: true });
+  const baseUrl = values['base-url'];
+  const clientId = values['client-id'];
+  if (!baseUrl || !clientId) {
+    throw new HubError('service needs --base-url URL and --client-id ID (or --sandbox).');
+  }
+  const [secret] = await readAnswers(io.stdin, [{ label: 'Client secret', hidden: true }], io.err);
+  if (secret) log.addSecret(secret);
+  return serviceCommand(config, { sandbox: false, baseUrl, clientId }, secret);
+}
+
+async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, roles?: HubRolesFactory) {
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new HubError('--port must be a number from 0 to 65535.');
+  }
+  const retrySeconds = values['retry-seconds'] === undefined ? undefined : Number(values['retry-seconds']);
+  if (retrySeconds !== undefined && !(retrySeconds >= 0.05 && retrySeconds <= 3600)) {
+    throw new HubError('--retry-seconds must be a number from 0.05 to 3600.');
+  }
+  const team = hubTeam(config, values.database);
+  if (!roles) {
+    throw new HubError(
+      'this build of the hub has no core to run (its composition is not part of this build).',
+    );
+  }
+  const context: HubRunContext = {
+    config,
+    team,
+    log,
+    ...(port === undefined ? {} : { port }),
+    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+  };
+  const stopped = io.untilStopped();
+  const hub = await runHub(
+    {
+      connect: () => connectTeam(team),
+      say: (line) => io.out(`${line}\n`),
+      log,
+      ...(retrySeconds === undefined ? {} : { retryMs: retrySeconds * 1000 }),
+    },
+    roles(context),
+  );
+  await stopped;
+  await hub.close();
+  io.out('hub: stopped (listener role released)\n');
+}

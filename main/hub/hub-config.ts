@@ -1,0 +1,99 @@
+// The hub's own data directory: its vault (team key, its database password, the service's client secret)
+// and its settings file (service, webhook port and public URL, the team it joined). Separate from any desk's,
+// so a hub and a desk on one machine never share credentials.
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import type { Logger } from '../log.ts';
+import { openSettings, type SettingsStore } from '../settings.ts';
+import type { TeamConnection } from '../team/join-code.ts';
+import { openTeamClient } from '../team/team-connection.ts';
+import { decodeTeamKey } from '../team/team-key.ts';
+import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault.ts';
+
+/** A refusal of the hub's command line, in words; the command exits with status 1. */
+export class HubError extends Error {
+  override name = 'HubError';
+}
+
+export function defaultHubDataDir(): string {
+  const config = process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config');
+  return path.join(config, 'Vetted', 'hub');
+}
+
+export interface HubConfig {
+  dataDir: string;
+  vault: Vault;
+  settings: SettingsStore;
+}
+
+/** Opens (creating when missing) the hub's vault and settings; every secret it holds is redacted from logs. */
+export function openHubConfig(dataDir: string, log: Pick<Logger, 'warn' | 'addSecret'>): HubConfig {
+  const vault = openVaultRecovering(
+    () => openFileKeyVault({ dir: dataDir }),
+    (problem) => log.warn('hub vault problem', { problem }),
+  );
+  for (const name of vault.names()) {
+    const secret = vault.get(name);
+    if (secret) log.addSecret(secret);
+  }
+  const settings = openSettings({ dir: dataDir });
+  if (settings.problem) log.warn('hub settings problem', { problem: settings.problem });
+  return { dataDir, vault, settings };
+}
+
+/** The team the hub joined, with what it needs from the vault to work on it. */
+export interface HubTeam {
+  teamId: string;
+  connection: TeamConnection;
+  password: string;
+  teamKey: Buffer;
+}
+
+/**
+ * The joined team; `databaseUrl` (`run --database URL`) points the hub at another host, port, database or
+ * login of the same team store, e.g. a replica's address. Its password never comes from a URL (argv shows
+ * in `ps`): it is the one `join` kept.
+ */
+export function hubTeam(config: HubConfig, databaseUrl?: string): HubTeam {
+  const team = config.settings.get().team;
+  const password = config.vault.get('teamDatabasePassword');
+  const key = config.vault.get('teamKey');
+  if (!team || !password || !key) {
+    throw new HubError(
+      'This hub has not joined a team: run `npm run hub -- join` and give it the join code and the database password.',
+    );
+  }
+  const connection = databaseUrl ? overridden(team.connection, databaseUrl) : team.connection;
+  return { teamId: team.teamId, connection, password, teamKey: decodeTeamKey(key) };
+}
+
+function overridden(connection: TeamConnection, databaseUrl: string): TeamConnection {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    throw new HubError('--database must be a URL like postgres://user@host:5432/database.');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new HubError('--database must be a postgres:// URL.');
+  }
+  if (url.password) {
+    throw new HubError(
+      '--database must not hold a password (the command line is visible to other users): `join` keeps it in the vault.',
+    );
+  }
+  const database = decodeURIComponent(url.pathname.slice(1));
+  return {
+    ...connection,
+    ...(url.hostname ? { host: url.hostname.replace(/^\[|\]$/g, '') } : {}),
+    ...(url.port ? { port: Number(url.port) } : {}),
+    ...(database ? { database } : {}),
+    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+  };
+}
+
+/** A fresh connection to the team store as the hub's login, e.g. the leadership's dedicated one. */
+export function connectTeam(team: HubTeam, timeoutMs = 10_000): Promise<pg.Client> {
+  return openTeamClient(team.connection, team.password, timeoutMs);
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// `npm run hub -- <command>` / `npx vetted-hub <command>`: the team's headless hub (main/hub/cli.ts).
+import { hubProcess } from '../main/hub/process.ts';
+
+await hubProcess();
