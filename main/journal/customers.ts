@@ -117,7 +117,7 @@ interface PersonalRow {
   ssn_last_four: string | null;
 }
 
-const LinksSchema = z
+export const LinksSchema = z
   .record(
     z.string(),
     z.object({ href: z.string(), type: z.string().optional(), 'resource-type': z.string().optional() }),
@@ -336,7 +336,7 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
 }
 
 /** The columns that come straight from the service's answer. */
-function serviceFields(customer: ServiceCustomer, previousUrl: string) {
+export function serviceFields(customer: ServiceCustomer, previousUrl: string) {
   return {
     id: customer.id,
     url: customer._links.self?.href ?? previousUrl,
@@ -349,7 +349,7 @@ function serviceFields(customer: ServiceCustomer, previousUrl: string) {
 }
 
 /** What `get` would read back of the columns `serviceFields` gave. */
-function recordedFields(fields: ReturnType<typeof serviceFields>, links: ServiceCustomer['_links']) {
+export function recordedFields(fields: ReturnType<typeof serviceFields>, links: ServiceCustomer['_links']) {
   const { id, url, name, email, type, status } = fields;
   return { id, url, name, email, type, status, links: LinksSchema.parse(links) };
 }

@@ -37,28 +37,41 @@ export async function drawChange(client: Queryable): Promise<number> {
   return seq;
 }
 
-/** A TeamDb on a pool: each write is its own transaction. */
-export function poolDb(pool: pg.Pool): TeamDb {
+/**
+ * A TeamDb on a pool: each write is its own transaction. `onCommitted` hears the highest change number a
+ * write drew, once it has committed (the desk's replica catches up there before the write resolves).
+ */
+export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<void>): TeamDb {
   let last = 0;
+  /** The change numbers each open write has drawn, by its client. */
+  const drawn = new WeakMap<Queryable, number>();
   return {
     read: pool,
     async write(work) {
       const client = await pool.connect();
+      let result: Awaited<ReturnType<typeof work>>;
+      let seq: number | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(client);
+        result = await work(client);
         await client.query('COMMIT');
-        return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
+        // Read and forgotten before the client goes back to the pool: a rolled-back write's numbers never
+        // reach the next write on it.
+        seq = drawn.get(client);
+        drawn.delete(client);
         client.release();
       }
+      if (seq !== undefined) await onCommitted?.(seq);
+      return result;
     },
     async nextChange(client) {
       const seq = await drawChange(client);
       last = Math.max(last, seq);
+      drawn.set(client, Math.max(drawn.get(client) ?? 0, seq));
       return seq;
     },
     lastChange: () => last,
