@@ -15,7 +15,7 @@ import { validForm } from './helpers.ts';
 describe('journal: drafts for the outbox', () => {
   it('saves a form, moving "updated" and the name and e-mail the queue shows', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock });
+    const journal = await openTestJournal({ clock: time.clock });
     const { id } = await journal.drafts.insert({ form: {} });
     time.advance(MINUTE);
     const savedAt = await journal.drafts.saveForm(id, {
@@ -34,7 +34,7 @@ describe('journal: drafts for the outbox', () => {
 
   it('moves "updated" on a state change only, not on a rescheduled retry', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock });
+    const journal = await openTestJournal({ clock: time.clock });
     const { id, updated } = await journal.drafts.insert({ form: {}, state: 'queued' });
     time.advance(MINUTE);
     await journal.drafts.update(id, { attempts: 2, nextAttemptAt: time.iso(), lastError: 'offline' });
@@ -49,7 +49,7 @@ describe('journal: drafts for the outbox', () => {
 
   it('lists due drafts never tried first, then by waiting time, and the next retry', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock });
+    const journal = await openTestJournal({ clock: time.clock });
     const later = (await journal.drafts.insert({ form: {}, state: 'queued' })).id;
     time.advance(MINUTE);
     const fresh = (await journal.drafts.insert({ form: {}, state: 'queued' })).id;
@@ -71,7 +71,7 @@ describe('journal: drafts for the outbox', () => {
   });
 
   it('requeues drafts left sending and finds created drafts whose customer is not recorded', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     const sending = (await journal.drafts.insert({ form: {}, state: 'sending' })).id;
     await journal.drafts.requeueSending();
     expect((await journal.drafts.summary(sending))?.state).toBe('queued');
@@ -85,7 +85,7 @@ describe('journal: drafts for the outbox', () => {
   });
 
   it('removes a draft with its outbox entry', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     const { id } = await journal.drafts.insert({ form: validForm() });
     await journal.outbox.ensureKey(id);
     expect(await journal.drafts.remove(id)).toBe(true);
@@ -94,7 +94,7 @@ describe('journal: drafts for the outbox', () => {
   });
 
   it('records attempts, rotates a key, and assumes queued drafts were sent after a restart', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     const { id } = await journal.drafts.insert({ form: {}, state: 'queued' });
     const first = await journal.outbox.ensureKey(id);
     expect(first).toMatchObject({ attempts: 0, maybeCreated: false, duplicateOf: null });
@@ -108,7 +108,7 @@ describe('journal: drafts for the outbox', () => {
   });
 
   it('releases a retry the service refused without acting on it', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     await journal.customers.upsert(serviceCustomer({ id: 'c-2', status: 'retry' }), { source: 'poll' });
     await journal.retries.record('c-2', null);
     await journal.retries.release('c-2');

@@ -87,7 +87,7 @@ describe("committing without waiting for the disk: transaction(db, fn, { sync: '
 describe('a customer recorded with its personal data in one write', () => {
   it('answers what the journal reads back, new or updated, with or without personal data', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock });
+    const journal = await openTestJournal({ clock: time.clock });
     const personal = {
       address: { address1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701' },
       dateOfBirth: '1980-01-02',

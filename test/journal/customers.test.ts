@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from './helpers.ts';
 
-function setup() {
+async function setup() {
   const time = manualClock();
-  const journal = openTestJournal({ clock: time.clock });
+  const journal = await openTestJournal({ clock: time.clock });
   return { time, journal };
 }
 
 describe('customers in the journal', () => {
   it('records a new customer from the service, and its first status in the history', async () => {
-    const { time, journal } = setup();
+    const { time, journal } = await setup();
     const customer = serviceCustomer({ id: 'c-1', firstName: 'Ada', lastName: 'Lovelace', status: 'retry' });
     const result = await journal.customers.upsert(customer, { source: 'created' });
 
@@ -37,7 +37,7 @@ describe('customers in the journal', () => {
   });
 
   it('refreshes a customer whose status did not change without touching its history or waiting time', async () => {
-    const { time, journal } = setup();
+    const { time, journal } = await setup();
     await journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
     time.advance(5 * MINUTE);
     const result = await journal.customers.upsert(serviceCustomer({ id: 'c-1', email: 'new@example.com' }), {
@@ -51,7 +51,7 @@ describe('customers in the journal', () => {
   });
 
   it('records each status change with its time, source and event, and moves the customer between sections', async () => {
-    const { time, journal } = setup();
+    const { time, journal } = await setup();
     await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'retry' }), { source: 'created' });
     time.advance(MINUTE);
     const eventTime = '2026-03-01T08:59:30.000Z';
@@ -80,7 +80,7 @@ describe('customers in the journal', () => {
   });
 
   it('never moves the waiting time back for a late event', async () => {
-    const { time, journal } = setup();
+    const { time, journal } = await setup();
     await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), {
       source: 'poll',
       at: '2026-03-01T08:00:00.000Z',
@@ -99,7 +99,7 @@ describe('customers in the journal', () => {
   });
 
   it('keeps a status it does not know, by name, in "other"', async () => {
-    const { journal } = setup();
+    const { journal } = await setup();
     const { customer } = await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'frozen' }), {
       source: 'poll',
     });
@@ -107,7 +107,7 @@ describe('customers in the journal', () => {
   });
 
   it('gives the real service’s statuses kba, unverified and deactivated sections of their own', async () => {
-    const { journal } = setup();
+    const { journal } = await setup();
     for (const status of ['kba', 'unverified', 'deactivated']) {
       const { customer } = await journal.customers.upsert(serviceCustomer({ id: status, status }), {
         source: 'poll',
@@ -119,7 +119,7 @@ describe('customers in the journal', () => {
   });
 
   it('marks a customer the service no longer knows as gone, keeps it, and revives it if it answers again', async () => {
-    const { time, journal } = setup();
+    const { time, journal } = await setup();
     await journal.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
     time.advance(MINUTE);
     const goneAt = time.iso();
@@ -137,7 +137,7 @@ describe('customers in the journal', () => {
   });
 
   it('puts a document customer with documents waiting in "Document in review", with a note', async () => {
-    const { journal } = setup();
+    const { journal } = await setup();
     await journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'document' }), { source: 'poll' });
     expect((await journal.customers.setDocuments('c-1', { pending: 1, note: null }))?.section).toBe('review');
     const rejected = await journal.customers.setDocuments('c-1', { pending: 0, note: 'ScanNotReadable' });
@@ -152,7 +152,7 @@ describe('customers in the journal', () => {
   });
 
   it('lists the customers to reconcile at start-up: not final, not gone, longest waiting first', async () => {
-    const { time, journal } = setup();
+    const { time, journal } = await setup();
     for (const [id, status] of [
       ['a', 'verified'],
       ['b', 'retry'],
@@ -170,7 +170,7 @@ describe('customers in the journal', () => {
   });
 
   it('writes a customer and its history atomically, and rolls a failed transaction back', async () => {
-    const { journal } = setup();
+    const { journal } = await setup();
     await expect(
       journal.transaction(async (tx) => {
         await tx.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });

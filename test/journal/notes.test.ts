@@ -17,14 +17,14 @@ describe('notes', () => {
     const time = manualClock();
     const file = journalFile();
     const dataKey = createFieldKey();
-    const journal = openTestJournal({ file, dataKey, clock: time.clock, actor: 'ada' });
+    const journal = await openTestJournal({ file, dataKey, clock: time.clock, actor: 'ada' });
     await journal.notes.add({ customerId: 'c-1', text: 'Called the customer.' });
     time.advance(MINUTE);
     await journal.notes.add({ customerId: 'c-1', text: 'Asked for a better photo.\nWill check tomorrow.' });
     await journal.notes.add({ customerId: 'c-2', text: 'Other case', author: 'grace' });
     await journal.close();
 
-    const again = openTestJournal({ file, dataKey });
+    const again = await openTestJournal({ file, dataKey });
     expect(await again.notes.list('c-1')).toMatchObject([
       {
         text: 'Asked for a better photo.\nWill check tomorrow.',
@@ -40,7 +40,7 @@ describe('notes', () => {
   });
 
   it('finds the customers whose notes contain a term, case-insensitively', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     await journal.notes.add({ customerId: 'c-1', text: 'Blurry PASSPORT photo' });
     await journal.notes.add({ customerId: 'c-2', text: 'Address checked' });
     await journal.notes.add({ customerId: 'c-3', text: 'second passport sent' });
@@ -50,7 +50,7 @@ describe('notes', () => {
   });
 
   it('makes the queue search find a customer by its notes, alongside names and e-mails', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     for (const [id, firstName] of [
       ['00000000-0000-4000-8000-000000000001', 'Nadia'],
       ['00000000-0000-4000-8000-000000000002', 'Omar'],
@@ -77,7 +77,7 @@ describe('notes', () => {
   });
 
   it('refuses a note over 4,000 characters, counting characters rather than UTF-16 units', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     await expect(journal.notes.add({ customerId: 'c-1', text: '😀'.repeat(4000) })).resolves.toMatchObject({
       customerId: 'c-1',
     });
@@ -88,7 +88,7 @@ describe('notes', () => {
 
   it('stores the text encrypted: it is nowhere on disk in plaintext', async () => {
     const file = journalFile();
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     await journal.notes.add({ customerId: 'c-1', text: SECRET_WORDS });
     expect(bytesOnDisk(file).includes(Buffer.from('scar above the left eyebrow'))).toBe(false);
     expect((await journal.notes.list('c-1'))[0]?.text).toBe(SECRET_WORDS);
@@ -104,7 +104,7 @@ describe('stored document images', () => {
 
   it('keeps the image encrypted, lists it without its bytes, gives it back whole, and purges it', async () => {
     const file = journalFile();
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     const info = await journal.documentImages.store({
       documentId: 'd-1',
       customerId: 'c-1',

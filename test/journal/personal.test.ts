@@ -74,7 +74,7 @@ const PERSONAL_STRINGS = [
 ].filter((value) => value !== undefined);
 
 async function writePersonalData(file: string, dataKey: Buffer) {
-  const journal = openTestJournal({ file, dataKey });
+  const journal = await openTestJournal({ file, dataKey });
   for (const [id, personal] of Object.entries(CUSTOMERS)) {
     await journal.customers.upsert(serviceCustomer({ id }), { source: 'created' });
     await journal.customers.setPersonal(id, personal);
@@ -120,7 +120,7 @@ describe('personal data in the journal', () => {
     const file = journalFile();
     const { journal, draftIds } = await writePersonalData(file, createFieldKey());
     await journal.close();
-    const other = openTestJournal({ file, dataKey: createFieldKey() });
+    const other = await openTestJournal({ file, dataKey: createFieldKey() });
     const read = () => other.customers.personal('c-1');
     await expect(read()).rejects.toThrow(JournalError);
     await expect(read()).rejects.toThrow(
@@ -155,10 +155,10 @@ describe('personal data in the journal', () => {
   });
 
   it('refuses to store personal data for a customer it does not have, and a key of the wrong size', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     await expect(journal.customers.setPersonal('nobody', CUSTOMERS['c-1']!)).rejects.toThrow(
       'No customer nobody',
     );
-    expect(() => openTestJournal({ dataKey: Buffer.alloc(16) })).toThrow(/32-byte data key/);
+    await expect(openTestJournal({ dataKey: Buffer.alloc(16) })).rejects.toThrow(/32-byte data key/);
   });
 });

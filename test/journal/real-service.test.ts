@@ -44,7 +44,7 @@ function clearStringsIn(file: string): string[] {
 describe('customers as the real service returns them', () => {
   it('keeps every field beyond the interface document’s, encrypted, and forgets those it no longer gives', async () => {
     const file = journalFile();
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     await journal.customers.upsert(serviceCustomer({ id: 'c-1', ...REPORTED }), { source: 'poll' });
     expect(await journal.customers.reported('c-1')).toEqual(REPORTED);
     expect(await journal.customers.get('c-1')).toMatchObject({ status: 'verified', name: 'Jane Doe' });
@@ -59,7 +59,7 @@ describe('customers as the real service returns them', () => {
 
   it('does not open another row’s reported fields: the token is bound to its row', async () => {
     const file = journalFile();
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     await journal.customers.upsert(serviceCustomer({ id: 'c-1', ...REPORTED }), { source: 'poll' });
     await journal.customers.upsert(serviceCustomer({ id: 'c-2', phone: '5551234567' }), { source: 'poll' });
     await journal.close();
@@ -68,14 +68,14 @@ describe('customers as the real service returns them', () => {
       "UPDATE customers SET reported = (SELECT reported FROM customers WHERE id = 'c-1') WHERE id = 'c-2'",
     );
     db.close();
-    const again = openTestJournal({ file });
+    const again = await openTestJournal({ file });
     await expect(again.customers.reported('c-2')).rejects.toThrow(/Cannot decrypt reported of customers c-2/);
   });
 });
 
 describe('statuses no service documents', () => {
   it('are kept by name in "Other", counted, found and listed, whatever they are called', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     for (const [i, status] of ODD_STATUSES.entries()) {
       const { customer } = await journal.customers.upsert(serviceCustomer({ id: `odd-${i}`, status }), {
         source: 'event',
@@ -131,7 +131,7 @@ describe('migration 5: the real service’s statuses', () => {
   it('moves kba, unverified and deactivated customers out of "Other", keeping every row, link and count', async () => {
     const file = journalFile();
     writeVersion4Journal(file);
-    const journal = openTestJournal({ file, dataKey: createFieldKey() });
+    const journal = await openTestJournal({ file, dataKey: createFieldKey() });
     const { counts } = await journal.queue.window({ section: 'all', search: '', offset: 0, limit: 10 });
     expect(counts).toMatchObject({ kba: 1, deactivated: 1, unverified: 1, other: 1, retry: 1 });
     expect((await journal.customers.get('k-1'))?.section).toBe('kba');
