@@ -79,7 +79,11 @@ function openJson<S extends z.ZodType>(
 
 /** Parses a row as the database gave it and opens its profile. */
 export function customerFromRow(raw: unknown, cipher: PersonalCipher): JournalCustomer {
-  const row = CustomerRowSchema.parse(raw);
+  return customerOf(CustomerRowSchema.parse(raw), cipher);
+}
+
+/** The customer of a row already parsed. */
+export function customerOf(row: CustomerRow, cipher: PersonalCipher): JournalCustomer {
   const profile = openJson(cipher, customerPlace(row.id, 'profile'), row.profile, ProfileSchema);
   return {
     id: row.id,

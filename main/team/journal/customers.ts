@@ -22,6 +22,7 @@ import {
   CustomerRowSchema,
   changedAtAfter,
   customerFromRow,
+  customerOf,
   openPersonal,
   openReported,
   sealPersonal,
@@ -57,7 +58,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     );
     if (rows.length === 0) return undefined;
     const row: CustomerRow = CustomerRowSchema.parse(rows[0]);
-    return { row, customer: customerFromRow(row, cipher) };
+    return { row, customer: customerOf(row, cipher) };
   };
 
   /** Writes the whole row under a fresh change number. */
