@@ -103,17 +103,20 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     );
   };
 
-  /** Locks the row, lets `change` decide what becomes of it (undefined: nothing), and writes that. */
-  const change = (
-    id: string,
-    work: (found: NonNullable<Awaited<ReturnType<typeof locked>>>) => Written | undefined,
-  ) =>
+  /**
+   * Lets `work` decide what becomes of a known customer, and writes that. The change number is drawn before
+   * the row is locked, as by every writer: CHANGE_LOCK first, then rows, so that two writers never wait on
+   * each other in a circle. Customers are never deleted, so one seen to exist still does when locked.
+   */
+  const change = (id: string, work: (found: Locked) => Written) =>
     db.write(async (client) => {
+      const { rowCount } = await client.query('SELECT 1 FROM vetted.customers WHERE id = $1', [id]);
+      if (!rowCount) return undefined;
+      const seq = await db.nextChange(client);
       const found = await locked(client, id);
-      if (!found) return undefined;
+      if (!found) throw new JournalError(`Customer ${id} vanished from the team store while being written`);
       const written = work(found);
-      if (!written) return undefined;
-      await store(client, written, await db.nextChange(client));
+      await store(client, written, seq);
       return written.customer;
     });
 
@@ -124,12 +127,14 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     return rows.length === 0 ? null : SealedSchema.parse(rows[0]).sealed;
   };
 
+  type Locked = NonNullable<Awaited<ReturnType<typeof locked>>>;
+
   return {
     upsert(service, observation, personal) {
       return db.write(async (client) => {
+        const seq = await db.nextChange(client);
         const found = await locked(client, service.id);
         const at = now();
-        const seq = await db.nextChange(client);
         const fields = recordedFields(serviceFields(service, found?.customer.url ?? ''), service._links);
         const reported = sealReported(cipher, service.id, reportedFields(service));
         if (!found) {

@@ -14,7 +14,8 @@ export interface TeamDb {
   /**
    * Draws the next change number for a row desks copy (customers, status_history, notes, retries), inside
    * `write`'s transaction: takes CHANGE_LOCK until the commit (so numbers commit in order) and queues the
-   * NOTIFY that tells every desk (sent by PostgreSQL at the commit, never before).
+   * NOTIFY that tells every desk (sent by PostgreSQL at the commit, never before). Draw it before locking
+   * any row (FOR UPDATE, UPDATE): every writer takes CHANGE_LOCK first, so none waits on another in a circle.
    */
   nextChange(client: Queryable): Promise<number>;
   /** Change numbers drawn by writes committed (or about to be) through this TeamDb, for read-your-writes. */
