@@ -172,11 +172,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     at: string,
     personal?: PersonalData,
   ) => {
-    const created = isoTime(customer.created, at);
-    // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
-    const statusSince = observation.at ? isoTime(observation.at, at) : created;
+    const recorded = firstRecord(customer, observation, at);
+    const { section, statusSince, created } = recorded;
     const fields = written(customer, '', personal);
-    const section = sectionOf(customer.status);
     sql.run(
       `INSERT INTO customers (id, url, name, email, type, status, section, status_since, created, last_refreshed,
          links, reported${personal ? ', address, date_of_birth, ssn_last_four' : ''})
@@ -185,19 +183,6 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       { ...fields, section, statusSince, created, at },
     );
     recordStatus(customer.id, customer.status, statusSince, observation);
-    // What was just written, without reading it back.
-    const recorded: JournalCustomer = {
-      ...recordedFields(fields, customer._links),
-      section,
-      statusSince,
-      created,
-      lastRefreshed: at,
-      goneAt: null,
-      pendingDocuments: 0,
-      note: null,
-      // As the insert trigger sets it (migration 7).
-      changedAt: statusSince,
-    };
     return recorded;
   };
 
@@ -335,8 +320,36 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
   return repository;
 }
 
+/** A customer seen for the first time, as recorded: what `get` reads back after the insert. */
+export function firstRecord(
+  customer: ServiceCustomer,
+  observation: Observation,
+  at: string,
+): JournalCustomer {
+  const created = isoTime(customer.created, at);
+  // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
+  const statusSince = observation.at ? isoTime(observation.at, at) : created;
+  return {
+    ...fromService(customer, ''),
+    section: sectionOf(customer.status),
+    statusSince,
+    created,
+    lastRefreshed: at,
+    goneAt: null,
+    pendingDocuments: 0,
+    note: null,
+    // As the insert trigger sets it (migration 7).
+    changedAt: statusSince,
+  };
+}
+
+/** What the service's answer says of a customer, as `get` gives it. */
+export function fromService(customer: ServiceCustomer, previousUrl: string) {
+  return recordedFields(serviceFields(customer, previousUrl), customer._links);
+}
+
 /** The columns that come straight from the service's answer. */
-export function serviceFields(customer: ServiceCustomer, previousUrl: string) {
+function serviceFields(customer: ServiceCustomer, previousUrl: string) {
   return {
     id: customer.id,
     url: customer._links.self?.href ?? previousUrl,
@@ -349,7 +362,7 @@ export function serviceFields(customer: ServiceCustomer, previousUrl: string) {
 }
 
 /** What `get` would read back of the columns `serviceFields` gave. */
-export function recordedFields(fields: ReturnType<typeof serviceFields>, links: ServiceCustomer['_links']) {
+function recordedFields(fields: ReturnType<typeof serviceFields>, links: ServiceCustomer['_links']) {
   const { id, url, name, email, type, status } = fields;
   return { id, url, name, email, type, status, links: LinksSchema.parse(links) };
 }

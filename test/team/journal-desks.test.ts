@@ -149,3 +149,24 @@ describe('a unit of work on the team journal', () => {
     expect(committed).toEqual([Number(rows[0]?.seq)]);
   });
 });
+
+describe('a unit of work whose database part failed quietly', () => {
+  it('is rolled back on both stores even if the work caught the database error and went on', async () => {
+    const store = await teamStore();
+    const admin = await connectTo(store.url);
+    await admin.query(`ALTER TABLE vetted.customers ADD CONSTRAINT refuse_c2 CHECK (id <> 'c-2')`);
+    const desk = await openDesk(store);
+    await expect(
+      desk.journal.transaction(async (tx) => {
+        await tx.drafts.insert({ form: { firstName: 'Ada' } });
+        await tx.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
+        // A statement PostgreSQL refuses: the transaction is aborted, whatever the work does next.
+        await tx.customers
+          .upsert(serviceCustomer({ id: 'c-2' }), { source: 'created' })
+          .catch(() => undefined);
+      }),
+    ).rejects.toThrow('The team store rolled the transaction back');
+    expect(await desk.journal.customers.get('c-1')).toBeUndefined();
+    expect(await desk.journal.drafts.list()).toEqual([]);
+  });
+});

@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { sectionOf } from '../../../contract/queue.ts';
 import {
   type CustomersRepository,
+  firstRecord,
+  fromService,
   type JournalCustomer,
   type Observation,
-  recordedFields,
   type StatusChange,
-  serviceFields,
 } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
 import { isoTime, latest } from '../../journal/time.ts';
@@ -135,26 +135,12 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
         const seq = await db.nextChange(client);
         const found = await locked(client, service.id);
         const at = now();
-        const fields = recordedFields(serviceFields(service, found?.customer.url ?? ''), service._links);
         const reported = sealReported(cipher, service.id, reportedFields(service));
         if (!found) {
-          const created = isoTime(service.created, at);
-          // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
-          const statusSince = observation.at ? isoTime(observation.at, at) : created;
-          const customer: JournalCustomer = {
-            ...fields,
-            section: sectionOf(service.status),
-            statusSince,
-            created,
-            lastRefreshed: at,
-            goneAt: null,
-            pendingDocuments: 0,
-            note: null,
-            changedAt: statusSince,
-          };
+          const customer = firstRecord(service, observation, at);
           const sealed = personal ? sealPersonal(cipher, service.id, personal) : null;
           await store(client, { customer, personal: sealed, reported }, seq);
-          await recordStatus(client, seq, service.id, statusSince, observation, service.status);
+          await recordStatus(client, seq, service.id, customer.statusSince, observation, service.status);
           return { customer, isNew: true, statusChanged: true };
         }
         const existing = found.customer;
@@ -162,7 +148,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
         const statusChanged = existing.status !== service.status;
         const updated: JournalCustomer = {
           ...existing,
-          ...fields,
+          ...fromService(service, existing.url),
           section: sectionOf(service.status, existing.pendingDocuments),
           // Events arrive out of order: a late event's time must not make a newer status look older.
           statusSince: statusChanged ? latest(observedAt, existing.statusSince) : existing.statusSince,

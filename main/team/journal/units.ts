@@ -57,7 +57,11 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
             return result;
           } catch (error) {
             drawn = before;
-            await client.query('ROLLBACK TO SAVEPOINT nested; RELEASE SAVEPOINT nested');
+            // If even this fails, the transaction is doomed and its COMMIT says so (below): the work's own
+            // error is the one to report here.
+            await client
+              .query('ROLLBACK TO SAVEPOINT nested; RELEASE SAVEPOINT nested')
+              .catch(() => undefined);
             throw error;
           }
         }),
@@ -66,7 +70,12 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
     try {
       await client.query('BEGIN');
       const result = await work(unit(localTx));
-      await client.query('COMMIT');
+      // PostgreSQL answers COMMIT with ROLLBACK, not an error, for a transaction a failed statement aborted
+      // (work that caught a database error and went on): the local part must then roll back too.
+      const { command } = await client.query('COMMIT');
+      if (command !== 'COMMIT') {
+        throw new JournalError('The team store rolled the transaction back: a statement in it had failed.');
+      }
       return { result, drawn };
     } catch (error) {
       await client.query('ROLLBACK').catch((failed: Error) => {
