@@ -124,7 +124,7 @@ interface PersonalRow {
   ssn_last_four: string | null;
 }
 
-const LinksSchema = z
+export const LinksSchema = z
   .record(
     z.string(),
     z.object({ href: z.string(), type: z.string().optional(), 'resource-type': z.string().optional() }),
@@ -170,11 +170,9 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     at: string,
     personal?: PersonalData,
   ) => {
-    const created = isoTime(customer.created, at);
-    // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
-    const statusSince = observation.at ? isoTime(observation.at, at) : created;
+    const recorded = firstRecord(customer, observation, at);
+    const { section, statusSince, created } = recorded;
     const fields = written(customer, '', personal);
-    const section = sectionOf(customer.status);
     sql.run(
       `INSERT INTO customers (id, url, name, email, type, status, section, status_since, created, last_refreshed,
          links, reported${personal ? ', address, date_of_birth, ssn_last_four' : ''})
@@ -183,19 +181,6 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
       { ...fields, section, statusSince, created, at },
     );
     recordStatus(customer.id, customer.status, statusSince, observation);
-    // What was just written, without reading it back.
-    const recorded: JournalCustomer = {
-      ...recordedFields(fields, customer._links),
-      section,
-      statusSince,
-      created,
-      lastRefreshed: at,
-      goneAt: null,
-      pendingDocuments: 0,
-      note: null,
-      // As the insert trigger sets it (migration 7).
-      changedAt: statusSince,
-    };
     return recorded;
   };
 
@@ -333,6 +318,34 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     },
   };
   return repository;
+}
+
+/** A customer seen for the first time, as recorded: what `get` reads back after the insert. */
+export function firstRecord(
+  customer: ServiceCustomer,
+  observation: Observation,
+  at: string,
+): JournalCustomer {
+  const created = isoTime(customer.created, at);
+  // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
+  const statusSince = observation.at ? isoTime(observation.at, at) : created;
+  return {
+    ...fromService(customer, ''),
+    section: sectionOf(customer.status),
+    statusSince,
+    created,
+    lastRefreshed: at,
+    goneAt: null,
+    pendingDocuments: 0,
+    note: null,
+    // As the insert trigger sets it (migration 7).
+    changedAt: statusSince,
+  };
+}
+
+/** What the service's answer says of a customer, as `get` gives it. */
+export function fromService(customer: ServiceCustomer, previousUrl: string) {
+  return recordedFields(serviceFields(customer, previousUrl), customer._links);
 }
 
 /** The columns that come straight from the service's answer. */

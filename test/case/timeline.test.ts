@@ -7,7 +7,7 @@ const ID = '00000000-0000-4000-8000-0000000000aa';
 describe('the customer timeline', () => {
   it('tells everything about a customer in words, newest first, with who and when', async () => {
     const time = manualClock('2026-03-01T09:00:00.000Z');
-    const journal = openTestJournal({ clock: time.clock, actor: 'ada' });
+    const journal = await openTestJournal({ clock: time.clock, actor: 'ada' });
     await journal.customers.upsert(serviceCustomer({ id: ID, firstName: 'document', status: 'document' }), {
       source: 'created',
     });

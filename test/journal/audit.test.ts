@@ -6,7 +6,7 @@ import { journalFile, MINUTE, manualClock, openTestJournal } from './helpers.ts'
 describe('the audit log', () => {
   it('records what was done, to which customer, when and with what outcome; newest first', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock, actor: 'ada' });
+    const journal = await openTestJournal({ clock: time.clock, actor: 'ada' });
     const first = await journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
     time.advance(MINUTE);
     await journal.audit.record({
@@ -48,7 +48,7 @@ describe('the audit log', () => {
 
   it('is append-only: the database itself refuses to change or delete an entry', async () => {
     const file = journalFile();
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     await journal.audit.record({ action: 'customer.create', customerId: 'c-1', outcome: 'ok' });
     const raw = new DatabaseSync(file);
     try {
@@ -63,7 +63,7 @@ describe('the audit log', () => {
   });
 
   it('has no way to change or delete an entry through the journal interface', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     const methods = Object.keys(journal.audit).sort();
     expect(methods).toEqual(['count', 'facets', 'list', 'record']);
     for (const name of methods) expect(name).not.toMatch(/update|delete|remove|purge|clear|set/i);
@@ -71,7 +71,7 @@ describe('the audit log', () => {
 
   it('records who did each action (the OS user by default) and filters by person, action, customer and date', async () => {
     const time = manualClock();
-    const journal = openTestJournal({ clock: time.clock });
+    const journal = await openTestJournal({ clock: time.clock });
     const me = (await journal.audit.record({ action: 'note.add', customerId: 'c-1', outcome: 'ok' })).actor;
     expect(me).toBe(os.userInfo().username);
     time.advance(MINUTE);

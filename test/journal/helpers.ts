@@ -1,16 +1,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { type Journal, openJournal, type ServiceCustomer } from '../../main/journal/index.ts';
+import { openTeamJournal } from '../../main/team/journal/index.ts';
+import { migrateTeamStore } from '../../main/team/store/migrations.ts';
+import { createTeamKey } from '../../main/team/team-key.ts';
+import { freshDatabase } from '../support/team-db.ts';
 import { detachedJournal } from './detached-journal.ts';
 
 const tempDirs: string[] = [];
 const openJournals: Journal[] = [];
+/** The team store each journal file's team journal uses, so that reopening a file reaches its store. */
+const teamStores = new Map<string, string>();
+const openPools: pg.Pool[] = [];
 
 afterEach(async () => {
   for (const journal of openJournals.splice(0)) await journal.close();
+  // After the journals: a pool is its owner's to close, never the journal's.
+  for (const pool of openPools.splice(0)) await pool.end();
+  teamStores.clear();
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -38,19 +49,62 @@ export function manualClock(start = '2026-03-01T09:00:00.000Z') {
 
 export const MINUTE = 60_000;
 
-/** The journal under test, typed as the interface: every test here runs against any implementation of it. */
-export function openTestJournal(
+/** The journal under test is the team journal (the `journal-team` project). */
+export const TEAM_JOURNAL = process.env.VETTED_TEST_JOURNAL === 'team';
+/**
+ * Until the desk's replica is merged (team-replica), the local journal does not see customers written
+ * through the team journal: tests that read them there (the queue, drafts' and retries' checks for the
+ * customer) skip on the team journal. The coordinator makes this false once the replica plugs in.
+ */
+export const WITHOUT_REPLICA = TEAM_JOURNAL;
+
+/**
+ * The journal under test, typed as the interface: every test here runs against any implementation of it.
+ * `VETTED_TEST_JOURNAL=team` (the `journal-team` project): the team journal on a fresh team store, with a
+ * local journal at `file`; the same `file` again reaches the same store, and `dataKey` is the team key too
+ * (a journal reopened with another key must fail to read what the first one wrote, as locally).
+ */
+export async function openTestJournal(
   options: { file?: string; dataKey?: Buffer; clock?: () => Date; actor?: string } = {},
-): Journal {
+): Promise<Journal> {
+  const file = options.file ?? journalFile();
+  const dataKey = options.dataKey ?? createFieldKey();
   const sqlite = openJournal({
-    file: options.file ?? journalFile(),
-    dataKey: options.dataKey ?? createFieldKey(),
+    file,
+    dataKey,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.actor ? { actor: options.actor } : {}),
   });
-  const journal = process.env.VETTED_TEST_JOURNAL === 'detached' ? detachedJournal(sqlite) : sqlite;
+  let journal: Journal = sqlite;
+  if (process.env.VETTED_TEST_JOURNAL === 'detached') journal = detachedJournal(sqlite);
+  if (process.env.VETTED_TEST_JOURNAL === 'team') {
+    try {
+      journal = await openTestTeamJournal(file, sqlite, options.dataKey ?? createTeamKey(), options.clock);
+    } catch (error) {
+      await sqlite.close();
+      throw error;
+    }
+  }
   openJournals.push(journal);
   return journal;
+}
+
+async function openTestTeamJournal(file: string, local: Journal, teamKey: Buffer, clock?: () => Date) {
+  let url = teamStores.get(file);
+  if (!url) {
+    url = await freshDatabase();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await migrateTeamStore(admin);
+    } finally {
+      await admin.end();
+    }
+    teamStores.set(file, url);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  openPools.push(pool);
+  return openTeamJournal({ pool, teamKey, local, ...(clock ? { clock } : {}) });
 }
 
 const BASE = 'https://api.service.test';

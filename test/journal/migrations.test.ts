@@ -57,7 +57,7 @@ describe('journal migrations', () => {
 
   it('creates the latest schema in an empty directory, as a private WAL database', async () => {
     const file = journalFile();
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     expect(journal.schemaVersion).toBe(LATEST_VERSION);
     expect(tableNames(file)).toEqual(
       expect.arrayContaining([
@@ -82,7 +82,7 @@ describe('journal migrations', () => {
     const first = openJournal({ file, dataKey: key });
     await first.customers.upsert(serviceCustomer({ id: 'c-1' }), { source: 'created' });
     await first.close();
-    const again = openTestJournal({ file, dataKey: key });
+    const again = await openTestJournal({ file, dataKey: key });
     expect(again.schemaVersion).toBe(LATEST_VERSION);
     expect((await again.customers.get('c-1'))?.name).toBe('Jane Doe');
   });
@@ -92,7 +92,7 @@ describe('journal migrations', () => {
     writeVersion1Journal(file);
     expect(pragma(file, 'user_version')).toBe(1);
 
-    const journal = openTestJournal({ file });
+    const journal = await openTestJournal({ file });
     expect(journal.schemaVersion).toBe(LATEST_VERSION);
     expect(await journal.customers.get('c-1')).toMatchObject({
       name: 'Ada Lovelace',

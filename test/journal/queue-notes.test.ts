@@ -12,7 +12,7 @@ const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0
 
 /** `count` customers, the i-th named `name(i)`, each reaching its status at a different minute. */
 async function crowd(count: number, name: (i: number) => string): Promise<Journal> {
-  const journal = openTestJournal();
+  const journal = await openTestJournal();
   await journal.transaction(async (tx) => {
     for (let i = 0; i < count; i++) {
       await tx.customers.upsert(serviceCustomer({ id: uuid(i), firstName: name(i), lastName: 'Test' }), {

@@ -18,7 +18,7 @@ const PEOPLE = [
 
 async function ordersJournal(): Promise<{ journal: Journal; time: ReturnType<typeof manualClock> }> {
   const time = manualClock('2026-03-01T10:00:00.000Z');
-  const journal = openTestJournal({ clock: time.clock });
+  const journal = await openTestJournal({ clock: time.clock });
   for (const [id, firstName, status, minute, created] of PEOPLE) {
     await journal.customers.upsert(
       serviceCustomer({ id, firstName, lastName: 'Test', status, created: `${created}T09:00:00.000Z` }),
@@ -104,7 +104,7 @@ describe('the queue in other orders, with filters', () => {
 
 describe('the queue at scale', () => {
   async function crowd(count: number, name: (i: number) => string): Promise<Journal> {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     await journal.transaction(async (tx) => {
       for (let i = 0; i < count; i++) {
         // Spread over hours and days, in an order unrelated to the id.

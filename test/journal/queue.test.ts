@@ -21,7 +21,7 @@ const PEOPLE = [
 
 async function queueJournal(): Promise<Journal> {
   const time = manualClock('2026-03-01T10:00:00.000Z');
-  const journal = openTestJournal({ clock: time.clock });
+  const journal = await openTestJournal({ clock: time.clock });
   for (const [id, firstName, lastName, email, status, minute] of PEOPLE) {
     await journal.customers.upsert(serviceCustomer({ id, firstName, lastName, email, status }), {
       source: 'poll',

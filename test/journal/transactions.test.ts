@@ -7,7 +7,7 @@ describe('journal transactions', () => {
   const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   it('runs many at once one after another, each whole: none joins, none undoes another', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     const order: string[] = [];
     const unit = (name: string) =>
       journal.transaction(async (tx) => {
@@ -35,7 +35,7 @@ describe('journal transactions', () => {
   });
 
   it('rolls back one that fails without touching the ones queued behind it', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     const failing = journal.transaction(async (tx) => {
       await tx.audit.record({ action: 'lost', outcome: 'ok' });
       await tick();
@@ -48,7 +48,7 @@ describe('journal transactions', () => {
   });
 
   it('lets a call outside wait for the unit under way, and refuses the journal itself inside one', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     let open!: () => void;
     const opened = new Promise<void>((resolve) => {
       open = resolve;
@@ -74,7 +74,7 @@ describe('journal transactions', () => {
   });
 
   it('nests a unit as a savepoint: its failure undoes only itself', async () => {
-    const journal = openTestJournal();
+    const journal = await openTestJournal();
     await journal.transaction(async (tx) => {
       await tx.audit.record({ action: 'outer', outcome: 'ok' });
       await expect(

@@ -9,7 +9,7 @@ const HOUR = 3_600_000;
 
 async function setUp() {
   const time = manualClock('2026-03-01T00:00:00.000Z');
-  const journal = openTestJournal({ clock: time.clock });
+  const journal = await openTestJournal({ clock: time.clock });
   const settings = openSettings({ dir: tempDir() });
   const events = createEventHub({ validate: true });
   const notices: StatusNotice[] = [];

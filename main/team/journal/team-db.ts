@@ -14,7 +14,8 @@ export interface TeamDb {
   /**
    * Draws the next change number for a row desks copy (customers, status_history, notes, retries), inside
    * `write`'s transaction: takes CHANGE_LOCK until the commit (so numbers commit in order) and queues the
-   * NOTIFY that tells every desk (sent by PostgreSQL at the commit, never before).
+   * NOTIFY that tells every desk (sent by PostgreSQL at the commit, never before). Draw it before locking
+   * any row (FOR UPDATE, UPDATE): every writer takes CHANGE_LOCK first, so none waits on another in a circle.
    */
   nextChange(client: Queryable): Promise<number>;
   /** Change numbers drawn by writes committed (or about to be) through this TeamDb, for read-your-writes. */
@@ -37,28 +38,41 @@ export async function drawChange(client: Queryable): Promise<number> {
   return seq;
 }
 
-/** A TeamDb on a pool: each write is its own transaction. */
-export function poolDb(pool: pg.Pool): TeamDb {
+/**
+ * A TeamDb on a pool: each write is its own transaction. `onCommitted` hears the highest change number a
+ * write drew, once it has committed (the desk's replica catches up there before the write resolves).
+ */
+export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<void>): TeamDb {
   let last = 0;
+  /** The change numbers each open write has drawn, by its client. */
+  const drawn = new WeakMap<Queryable, number>();
   return {
     read: pool,
     async write(work) {
       const client = await pool.connect();
+      let result: Awaited<ReturnType<typeof work>>;
+      let seq: number | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(client);
+        result = await work(client);
         await client.query('COMMIT');
-        return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
+        // Read and forgotten before the client goes back to the pool: a rolled-back write's numbers never
+        // reach the next write on it.
+        seq = drawn.get(client);
+        drawn.delete(client);
         client.release();
       }
+      if (seq !== undefined) await onCommitted?.(seq);
+      return result;
     },
     async nextChange(client) {
       const seq = await drawChange(client);
       last = Math.max(last, seq);
+      drawn.set(client, Math.max(drawn.get(client) ?? 0, seq));
       return seq;
     },
     lastChange: () => last,

@@ -1,0 +1,236 @@
+// Customers on the team store: the same repository as the local journal's (main/journal/customers.ts), its
+// semantics kept exactly, on PostgreSQL. Each write locks the customer's row (FOR UPDATE), so two desks
+// recording the same customer at once take turns and the history stays one consistent line; each row written
+// carries a change number for the desks' replicas. Personal data is sealed with the team key here, on the desk.
+import { z } from 'zod';
+import { sectionOf } from '../../../contract/queue.ts';
+import {
+  type CustomersRepository,
+  firstRecord,
+  fromService,
+  type JournalCustomer,
+  type Observation,
+  type StatusChange,
+} from '../../journal/customers.ts';
+import { JournalError } from '../../journal/errors.ts';
+import { isoTime, latest } from '../../journal/time.ts';
+import { reportedFields } from '../../service/hal.ts';
+import type { Queryable } from '../store/sql.ts';
+import {
+  CUSTOMER_COLUMNS,
+  type CustomerRow,
+  CustomerRowSchema,
+  changedAtAfter,
+  customerFromRow,
+  customerOf,
+  openPersonal,
+  openReported,
+  sealPersonal,
+  sealProfile,
+  sealReported,
+} from './customer-row.ts';
+import type { TeamRepositoryContext } from './team-db.ts';
+
+const HistoryRowSchema = z.object({
+  status: z.string(),
+  at: z.date().transform((date) => date.toISOString()),
+  source: z.enum(['created', 'poll', 'event']),
+  event_id: z.string().nullable(),
+});
+
+const SealedSchema = z.object({ sealed: z.string().nullable() });
+
+/** A customer as it will be written, with the sealed columns that are not part of `JournalCustomer`. */
+interface Written {
+  customer: JournalCustomer;
+  personal: string | null;
+  reported: string | null;
+}
+
+export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryContext): CustomersRepository {
+  const now = () => isoTime(clock());
+
+  /** The row, locked until the transaction ends, and its customer. */
+  const locked = async (client: Queryable, id: string) => {
+    const { rows } = await client.query(
+      `SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    if (rows.length === 0) return undefined;
+    const row: CustomerRow = CustomerRowSchema.parse(rows[0]);
+    return { row, customer: customerOf(row, cipher) };
+  };
+
+  /** Writes the whole row under a fresh change number. */
+  const store = async (client: Queryable, { customer: c, personal, reported }: Written, seq: number) => {
+    await client.query(
+      `INSERT INTO vetted.customers (id, seq, status, section, status_since, created, last_refreshed, changed_at,
+         gone_at, pending_documents, profile, personal, reported)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
+         last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
+         personal = $12, reported = $13`,
+      [
+        c.id,
+        seq,
+        c.status,
+        c.section,
+        c.statusSince,
+        c.created,
+        c.lastRefreshed,
+        c.changedAt,
+        c.goneAt,
+        c.pendingDocuments,
+        sealProfile(cipher, c),
+        personal,
+        reported,
+      ],
+    );
+  };
+
+  const recordStatus = async (
+    client: Queryable,
+    seq: number,
+    id: string,
+    at: string,
+    o: Observation,
+    status: string,
+  ) => {
+    await client.query(
+      `INSERT INTO vetted.status_history (seq, customer_id, status, at, source, event_id)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [seq, id, status, at, o.source, o.eventId ?? null],
+    );
+  };
+
+  /**
+   * Lets `work` decide what becomes of a known customer, and writes that. The change number is drawn before
+   * the row is locked, as by every writer: CHANGE_LOCK first, then rows, so that two writers never wait on
+   * each other in a circle. Customers are never deleted, so one seen to exist still does when locked.
+   */
+  const change = (id: string, work: (found: Locked) => Written) =>
+    db.write(async (client) => {
+      const { rowCount } = await client.query('SELECT 1 FROM vetted.customers WHERE id = $1', [id]);
+      if (!rowCount) return undefined;
+      const seq = await db.nextChange(client);
+      const found = await locked(client, id);
+      if (!found) throw new JournalError(`Customer ${id} vanished from the team store while being written`);
+      const written = work(found);
+      await store(client, written, seq);
+      return written.customer;
+    });
+
+  const sealedColumn = async (id: string, column: 'personal' | 'reported') => {
+    const { rows } = await db.read.query(`SELECT ${column} AS sealed FROM vetted.customers WHERE id = $1`, [
+      id,
+    ]);
+    return rows.length === 0 ? null : SealedSchema.parse(rows[0]).sealed;
+  };
+
+  type Locked = NonNullable<Awaited<ReturnType<typeof locked>>>;
+
+  return {
+    upsert(service, observation, personal) {
+      return db.write(async (client) => {
+        const seq = await db.nextChange(client);
+        const found = await locked(client, service.id);
+        const at = now();
+        const reported = sealReported(cipher, service.id, reportedFields(service));
+        if (!found) {
+          const customer = firstRecord(service, observation, at);
+          const sealed = personal ? sealPersonal(cipher, service.id, personal) : null;
+          await store(client, { customer, personal: sealed, reported }, seq);
+          await recordStatus(client, seq, service.id, customer.statusSince, observation, service.status);
+          return { customer, isNew: true, statusChanged: true };
+        }
+        const existing = found.customer;
+        const observedAt = observation.at ? isoTime(observation.at, at) : at;
+        const statusChanged = existing.status !== service.status;
+        const updated: JournalCustomer = {
+          ...existing,
+          ...fromService(service, existing.url),
+          section: sectionOf(service.status, existing.pendingDocuments),
+          // Events arrive out of order: a late event's time must not make a newer status look older.
+          statusSince: statusChanged ? latest(observedAt, existing.statusSince) : existing.statusSince,
+          lastRefreshed: at,
+          goneAt: null,
+        };
+        const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
+        const sealed = personal ? sealPersonal(cipher, service.id, personal) : found.row.personal;
+        await store(client, { customer, personal: sealed, reported }, seq);
+        if (statusChanged)
+          await recordStatus(client, seq, service.id, observedAt, observation, service.status);
+        return { customer, isNew: false, statusChanged };
+      });
+    },
+
+    async get(id) {
+      const { rows } = await db.read.query(`SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers WHERE id = $1`, [
+        id,
+      ]);
+      return rows.length === 0 ? undefined : customerFromRow(rows[0], cipher);
+    },
+
+    async history(id): Promise<StatusChange[]> {
+      const { rows } = await db.read.query(
+        'SELECT status, at, source, event_id FROM vetted.status_history WHERE customer_id = $1 ORDER BY seq',
+        [id],
+      );
+      return rows.map((row) => {
+        const { event_id, ...change } = HistoryRowSchema.parse(row);
+        return { ...change, eventId: event_id };
+      });
+    },
+
+    markGone(id) {
+      const at = now();
+      return change(id, ({ row, customer: existing }) => {
+        const updated = { ...existing, goneAt: existing.goneAt ?? at, lastRefreshed: at };
+        const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
+        return { customer, personal: row.personal, reported: row.reported };
+      });
+    },
+
+    setDocuments(id, { pending, note }) {
+      return change(id, ({ row, customer: existing }) => {
+        const updated = {
+          ...existing,
+          pendingDocuments: pending,
+          note,
+          section: sectionOf(existing.status, pending),
+        };
+        const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
+        return { customer, personal: row.personal, reported: row.reported };
+      });
+    },
+
+    async setPersonal(id, personal) {
+      const done = await change(id, ({ row, customer }) => ({
+        customer,
+        personal: sealPersonal(cipher, id, personal),
+        reported: row.reported,
+      }));
+      if (!done) throw new JournalError(`No customer ${id} in the journal`);
+    },
+
+    async personal(id) {
+      const sealed = await sealedColumn(id, 'personal');
+      return sealed ? openPersonal(cipher, id, sealed) : undefined;
+    },
+
+    async reported(id) {
+      const sealed = await sealedColumn(id, 'reported');
+      return sealed ? openReported(cipher, id, sealed) : {};
+    },
+
+    async toReconcile() {
+      // Ids in byte order, as SQLite sorts text: the order must not depend on the database's collation.
+      const { rows } = await db.read.query(
+        `SELECT id FROM vetted.customers
+         WHERE section IN ('retry', 'document', 'review', 'kba', 'unverified', 'other') AND gone_at IS NULL
+         ORDER BY status_since, id COLLATE "C"`,
+      );
+      return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
+    },
+  };
+}

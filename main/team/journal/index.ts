@@ -1,0 +1,75 @@
+// The team journal: the journal interface with what the team shares on PostgreSQL (the team store) and what
+// stays on this desk in its local SQLite journal (drafts being written, the outbox's keys, document images,
+// and the queue, which reads the desk's replica of the team's customers). Personal data is sealed with the
+// team data key before it leaves the desk.
+import type pg from 'pg';
+import { JournalError } from '../../journal/errors.ts';
+import type { Journal, JournalRepositories } from '../../journal/interface.ts';
+import { personalCipher } from '../../journal/personal.ts';
+import { type Clock, systemClock } from '../../journal/time.ts';
+import { checkTeamSchema, TEAM_LATEST_VERSION } from '../store/migrations.ts';
+import { teamCustomersRepository } from './customers.ts';
+import { poolDb, type TeamDb, type TeamRepositoryContext } from './team-db.ts';
+import { gated, teamUnits } from './units.ts';
+
+export interface TeamJournalOptions {
+  /** The reviewer's pool on the team store; its owner closes it. */
+  pool: pg.Pool;
+  /** The team data key (32 bytes): seals personal data for the team store. */
+  teamKey: Buffer;
+  /** This desk's own journal. */
+  local: Journal;
+  clock?: Clock;
+  /**
+   * Called with the highest change number a write drew, once it has committed and before the write
+   * resolves: the desk's replica catches up there, so the queue shows the write when it resolves.
+   */
+  onCommitted?: (seq: number) => Promise<void>;
+}
+
+/**
+ * Which repository comes from where: the team store's on `team`, this desk's from `local`. Built once for
+ * the journal and once per unit of work (bound to its transaction).
+ */
+function compose(team: TeamRepositoryContext, local: JournalRepositories): JournalRepositories {
+  return {
+    customers: teamCustomersRepository(team),
+    queue: local.queue,
+    drafts: local.drafts,
+    outbox: local.outbox,
+    documentImages: local.documentImages,
+    // team-records: events, retries, audit, rejections and notes move to the team store.
+    events: local.events, // team-records:
+    retries: local.retries, // team-records:
+    audit: local.audit, // team-records:
+    rejections: local.rejections, // team-records:
+    notes: local.notes, // team-records:
+  };
+}
+
+/** Opens the team journal; throws `TeamSchemaError` for a store that is not at this Vetted's schema. */
+export async function openTeamJournal({
+  pool,
+  teamKey,
+  local,
+  clock = systemClock,
+  onCommitted,
+}: TeamJournalOptions): Promise<Journal> {
+  const cipher = personalCipher(teamKey);
+  await checkTeamSchema(pool);
+  const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, clock });
+  const units = teamUnits({ pool, local, onCommitted, compose: (db, repos) => compose(context(db), repos) });
+  return {
+    schemaVersion: TEAM_LATEST_VERSION,
+    ...gated(compose(context(poolDb(pool, onCommitted)), local), units.outside),
+    transaction: units.transaction,
+    openInbox() {
+      // team-records: the hub records the team's webhooks into the team store.
+      throw new JournalError(
+        "The team's webhook inbox is the hub's: a desk in team mode does not listen for webhooks.",
+      );
+    },
+    // The pool is its owner's to close.
+    close: () => local.close(),
+  };
+}

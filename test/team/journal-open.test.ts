@@ -1,0 +1,44 @@
+// Opening and closing the team journal: the store must be at this Vetted's schema; the pool is its owner's.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, expect, it } from 'vitest';
+import { createFieldKey } from '../../main/crypto.ts';
+import { JournalError } from '../../main/journal/index.ts';
+import { openJournal } from '../../main/journal/sqlite.ts';
+import { openTeamJournal } from '../../main/team/journal/index.ts';
+import { TEAM_LATEST_VERSION, TeamSchemaError } from '../../main/team/store/migrations.ts';
+import { createTeamKey } from '../../main/team/team-key.ts';
+import { freshDatabase } from '../support/team-db.ts';
+import { openDesk, teamStore } from '../support/team-journal.ts';
+
+const pools: pg.Pool[] = [];
+afterEach(async () => {
+  for (const pool of pools.splice(0)) await pool.end();
+});
+
+it('refuses a database that is not a team store, in words', async () => {
+  const pool = new pg.Pool({ connectionString: await freshDatabase() });
+  pools.push(pool);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-'));
+  const local = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
+  try {
+    const opening = openTeamJournal({ pool, teamKey: createTeamKey(), local });
+    await expect(opening).rejects.toBeInstanceOf(TeamSchemaError);
+    await expect(opening).rejects.toThrow(/not a Vetted team store/);
+  } finally {
+    await local.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('gives the team store’s schema version, leaves webhooks to the hub, and closes without ending the pool', async () => {
+  const desk = await openDesk(await teamStore());
+  expect(desk.journal.schemaVersion).toBe(TEAM_LATEST_VERSION);
+  expect(() => desk.journal.openInbox()).toThrow(JournalError);
+  expect(() => desk.journal.openInbox()).toThrow(/webhook inbox is the hub's/);
+  await desk.journal.close();
+  const { rows } = await desk.pool.query<{ one: number }>('SELECT 1 AS one');
+  expect(rows).toEqual([{ one: 1 }]);
+});
