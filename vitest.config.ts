@@ -13,12 +13,6 @@ const NOT_ON_TEAM_JOURNAL = [
   'test/journal/sync-later.test.ts',
   'test/journal/known-events.test.ts',
   'test/journal/search.test.ts',
-  // Until the replica is merged (team-replica): the queue reads the desk's local replica of the team's
-  // customers, so these tests, which read the queue for customers written through the journal, wait for
-  // it (re-include them then, and make WITHOUT_REPLICA in test/journal/helpers.ts false).
-  'test/journal/queue.test.ts',
-  'test/journal/queue-notes.test.ts',
-  'test/journal/queue-orders.test.ts',
 ];
 
 export default defineConfig({

@@ -26,6 +26,8 @@ import {
   SettingsError,
   type SettingsStore,
 } from './settings.ts';
+import { openTeam } from './team/desk-team.ts';
+import { teamDeskWebhooksFeature } from './team/desk-webhooks.ts';
 import { teamFeature } from './team/index.ts';
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
 import type { Vault } from './vault.ts';
@@ -105,7 +107,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       rateLimitBackOff: options.rateLimitBackOff,
     });
   let connection = await connect();
-  const journal = openJournal({ file: path.join(options.dataDir, 'journal.db'), dataKey: vault.dataKey() });
+  // Team mode (Settings → Team, effective from the next start): the team journal; solo: the local one.
+  const team = await openTeam(options, settings, vault, {
+    client: () => connection.client(),
+    onRows: (rows) => {
+      for (const row of rows) events.emit('customer.updated', row);
+    },
+  });
+  const journal =
+    team?.journal ??
+    openJournal({ file: path.join(options.dataDir, 'journal.db'), dataKey: vault.dataKey() });
   const reconciler = createReconciler({
     journal,
     client: () => connection.client(),
@@ -120,12 +131,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     events,
     reconciler,
     connection: () => connection,
+    ...(team ? { team } : {}),
   };
   const customers = customersFeature(context);
   const queue = queueFeature(context, options.clock ? { clock: options.clock } : {});
   const documents = documentsFeature(context);
   const drafts = draftsFeature(context);
-  const webhooks = webhooksFeature(context);
+  const webhooks = team ? teamDeskWebhooksFeature(context) : webhooksFeature(context);
   const cases = caseFeature(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
@@ -133,7 +145,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
   const eventDetail = eventDetailFeature(context);
   const sandboxPanel = sandboxPanelFeature(context);
-  const team = teamFeature(context);
+  const membership = teamFeature(context);
   const features = [
     customers,
     queue,
@@ -144,7 +156,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     updates,
     eventDetail,
     sandboxPanel,
-    team,
+    membership,
   ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -212,7 +224,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...diagnostics.handlers,
     ...eventDetail.handlers,
     ...sandboxPanel.handlers,
-    ...team.handlers,
+    ...membership.handlers,
     ...openVaultHandlers,
   };
   connected();
@@ -232,13 +244,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     async close() {
       for (const feature of features) await feature.close?.();
       await connection.close();
-      await journal.close();
+      if (team) await team.close();
+      else await journal.close();
     },
   };
 }
 
 /** The embedded sandbox keeps its own secrets in its data file: sealed with our data key, never plain. */
-function sealedWith(vault: Vault): SandboxSecrets {
+export function sealedWith(vault: Vault): SandboxSecrets {
   const AAD = 'vetted:sandbox-secret';
   const key = vault.dataKey();
   return {

@@ -6,6 +6,7 @@ import type { Logger } from './log.ts';
 import type { Handlers } from './serve.ts';
 import type { ServiceConnection } from './service/connection.ts';
 import type { SettingsStore } from './settings.ts';
+import type { TeamRuntime } from './team/runtime.ts';
 import type { Vault } from './vault.ts';
 
 /** What every feature of the desk is built from. The connection changes when settings do. */
@@ -18,6 +19,8 @@ export interface DeskContext {
   events: EventHub;
   reconciler: Reconciler;
   connection(): ServiceConnection;
+  /** Team mode: the team store, its replica and the team outbox (absent in solo mode). */
+  team?: TeamRuntime;
 }
 
 /** A slice of the app: the contract channels it answers, and what it does as the desk lives. */

@@ -130,6 +130,8 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
     handlers,
     // Start-up reconcile runs behind the first screen; its progress is pushed as it goes.
     onConnected() {
+      // In team mode the hub reconciles for the whole team (one set of requests against the rate limit).
+      if (options.team) return;
       if (options.connection().status().state !== 'not-configured') void reconcileAll();
     },
   };

@@ -1,4 +1,10 @@
-import type { DraftChannel, DraftStatus, DraftView, OutboxStatus } from '../../contract/drafts.ts';
+import type {
+  DraftChannel,
+  DraftStatus,
+  DraftView,
+  OutboxStatus,
+  SubmitResult,
+} from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
 import { refusal } from '../failures.ts';
@@ -6,6 +12,7 @@ import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
 import { describeError } from '../log.ts';
 import type { Handlers } from '../serve.ts';
+import type { TeamRuntime } from '../team/runtime.ts';
 import { createOneTimeRetry } from './one-time-retry.ts';
 import { createOutbox, isEditable } from './outbox/index.ts';
 
@@ -74,12 +81,26 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
     journal,
     log,
     client,
-    canSend: () => context.connection().status().state !== 'not-configured',
+    // In team mode drafts leave this desk through the team outbox (teamSubmit), never from here.
+    canSend: () => !context.team && context.connection().status().state !== 'not-configured',
     onDraftChange: announce,
     onCustomerChange: (row) => events.emit('customer.updated', row),
     onProgress: (progress) => events.emit('job.progress', progress),
   });
   const retry = createOneTimeRetry({ journal, client, reconciler: context.reconciler });
+
+  /** Drafts that left this desk for the team outbox leave its list; those still here show how they stand. */
+  const announceMoved = ({ moved }: { moved: readonly string[] }) => {
+    for (const id of moved) events.emit('draft.discarded', { id });
+  };
+  const warnNotMoved = (error: unknown) =>
+    log.warn('drafts not moved to the team outbox', describeError(error));
+  const teamSubmit = async (team: TeamRuntime, ids: readonly string[]): Promise<SubmitResult> => {
+    const { queued, invalid, skipped, moved, waiting } = await team.submit(ids);
+    announceMoved({ moved });
+    for (const id of waiting) announce(id);
+    return { queued, invalid, skipped };
+  };
 
   // Back online: queued drafts go now rather than at the end of their backoff.
   let online = false;
@@ -134,7 +155,7 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
       events.emit('draft.discarded', { id });
       return { id, discarded: true };
     },
-    'drafts.submit': ({ ids }) => outbox.submit(ids),
+    'drafts.submit': ({ ids }) => (context.team ? teamSubmit(context.team, ids) : outbox.submit(ids)),
     async 'drafts.tryAgain'({ id }) {
       await outbox.tryAgain(id);
       return status(id);
@@ -150,8 +171,12 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
 
   return {
     handlers,
-    // Start-up (after the reconcile has started) and every reconnection: drain what is queued.
-    onConnected: () => outbox.resume(),
+    // Start-up (after the reconcile has started) and every reconnection: drain what is queued (in team mode:
+    // move what waited here for the team store into its outbox).
+    onConnected: () => {
+      if (context.team) void context.team.flushLocal().then(announceMoved, warnNotMoved);
+      else outbox.resume();
+    },
     async close() {
       unsubscribe();
       await outbox.close();

@@ -17,7 +17,8 @@ export function teamFeature(context: DeskContext): Feature<TeamChannel> {
   const membership = createMembership({
     vault,
     settings,
-    startedOn: settings.get().team?.teamId ?? null,
+    // The team whose store this desk's journal opened at start (null: solo, or the store was not opened).
+    startedOn: context.team?.teamId ?? null,
     onSecret: (secret) => log.addSecret(secret),
     onUnexpected: (failure) => log.warn('team store failed unexpectedly', describeError(failure.cause)),
   });

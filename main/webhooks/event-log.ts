@@ -9,7 +9,10 @@ type EventLogChannel = 'events.window' | 'events.export' | 'webhooks.securityLog
  * (see EventInbox.markProcessed), so each read first waits for what is on its way: a reviewer sees
  * what happened a moment ago.
  */
-export function eventLogHandlers(journal: Journal, writer: EventInbox): Pick<Handlers, EventLogChannel> {
+export function eventLogHandlers(
+  journal: Journal,
+  writer: Pick<EventInbox, 'flush'>,
+): Pick<Handlers, EventLogChannel> {
   return {
     async 'events.window'({ topic, customerId, offset, limit }) {
       await writer.flush();

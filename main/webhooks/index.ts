@@ -1,4 +1,4 @@
-import type { WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
+import type { ListenerStatus, WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
 import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
 import { failureMessage } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
@@ -34,7 +34,7 @@ export interface WebhooksOptions {
 export function webhooksFeature(
   context: DeskContext,
   options: WebhooksOptions = {},
-): Feature<WebhookChannel> & { figures(): WebhookFigures } {
+): Feature<WebhookChannel> & { figures(): WebhookFigures; listening(): Promise<ListenerStatus> } {
   const { journal, events, log, settings } = context;
   let closed = false;
 
@@ -135,6 +135,11 @@ export function webhooksFeature(
   return {
     handlers,
     figures: () => receiver.figures(),
+    // The hub prints where it listens (the tunnel must point there).
+    async listening() {
+      await listener.ready;
+      return listener.status();
+    },
     async onSettingsChanged(changed) {
       // The tunnel points at the port: a new port means listening there now, not after a restart.
       if (changed.includes('webhookPort')) await listenAgain();

@@ -4,8 +4,18 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
-import { type Journal, openJournal, type ServiceCustomer } from '../../main/journal/index.ts';
+import {
+  type Journal,
+  openJournal,
+  type ServiceCustomer,
+  type SqliteJournal,
+} from '../../main/journal/index.ts';
+import { personalCipher } from '../../main/journal/personal.ts';
+import { createLogger } from '../../main/log.ts';
+import { osUserName } from '../../main/os-user.ts';
+import { ensureGroupRole, grantReviewerRole } from '../../main/team/admin/grants.ts';
 import { openTeamJournal } from '../../main/team/journal/index.ts';
+import { type Replication, startReplication } from '../../main/team/journal/replication.ts';
 import { migrateTeamStore } from '../../main/team/store/migrations.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -16,8 +26,11 @@ const openJournals: Journal[] = [];
 /** The team store each journal file's team journal uses, so that reopening a file reaches its store. */
 const teamStores = new Map<string, string>();
 const openPools: pg.Pool[] = [];
+const openReplications: Replication[] = [];
 
 afterEach(async () => {
+  // The replica writes into a local journal: it stops first.
+  for (const replication of openReplications.splice(0)) await replication.close();
   for (const journal of openJournals.splice(0)) await journal.close();
   // After the journals: a pool is its owner's to close, never the journal's.
   for (const pool of openPools.splice(0)) await pool.end();
@@ -51,12 +64,8 @@ export const MINUTE = 60_000;
 
 /** The journal under test is the team journal (the `journal-team` project). */
 export const TEAM_JOURNAL = process.env.VETTED_TEST_JOURNAL === 'team';
-/**
- * Until the desk's replica is merged (team-replica), the local journal does not see customers written
- * through the team journal: tests that read them there (the queue, drafts' and retries' checks for the
- * customer) skip on the team journal. The coordinator makes this false once the replica plugs in.
- */
-export const WITHOUT_REPLICA = TEAM_JOURNAL;
+/** The team journal's local part is a replica: the queue sees what the store holds, as on a desk. */
+export const WITHOUT_REPLICA = false;
 
 /**
  * The journal under test, typed as the interface: every test here runs against any implementation of it.
@@ -79,7 +88,13 @@ export async function openTestJournal(
   if (process.env.VETTED_TEST_JOURNAL === 'detached') journal = detachedJournal(sqlite);
   if (process.env.VETTED_TEST_JOURNAL === 'team') {
     try {
-      journal = await openTestTeamJournal(file, sqlite, options.dataKey ?? createTeamKey(), options.clock);
+      journal = await openTestTeamJournal(
+        file,
+        sqlite,
+        options.dataKey ?? createTeamKey(),
+        options.clock,
+        options.actor,
+      );
     } catch (error) {
       await sqlite.close();
       throw error;
@@ -89,7 +104,13 @@ export async function openTestJournal(
   return journal;
 }
 
-async function openTestTeamJournal(file: string, local: Journal, teamKey: Buffer, clock?: () => Date) {
+async function openTestTeamJournal(
+  file: string,
+  local: SqliteJournal,
+  teamKey: Buffer,
+  clock?: () => Date,
+  actor = osUserName(),
+) {
   let url = teamStores.get(file);
   if (!url) {
     url = await freshDatabase();
@@ -97,14 +118,42 @@ async function openTestTeamJournal(file: string, local: Journal, teamKey: Buffer
     await admin.connect();
     try {
       await migrateTeamStore(admin);
+      const group = `${admin.database}_reviewers`;
+      await ensureGroupRole(admin, group);
+      await grantReviewerRole(admin, group);
     } finally {
       await admin.end();
     }
     teamStores.set(file, url);
   }
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await ensureLogin(admin, actor, `${admin.database}_reviewers`);
+  } finally {
+    await admin.end();
+  }
+  // As a reviewer: the login is who did what (audit, notes), with a reviewer's grants and no more.
+  const login = new URL(url);
+  login.username = actor;
+  const pool = new pg.Pool({ connectionString: login.toString(), max: 4 });
   openPools.push(pool);
-  return openTeamJournal({ pool, teamKey, local, ...(clock ? { clock } : {}) });
+  // As on a desk: the local journal follows the store, and a write resolves once its change is local.
+  const replication = startReplication({
+    pool,
+    cipher: personalCipher(teamKey),
+    local,
+    log: createLogger(() => undefined),
+  });
+  openReplications.push(replication);
+  await replication.catchUp();
+  return openTeamJournal({
+    pool,
+    teamKey,
+    local,
+    ...(clock ? { clock } : {}),
+    onCommitted: (seq) => replication.upTo(seq),
+  });
 }
 
 const BASE = 'https://api.service.test';
@@ -122,4 +171,21 @@ export function serviceCustomer(overrides: Partial<ServiceCustomer> & { id: stri
     _links: { self: { href: `${BASE}/customers/${id}`, type: 'application/vnd.service.v1.hal+json' } },
     ...overrides,
   };
+}
+
+/**
+ * The reviewer's login for `actor` (roles are the cluster's, shared by every test database): made once,
+ * with the administrator's password (the same each time, so a test elsewhere never sees it change), and a
+ * member of this store's reviewers.
+ */
+async function ensureLogin(admin: pg.Client, actor: string, group: string): Promise<void> {
+  const role = pg.escapeIdentifier(actor);
+  try {
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+  } catch (error) {
+    // Another test file made it first (42710), or at the same moment (23505).
+    if (!['42710', '23505'].includes((error as { code?: string }).code ?? '')) throw error;
+  }
+  await admin.query(`ALTER ROLE ${role} PASSWORD ${pg.escapeLiteral(admin.password ?? '')}`);
+  await admin.query(`GRANT ${pg.escapeIdentifier(group)} TO ${role}`);
 }

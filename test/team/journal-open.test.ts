@@ -5,11 +5,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
-import { JournalError } from '../../main/journal/index.ts';
 import { openJournal } from '../../main/journal/sqlite.ts';
 import { openTeamJournal } from '../../main/team/journal/index.ts';
 import { TEAM_LATEST_VERSION, TeamSchemaError } from '../../main/team/store/migrations.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
+import { inboxEvent } from '../support/inbox-event.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { openDesk, teamStore } from '../support/team-journal.ts';
 
@@ -33,11 +33,14 @@ it('refuses a database that is not a team store, in words', async () => {
   }
 });
 
-it('gives the team store’s schema version, leaves webhooks to the hub, and closes without ending the pool', async () => {
+it('gives the team store’s schema version, an inbox on the team store, and closes without ending the pool', async () => {
   const desk = await openDesk(await teamStore());
   expect(desk.journal.schemaVersion).toBe(TEAM_LATEST_VERSION);
-  expect(() => desk.journal.openInbox()).toThrow(JournalError);
-  expect(() => desk.journal.openInbox()).toThrow(/webhook inbox is the hub's/);
+  const inbox = desk.journal.openInbox();
+  const [recorded] = await inbox.record([inboxEvent('ev-open')], { delivered: true });
+  expect(recorded?.duplicate).toBe(false);
+  await inbox.close();
+  expect(await desk.journal.events.get('ev-open')).toMatchObject({ id: 'ev-open' });
   await desk.journal.close();
   const { rows } = await desk.pool.query<{ one: number }>('SELECT 1 AS one');
   expect(rows).toEqual([{ one: 1 }]);

@@ -8,7 +8,7 @@ import { teamStore } from './records-context.ts';
 
 // The same cases against the SQLite journal's events and the team store's: the two must not differ.
 const implementations: Array<[string, (clock: Clock) => Promise<EventsRepository>]> = [
-  ['SQLite', async (clock) => openTestJournal({ clock }).events],
+  ['SQLite', async (clock) => (await openTestJournal({ clock })).events],
   ['PostgreSQL', async (clock) => teamEventsRepository((await teamStore(clock)).ctx)],
 ];
 

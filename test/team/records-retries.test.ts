@@ -18,7 +18,7 @@ const implementations: Array<
   [
     'SQLite',
     async (clock) => {
-      const journal = openTestJournal({ clock });
+      const journal = await openTestJournal({ clock });
       return {
         retries: journal.retries,
         addCustomer: (id) =>

@@ -12,6 +12,7 @@ import {
   type PersonalPlace,
 } from '../../journal/personal.ts';
 import { latest } from '../../journal/time.ts';
+import { PgText } from './rows.ts';
 
 /** timestamptz arrives as a Date (node-postgres); the journal speaks ISO text. */
 const Time = z.date().transform((date) => date.toISOString());
@@ -19,7 +20,7 @@ const Time = z.date().transform((date) => date.toISOString());
 export const CustomerRowSchema = z.object({
   id: z.string(),
   seq: z.coerce.number().int(),
-  status: z.string(),
+  status: PgText,
   section: SectionSchema.exclude(['drafts']),
   status_since: Time,
   created: Time,

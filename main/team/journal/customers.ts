@@ -29,10 +29,11 @@ import {
   sealProfile,
   sealReported,
 } from './customer-row.ts';
+import { PgText, toPgText } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 
 const HistoryRowSchema = z.object({
-  status: z.string(),
+  status: PgText,
   at: z.date().transform((date) => date.toISOString()),
   source: z.enum(['created', 'poll', 'event']),
   event_id: z.string().nullable(),
@@ -73,7 +74,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
       [
         c.id,
         seq,
-        c.status,
+        toPgText(c.status),
         c.section,
         c.statusSince,
         c.created,
@@ -99,7 +100,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     await client.query(
       `INSERT INTO vetted.status_history (seq, customer_id, status, at, source, event_id)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [seq, id, status, at, o.source, o.eventId ?? null],
+      [seq, id, toPgText(status), at, o.source, o.eventId ?? null],
     );
   };
 

@@ -3,12 +3,17 @@
 // and the queue, which reads the desk's replica of the team's customers). Personal data is sealed with the
 // team data key before it leaves the desk.
 import type pg from 'pg';
-import { JournalError } from '../../journal/errors.ts';
 import type { Journal, JournalRepositories } from '../../journal/interface.ts';
 import { personalCipher } from '../../journal/personal.ts';
 import { type Clock, systemClock } from '../../journal/time.ts';
 import { checkTeamSchema, TEAM_LATEST_VERSION } from '../store/migrations.ts';
+import { teamAuditRepository } from './audit.ts';
 import { teamCustomersRepository } from './customers.ts';
+import { teamEventsRepository } from './events.ts';
+import { teamEventInbox } from './inbox.ts';
+import { teamNotesRepository } from './notes.ts';
+import { teamRejectionsRepository } from './rejections.ts';
+import { teamRetriesRepository } from './retries.ts';
 import { poolDb, type TeamDb, type TeamRepositoryContext } from './team-db.ts';
 import { gated, teamUnits } from './units.ts';
 
@@ -38,12 +43,12 @@ function compose(team: TeamRepositoryContext, local: JournalRepositories): Journ
     drafts: local.drafts,
     outbox: local.outbox,
     documentImages: local.documentImages,
-    // team-records: events, retries, audit, rejections and notes move to the team store.
-    events: local.events, // team-records:
-    retries: local.retries, // team-records:
-    audit: local.audit, // team-records:
-    rejections: local.rejections, // team-records:
-    notes: local.notes, // team-records:
+    events: teamEventsRepository(team),
+    retries: teamRetriesRepository(team),
+    audit: teamAuditRepository(team),
+    rejections: teamRejectionsRepository(team),
+    // Searching notes needs their text: the desk's replica holds it (the store holds it sealed).
+    notes: { ...teamNotesRepository(team), customersMatching: local.notes.customersMatching },
   };
 }
 
@@ -63,12 +68,8 @@ export async function openTeamJournal({
     schemaVersion: TEAM_LATEST_VERSION,
     ...gated(compose(context(poolDb(pool, onCommitted)), local), units.outside),
     transaction: units.transaction,
-    openInbox() {
-      // team-records: the hub records the team's webhooks into the team store.
-      throw new JournalError(
-        "The team's webhook inbox is the hub's: a desk in team mode does not listen for webhooks.",
-      );
-    },
+    // The hub's listener records the team's webhooks straight into the team store (events unique by id).
+    openInbox: () => teamEventInbox(context(poolDb(pool))),
     // The pool is its owner's to close.
     close: () => local.close(),
   };

@@ -12,7 +12,7 @@ import {
 } from '../../journal/personal.ts';
 import type { ReplicaChanges, ReplicaCustomer } from '../../journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
-import { PgSeq, PgTime, PgTimeOrNull, parseRows } from './rows.ts';
+import { PgSeq, PgText, PgTime, PgTimeOrNull, parseRows } from './rows.ts';
 
 /** A page of changes: `through` is the highest change number it covers; `more` if a page may follow. */
 export interface ChangesPage {
@@ -23,7 +23,7 @@ export interface ChangesPage {
 const CustomerRowSchema = z.object({
   id: z.string(),
   seq: PgSeq,
-  status: z.string(),
+  status: PgText,
   status_since: PgTime,
   created: PgTime,
   last_refreshed: PgTime,
@@ -53,7 +53,7 @@ const ReportedSchema = z.record(z.string(), z.unknown());
 const HistoryRowSchema = z.object({
   seq: PgSeq,
   customer_id: z.string(),
-  status: z.string(),
+  status: PgText,
   at: PgTime,
   source: z.enum(['created', 'poll', 'event']),
   event_id: z.string().nullable(),

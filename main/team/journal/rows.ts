@@ -4,6 +4,16 @@
 import { z } from 'zod';
 import { JournalError } from '../../journal/errors.ts';
 
+/**
+ * A status is whatever the service sends, and PostgreSQL text cannot hold NUL: NUL and backslash are escaped
+ * on the way in (`toPgText`) and back on the way out (`PgText`), so every other status reads as it is.
+ */
+export const toPgText = (text: string): string =>
+  text.replace(/[\\\0]/g, (c) => (c === '\0' ? '\\0' : '\\\\'));
+export const PgText = z
+  .string()
+  .transform((text) => text.replace(/\\([\\0])/g, (_, c) => (c === '0' ? '\0' : '\\')));
+
 /** bigint/bigserial come back from node-postgres as text (they may exceed 2^53; ours never will). */
 export const PgSeq = z.coerce.number().int().nonnegative();
 /** timestamptz comes back as a Date; the journal speaks ISO-8601 UTC text. */

@@ -1,0 +1,148 @@
+// Team mode at run time: what a desk (or the hub) opens when it has joined a team. The team journal (team
+// store + this desk's local journal), the replica that keeps the local queue in step with the store (live by
+// LISTEN/NOTIFY, and from the last change number after any gap), and the team outbox's drainer. Solo mode
+// opens none of this.
+import os from 'node:os';
+import path from 'node:path';
+import type { SubmitResult } from '../../contract/drafts.ts';
+import { personalData } from '../drafts/form.ts';
+import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
+import { personalCipher } from '../journal/personal.ts';
+import type { Clock } from '../journal/time.ts';
+import { describeError, type Logger } from '../log.ts';
+import type { ServiceClient } from '../service/index.ts';
+import type { SettingsStore } from '../settings.ts';
+import type { Vault } from '../vault.ts';
+import type { TeamConnection } from './join-code.ts';
+import { openTeamJournal } from './journal/index.ts';
+import { type Replication, startReplication } from './journal/replication.ts';
+import {
+  type FlushResult,
+  flushLocal,
+  startTeamDrain,
+  submitToTeam,
+  type TeamDrain,
+} from './outbox/index.ts';
+import { openTeamPool, teamClientConfig } from './store/pool.ts';
+import { decodeTeamKey } from './team-key.ts';
+
+/** The team this desk joined, with the secrets its vault keeps for it. */
+export interface JoinedTeam {
+  teamId: string;
+  connection: TeamConnection;
+  password: string;
+  teamKey: Buffer;
+}
+
+/** The joined team, or null in solo mode (or when the vault lost the secrets: Settings → Team says so). */
+export function joinedTeam(
+  settings: Pick<SettingsStore, 'get'>,
+  vault: Pick<Vault, 'get'>,
+): JoinedTeam | null {
+  const team = settings.get().team;
+  const password = vault.get('teamDatabasePassword');
+  const key = vault.get('teamKey');
+  if (!team || !password || !key) return null;
+  return { teamId: team.teamId, connection: team.connection, password, teamKey: decodeTeamKey(key) };
+}
+
+export interface TeamRuntimeOptions {
+  team: JoinedTeam;
+  role: 'desk' | 'hub';
+  dataDir: string;
+  /** The local journal's own data key (the vault's), never the team key. */
+  dataKey: Buffer;
+  log: Logger;
+  clock?: Clock;
+  client(): ServiceClient;
+  /** Customers whose rows changed in the local replica (another desk's work, the hub's, or ours). */
+  onCustomersChanged(ids: readonly string[]): void;
+  /** For tests: leases and polling of the team outbox's drainer. */
+  drain?: { leaseMs?: number; pollMs?: number };
+}
+
+export interface TeamRuntime {
+  readonly teamId: string;
+  readonly journal: Journal;
+  /** This desk's own journal: its replica is what the queue reads. */
+  readonly local: SqliteJournal;
+  readonly replication: Replication;
+  readonly drain: TeamDrain;
+  /** Moves valid drafts into the team outbox (each under its Idempotency-Key), then off this desk. */
+  submit(ids: readonly string[]): Promise<SubmitResult & FlushResult>;
+  /** Drafts queued here while the store was unreachable go to the team outbox now. */
+  flushLocal(): Promise<FlushResult>;
+  close(): Promise<void>;
+}
+
+export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<TeamRuntime> {
+  const { team, log } = options;
+  log.addSecret(team.password);
+  const application = `vetted-${options.role}`;
+  const pool = openTeamPool(team.connection, team.password, {
+    applicationName: application,
+    onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
+  });
+  const local = openJournal({
+    file: path.join(options.dataDir, 'journal.db'),
+    dataKey: options.dataKey,
+    ...(options.clock ? { clock: options.clock } : {}),
+    actor: team.connection.user,
+  });
+  const cipher = personalCipher(team.teamKey);
+  const replication = startReplication({
+    pool,
+    connection: teamClientConfig(team.connection, team.password, {
+      applicationName: `${application}-listen`,
+    }),
+    cipher,
+    local,
+    log,
+    onChanged: (ids) => options.onCustomersChanged(ids),
+  });
+  let journal: Journal;
+  try {
+    journal = await openTeamJournal({
+      pool,
+      teamKey: team.teamKey,
+      local,
+      ...(options.clock ? { clock: options.clock } : {}),
+      onCommitted: (seq) => replication.upTo(seq),
+    });
+  } catch (error) {
+    await replication.close();
+    await local.close();
+    await pool.end();
+    throw error;
+  }
+  const drain = startTeamDrain({
+    pool,
+    cipher,
+    client: options.client,
+    holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
+    log,
+    ...(options.drain ?? {}),
+    async onCreated(customer, _row, form) {
+      await journal.customers.upsert(customer, { source: 'created' }, form ? personalData(form) : undefined);
+    },
+  });
+  void replication
+    .catchUp()
+    .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
+  const today = () => options.clock?.() ?? new Date();
+  return {
+    teamId: team.teamId,
+    journal,
+    local,
+    replication,
+    drain,
+    submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),
+    flushLocal: () => flushLocal({ local, pool, cipher, log }),
+    async close() {
+      await drain.close();
+      await replication.close();
+      await journal.close();
+      await pool.end();
+    },
+  };
+}
