@@ -28,7 +28,7 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await team.getByLabel('Join code').fill(code);
   await team.getByLabel('Database password').fill('not-the-password');
   await team.getByRole('button', { name: 'Join team' }).click();
-  await expect(team.getByRole('alert')).toContainText('refused this password');
+  await expect(team.getByRole('alert')).toContainText('refused the password');
   await expect(team.getByLabel('Database password')).toHaveAttribute('aria-invalid', 'true');
   await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (solo, refused)' });
 
