@@ -11,6 +11,7 @@ import {
 import { UPLOAD_PROBLEMS, type UploadProblemCode } from '../contract/document-rules.ts';
 import { type AppError, DeskError } from '../contract/errors.ts';
 import type { ConnectionTest } from '../contract/settings.ts';
+import { JournalError } from './journal/errors.ts';
 import {
   errorCodes,
   NetworkError,
@@ -20,6 +21,9 @@ import {
   sameCode,
   TokenError,
 } from './service/index.ts';
+import { teamAppError } from './team/team-failures.ts';
+
+export { TEAM_FAILURE_CODES, type TeamFailureCode, teamFailure } from './team/team-failures.ts';
 
 export type ConnectionFailure = Extract<ConnectionTest, { ok: false }>;
 
@@ -42,10 +46,21 @@ export function failureMessage(error: unknown): string {
 }
 
 /**
- * What a contract call may answer for a failure a reviewer can act on; undefined leaves it a generic internal
- * error (its details stay in the log).
+ * The journal's own text names files, tables and record ids: the reviewer reads only that their records could
+ * not be used, the log gets the rest.
  */
-export function toAppError(error: unknown): AppError | undefined {
+export const JOURNAL_FAILED =
+  'Vetted could not read or change its records for this. Try again; if it keeps happening, restart Vetted. Details are in the log.';
+
+/**
+ * What a contract call may answer for a failure a reviewer can act on; undefined leaves it a generic internal
+ * error (its details stay in the log). `unexpected` marks a fault told in words that the log must see too.
+ */
+export function toAppError(error: unknown): (AppError & { unexpected?: true }) | undefined {
+  if (error instanceof JournalError)
+    return { code: 'JournalFailed', message: JOURNAL_FAILED, unexpected: true };
+  const team = teamAppError(error);
+  if (team) return team;
   if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
   if (error instanceof NetworkError) return { code: 'Offline', message: connectionFailure(error).message };
   // Not the service's answer about what was asked: Vetted could not sign in to ask at all.
