@@ -46,12 +46,17 @@ export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 const noInput = z.undefined();
 
+/** Restarting answers before the process goes (the window may not live to read it). */
+export const AppRestartSchema = z.object({ restarting: z.literal(true) });
+
 export const invokeChannels = {
   'app.info': { input: noInput, output: AppInfoSchema },
   'app.ping': {
     input: z.strictObject({ nonce: z.string().min(1).max(64) }),
     output: z.object({ nonce: z.string(), at: z.iso.datetime() }),
   },
+  /** Electron relaunches itself (after joining or leaving a team); browser mode refuses, in words. */
+  'app.restart': { input: noInput, output: AppRestartSchema },
   'settings.get': { input: noInput, output: SettingsViewSchema },
   'settings.update': { input: SettingsPatchSchema, output: SettingsViewSchema },
   'service.status': { input: noInput, output: ServiceStatusSchema },

@@ -212,6 +212,8 @@ export const REFUSED = {
   retryUsed: 'The one retry for this customer has been used.',
   retryNotAllowed: 'Only a customer in “retry” can be resubmitted.',
   fixFieldsFirst: 'Correct the highlighted fields first.',
+  restartByHand:
+    'Vetted runs in browser mode here and cannot restart itself: stop it (Ctrl+C where `npm start` runs) and run `npm start` again.',
 } as const;
 
 export const refusal = {
@@ -219,6 +221,7 @@ export const refusal = {
   customerGone: () => new DeskError('NotFound', REFUSED.customerGone),
   noSuchDraft: () => new DeskError('NotFound', REFUSED.noSuchDraft),
   retryUsed: () => new DeskError('RetryUsed', REFUSED.retryUsed),
+  restartByHand: () => new DeskError('RestartByHand', REFUSED.restartByHand),
   /** With the reason the customer's status or the service's links give (contract/statuses.ts). */
   retryNotAllowed: (reason: string = REFUSED.retryNotAllowed) => new DeskError('RetryNotAllowed', reason),
   /** The service does not offer this action to this customer (its links, contract/statuses.ts). */
