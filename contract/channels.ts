@@ -48,6 +48,8 @@ const noInput = z.undefined();
 
 /** Restarting answers before the process goes (the window may not live to read it). */
 export const AppRestartSchema = z.object({ restarting: z.literal(true) });
+/** How browser mode is restarted (it is started from a terminal): main's refusal and the renderer's notice. */
+export const RESTART_BY_HAND = 'Stop it (Ctrl+C where `npm start` runs) and run `npm start` again.';
 
 export const invokeChannels = {
   'app.info': { input: noInput, output: AppInfoSchema },

@@ -2,6 +2,8 @@
 // up, the contract's and the service's field errors) turned into the words a reviewer reads. Callers decide
 // what to do about a failure; this module decides what to say, so the same cause reads the same everywhere.
 // Messages never quote a URL's secret part, a request or response body, or a stack.
+
+import { RESTART_BY_HAND } from '../contract/channels.ts';
 import {
   CUSTOMER_FIELDS,
   type CustomerField,
@@ -212,8 +214,7 @@ export const REFUSED = {
   retryUsed: 'The one retry for this customer has been used.',
   retryNotAllowed: 'Only a customer in “retry” can be resubmitted.',
   fixFieldsFirst: 'Correct the highlighted fields first.',
-  restartByHand:
-    'Vetted runs in browser mode here and cannot restart itself: stop it (Ctrl+C where `npm start` runs) and run `npm start` again.',
+  restartByHand: `Vetted runs in browser mode here and cannot restart itself. ${RESTART_BY_HAND}`,
 } as const;
 
 export const refusal = {

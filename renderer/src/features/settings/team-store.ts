@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppInfo } from '../../../../contract/channels.ts';
+import { type AppInfo, RESTART_BY_HAND } from '../../../../contract/channels.ts';
 import { VettedError } from '../../../../contract/errors.ts';
 import type { TeamHubState, TeamStatus, TeamStoreState } from '../../../../contract/team.ts';
 import { api } from '../../api.ts';
@@ -73,9 +73,6 @@ export const HUB_TEXT: Record<TeamHubState, string> = {
   'no hub': 'No hub is running: webhooks reach the team only once your administrator starts one.',
   unknown: 'Unknown: the team store cannot say now.',
 };
-
-/** Browser mode is started from a terminal, and only from there can it be started again. */
-export const RESTART_BY_HAND = 'Stop it (Ctrl+C where `npm start` runs) and run `npm start` again.';
 
 /**
  * What a restart changes, when this desk joined or left since it started; in browser mode also how to
