@@ -3,7 +3,6 @@
 // answers with, adding what a reviewer (not an administrator) can do. Messages name the host and the login at
 // most: never the password, the team key or the join code.
 import { type AppError, DeskError } from '../../contract/errors.ts';
-import type { TeamConnection } from './join-code.ts';
 import {
   type ConnectionTarget,
   TeamConnectionError,
@@ -57,7 +56,8 @@ export function teamConnectionFailure(error: TeamConnectionError, cause: unknown
 }
 
 /** The DeskError a reviewer reads for any failure met while joining or checking the team store. */
-export function teamFailure(error: unknown, connection: TeamConnection | ConnectionTarget): DeskError {
+/** `connection`: where it was going (a join code's connection will do). */
+export function teamFailure(error: unknown, connection: ConnectionTarget): DeskError {
   if (error instanceof DeskError) return error;
   if (error instanceof TeamSchemaError) return new DeskError('TeamNotAStore', error.message);
   return teamConnectionFailure(teamConnectionError(error, connection), error);
