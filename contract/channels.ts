@@ -46,12 +46,19 @@ export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 const noInput = z.undefined();
 
+/** Restarting answers before the process goes (the window may not live to read it). */
+export const AppRestartSchema = z.object({ restarting: z.literal(true) });
+/** How browser mode is restarted (it is started from a terminal): main's refusal and the renderer's notice. */
+export const RESTART_BY_HAND = 'Stop it (Ctrl+C where `npm start` runs) and run `npm start` again.';
+
 export const invokeChannels = {
   'app.info': { input: noInput, output: AppInfoSchema },
   'app.ping': {
     input: z.strictObject({ nonce: z.string().min(1).max(64) }),
     output: z.object({ nonce: z.string(), at: z.iso.datetime() }),
   },
+  /** Electron relaunches itself (after joining or leaving a team); browser mode refuses, in words. */
+  'app.restart': { input: noInput, output: AppRestartSchema },
   'settings.get': { input: noInput, output: SettingsViewSchema },
   'settings.update': { input: SettingsPatchSchema, output: SettingsViewSchema },
   'service.status': { input: noInput, output: ServiceStatusSchema },

@@ -2,6 +2,8 @@
 // up, the contract's and the service's field errors) turned into the words a reviewer reads. Callers decide
 // what to do about a failure; this module decides what to say, so the same cause reads the same everywhere.
 // Messages never quote a URL's secret part, a request or response body, or a stack.
+
+import { RESTART_BY_HAND } from '../contract/channels.ts';
 import {
   CUSTOMER_FIELDS,
   type CustomerField,
@@ -11,6 +13,7 @@ import {
 import { UPLOAD_PROBLEMS, type UploadProblemCode } from '../contract/document-rules.ts';
 import { type AppError, DeskError } from '../contract/errors.ts';
 import type { ConnectionTest } from '../contract/settings.ts';
+import { JournalError } from './journal/errors.ts';
 import {
   errorCodes,
   NetworkError,
@@ -20,6 +23,9 @@ import {
   sameCode,
   TokenError,
 } from './service/index.ts';
+import { teamAppError } from './team/team-failures.ts';
+
+export { TEAM_FAILURE_CODES, type TeamFailureCode, teamFailure } from './team/team-failures.ts';
 
 export type ConnectionFailure = Extract<ConnectionTest, { ok: false }>;
 
@@ -42,10 +48,21 @@ export function failureMessage(error: unknown): string {
 }
 
 /**
- * What a contract call may answer for a failure a reviewer can act on; undefined leaves it a generic internal
- * error (its details stay in the log).
+ * The journal's own text names files, tables and record ids: the reviewer reads only that their records could
+ * not be used, the log gets the rest.
  */
-export function toAppError(error: unknown): AppError | undefined {
+export const JOURNAL_FAILED =
+  'Vetted could not read or change its records for this. Try again; if it keeps happening, restart Vetted. Details are in the log.';
+
+/**
+ * What a contract call may answer for a failure a reviewer can act on; undefined leaves it a generic internal
+ * error (its details stay in the log). `unexpected` marks a fault told in words that the log must see too.
+ */
+export function toAppError(error: unknown): (AppError & { unexpected?: true }) | undefined {
+  if (error instanceof JournalError)
+    return { code: 'JournalFailed', message: JOURNAL_FAILED, unexpected: true };
+  const team = teamAppError(error);
+  if (team) return team;
   if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
   if (error instanceof NetworkError) return { code: 'Offline', message: connectionFailure(error).message };
   // Not the service's answer about what was asked: Vetted could not sign in to ask at all.
@@ -197,6 +214,7 @@ export const REFUSED = {
   retryUsed: 'The one retry for this customer has been used.',
   retryNotAllowed: 'Only a customer in “retry” can be resubmitted.',
   fixFieldsFirst: 'Correct the highlighted fields first.',
+  restartByHand: `Vetted runs in browser mode here and cannot restart itself. ${RESTART_BY_HAND}`,
 } as const;
 
 export const refusal = {
@@ -204,6 +222,7 @@ export const refusal = {
   customerGone: () => new DeskError('NotFound', REFUSED.customerGone),
   noSuchDraft: () => new DeskError('NotFound', REFUSED.noSuchDraft),
   retryUsed: () => new DeskError('RetryUsed', REFUSED.retryUsed),
+  restartByHand: () => new DeskError('RestartByHand', REFUSED.restartByHand),
   /** With the reason the customer's status or the service's links give (contract/statuses.ts). */
   retryNotAllowed: (reason: string = REFUSED.retryNotAllowed) => new DeskError('RetryNotAllowed', reason),
   /** The service does not offer this action to this customer (its links, contract/statuses.ts). */

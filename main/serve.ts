@@ -23,8 +23,11 @@ export interface ServeOptions<Sender> {
   host: CallContext['host'];
   /** Only our own window (Electron) or our own session (browser mode) may call. */
   isTrustedSender(sender: Sender): boolean;
-  /** Maps a known failure type (e.g. a service error) to what the renderer may see. */
-  toAppError?(error: unknown): AppError | undefined;
+  /**
+   * Maps a known failure type (e.g. a service error) to what the renderer may see; `unexpected` keeps it a
+   * fault for `onUnexpected` too (the flag itself does not cross).
+   */
+  toAppError?(error: unknown): (AppError & { unexpected?: true }) | undefined;
   /** Sees every unexpected error, with its stack, on the main side only. */
   onUnexpected?(channel: string, error: unknown): void;
   /** Check outputs against the contract too (on in tests and development). */
@@ -74,8 +77,12 @@ export function serve<Sender>(handlers: Handlers, options: ServeOptions<Sender>)
 function describeFailure<Sender>(channel: string, error: unknown, options: ServeOptions<Sender>): AppError {
   if (error instanceof DeskError) return error.toAppError();
   const mapped = options.toAppError?.(error);
-  if (mapped) return mapped;
+  if (mapped && !mapped.unexpected) return mapped;
   options.onUnexpected?.(channel, error);
+  if (mapped) {
+    const { unexpected: _fault, ...told } = mapped;
+    return told;
+  }
   // The original message may quote a URL, a header or a body: it stays in main.
   return {
     code: ContractErrorCode.internal,

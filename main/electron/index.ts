@@ -26,6 +26,7 @@ import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
 import { checkOutcome, menuTemplate } from './menu.ts';
 import { nativeNotifications } from './native-notifications.ts';
+import { electronRestart } from './restart.ts';
 import { electronUpdates, loadUpdater, readPolicyAtStart } from './updater.ts';
 import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady } from './window.ts';
 
@@ -139,6 +140,8 @@ async function start(): Promise<void> {
         createSettingsStore: createElectronStore,
         startSandbox,
       });
+      // The desk's own answer refuses (browser mode cannot restart itself); this host can.
+      desk.handlers['app.restart'] = electronRestart(app);
       dispatch = desk.dispatcher(isTrusted);
       desk.events.subscribe(pushToWindow(windowContents));
       showNatively(

@@ -1,11 +1,12 @@
 // Settings → Team: the desk's side of joining and leaving a team (membership.ts does the work).
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
+import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log.ts';
 import { createMembership } from './membership.ts';
 
-type TeamChannel = 'team.status' | 'team.join' | 'team.leave';
+type TeamChannel = 'team.status' | 'team.join' | 'team.leave' | 'app.restart';
 
 export function teamFeature(context: DeskContext): Feature<TeamChannel> {
   const { vault, settings, log, events, journal } = context;
@@ -33,6 +34,11 @@ export function teamFeature(context: DeskContext): Feature<TeamChannel> {
   return {
     handlers: {
       'team.status': () => membership.status(),
+      // A joined or left team takes effect on the next start. The desk cannot start its own process again:
+      // a host that can (Electron, main/electron/restart.ts) answers this channel instead.
+      'app.restart': () => {
+        throw refusal.restartByHand();
+      },
       async 'team.join'({ code, password }) {
         const status = await membership.join(code, password).catch(async (error: unknown) => {
           const detail = error instanceof DeskError ? error.code : 'failed';

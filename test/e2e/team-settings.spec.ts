@@ -28,7 +28,7 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await team.getByLabel('Join code').fill(code);
   await team.getByLabel('Database password').fill('not-the-password');
   await team.getByRole('button', { name: 'Join team' }).click();
-  await expect(team.getByRole('alert')).toContainText('refused this password');
+  await expect(team.getByRole('alert')).toContainText('refused the password');
   await expect(team.getByLabel('Database password')).toHaveAttribute('aria-invalid', 'true');
   await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (solo, refused)' });
 
@@ -39,7 +39,11 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
   await expect(membership.filter({ hasText: store.connection.user })).toBeVisible();
   await expect(membership.filter({ hasText: /No hub is running/ })).toBeVisible();
-  await expect(team.getByRole('status')).toHaveText('Restart Vetted to work on the team store.');
+  // Browser mode cannot start itself again: no button, and the notice says how (the button is Electron's).
+  await expect(team.getByRole('status')).toHaveText(
+    'Restart Vetted to work on the team store. Stop it (Ctrl+C where `npm start` runs) and run `npm start` again.',
+  );
+  await expect(team.getByRole('button', { name: 'Restart now' })).toHaveCount(0);
   await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (joined)' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await expectNoAxeViolations(page, { include: 'section.team', screen: 'Settings → Team (joined, dark)' });

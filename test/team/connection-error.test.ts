@@ -43,3 +43,12 @@ test('an unexpected failure keeps its text, with the password scrubbed (plain an
   expect(error.message).not.toContain(encodeURIComponent(password));
   expect(scrub('a secret b', ['secret'])).toBe('a *** b');
 });
+
+test('only a refused or missing password marks the password as what is wrong', () => {
+  expect(teamConnectionError(withCode('28P01'), target).passwordRefused).toBe(true);
+  expect(teamConnectionError(new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE'), target).passwordRefused).toBe(
+    true,
+  );
+  expect(teamConnectionError(withCode('28000'), target).passwordRefused).toBe(false);
+  expect(teamConnectionError(withCode('42501'), target).passwordRefused).toBe(false);
+});

@@ -109,7 +109,7 @@ test('a wrong password is refused in words, beside the field, and changes nothin
   const d = desk();
   const error = await refusal(d.membership.join(store.code(), 'not-the-password'));
   expect(error.code).toBe('TeamWrongPassword');
-  expect(error.fields?.['/password']).toMatch(/refused this password/);
+  expect(error.fields?.['/password']).toMatch(/refused the password/);
   expect(error.message).not.toContain('not-the-password');
   expectNothingKept(d);
 });
@@ -155,7 +155,7 @@ test('verify-full is never quietly downgraded: a store without TLS is refused', 
   const code = encodeJoinCode({ teamId: store.teamId, connection, teamKey: store.teamKey });
   const error = await refusal(d.membership.join(code, store.password));
   expect(error.code).toBe('TeamTls');
-  expect(error.message).toMatch(/does not offer TLS/);
+  expect(error.message).toMatch(/does not support TLS/);
   expectNothingKept(d);
 });
 
@@ -174,7 +174,7 @@ test('status tells an unreachable store from a refusing one', async () => {
   const refused = await d.membership.status();
   expect(refused).toMatchObject({
     store: 'refused',
-    problem: expect.stringMatching(/refused this password/),
+    problem: expect.stringMatching(/refused the password/),
   });
   expect(JSON.stringify(refused)).not.toContain('changed-since');
 

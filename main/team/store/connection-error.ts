@@ -7,9 +7,12 @@ export type TeamConnectionFailure = 'auth' | 'database' | 'unreachable' | 'tls' 
 export class TeamConnectionError extends Error {
   override name = 'TeamConnectionError';
   readonly kind: TeamConnectionFailure;
-  constructor(kind: TeamConnectionFailure, message: string) {
+  /** The password itself is what the server refused (not the login, not where it came from). */
+  readonly passwordRefused: boolean;
+  constructor(kind: TeamConnectionFailure, message: string, options: { passwordRefused?: boolean } = {}) {
     super(message);
     this.kind = kind;
+    this.passwordRefused = options.passwordRefused ?? false;
   }
 }
 
@@ -84,10 +87,14 @@ export function teamConnectionError(
   const codeText = codes.join(' ');
   const message = messageOf(error);
   const where = `${target.host}:${target.port}`;
-  const fail = (kind: TeamConnectionFailure, words: string) =>
-    new TeamConnectionError(kind, scrub(words, secrets));
+  const fail = (kind: TeamConnectionFailure, words: string, passwordRefused = false) =>
+    new TeamConnectionError(kind, scrub(words, secrets), { passwordRefused });
   if (codes.includes('28P01')) {
-    return fail('auth', `The team store refused the password for "${target.user}": check the password.`);
+    return fail(
+      'auth',
+      `The team store refused the password for "${target.user}": check the password.`,
+      true,
+    );
   }
   if (codes.includes('28000')) {
     return fail(
@@ -102,7 +109,7 @@ export function teamConnectionError(
     );
   }
   if (/SASL|password must be a string/i.test(message)) {
-    return fail('auth', `The team store asks for a password for "${target.user}", and none was given.`);
+    return fail('auth', `The team store asks for a password for "${target.user}", and none was given.`, true);
   }
   if (codes.includes('3D000')) {
     return fail('database', `There is no database "${target.database}" at ${where}.`);

@@ -73,6 +73,7 @@ export function createFakeElectron() {
     getVersion: () => '0.0.0-test',
     getPath: () => userData,
     quit: vitestFn(),
+    relaunch: vitestFn(),
     exit: vitestFn(),
     setAppUserModelId: vitestFn(),
     /** Unpackaged, as under `npm start`: electron-updater is not loaded. The updater test sets it. */

@@ -162,4 +162,21 @@ describe('main/electron/index.ts under a mocked Electron', () => {
     const missing = await handler(new Request('app://vetted/nope.js'));
     expect(missing.status).toBe(404);
   });
+
+  // After joining or leaving a team the desk must start again: under Electron `app.restart` relaunches it.
+  it('app.restart from our own window answers, then relaunches and quits (will-quit closes the desk)', async () => {
+    const window = electron.windows[0]!;
+    const restart = electron.ipcMain.handlers.get('app.restart')!;
+    const stranger = new FakeWebContents();
+    expect(await restart({ sender: stranger, senderFrame: stranger.mainFrame }, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'Forbidden' },
+    });
+    expect(electron.app.relaunch.calls).toHaveLength(0);
+
+    const own = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    expect(await restart(own, undefined)).toEqual({ ok: true, value: { restarting: true } });
+    expect(electron.app.relaunch.calls).toHaveLength(1);
+    await vi.waitFor(() => expect(electron.app.quit.calls).toHaveLength(1), { timeout: 5_000, interval: 10 });
+  });
 });

@@ -54,7 +54,10 @@ describe('the team store', () => {
     });
     expect(await useTeamStore.getState().join('vetted-join-1.x', 'right')).toBe(true);
     expect(useTeamStore.getState()).toMatchObject({ fieldErrors: {}, status: joined });
-    expect(store.restartNotice(joined)).toBe('Restart Vetted to work on the team store.');
+    expect(store.restartNotice(joined, 'electron')).toBe('Restart Vetted to work on the team store.');
+    expect(store.restartNotice(joined, 'browser')).toBe(
+      'Restart Vetted to work on the team store. Stop it (Ctrl+C where `npm start` runs) and run `npm start` again.',
+    );
 
     expect(await useTeamStore.getState().leave()).toBe(false);
     expect(useTeamStore.getState()).toMatchObject({
@@ -67,7 +70,7 @@ describe('the team store', () => {
     const { useTeamStore } = store;
     const stop = useTeamStore.getState().watch();
     fake.push('team.status', { ...solo, restartNeeded: true });
-    expect(store.restartNotice(useTeamStore.getState().status!)).toBe(
+    expect(store.restartNotice(useTeamStore.getState().status!, 'electron')).toBe(
       'Restart Vetted to work on this desk’s own journal again.',
     );
     stop();

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import type { AppInfo } from '../../../../contract/channels.ts';
 import type { TeamStatus } from '../../../../contract/team.ts';
+import { useAppStore } from '../../store.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { JoinTeamForm } from './JoinTeamForm.tsx';
@@ -7,12 +9,13 @@ import { HUB_TEXT, restartNotice, STORE_TEXT, useTeamStore } from './team-store.
 
 /** Settings → Team: join a team with a code, or see the team this desk is on and leave it. */
 export function TeamSection() {
-  const { status, problem, load, watch } = useTeamStore();
+  const { status, problem, busy, load, watch, restart } = useTeamStore();
+  const host = useAppStore((state) => state.info?.host);
   useWatch(watch);
   useEffect(() => {
     void load();
   }, [load]);
-  const notice = status ? restartNotice(status) : null;
+  const notice = status ? restartNotice(status, host) : null;
 
   return (
     <section aria-labelledby="team-title" className="team">
@@ -24,12 +27,27 @@ export function TeamSection() {
       {status?.mode === 'solo' && <JoinTeamForm />}
       {status?.mode === 'team' && <TeamMembership status={status} />}
       {problem && <p role="alert">{problem}</p>}
-      {notice && (
-        <p role="status" className="restart-notice">
-          {notice}
-        </p>
-      )}
+      {notice && <RestartNotice notice={notice} host={host} busy={busy} onRestart={() => void restart()} />}
     </section>
+  );
+}
+
+/** Only Electron can start itself again: a button there; browser mode's notice says how instead. */
+export function RestartNotice(props: {
+  notice: string;
+  host: AppInfo['host'] | undefined;
+  busy: boolean;
+  onRestart(): void;
+}) {
+  return (
+    <div className="restart-notice">
+      <p role="status">{props.notice}</p>
+      {props.host === 'electron' && (
+        <button type="button" onClick={props.onRestart} disabled={props.busy}>
+          Restart now
+        </button>
+      )}
+    </div>
   );
 }
 

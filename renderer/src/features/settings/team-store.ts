@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { type AppInfo, RESTART_BY_HAND } from '../../../../contract/channels.ts';
 import { VettedError } from '../../../../contract/errors.ts';
 import type { TeamHubState, TeamStatus, TeamStoreState } from '../../../../contract/team.ts';
 import { api } from '../../api.ts';
@@ -17,6 +18,8 @@ interface TeamState {
   watch(): () => void;
   join(code: string, password: string): Promise<boolean>;
   leave(): Promise<boolean>;
+  /** Electron starts itself again (the window goes with it); browser mode refuses, in words. */
+  restart(): Promise<boolean>;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -49,6 +52,12 @@ export const useTeamStore = create<TeamState>((set) => {
     watch: sharedWatch(() => api.on('team.status', (status) => set({ status }))),
     join: (code, password) => ask(() => api.team.join({ code, password })),
     leave: () => ask(() => api.team.leave()),
+    restart: () =>
+      askMain(() => api.app.restart(), {
+        busy: (on) => set(on ? { busy: true, problem: null } : { busy: false }),
+        answered: () => undefined,
+        refused: (error) => set({ problem: messageOf(error) }),
+      }),
   };
 });
 
@@ -65,10 +74,15 @@ export const HUB_TEXT: Record<TeamHubState, string> = {
   unknown: 'Unknown: the team store cannot say now.',
 };
 
-/** What a restart changes, when this desk joined or left since it started. */
-export function restartNotice(status: TeamStatus): string | null {
+/**
+ * What a restart changes, when this desk joined or left since it started; in browser mode also how to
+ * restart (under Electron a button does it).
+ */
+export function restartNotice(status: TeamStatus, host: AppInfo['host'] | undefined): string | null {
   if (!status.restartNeeded) return null;
-  return status.mode === 'team'
-    ? 'Restart Vetted to work on the team store.'
-    : 'Restart Vetted to work on this desk’s own journal again.';
+  const what =
+    status.mode === 'team'
+      ? 'Restart Vetted to work on the team store.'
+      : 'Restart Vetted to work on this desk’s own journal again.';
+  return host === 'browser' ? `${what} ${RESTART_BY_HAND}` : what;
 }
