@@ -36,7 +36,7 @@ test('a wrong password or a wrong team key is refused in words, and nothing is k
 
   const wrongPassword = await hubCommand(['join', '--data-dir', dir], `${store.code()}\nnot-the-password\n`);
   expect(wrongPassword.status).toBe(1);
-  expect(wrongPassword.err).toMatch(/refused this password for/);
+  expect(wrongPassword.err).toMatch(/refused the password for/);
 
   const otherKey = createTeamKey();
   const wrongKey = await hubCommand(
