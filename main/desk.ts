@@ -2,9 +2,8 @@ import path from 'node:path';
 import type { AppInfo } from '../contract/channels.ts';
 import { DeskError } from '../contract/errors.ts';
 import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
-import type { RunningSandbox, SandboxOptions, SandboxSecrets } from '../sandbox/index.ts';
+import type { RunningSandbox, SandboxOptions } from '../sandbox/index.ts';
 import { caseFeature } from './case/index.ts';
-import { decryptField, encryptField } from './crypto.ts';
 import { documentsFeature } from './customers/documents.ts';
 import { customersFeature } from './customers/index.ts';
 import { createReconciler } from './customers/reconcile.ts';
@@ -17,6 +16,7 @@ import { openJournal } from './journal/index.ts';
 import { describeError, type Logger } from './log.ts';
 import { queueFeature } from './queue/index.ts';
 import { sandboxPanelFeature } from './sandbox-panel.ts';
+import { sealedWith } from './sandbox-secrets.ts';
 import { type Handlers, serve } from './serve.ts';
 import { type ConnectOptions, connectService, type ServiceConnection } from './service/connection.ts';
 import {
@@ -247,16 +247,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       if (team) await team.close();
       else await journal.close();
     },
-  };
-}
-
-/** The embedded sandbox keeps its own secrets in its data file: sealed with our data key, never plain. */
-export function sealedWith(vault: Vault): SandboxSecrets {
-  const AAD = 'vetted:sandbox-secret';
-  const key = vault.dataKey();
-  return {
-    seal: (plainText) => encryptField(key, plainText, AAD),
-    open: (sealed) => decryptField(key, sealed, AAD),
   };
 }
 

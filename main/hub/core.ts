@@ -3,10 +3,10 @@
 // listener, subscriptions, catch-up — and reconciles the team's customers, once for the whole team.
 import { startSandbox } from '../../sandbox/index.ts';
 import { createReconciler } from '../customers/reconcile.ts';
-import { sealedWith } from '../desk.ts';
 import { createEventHub } from '../event-hub.ts';
 import type { DeskContext } from '../feature.ts';
 import { describeError } from '../log.ts';
+import { sealedWith } from '../sandbox-secrets.ts';
 import { connectService, type ServiceConnection } from '../service/connection.ts';
 import type { SettingsStore } from '../settings.ts';
 import { openTeamRuntime } from '../team/runtime.ts';
