@@ -79,8 +79,12 @@ export async function startHubCore(run: HubRunContext): Promise<HubCore> {
   return {
     async startListener() {
       webhooks = webhooksFeature(context, run.port === undefined ? {} : { port: run.port });
-      webhooks.onConnected?.();
       const listener = await webhooks.listening();
+      // On a real service the team's one subscription points at the tunnel (--public-url or settings).
+      await webhooks.subscribePublicUrl().catch((error: unknown) => {
+        log.warn('hub: could not subscribe the public URL', describeError(error));
+      });
+      webhooks.onConnected?.();
       void reconciler
         .refreshAll(() => undefined)
         .then(

@@ -34,7 +34,11 @@ export interface WebhooksOptions {
 export function webhooksFeature(
   context: DeskContext,
   options: WebhooksOptions = {},
-): Feature<WebhookChannel> & { figures(): WebhookFigures; listening(): Promise<ListenerStatus> } {
+): Feature<WebhookChannel> & {
+  figures(): WebhookFigures;
+  listening(): Promise<ListenerStatus>;
+  subscribePublicUrl(): Promise<void>;
+} {
   const { journal, events, log, settings } = context;
   let closed = false;
 
@@ -135,6 +139,8 @@ export function webhooksFeature(
   return {
     handlers,
     figures: () => receiver.figures(),
+    // The hub, on a real service: its tunnel's public URL is subscribed when it takes the listener role.
+    subscribePublicUrl: () => subs.ensurePublicUrlSubscribed(),
     // The hub prints where it listens (the tunnel must point there).
     async listening() {
       await listener.ready;

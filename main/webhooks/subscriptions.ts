@@ -18,6 +18,8 @@ export interface Subscriptions {
   remove(id: string): Promise<void>;
   /** Sandbox mode: subscribes the listener itself unless a subscription of ours already does. */
   ensureListenerSubscribed(): Promise<void>;
+  /** The public URL in settings has a subscription of ours (the hub, on a real service, at every lead). */
+  ensurePublicUrlSubscribed(): Promise<void>;
   /** The URL `create()` uses when given none: the listener (sandbox) or the public URL (a real service). */
   defaultUrl(): string | null;
   /** Every secret a genuine delivery may be signed with (including one being created right now). */
@@ -130,10 +132,19 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
     await create(url);
   }
 
+  async function ensurePublicUrlSubscribed(): Promise<void> {
+    if (context.connection().mode === 'sandbox' || !publicUrl()) return;
+    const subscriptions = await list();
+    if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'public-url'))
+      return;
+    await create();
+  }
+
   return {
     list,
     create,
     defaultUrl,
+    ensurePublicUrlSubscribed,
     async setPaused(id, paused) {
       const updated = view(
         await client().subscriptions.setPaused(id, paused, { idempotencyKey: randomUUID() }),

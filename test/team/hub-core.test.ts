@@ -1,0 +1,90 @@
+// The hub's real core (not a fake): on a service that is not the built-in sandbox, taking the listener role
+// subscribes the tunnel's public URL, and what the service then delivers lands in the team store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import pg from 'pg';
+import { afterEach, expect, test } from 'vitest';
+import { hubCli } from '../../main/hub/cli.ts';
+import { startHubCore } from '../../main/hub/core.ts';
+import { hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
+import { createLogger } from '../../main/log.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import { quickClient } from '../drafts/helpers.ts';
+import { samplePerson } from '../support/person.ts';
+import { until } from '../support/poll.ts';
+import { freshDatabase } from '../support/team-db.ts';
+import { makeTeamStore } from '../support/team-store.ts';
+import { freePort } from '../webhooks/helpers.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function hubCommand(args: string[], input: string): Promise<void> {
+  const output = { text: '' };
+  const status = await hubCli(args, {
+    stdin: Readable.from([input]),
+    out: (text) => {
+      output.text += text;
+    },
+    err: (text) => {
+      output.text += text;
+    },
+    untilStopped: () => new Promise(() => undefined),
+  });
+  expect(status, output.text).toBe(0);
+}
+
+test('leading on a service of its own, the hub subscribes its public URL and records what is delivered', async () => {
+  const url = await freshDatabase();
+  const store = await makeTeamStore(url);
+  const sandbox = await startSandbox({ port: 0 });
+  cleanups.push(() => sandbox.close());
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-core-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  await hubCommand(
+    ['service', '--data-dir', dir, '--base-url', sandbox.baseUrl, '--client-id', sandbox.clientId],
+    `${sandbox.clientSecret}\n`,
+  );
+
+  const log = createLogger(() => undefined);
+  const config = openHubConfig(dir, log);
+  const port = await freePort();
+  // Loopback stands in for the tunnel: the service runs on this machine.
+  const publicUrl = `http://127.0.0.1:${port}/webhooks`;
+  const core = await startHubCore({ config, team: hubTeam(config), log, port, publicUrl });
+  cleanups.push(() => core.close());
+  expect((await core.startListener()).url).toBe(publicUrl);
+
+  const client = quickClient(sandbox);
+  cleanups.push(() => client.close());
+  const subscriptions = await client.subscriptions.list();
+  expect(subscriptions.map((subscription) => subscription.url)).toEqual([publicUrl]);
+
+  // A customer created on the service by anyone: its webhook reaches the hub, and the store has both.
+  const created = await client.customers.create(samplePerson('Hub', 'Heard', 'hub.heard@example.com'), {
+    idempotencyKey: crypto.randomUUID(),
+  });
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  await until(
+    async () => {
+      await sandbox.advanceClock(0);
+      const events = await db.query('SELECT 1 FROM vetted.events WHERE customer_id = $1', [created.id]);
+      const customers = await db.query('SELECT 1 FROM vetted.customers WHERE id = $1', [created.id]);
+      return events.rowCount! > 0 && customers.rowCount! > 0;
+    },
+    'the delivered event and its customer in the team store',
+    20_000,
+  );
+
+  // Taking the role again (after a stand-by) subscribes nothing twice.
+  await core.stopListener();
+  await core.startListener();
+  expect(await client.subscriptions.list()).toHaveLength(1);
+});
