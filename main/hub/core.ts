@@ -53,6 +53,7 @@ export async function startHubCore(run: HubRunContext): Promise<HubCore> {
   const runtime = await openTeamRuntime({
     team,
     role: 'hub',
+    drains: true,
     dataDir,
     dataKey: vault.dataKey(),
     log,

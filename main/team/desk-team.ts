@@ -28,6 +28,7 @@ export async function openTeam(
     runtime = await openTeamRuntime({
       team: joined,
       role: 'desk',
+      drains: settings.get().serviceMode !== 'sandbox',
       dataDir: options.dataDir,
       dataKey: vault.dataKey(),
       log: options.log,

@@ -19,6 +19,7 @@ import { type Replication, startReplication } from './journal/replication.ts';
 import {
   type FlushResult,
   flushLocal,
+  listTeamOutbox,
   startTeamDrain,
   submitToTeam,
   type TeamDrain,
@@ -57,6 +58,11 @@ export interface TeamRuntimeOptions {
   client(): ServiceClient;
   /** Customers whose rows changed in the local replica (another desk's work, the hub's, or ours). */
   onCustomersChanged(ids: readonly string[]): void;
+  /**
+   * Whether this process sends the team outbox's drafts. A desk on its private built-in sandbox must not:
+   * the customers would exist on no service the team shares. The hub always does.
+   */
+  drains: boolean;
   /** For tests: leases and polling of the team outbox's drainer. */
   drain?: { leaseMs?: number; pollMs?: number };
 }
@@ -115,17 +121,27 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     await pool.end();
     throw error;
   }
-  const drain = startTeamDrain({
-    pool,
-    cipher,
-    client: options.client,
-    holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
-    log,
-    ...(options.drain ?? {}),
-    async onCreated(customer, _row, form) {
-      await journal.customers.upsert(customer, { source: 'created' }, form ? personalData(form) : undefined);
-    },
-  });
+  const drain: TeamDrain = options.drains
+    ? startTeamDrain({
+        pool,
+        cipher,
+        client: options.client,
+        holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
+        log,
+        ...(options.drain ?? {}),
+        async onCreated(customer, _row, form) {
+          await journal.customers.upsert(
+            customer,
+            { source: 'created' },
+            form ? personalData(form) : undefined,
+          );
+        },
+      })
+    : {
+        settled: async () => undefined,
+        list: () => listTeamOutbox(pool, cipher),
+        close: async () => undefined,
+      };
   void replication
     .catchUp()
     .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
