@@ -215,6 +215,9 @@ export const REFUSED = {
   retryNotAllowed: 'Only a customer in “retry” can be resubmitted.',
   fixFieldsFirst: 'Correct the highlighted fields first.',
   restartByHand: `Vetted runs in browser mode here and cannot restart itself. ${RESTART_BY_HAND}`,
+  teamNotOpen:
+    'This desk has joined a team but is not working on the team store yet (restart Vetted, or see ' +
+    'Settings → Team for what stops it). The draft stays here until then.',
 } as const;
 
 export const refusal = {
@@ -223,6 +226,7 @@ export const refusal = {
   noSuchDraft: () => new DeskError('NotFound', REFUSED.noSuchDraft),
   retryUsed: () => new DeskError('RetryUsed', REFUSED.retryUsed),
   restartByHand: () => new DeskError('RestartByHand', REFUSED.restartByHand),
+  teamNotOpen: () => new DeskError('TeamNotOpen', REFUSED.teamNotOpen),
   /** With the reason the customer's status or the service's links give (contract/statuses.ts). */
   retryNotAllowed: (reason: string = REFUSED.retryNotAllowed) => new DeskError('RetryNotAllowed', reason),
   /** The service does not offer this action to this customer (its links, contract/statuses.ts). */

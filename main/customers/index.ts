@@ -131,7 +131,7 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
     // Start-up reconcile runs behind the first screen; its progress is pushed as it goes.
     onConnected() {
       // In team mode the hub reconciles for the whole team (one set of requests against the rate limit).
-      if (options.team) return;
+      if (options.team || options.settings.get().team) return;
       if (options.connection().status().state !== 'not-configured') void reconcileAll();
     },
   };

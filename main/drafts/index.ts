@@ -82,7 +82,8 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
     log,
     client,
     // In team mode drafts leave this desk through the team outbox (teamSubmit), never from here.
-    canSend: () => !context.team && context.connection().status().state !== 'not-configured',
+    canSend: () =>
+      !context.team && !teamNotOpen() && context.connection().status().state !== 'not-configured',
     onDraftChange: announce,
     onCustomerChange: (row) => events.emit('customer.updated', row),
     onProgress: (progress) => events.emit('job.progress', progress),
@@ -93,6 +94,9 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
   const announceMoved = ({ moved }: { moved: readonly string[] }) => {
     for (const id of moved) events.emit('draft.discarded', { id });
   };
+  // Joined (Settings → Team) but not working on the team store (before the restart, or the store refused to
+  // open): a draft sent from here would bypass the team outbox, so it waits.
+  const teamNotOpen = () => !context.team && context.settings.get().team !== undefined;
   const warnNotMoved = (error: unknown) =>
     log.warn('drafts not moved to the team outbox', describeError(error));
   const teamSubmit = async (team: TeamRuntime, ids: readonly string[]): Promise<SubmitResult> => {
@@ -155,7 +159,11 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
       events.emit('draft.discarded', { id });
       return { id, discarded: true };
     },
-    'drafts.submit': ({ ids }) => (context.team ? teamSubmit(context.team, ids) : outbox.submit(ids)),
+    'drafts.submit': ({ ids }) => {
+      if (context.team) return teamSubmit(context.team, ids);
+      if (teamNotOpen()) throw refusal.teamNotOpen();
+      return outbox.submit(ids);
+    },
     async 'drafts.tryAgain'({ id }) {
       await outbox.tryAgain(id);
       return status(id);

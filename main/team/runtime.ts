@@ -4,6 +4,7 @@
 // opens none of this.
 import os from 'node:os';
 import path from 'node:path';
+import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
 import { personalData } from '../drafts/form.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
@@ -24,7 +25,7 @@ import {
   submitToTeam,
   type TeamDrain,
 } from './outbox/index.ts';
-import { openTeamPool, teamClientConfig } from './store/pool.ts';
+import { checkTeamStore, openTeamPool, TeamConnectionError, teamClientConfig } from './store/pool.ts';
 import { decodeTeamKey } from './team-key.ts';
 
 /** The team this desk joined, with the secrets its vault keeps for it. */
@@ -108,7 +109,9 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   });
   let journal: Journal;
   try {
+    await checkStoreAtStart(pool, team.teamKey, log);
     journal = await openTeamJournal({
+      storeChecked: true,
       pool,
       teamKey: team.teamKey,
       local,
@@ -161,4 +164,21 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
       await pool.end();
     },
   };
+}
+
+/**
+ * A store at another schema, or whose key is not this team's, refuses the start (the desk must not write
+ * into it). An unreachable one does not: drafts wait on the desk, the queue shows its replica, and the
+ * replica and the outbox's drainer catch up once the store answers.
+ */
+async function checkStoreAtStart(pool: pg.Pool, teamKey: Buffer, log: Logger): Promise<void> {
+  try {
+    await checkTeamStore(pool, teamKey);
+  } catch (error) {
+    if (!(error instanceof TeamConnectionError && error.kind === 'unreachable')) throw error;
+    log.warn(
+      'team store unreachable at start: working from this desk until it answers',
+      describeError(error),
+    );
+  }
 }

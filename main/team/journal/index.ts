@@ -30,6 +30,11 @@ export interface TeamJournalOptions {
    * resolves: the desk's replica catches up there, so the queue shows the write when it resolves.
    */
   onCommitted?: (seq: number) => Promise<void>;
+  /**
+   * The caller checked the store itself (a desk may start while the store is unreachable: its drafts wait
+   * locally and its replica catches up once the store answers).
+   */
+  storeChecked?: boolean;
 }
 
 /**
@@ -59,9 +64,10 @@ export async function openTeamJournal({
   local,
   clock = systemClock,
   onCommitted,
+  storeChecked = false,
 }: TeamJournalOptions): Promise<Journal> {
   const cipher = personalCipher(teamKey);
-  await checkTeamSchema(pool);
+  if (!storeChecked) await checkTeamSchema(pool);
   const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, clock });
   const units = teamUnits({ pool, local, onCommitted, compose: (db, repos) => compose(context(db), repos) });
   return {

@@ -37,12 +37,36 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
     }
   };
 
-  /** Runs on one client of the pool in BEGIN … COMMIT, with the local unit `localTx` around it. */
+  /**
+   * Runs `work` with the local unit `localTx` around a PostgreSQL transaction that begins only when the work
+   * first touches the team store: a unit of drafts alone (drafting offline) never needs the store.
+   */
   const onPostgres = async <T>(localTx: JournalTransaction, work: (tx: JournalTransaction) => Promise<T>) => {
-    const client = await pool.connect();
+    let client: pg.PoolClient | undefined;
+    let starting: Promise<pg.PoolClient> | undefined;
+    const begin = () => {
+      starting ??= (async () => {
+        const connected = await pool.connect();
+        try {
+          await connected.query('BEGIN');
+        } catch (error) {
+          connected.release(error as Error);
+          throw error;
+        }
+        client = connected;
+        return connected;
+      })();
+      return starting;
+    };
+    const lazy = {
+      query: (...args: Parameters<pg.PoolClient['query']>) =>
+        begin().then((connected) => (connected.query as (...a: typeof args) => unknown)(...args)),
+    } as unknown as pg.PoolClient;
     /** The highest change number drawn by what is still part of the transaction. */
     let drawn = 0;
-    const db = transactionDb(client, (seq) => {
+    /** A nested unit that failed after it began the PostgreSQL transaction: no savepoint can undo it. */
+    let poisoned = false;
+    const db = transactionDb(lazy, (seq) => {
       drawn = Math.max(drawn, seq);
     });
     const unit = (localUnit: JournalTransaction): JournalTransaction => ({
@@ -50,26 +74,35 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
       transaction: (nested) =>
         localUnit.transaction(async (localNested) => {
           const before = drawn;
-          await client.query('SAVEPOINT nested');
+          const savepoint = client !== undefined;
+          if (savepoint) await lazy.query('SAVEPOINT nested');
           try {
             const result = await nested(unit(localNested));
-            await client.query('RELEASE SAVEPOINT nested');
+            if (savepoint) await lazy.query('RELEASE SAVEPOINT nested');
             return result;
           } catch (error) {
             drawn = before;
+            if (!savepoint && client) poisoned = true;
             // If even this fails, the transaction is doomed and its COMMIT says so (below): the work's own
             // error is the one to report here.
-            await client
-              .query('ROLLBACK TO SAVEPOINT nested; RELEASE SAVEPOINT nested')
-              .catch(() => undefined);
+            if (savepoint) {
+              await lazy
+                .query('ROLLBACK TO SAVEPOINT nested; RELEASE SAVEPOINT nested')
+                .catch(() => undefined);
+            }
             throw error;
           }
         }),
     });
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
       const result = await work(unit(localTx));
+      if (!client) return { result, drawn: 0 };
+      if (poisoned) {
+        throw new JournalError(
+          'A nested unit of work failed after it wrote to the team store: nothing was kept.',
+        );
+      }
       // PostgreSQL answers COMMIT with ROLLBACK, not an error, for a transaction a failed statement aborted
       // (work that caught a database error and went on): the local part must then roll back too.
       const { command } = await client.query('COMMIT');
@@ -78,13 +111,13 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
       }
       return { result, drawn };
     } catch (error) {
-      await client.query('ROLLBACK').catch((failed: Error) => {
+      await client?.query('ROLLBACK').catch((failed: Error) => {
         // The connection is gone or unusable: it must not go back to the pool.
         broken = failed;
       });
       throw error;
     } finally {
-      client.release(broken);
+      client?.release(broken);
     }
   };
 

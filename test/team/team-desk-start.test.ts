@@ -1,0 +1,69 @@
+// A joined desk at start: a store it must not write to keeps drafts on the desk (never sent around the team
+// outbox); an unreachable store does not stop team mode (drafts wait here for it).
+import pg from 'pg';
+import { expect, test } from 'vitest';
+import { VettedError } from '../../contract/errors.ts';
+import { validForm } from '../drafts/helpers.ts';
+import { removeDir, startDesk } from '../integration/desk-harness.ts';
+import { freshDatabase } from '../support/team-db.ts';
+import { makeTeamStore } from '../support/team-store.ts';
+
+async function joinedDataDir(url: string) {
+  const store = await makeTeamStore(url);
+  const h = await startDesk();
+  await h.call('team.join', { code: store.code(), password: store.password });
+  await h.close();
+  return { dataDir: h.dataDir, store };
+}
+
+async function draftReady(h: Awaited<ReturnType<typeof startDesk>>) {
+  const { id } = await h.call('drafts.create');
+  await h.call('drafts.save', { id, form: validForm() });
+  return id;
+}
+
+test('a store at another schema: the desk starts on its own journal and refuses to send drafts around the team', async () => {
+  const url = await freshDatabase();
+  const { dataDir } = await joinedDataDir(url);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query('UPDATE vetted.schema_version SET version = 99');
+  await admin.end();
+
+  const h = await startDesk(dataDir);
+  try {
+    expect(await h.call('team.status')).toMatchObject({ mode: 'team', restartNeeded: true });
+    const id = await draftReady(h);
+    const refused = await h.call('drafts.submit', { ids: [id] }).catch((error) => error);
+    expect(refused).toBeInstanceOf(VettedError);
+    expect((refused as VettedError).code).toBe('TeamNotOpen');
+    expect(await h.call('drafts.get', { id })).toMatchObject({ state: 'draft' });
+    expect(h.logLines.join('\n')).toMatch(/team store not opened/);
+  } finally {
+    await h.close();
+    removeDir(dataDir);
+  }
+});
+
+test('an unreachable store at start: team mode all the same, submitted drafts wait on the desk', async () => {
+  const url = await freshDatabase();
+  const { dataDir } = await joinedDataDir(url);
+  // Point the joined connection at a port nothing listens on (1): the store is unreachable.
+  const settingsFile = `${dataDir}/settings.json`;
+  const fs = await import('node:fs');
+  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  settings.team.connection.port = 1;
+  fs.writeFileSync(settingsFile, JSON.stringify(settings));
+
+  const h = await startDesk(dataDir);
+  try {
+    expect(await h.call('team.status')).toMatchObject({ mode: 'team', restartNeeded: false });
+    const id = await draftReady(h);
+    const result = await h.call('drafts.submit', { ids: [id] });
+    expect(result.queued).toEqual([id]);
+    expect(await h.call('drafts.get', { id })).toMatchObject({ state: 'queued' });
+  } finally {
+    await h.close();
+    removeDir(dataDir);
+  }
+});
