@@ -28,6 +28,8 @@ import {
 import { checkTeamStore, openTeamPool, TeamConnectionError, teamClientConfig } from './store/pool.ts';
 import { decodeTeamKey } from './team-key.ts';
 
+const FLUSH_EVERY_MS = 5_000;
+
 /** The team this desk joined, with the secrets its vault keeps for it. */
 export interface JoinedTeam {
   teamId: string;
@@ -149,6 +151,16 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     .catchUp()
     .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
   const today = () => options.clock?.() ?? new Date();
+  // Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look
+  // every few seconds costs one local read while none waits.
+  const flushWaiting = async () => {
+    const waiting = (await local.drafts.list()).some((draft) => draft.state === 'queued');
+    if (waiting) await flushLocal({ local, pool, cipher, log });
+  };
+  const flushTimer = setInterval(() => {
+    flushWaiting().catch((error: unknown) => log.warn('waiting drafts not moved', describeError(error)));
+  }, FLUSH_EVERY_MS);
+  flushTimer.unref();
   return {
     teamId: team.teamId,
     journal,
@@ -158,6 +170,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),
     flushLocal: () => flushLocal({ local, pool, cipher, log }),
     async close() {
+      clearInterval(flushTimer);
       await drain.close();
       await replication.close();
       await journal.close();

@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { VettedError } from '../../contract/errors.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { removeDir, startDesk } from '../integration/desk-harness.ts';
+import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
 
@@ -56,14 +57,36 @@ test('an unreachable store at start: team mode all the same, submitted drafts wa
   fs.writeFileSync(settingsFile, JSON.stringify(settings));
 
   const h = await startDesk(dataDir);
+  let draftId = '';
   try {
     expect(await h.call('team.status')).toMatchObject({ mode: 'team', restartNeeded: false });
     const id = await draftReady(h);
+    draftId = id;
     const result = await h.call('drafts.submit', { ids: [id] });
     expect(result.queued).toEqual([id]);
     expect(await h.call('drafts.get', { id })).toMatchObject({ state: 'queued' });
   } finally {
     await h.close();
+  }
+  // The store answers again (here: the desk starts with the right port): the waiting draft moves into the
+  // team outbox, under the key it was given on this desk, and leaves the desk.
+  settings.team.connection.port = new URL(url).port === '' ? 5432 : Number(new URL(url).port);
+  fs.writeFileSync(settingsFile, JSON.stringify(settings));
+  const again = await startDesk(dataDir);
+  try {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      await until(async () => {
+        const { rowCount } = await db.query('SELECT 1 FROM vetted.team_outbox');
+        return rowCount === 1;
+      }, 'the waiting draft in the team outbox');
+    } finally {
+      await db.end();
+    }
+    await expect(again.call('drafts.get', { id: draftId })).rejects.toMatchObject({ code: 'NotFound' });
+  } finally {
+    await again.close();
     removeDir(dataDir);
   }
 });
