@@ -13,6 +13,7 @@ import {
   type StatusChange,
 } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
+import { sealedReported } from '../../journal/personal.ts';
 import { isoTime, latest } from '../../journal/time.ts';
 import { reportedFields } from '../../service/hal.ts';
 import type { Queryable } from '../store/sql.ts';
@@ -27,7 +28,6 @@ import {
   openReported,
   sealPersonal,
   sealProfile,
-  sealReported,
 } from './customer-row.ts';
 import { PgText, toPgText } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
@@ -136,7 +136,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
         const seq = await db.nextChange(client);
         const found = await locked(client, service.id);
         const at = now();
-        const reported = sealReported(cipher, service.id, reportedFields(service));
+        const reported = sealedReported(cipher, service.id, reportedFields(service));
         if (!found) {
           const customer = firstRecord(service, observation, at);
           const sealed = personal ? sealPersonal(cipher, service.id, personal) : null;
