@@ -4,7 +4,7 @@
 // decided.
 import { z } from 'zod';
 import { SectionSchema } from '../../../contract/queue.ts';
-import { type JournalCustomer, LinksSchema } from '../../journal/customers.ts';
+import type { JournalCustomer } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
 import {
   AddressSchema,
@@ -14,6 +14,7 @@ import {
   type PersonalPlace,
 } from '../../journal/personal.ts';
 import type { ReplicaCustomer } from '../../journal/replica.ts';
+import { LinksSchema } from '../../journal/service-record.ts';
 import { latest } from '../../journal/time.ts';
 import { PgSeq, PgText, PgTime, PgTimeOrNull } from './rows.ts';
 

@@ -4,16 +4,15 @@
 // carries a change number for the desks' replicas. Personal data is sealed with the team key here, on the desk.
 import { z } from 'zod';
 import { sectionOf } from '../../../contract/queue.ts';
-import {
-  type CustomersRepository,
-  firstRecord,
-  fromService,
-  type JournalCustomer,
-  type Observation,
-  type StatusChange,
+import type {
+  CustomersRepository,
+  JournalCustomer,
+  Observation,
+  StatusChange,
 } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
 import { sealedReported } from '../../journal/personal.ts';
+import { firstRecord, fromService } from '../../journal/service-record.ts';
 import { isoTime, latest } from '../../journal/time.ts';
 import { reportedFields } from '../../service/hal.ts';
 import type { Queryable } from '../store/sql.ts';
