@@ -9,30 +9,20 @@ describe('a sealed JSON column of the team store that is not what Vetted wrote',
   const cipher = personalCipher(randomBytes(32));
   const secret = 'Ada Lovelace 123-45-6789';
 
-  function failureOf(open: () => unknown): Error {
-    try {
-      open();
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('it opened');
-  }
-
   it('is refused, naming table and column, when it is not JSON at all (JSON.parse quotes its input)', () => {
     const token = cipher.seal(customerPlace('c-1', 'personal'), `{"address": ${secret}`);
-    const error = failureOf(() => openPersonal(cipher, 'c-1', token));
-    expect(error).toBeInstanceOf(JournalError);
-    expect(error.message).toMatch(/personal of customers c-1/);
-    expect(error.message).not.toContain('Ada');
-    expect(error.message).not.toContain('6789');
+    const opening = () => openPersonal(cipher, 'c-1', token);
+    expect(opening).toThrow(JournalError);
+    expect(opening).toThrow(/personal of customers c-1/);
+    expect(opening).not.toThrow(/Ada|6789/);
   });
 
   it('is refused without quoting a value when its JSON has the wrong form', () => {
     const token = cipher.seal(customerPlace('c-2', 'reported'), JSON.stringify([secret]));
-    const error = failureOf(() => openReported(cipher, 'c-2', token));
-    expect(error).toBeInstanceOf(JournalError);
-    expect(error.message).toMatch(/reported of customers c-2/);
-    expect(error.message).not.toContain('Ada');
+    const opening = () => openReported(cipher, 'c-2', token);
+    expect(opening).toThrow(JournalError);
+    expect(opening).toThrow(/reported of customers c-2/);
+    expect(opening).not.toThrow(/Ada/);
   });
 
   it('opens what Vetted sealed', () => {

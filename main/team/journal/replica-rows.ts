@@ -7,7 +7,7 @@ import type { ReplicaChanges } from '../../journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CUSTOMER_COLUMNS, CustomerRowSchema, replicaCustomerOf } from './customer-row.ts';
 import { NOTE_COLUMNS, NoteRowSchema, noteOf } from './notes.ts';
-import { PgSeq, PgText, PgTime, parseRows } from './rows.ts';
+import { camelKeys, PgSeq, PgText, PgTime, parseRows } from './rows.ts';
 
 /** A page of changes: `through` is the highest change number it covers; `more` if a page may follow. */
 export interface ChangesPage {
@@ -78,22 +78,9 @@ export async function readChangesPage(
     changes: {
       through,
       customers: customers.map((row) => replicaCustomerOf(row, cipher)),
-      statusHistory: history.map((row) => ({
-        seq: row.seq,
-        customerId: row.customer_id,
-        status: row.status,
-        at: row.at,
-        source: row.source,
-        eventId: row.event_id,
-      })),
+      statusHistory: history.map(camelKeys),
       notes: notes.map((row) => noteOf(cipher, row)),
-      retries: retries.map((row) => ({
-        seq: row.seq,
-        customerId: row.customer_id,
-        usedAt: row.used_at,
-        outcome: row.outcome,
-        released: row.released,
-      })),
+      retries: retries.map(camelKeys),
     },
   };
 }
