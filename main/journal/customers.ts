@@ -12,6 +12,7 @@ import {
   sealedPersonal,
   sealedReported,
 } from './personal.ts';
+import { firstRecord, LinksSchema, recordedFields, serviceFields } from './service-record.ts';
 import { type Clock, isoTime, latest } from './time.ts';
 
 /** How a status was learnt: from our own create, a GET (start-up, refresh), or a webhook event. */
@@ -123,13 +124,6 @@ interface PersonalRow {
   date_of_birth: string | null;
   ssn_last_four: string | null;
 }
-
-export const LinksSchema = z
-  .record(
-    z.string(),
-    z.object({ href: z.string(), type: z.string().optional(), 'resource-type': z.string().optional() }),
-  )
-  .catch({});
 
 const ReportedSchema = z.record(z.string(), z.unknown());
 
@@ -318,53 +312,6 @@ export function customersRepository(db: Db, sql: Statements, cipher: PersonalCip
     },
   };
   return repository;
-}
-
-/** A customer seen for the first time, as recorded: what `get` reads back after the insert. */
-export function firstRecord(
-  customer: ServiceCustomer,
-  observation: Observation,
-  at: string,
-): JournalCustomer {
-  const created = isoTime(customer.created, at);
-  // A customer first seen by a poll has waited since it was created, as far as anyone can tell.
-  const statusSince = observation.at ? isoTime(observation.at, at) : created;
-  return {
-    ...fromService(customer, ''),
-    section: sectionOf(customer.status),
-    statusSince,
-    created,
-    lastRefreshed: at,
-    goneAt: null,
-    pendingDocuments: 0,
-    note: null,
-    // As the insert trigger sets it (migration 7).
-    changedAt: statusSince,
-  };
-}
-
-/** What the service's answer says of a customer, as `get` gives it. */
-export function fromService(customer: ServiceCustomer, previousUrl: string) {
-  return recordedFields(serviceFields(customer, previousUrl), customer._links);
-}
-
-/** The columns that come straight from the service's answer. */
-function serviceFields(customer: ServiceCustomer, previousUrl: string) {
-  return {
-    id: customer.id,
-    url: customer._links.self?.href ?? previousUrl,
-    name: [customer.firstName, customer.lastName].filter(Boolean).join(' '),
-    email: customer.email,
-    type: customer.type,
-    status: customer.status,
-    links: JSON.stringify(customer._links),
-  };
-}
-
-/** What `get` would read back of the columns `serviceFields` gave. */
-function recordedFields(fields: ReturnType<typeof serviceFields>, links: ServiceCustomer['_links']) {
-  const { id, url, name, email, type, status } = fields;
-  return { id, url, name, email, type, status, links: LinksSchema.parse(links) };
 }
 
 function toCustomer(row: CustomerRow): JournalCustomer {

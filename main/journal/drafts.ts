@@ -132,7 +132,8 @@ interface OutboxRow {
   idempotency_key: string;
   key_created_at: string;
   attempts: number;
-  maybe_created: number;
+  /** 0/1 in SQLite; a boolean in the team outbox (PostgreSQL), whose rows the same rules read. */
+  maybe_created: number | boolean;
   duplicate_of: string | null;
 }
 
@@ -358,13 +359,14 @@ function toSummary(row: DraftRow): DraftSummary {
   };
 }
 
-function toOutboxEntry(row: OutboxRow): OutboxEntry {
+/** An outbox row as the outbox's rules see it, the desk's own or the team outbox's. */
+export function toOutboxEntry(row: OutboxRow): OutboxEntry {
   return {
     draftId: row.draft_id,
     idempotencyKey: row.idempotency_key,
     keyCreatedAt: row.key_created_at,
     attempts: row.attempts,
-    maybeCreated: row.maybe_created === 1,
+    maybeCreated: Boolean(row.maybe_created),
     duplicateOf: row.duplicate_of,
   };
 }

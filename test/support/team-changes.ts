@@ -4,10 +4,9 @@
 import pg from 'pg';
 import { type PersonalCipher, type PersonalData, personalCipher } from '../../main/journal/personal.ts';
 import { drawChange } from '../../main/team/journal/team-db.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
-import { freshDatabase } from './team-db.ts';
+import { migratedDatabase } from './team-db.ts';
 
 export interface TeamStore {
   url: string;
@@ -19,14 +18,7 @@ export interface TeamStore {
 
 /** A fresh, migrated team store and a pool on it. */
 export async function teamStore(): Promise<TeamStore> {
-  const url = await freshDatabase();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await migrateTeamStore(admin);
-  } finally {
-    await admin.end();
-  }
+  const url = await migratedDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const teamKey = createTeamKey();
   return { url, pool, teamKey, cipher: personalCipher(teamKey), end: () => pool.end() };

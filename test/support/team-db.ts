@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { migrateTeamStore } from '../../main/team/store/migrations.ts';
 
 /** The cluster's superuser URL for the `postgres` database. */
 export function pgAdminUrl(): string {
@@ -21,4 +22,17 @@ export async function freshDatabase(prefix = 'vetted'): Promise<string> {
   const url = new URL(pgAdminUrl());
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** A fresh database with the team store's schema (migrated as its administrator); returns its superuser URL. */
+export async function migratedDatabase(prefix?: string): Promise<string> {
+  const url = await freshDatabase(prefix);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await migrateTeamStore(admin);
+  } finally {
+    await admin.end();
+  }
+  return url;
 }

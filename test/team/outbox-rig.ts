@@ -7,10 +7,9 @@ import { createFieldKey } from '../../main/crypto.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
 import { createLogger, type Logger } from '../../main/log.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { removeDir, tempDir, validForm } from '../drafts/helpers.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { migratedDatabase } from '../support/team-db.ts';
 
 export interface TeamOutboxRig {
   url: string;
@@ -28,14 +27,7 @@ export interface TeamOutboxRig {
 }
 
 export async function teamOutboxRig(): Promise<TeamOutboxRig> {
-  const url = await freshDatabase('outbox');
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await migrateTeamStore(admin);
-  } finally {
-    await admin.end();
-  }
+  const url = await migratedDatabase('outbox');
   const pool = new pg.Pool({ connectionString: url, max: 6 });
   const dir = tempDir('vetted-team-outbox-');
   const local = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });

@@ -1,27 +1,13 @@
 import net from 'node:net';
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import type { TeamConnection } from '../../main/team/join-code.ts';
 import { TeamSchemaError } from '../../main/team/store/migrations.ts';
 import { checkTeamStore, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase, pgAdminUrl } from '../support/team-db.ts';
+import { connectionOf } from '../support/team-store.ts';
 import { addTestReviewer, connectFailure, initTeamStore, trackPool } from './admin-support.ts';
-
-function superuser(url: string): { connection: TeamConnection; password: string } {
-  const u = new URL(url);
-  return {
-    connection: {
-      host: u.hostname,
-      port: Number(u.port),
-      database: u.pathname.slice(1),
-      user: decodeURIComponent(u.username),
-      sslmode: 'disable',
-    },
-    password: decodeURIComponent(u.password),
-  };
-}
 
 test('a wrong password is refused in words that never hold the password', async () => {
   const store = await initTeamStore();
@@ -35,7 +21,7 @@ test('a wrong password is refused in words that never hold the password', async 
 });
 
 test('no such database, nothing listening, and a server without TLS are each named', async () => {
-  const { connection, password } = superuser(pgAdminUrl());
+  const { connection, password } = connectionOf(pgAdminUrl());
   const missing = await connectFailure({ ...connection, database: 'no_such_db' }, password);
   expect(missing).toMatchObject({
     kind: 'database',
@@ -65,14 +51,14 @@ test('checkTeamStore: the right key passes, another team key is refused, a bare 
   await expect(checkTeamStore(pool, createTeamKey())).rejects.toThrow(
     "This join code's team key does not match this team store.",
   );
-  const bare = superuser(await freshDatabase());
+  const bare = connectionOf(await freshDatabase());
   await expect(
     checkTeamStore(trackPool(openTeamPool(bare.connection, bare.password)), createTeamKey()),
   ).rejects.toThrow(TeamSchemaError);
 });
 
 test('an idle connection the server drops is reported to the pool owner, never crashing the process', async () => {
-  const { connection, password } = superuser(await freshDatabase());
+  const { connection, password } = connectionOf(await freshDatabase());
   const dropped: TeamConnectionError[] = [];
   const pool = trackPool(
     openTeamPool(connection, password, {

@@ -7,8 +7,7 @@ import { createFieldKey } from '../../main/crypto.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
 import { type Clock, systemClock } from '../../main/journal/time.ts';
 import { poolDb, type TeamRepositoryContext } from '../../main/team/journal/team-db.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { migratedDatabase } from '../support/team-db.ts';
 
 const pools: pg.Pool[] = [];
 afterEach(async () => {
@@ -30,14 +29,7 @@ export function contextOn(url: string, clock: Clock = systemClock, teamKey = cre
 
 /** An empty, migrated team store; `url` is its administrator's (the cluster's superuser). */
 export async function teamStore(clock: Clock = systemClock) {
-  const url = await freshDatabase();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await migrateTeamStore(admin);
-  } finally {
-    await admin.end();
-  }
+  const url = await migratedDatabase();
   return { url, teamKey: createFieldKey(), ...contextOn(url, clock) };
 }
 

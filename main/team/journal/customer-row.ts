@@ -1,33 +1,34 @@
 // A team store customer row and the journal's `JournalCustomer`, both ways. Everything that names a person
-// (name, e-mail, links, the queue line) rides sealed in `profile`; the replica (team-replica) reads rows
-// through `customerFromRow` too, so this is the one place the row's format is decided.
+// (name, e-mail, links, the queue line) rides sealed in `profile`; the replica's change reader
+// (replica-rows.ts) reads rows through `replicaCustomerOf` too, so this is the one place the row's format is
+// decided.
 import { z } from 'zod';
 import { SectionSchema } from '../../../contract/queue.ts';
-import { type JournalCustomer, LinksSchema } from '../../journal/customers.ts';
+import type { JournalCustomer } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
 import {
   AddressSchema,
+  customerPlace,
   type PersonalCipher,
   type PersonalData,
   type PersonalPlace,
 } from '../../journal/personal.ts';
+import type { ReplicaCustomer } from '../../journal/replica.ts';
+import { LinksSchema } from '../../journal/service-record.ts';
 import { latest } from '../../journal/time.ts';
-import { PgText } from './rows.ts';
-
-/** timestamptz arrives as a Date (node-postgres); the journal speaks ISO text. */
-const Time = z.date().transform((date) => date.toISOString());
+import { PgSeq, PgText, PgTime, PgTimeOrNull } from './rows.ts';
 
 export const CustomerRowSchema = z.object({
   id: z.string(),
-  seq: z.coerce.number().int(),
+  seq: PgSeq,
   status: PgText,
   section: SectionSchema.exclude(['drafts']),
-  status_since: Time,
-  created: Time,
-  last_refreshed: Time,
-  changed_at: Time,
-  gone_at: Time.nullable(),
-  pending_documents: z.number().int(),
+  status_since: PgTime,
+  created: PgTime,
+  last_refreshed: PgTime,
+  changed_at: PgTime,
+  gone_at: PgTimeOrNull,
+  pending_documents: z.number().int().nonnegative(),
   profile: z.string(),
   personal: z.string().nullable(),
   reported: z.string().nullable(),
@@ -43,8 +44,9 @@ const ProfileSchema = z.object({
   name: z.string(),
   email: z.string(),
   type: z.string(),
-  links: z.unknown(),
-  note: z.string().nullable(),
+  links: LinksSchema,
+  // A profile sealed without a note (an older writer) reads as one without.
+  note: z.string().nullable().optional(),
 });
 type Profile = z.infer<typeof ProfileSchema>;
 
@@ -56,26 +58,28 @@ export const PersonalDataSchema = z.object({
 
 const ReportedSchema = z.record(z.string(), z.unknown());
 
-export const customerPlace = (id: string, column: 'profile' | 'personal' | 'reported'): PersonalPlace => ({
-  table: 'customers',
-  id,
-  column,
-});
-
-/** Opens a sealed JSON column; a token that opens to something else is a damaged store, said in words. */
-function openJson<S extends z.ZodType>(
+/**
+ * Opens a sealed JSON column; a token that opens to something else is a damaged store, said in words that
+ * name the place and never the value (nor JSON.parse's message, which quotes it: it is personal data).
+ */
+export function openJson<T>(
   cipher: PersonalCipher,
   place: PersonalPlace,
   token: string,
-  schema: S,
-) {
-  const parsed = schema.safeParse(JSON.parse(cipher.open(place, token)));
-  if (!parsed.success) {
-    throw new JournalError(
-      `The ${place.column} of customers ${place.id} in the team store is not in Vetted's format.`,
-    );
+  schema: z.ZodType<T>,
+): T {
+  const plaintext = cipher.open(place, token);
+  let value: unknown;
+  try {
+    value = JSON.parse(plaintext);
+  } catch {
+    value = undefined;
   }
-  return parsed.data as z.infer<S>;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new JournalError(
+    `The team store's ${place.column} of ${place.table} ${place.id} is not in the form this Vetted reads.`,
+  );
 }
 
 /** Parses a row as the database gave it and opens its profile. */
@@ -97,11 +101,23 @@ export function customerOf(row: CustomerRow, cipher: PersonalCipher): JournalCus
     statusSince: row.status_since,
     created: row.created,
     lastRefreshed: row.last_refreshed,
-    links: LinksSchema.parse(profile.links),
+    links: profile.links,
     goneAt: row.gone_at,
     pendingDocuments: row.pending_documents,
-    note: profile.note,
+    note: profile.note ?? null,
     changedAt: row.changed_at,
+  };
+}
+
+/** A row as a desk's replica keeps it: the customer with its change number and its personal data opened. */
+export function replicaCustomerOf(row: CustomerRow, cipher: PersonalCipher): ReplicaCustomer {
+  // The replica derives the section itself.
+  const { section: _section, ...customer } = customerOf(row, cipher);
+  return {
+    ...customer,
+    seq: row.seq,
+    personal: row.personal ? openPersonal(cipher, row.id, row.personal) : null,
+    reported: row.reported ? openReported(cipher, row.id, row.reported) : null,
   };
 }
 
@@ -117,17 +133,6 @@ export function sealPersonal(cipher: PersonalCipher, id: string, personal: Perso
 
 export function openPersonal(cipher: PersonalCipher, id: string, token: string): PersonalData {
   return openJson(cipher, customerPlace(id, 'personal'), token, PersonalDataSchema);
-}
-
-/** The service's latest answer is the truth: fields it no longer gives are forgotten (null when none). */
-export function sealReported(
-  cipher: PersonalCipher,
-  id: string,
-  reported: Record<string, unknown>,
-): string | null {
-  return Object.keys(reported).length === 0
-    ? null
-    : cipher.seal(customerPlace(id, 'reported'), JSON.stringify(reported));
 }
 
 export function openReported(cipher: PersonalCipher, id: string, token: string): Record<string, unknown> {

@@ -4,15 +4,15 @@
 // carries a change number for the desks' replicas. Personal data is sealed with the team key here, on the desk.
 import { z } from 'zod';
 import { sectionOf } from '../../../contract/queue.ts';
-import {
-  type CustomersRepository,
-  firstRecord,
-  fromService,
-  type JournalCustomer,
-  type Observation,
-  type StatusChange,
+import type {
+  CustomersRepository,
+  JournalCustomer,
+  Observation,
+  StatusChange,
 } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
+import { sealedReported } from '../../journal/personal.ts';
+import { firstRecord, fromService } from '../../journal/service-record.ts';
 import { isoTime, latest } from '../../journal/time.ts';
 import { reportedFields } from '../../service/hal.ts';
 import type { Queryable } from '../store/sql.ts';
@@ -27,7 +27,6 @@ import {
   openReported,
   sealPersonal,
   sealProfile,
-  sealReported,
 } from './customer-row.ts';
 import { PgText, toPgText } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
@@ -136,7 +135,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
         const seq = await db.nextChange(client);
         const found = await locked(client, service.id);
         const at = now();
-        const reported = sealReported(cipher, service.id, reportedFields(service));
+        const reported = sealedReported(cipher, service.id, reportedFields(service));
         if (!found) {
           const customer = firstRecord(service, observation, at);
           const sealed = personal ? sealPersonal(cipher, service.id, personal) : null;

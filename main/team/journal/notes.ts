@@ -4,8 +4,8 @@
 // journal answers `customersMatching` from the desk's local replica, so this repository has no such method.
 import { z } from 'zod';
 import { MAX_NOTE_CHARS, noteLength } from '../../../contract/case.ts';
-import type { Note, NotesRepository } from '../../journal/notes.ts';
-import type { PersonalCipher, PersonalPlace } from '../../journal/personal.ts';
+import { type Note, type NotesRepository, notePlace } from '../../journal/notes.ts';
+import type { PersonalCipher } from '../../journal/personal.ts';
 import { isoTime } from '../../journal/time.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
@@ -13,10 +13,8 @@ import type { TeamRepositoryContext } from './team-db.ts';
 /** What the team store answers of notes; the composition adds `customersMatching` from the replica. */
 export type TeamNotesRepository = Omit<NotesRepository, 'customersMatching'>;
 
-// The same AAD as the local journal's notes: a note's body opens wherever its number names it.
-const place = (seq: number): PersonalPlace => ({ table: 'notes', id: String(seq), column: 'body' });
-
-const NoteRowSchema = z.object({
+// The same AAD as the local journal's notes (`notePlace`): a note's body opens wherever its number names it.
+export const NoteRowSchema = z.object({
   seq: PgSeq,
   customer_id: z.string(),
   at: PgTime,
@@ -24,16 +22,22 @@ const NoteRowSchema = z.object({
   body: z.string(),
 });
 
-const COLUMNS = 'seq, customer_id, at, author, body';
+export const NOTE_COLUMNS = 'seq, customer_id, at, author, body';
+const COLUMNS = NOTE_COLUMNS;
 
-function notesFromRows(cipher: PersonalCipher, rows: readonly unknown[]): Note[] {
-  return parseRows(NoteRowSchema, 'notes', rows).map((row) => ({
+/** A note row already parsed, its body opened (the replica's change reader reads notes through it too). */
+export function noteOf(cipher: PersonalCipher, row: z.infer<typeof NoteRowSchema>): Note {
+  return {
     seq: row.seq,
     customerId: row.customer_id,
     at: row.at,
     author: row.author,
-    text: cipher.open(place(row.seq), row.body),
-  }));
+    text: cipher.open(notePlace(row.seq), row.body),
+  };
+}
+
+function notesFromRows(cipher: PersonalCipher, rows: readonly unknown[]): Note[] {
+  return parseRows(NoteRowSchema, 'notes', rows).map((row) => noteOf(cipher, row));
 }
 
 export function teamNotesRepository({ db, cipher, clock }: TeamRepositoryContext): TeamNotesRepository {
@@ -48,7 +52,7 @@ export function teamNotesRepository({ db, cipher, clock }: TeamRepositoryContext
         const seq = await db.nextChange(client);
         return client.query(
           `INSERT INTO vetted.notes (seq, customer_id, at, body) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-          [seq, customerId, isoTime(clock()), cipher.seal(place(seq), text)],
+          [seq, customerId, isoTime(clock()), cipher.seal(notePlace(seq), text)],
         );
       });
       const [note] = notesFromRows(cipher, rows);

@@ -2,53 +2,18 @@
 // four replicated tables, decrypted with the team key and checked with zod (the database is a boundary:
 // another desk, another version, or an administrator's hand wrote what it holds).
 import { z } from 'zod';
-import { JournalError } from '../../journal/errors.ts';
-import { notePlace } from '../../journal/notes.ts';
-import {
-  AddressSchema,
-  customerPlace,
-  type PersonalCipher,
-  type PersonalPlace,
-} from '../../journal/personal.ts';
-import type { ReplicaChanges, ReplicaCustomer } from '../../journal/replica.ts';
+import type { PersonalCipher } from '../../journal/personal.ts';
+import type { ReplicaChanges } from '../../journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
-import { PgSeq, PgText, PgTime, PgTimeOrNull, parseRows } from './rows.ts';
+import { CUSTOMER_COLUMNS, CustomerRowSchema, replicaCustomerOf } from './customer-row.ts';
+import { NOTE_COLUMNS, NoteRowSchema, noteOf } from './notes.ts';
+import { camelKeys, PgSeq, PgText, PgTime, parseRows } from './rows.ts';
 
 /** A page of changes: `through` is the highest change number it covers; `more` if a page may follow. */
 export interface ChangesPage {
   changes: ReplicaChanges & { through: number };
   more: boolean;
 }
-
-const CustomerRowSchema = z.object({
-  id: z.string(),
-  seq: PgSeq,
-  status: PgText,
-  status_since: PgTime,
-  created: PgTime,
-  last_refreshed: PgTime,
-  changed_at: PgTime,
-  gone_at: PgTimeOrNull,
-  pending_documents: z.number().int().nonnegative(),
-  profile: z.string(),
-  personal: z.string().nullable(),
-  reported: z.string().nullable(),
-});
-
-const ProfileSchema = z.object({
-  url: z.string(),
-  name: z.string(),
-  email: z.string(),
-  type: z.string(),
-  links: z.record(
-    z.string(),
-    z.object({ href: z.string(), type: z.string().optional(), 'resource-type': z.string().optional() }),
-  ),
-  note: z.string().nullable().optional(),
-});
-
-const PersonalSchema = z.object({ address: AddressSchema, dateOfBirth: z.string(), ssnLastFour: z.string() });
-const ReportedSchema = z.record(z.string(), z.unknown());
 
 const HistoryRowSchema = z.object({
   seq: PgSeq,
@@ -57,14 +22,6 @@ const HistoryRowSchema = z.object({
   at: PgTime,
   source: z.enum(['created', 'poll', 'event']),
   event_id: z.string().nullable(),
-});
-
-const NoteRowSchema = z.object({
-  seq: PgSeq,
-  customer_id: z.string(),
-  at: PgTime,
-  author: z.string(),
-  body: z.string(),
 });
 
 const RetryRowSchema = z.object({
@@ -120,39 +77,19 @@ export async function readChangesPage(
     more,
     changes: {
       through,
-      customers: customers.map((row) => customerFromRow(row, cipher)),
-      statusHistory: history.map((row) => ({
-        seq: row.seq,
-        customerId: row.customer_id,
-        status: row.status,
-        at: row.at,
-        source: row.source,
-        eventId: row.event_id,
-      })),
-      notes: notes.map((row) => ({
-        seq: row.seq,
-        customerId: row.customer_id,
-        at: row.at,
-        author: row.author,
-        text: cipher.open(notePlace(row.seq), row.body),
-      })),
-      retries: retries.map((row) => ({
-        seq: row.seq,
-        customerId: row.customer_id,
-        usedAt: row.used_at,
-        outcome: row.outcome,
-        released: row.released,
-      })),
+      customers: customers.map((row) => replicaCustomerOf(row, cipher)),
+      statusHistory: history.map(camelKeys),
+      notes: notes.map((row) => noteOf(cipher, row)),
+      retries: retries.map(camelKeys),
     },
   };
 }
 
 const COLUMNS: Record<string, string> = {
-  // Only what the replica keeps (not who wrote a retry, say).
-  customers: `id, seq, status, status_since, created, last_refreshed, changed_at, gone_at, pending_documents,
-    profile, personal, reported`,
+  // Only what the replica keeps (not who wrote a retry, say); customers as the team journal reads them.
+  customers: CUSTOMER_COLUMNS,
   status_history: 'seq, customer_id, status, at, source, event_id',
-  notes: 'seq, customer_id, at, author, body',
+  notes: NOTE_COLUMNS,
   retries: 'seq, customer_id, used_at, outcome, released',
 };
 
@@ -168,48 +105,4 @@ async function rows<T>(
     params,
   );
   return parseRows(schema, table, found);
-}
-
-/** Opens a sealed JSON column and checks what it holds. */
-function openJson<T>(cipher: PersonalCipher, place: PersonalPlace, token: string, schema: z.ZodType<T>): T {
-  const plaintext = cipher.open(place, token);
-  let value: unknown;
-  try {
-    value = JSON.parse(plaintext);
-  } catch {
-    value = undefined;
-  }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  // Never the value itself, nor JSON.parse's message quoting it: it is personal data.
-  throw new JournalError(
-    `The team store's ${place.column} of ${place.table} ${place.id} is not in the form this Vetted reads.`,
-  );
-}
-
-function customerFromRow(row: z.infer<typeof CustomerRowSchema>, cipher: PersonalCipher): ReplicaCustomer {
-  const profile = openJson(cipher, customerPlace(row.id, 'profile'), row.profile, ProfileSchema);
-  return {
-    seq: row.seq,
-    id: row.id,
-    url: profile.url,
-    name: profile.name,
-    email: profile.email,
-    type: profile.type,
-    status: row.status,
-    statusSince: row.status_since,
-    created: row.created,
-    lastRefreshed: row.last_refreshed,
-    changedAt: row.changed_at,
-    goneAt: row.gone_at,
-    pendingDocuments: row.pending_documents,
-    links: profile.links,
-    note: profile.note ?? null,
-    personal: row.personal
-      ? openJson(cipher, customerPlace(row.id, 'personal'), row.personal, PersonalSchema)
-      : null,
-    reported: row.reported
-      ? openJson(cipher, customerPlace(row.id, 'reported'), row.reported, ReportedSchema)
-      : null,
-  };
 }

@@ -38,4 +38,19 @@ export function parseRow<T>(schema: z.ZodType<T>, table: string, rows: readonly 
   return row;
 }
 
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
+/** A row's type under the journal's names: `customer_id` becomes `customerId`. */
+export type CamelKeys<T> = { [K in keyof T & string as Camel<K>]: T[K] };
+
+/** A parsed row under the journal's names, its values as they are (the schema chose the columns). */
+export function camelKeys<T extends object>(row: T): CamelKeys<T> {
+  const entries = Object.entries(row).map(([key, value]) => [
+    key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    value,
+  ]);
+  return Object.fromEntries(entries) as CamelKeys<T>;
+}
+
 export const CountSchema = z.object({ n: z.coerce.number().int().nonnegative() });

@@ -6,6 +6,7 @@ import { customerBody } from '../../drafts/form.ts';
 import { type Backoff, DEFAULT_BACKOFF, resendDelayMs } from '../../drafts/outbox/backoff.ts';
 import { classifyFailure, isOurs, keyMayBeForgotten } from '../../drafts/outbox/classify.ts';
 import { findOwnCustomer } from '../../drafts/outbox/send.ts';
+import { toOutboxEntry } from '../../journal/drafts.ts';
 import type { OutboxEntry } from '../../journal/index.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log.ts';
@@ -29,18 +30,6 @@ export interface Sent {
   form?: CustomerForm;
 }
 
-/** The row as the desk outbox's rules see a local entry. */
-function entryOf(row: TeamOutboxRow): OutboxEntry {
-  return {
-    draftId: row.draft_id,
-    idempotencyKey: row.idempotency_key,
-    keyCreatedAt: row.key_created_at,
-    attempts: row.attempts,
-    maybeCreated: row.maybe_created,
-    duplicateOf: row.duplicate_of,
-  };
-}
-
 export async function sendRow(ctx: SendRowContext, row: TeamOutboxRow): Promise<Sent> {
   let form: CustomerForm;
   try {
@@ -55,7 +44,7 @@ export async function sendRow(ctx: SendRowContext, row: TeamOutboxRow): Promise<
   }
   // Checked with the contract rules on the desk that submitted it.
   const body = customerBody(form) as ServiceCustomerInput;
-  const entry = entryOf(row);
+  const entry = toOutboxEntry(row);
   let uncertain = entry.maybeCreated;
   try {
     const client = ctx.client();
