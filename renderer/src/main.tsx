@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { installApi } from './api.ts';
+import { startAsking } from './boot.ts';
 import { VaultGate } from './features/vault/UnlockScreen.tsx';
 import { hostApi } from './host-bridge.ts';
 import './styles/index.css';
@@ -12,6 +13,7 @@ for (const type of ['dragover', 'drop'] as const) {
 }
 
 installApi(hostApi());
+startAsking();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');

@@ -8,7 +8,8 @@ import type { QueueFilters, QueueSort } from '../../../../contract/queue-view.ts
 import { api } from '../../api.ts';
 import { sharedWatch } from '../../ui/watch.ts';
 import { windowedLoader } from '../../ui/windowed-loader.ts';
-import { indexOfRow, mapRows, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
+import { indexOfRow, mapRows, PAGE_SIZE, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
+import { earlyWindow } from './early-window.ts';
 import { afterRow, patchPushedRow } from './queue-patch.ts';
 
 export type SectionFilter = QueueWindowInput['section'];
@@ -58,6 +59,8 @@ interface QueueState {
   applyUpdates(): void;
   select(id: string, index: number): void;
   moveBy(delta: 1 | -1 | 0): void;
+  /** Asks main for the first page now, while the page boots; the list takes the answer once it shows. */
+  prefetch(): void;
   /** The list reports which rows are on screen; the store fetches what they need and drops the rest. */
   showRange(range: Range): void;
   /** Asks main again for the rows on screen, keeping them shown until the answer comes. */
@@ -79,18 +82,13 @@ export const useQueueStore = create<QueueState>()(
   persist(
     (set, get) => {
       const loader = windowedLoader({
-        fetch: (offset, limit) => {
-          const { section, search, sort, filters, pages } = get();
-          const after = afterRow(pages, offset, sort);
-          return api.queue.window({
-            section,
-            search,
-            offset,
-            limit,
-            sort,
-            filters,
-            ...(after ? { after } : {}),
-          });
+        fetch: async (offset, limit) => {
+          const input = windowInput(get(), offset, limit);
+          const answer = await early.take(input);
+          if (!answer) return api.queue.window(input);
+          // Main answered before the queue watched for pushed changes: one refresh follows, as after a patch.
+          loader.refresh();
+          return answer;
         },
         read: () => get(),
         write: (pages, window) =>
@@ -103,6 +101,8 @@ export const useQueueStore = create<QueueState>()(
           })),
         failed: (error) => set({ problem: `The queue could not be loaded: ${messageOf(error)}` }),
       });
+
+      const early = earlyWindow((input) => api.queue.window(input));
 
       /** A new list: what was held belonged to another query. */
       const startQuery = (change: Partial<QueueState>) => {
@@ -205,6 +205,7 @@ export const useQueueStore = create<QueueState>()(
             scrollRequest: scrollRequest + 1,
           });
         },
+        prefetch: () => early.start(windowInput(get(), 0, PAGE_SIZE)),
         showRange: (range) => loader.showRange(range),
         refresh: () => loader.refresh(),
         reload() {
@@ -267,6 +268,13 @@ export const useQueueStore = create<QueueState>()(
     },
   ),
 );
+
+/** What main is asked for one page of the current list. */
+function windowInput(state: QueueState, offset: number, limit: number): QueueWindowInput {
+  const { section, search, sort, filters, pages } = state;
+  const after = afterRow(pages, offset, sort);
+  return { section, search, offset, limit, sort, filters, ...(after ? { after } : {}) };
+}
 
 /** After rows change: the selection's index, or the row a pending move landed on. */
 function followSelection(pages: Pages<QueueRow>, state: QueueState): Partial<QueueState> {

@@ -34,19 +34,26 @@ export const useVaultStore = create<VaultStoreState>((set, get) => {
       set({ busy: false });
     }
   };
+  let loading: Promise<void> | null = null;
   return {
     status: null,
     busy: false,
     error: null,
     fieldErrors: {},
-    async load() {
-      try {
-        set({ status: await api.vault.status() });
-      } catch (error) {
-        set({
-          error: error instanceof Error ? error.message : 'Vetted could not tell whether it is locked.',
-        });
-      }
+    load() {
+      // Asked at boot and again by the gate's first render: one question to main while it is open.
+      loading ??= (async () => {
+        try {
+          set({ status: await api.vault.status() });
+        } catch (error) {
+          set({
+            error: error instanceof Error ? error.message : 'Vetted could not tell whether it is locked.',
+          });
+        } finally {
+          loading = null;
+        }
+      })();
+      return loading;
     },
     unlock: (passphrase) => submit(() => api.vault.unlock({ passphrase })),
     async create(passphrase, confirmation) {

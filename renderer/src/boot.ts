@@ -1,0 +1,16 @@
+import { useQueueStore } from './features/queue/queue-store.ts';
+import { useVaultStore } from './features/vault/vault-store.ts';
+import { useAppStore } from './store.ts';
+
+/**
+ * What the first screen needs, asked for together as soon as the page runs rather than one after the other
+ * behind the first render: whether the vault is open and, when the address opens the queue, its first
+ * page. The gate still decides what shows: queue rows reach the screen only once the vault is open.
+ */
+export function startAsking(): void {
+  void useVaultStore.getState().load();
+  const { view, section } = useAppStore.getState();
+  const queue = useQueueStore.getState();
+  // Another section would make its own query once routed: this answer would go unused.
+  if (view === 'queue' && section === queue.section) queue.prefetch();
+}
