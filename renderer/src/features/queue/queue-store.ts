@@ -82,13 +82,16 @@ export const useQueueStore = create<QueueState>()(
   persist(
     (set, get) => {
       const loader = windowedLoader({
-        fetch: async (offset, limit) => {
+        fetch: (offset, limit) => {
           const input = windowInput(get(), offset, limit);
-          const answer = await early.take(input);
-          if (!answer) return api.queue.window(input);
-          // Main answered before the queue watched for pushed changes: one refresh follows, as after a patch.
-          loader.refresh();
-          return answer;
+          const held = early.take(input);
+          if (!held) return api.queue.window(input);
+          return held.then((answer) => {
+            if (!answer) return api.queue.window(input);
+            // Main answered before the queue watched for pushed changes: one refresh follows, as after a patch.
+            loader.refresh();
+            return answer;
+          });
         },
         read: () => get(),
         write: (pages, window) =>
