@@ -1,3 +1,5 @@
+import type { VettedApi } from '../../contract/bridge.ts';
+import { installApi } from './api.ts';
 import { useQueueStore } from './features/queue/queue-store.ts';
 import { useVaultStore } from './features/vault/vault-store.ts';
 import { useAppStore } from './store.ts';
@@ -7,7 +9,8 @@ import { useAppStore } from './store.ts';
  * behind the first render: whether the vault is open and, when the address opens the queue, its first
  * page. The gate still decides what shows: queue rows reach the screen only once the vault is open.
  */
-export function startAsking(): void {
+export function startAsking(host: VettedApi): void {
+  installApi(host);
   void useVaultStore.getState().load();
   const { view, section } = useAppStore.getState();
   const queue = useQueueStore.getState();

@@ -13,11 +13,12 @@ const OPEN: VaultStatus = { state: 'open', reason: null };
 async function boot(window: (input: QueueWindowInput) => Promise<unknown>, status = OPEN) {
   const vault = deferred<VaultStatus>();
   const api = { vault: { status: vi.fn(() => vault.promise) }, queue: { window: vi.fn(window) } };
-  await installFresh(fakeApi(api));
+  const fake = fakeApi(api);
+  await installFresh(fake);
   const { startAsking } = await import('../../../renderer/src/boot.ts');
   const { useQueueStore } = await import('../../../renderer/src/features/queue/queue-store.ts');
   const { useVaultStore } = await import('../../../renderer/src/features/vault/vault-store.ts');
-  startAsking();
+  startAsking(fake.api);
   return { api, vault: () => vault.resolve(status), queue: useQueueStore, gate: useVaultStore };
 }
 
