@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { QueueRow } from '../../contract/queue.ts';
 import { createServiceClient } from '../../main/service/index.ts';
+import { DEFAULT_COALESCE_MS } from '../../main/webhooks/event-processor.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
@@ -73,28 +74,52 @@ test('a webhook delivered once moves the row on both desks within 1 s', async ()
         row.status === 'verified' &&
         !seen.has(desk)
       ) {
-        seen.set(desk, performance.now());
+        seen.set(desk, Date.now());
       }
     });
   }
-  // Someone else retries the customer on the service (not through a desk): the service's one webhook to the
-  // hub is the only way the desks learn of it. Timed from the service's answer, before it delivers.
-  const service = createServiceClient({
-    baseUrl: rig.sandbox.baseUrl,
-    clientId: rig.sandbox.clientId,
-    clientSecret: rig.sandbox.clientSecret,
-  });
-  await service.customers.retry(
-    customerId,
-    samplePerson('retry', 'Quennell', FORM.email ?? '', { tin: '123-45-6789' }),
-  );
-  const sent = performance.now();
-  await until(() => moved(alice) && moved(bob), 'both desks to move the row', 10_000);
-  const latencies = [alice, bob].map((desk) => Math.round((seen.get(desk) ?? Number.NaN) - sent));
-  // The figures are for the coordinator's note on #18.
-  // biome-ignore lint/suspicious/noConsole: a measurement to read in the run's output.
-  console.log(`webhook → desk customer.updated: alice ${latencies[0]} ms, bob ${latencies[1]} ms`);
-  for (const ms of latencies) expect(ms).toBeLessThanOrEqual(1000);
+  // The hub refreshes a customer at most once a second (DEFAULT_COALESCE_MS, events meanwhile share that GET):
+  // the change is made once the window its creation's webhooks (created, reverification needed) opened has closed, so the figure is the
+  // path from one delivery to the desks, not the coalescing wait.
+  const db = new pg.Client({ connectionString: rig.adminUrl });
+  await db.connect();
+  try {
+    const created = await until(async () => {
+      const { rows } = await db.query<{ pending: string; last: Date | null; both: boolean }>(
+        `SELECT count(*) FILTER (WHERE processed_at IS NULL) AS pending, max(processed_at) AS last,
+                bool_or(topic = 'customer_reverification_needed') AS both
+           FROM vetted.events WHERE customer_id = $1`,
+        [customerId],
+      );
+      return rows[0]?.both && rows[0].pending === '0' ? rows[0].last : null;
+    }, 'the hub to process the webhooks of the customer’s creation');
+    await until(() => Date.now() > created.getTime() + DEFAULT_COALESCE_MS, 'the refresh window to close');
+    // Someone else retries the customer on the service (not through a desk): the service's one webhook to the
+    // hub is the only way the desks learn of it. Timed from the hub's listener receipt of that webhook.
+    const service = createServiceClient({
+      baseUrl: rig.sandbox.baseUrl,
+      clientId: rig.sandbox.clientId,
+      clientSecret: rig.sandbox.clientSecret,
+    });
+    await service.customers.retry(
+      customerId,
+      samplePerson('retry', 'Quennell', FORM.email ?? '', { tin: '123-45-6789' }),
+    );
+    await until(() => moved(alice) && moved(bob), 'both desks to move the row', 10_000);
+    const { rows } = await db.query<{ received: Date }>(
+      `SELECT received_at AS received FROM vetted.events WHERE customer_id = $1 AND topic = 'customer_verified'`,
+      [customerId],
+    );
+    expect(rows).toHaveLength(1);
+    const received = rows[0]!.received.getTime();
+    const latencies = [alice, bob].map((desk) => (seen.get(desk) ?? Number.NaN) - received);
+    // The figures are for the coordinator's note on #18.
+    // biome-ignore lint/suspicious/noConsole: a measurement to read in the run's output.
+    console.log(`hub receipt → desk customer.updated: alice ${latencies[0]} ms, bob ${latencies[1]} ms`);
+    for (const ms of latencies) expect(ms).toBeLessThanOrEqual(1000);
+  } finally {
+    await db.end();
+  }
 }, 30_000);
 
 test('audit rows written by alice’s desk carry alice’s login', async () => {
