@@ -4,8 +4,6 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runBrowserMode } from '../../main/browser/main.ts';
-import { createServiceClient } from '../../main/service/index.ts';
-import { samplePerson } from '../support/person.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
 import { createThroughDraft, person } from './drafts-helpers.ts';
@@ -70,15 +68,7 @@ test('two desks and a hub: a draft, a webhook, a note, the team settings', async
 
     // Someone retries the customer on the service: its one webhook to the hub moves the row on both pages.
     const customerId = await onlyCustomerId();
-    const service = createServiceClient({
-      baseUrl: rig.sandbox.baseUrl,
-      clientId: rig.sandbox.clientId,
-      clientSecret: rig.sandbox.clientSecret,
-    });
-    await service.customers.retry(
-      customerId,
-      samplePerson('retry', 'Lindqvist', who.email, { tin: '123-45-6789' }),
-    );
+    await rig.retryOnService(customerId, 'Lindqvist', who.email);
     await expect(caseRow(b, name)).toHaveCount(0);
     await section(b, 'Verified').click();
     await expect(caseRow(b, name)).toBeVisible();

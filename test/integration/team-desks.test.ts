@@ -6,10 +6,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { QueueRow } from '../../contract/queue.ts';
-import { createServiceClient } from '../../main/service/index.ts';
 import { DEFAULT_COALESCE_MS } from '../../main/webhooks/event-processor.ts';
 import { validForm } from '../drafts/helpers.ts';
-import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
@@ -96,15 +94,7 @@ test('a webhook delivered once moves the row on both desks within 1 s', async ()
     await until(() => Date.now() > created.getTime() + DEFAULT_COALESCE_MS, 'the refresh window to close');
     // Someone else retries the customer on the service (not through a desk): the service's one webhook to the
     // hub is the only way the desks learn of it. Timed from the hub's listener receipt of that webhook.
-    const service = createServiceClient({
-      baseUrl: rig.sandbox.baseUrl,
-      clientId: rig.sandbox.clientId,
-      clientSecret: rig.sandbox.clientSecret,
-    });
-    await service.customers.retry(
-      customerId,
-      samplePerson('retry', 'Quennell', FORM.email ?? '', { tin: '123-45-6789' }),
-    );
+    await rig.retryOnService(customerId, 'Quennell', FORM.email ?? '');
     await until(() => moved(alice) && moved(bob), 'both desks to move the row', 10_000);
     const { rows } = await db.query<{ received: Date }>(
       `SELECT received_at AS received FROM vetted.events WHERE customer_id = $1 AND topic = 'customer_verified'`,

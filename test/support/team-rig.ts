@@ -13,6 +13,7 @@ import { hubRoles } from '../../main/hub/core.ts';
 import { connectTeam, hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
 import { type RunningHub, runHub } from '../../main/hub/run-hub.ts';
 import { createLogger } from '../../main/log.ts';
+import { createServiceClient } from '../../main/service/index.ts';
 import { openSettings } from '../../main/settings.ts';
 import { initTeam } from '../../main/team/admin/init.ts';
 import { addReviewer, type NewReviewer } from '../../main/team/admin/reviewers.ts';
@@ -20,6 +21,7 @@ import { createMembership } from '../../main/team/membership.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
 import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { samplePerson } from './person.ts';
 
 export type RigReviewer = 'alice' | 'bob' | 'hub';
 
@@ -33,6 +35,11 @@ export interface TeamRig {
   /** Where the hub's listener listens (its subscription on the sandbox points here). */
   hubListenerUrl: string;
   hubLog: string[];
+  /**
+   * Someone other than the desks retries a customer in `retry` on the service (its one retry, every field
+   * again, the full SSN): the service then sends the hub one webhook, the desks' only way to learn of it.
+   */
+  retryOnService(customerId: string, lastName: string, email: string): Promise<void>;
   /** A new data directory for a desk, joined as `who` and set to the sandbox as "My service account". */
   deskDir(who: Exclude<RigReviewer, 'hub'>): Promise<string>;
   close(): Promise<void>;
@@ -132,6 +139,21 @@ export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
       hub: running,
       hubListenerUrl,
       hubLog,
+      async retryOnService(customerId, lastName, email) {
+        const service = createServiceClient({
+          baseUrl: sandbox.baseUrl,
+          clientId: sandbox.clientId,
+          clientSecret: sandbox.clientSecret,
+        });
+        try {
+          await service.customers.retry(
+            customerId,
+            samplePerson('retry', lastName, email, { tin: '123-45-6789' }),
+          );
+        } finally {
+          await service.close();
+        }
+      },
       async deskDir(who) {
         const dir = keep(tempDir(`vetted-desk-${who}-`));
         await prejoin(dir, sandbox, reviewers[who]);
