@@ -1,6 +1,5 @@
 // A team of two desks and a hub, end to end (#18 "Done when"): two browser-mode desks (two pages), joined
 // before they start, on one sandbox as "My service account"; the hub in-process holds the listener.
-import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runBrowserMode } from '../../main/browser/main.ts';
@@ -44,7 +43,6 @@ async function onlyCustomerId(): Promise<string> {
 
 async function openDesk(who: 'alice' | 'bob') {
   const dataDir = await rig.deskDir(who);
-  mkdirSync(dataDir, { recursive: true });
   return runBrowserMode({ port: 0, dataDir, writeLog: () => undefined });
 }
 
