@@ -1,0 +1,174 @@
+// One team on one standalone sandbox, made the way an administrator and reviewers make it: `team init` and
+// `add-reviewer` through the admin module, a hub joined and pointed at the service through its commands and
+// run in-process (it leads, its listener subscribed on loopback as its public URL), and data directories for
+// desks joined before they start. No vitest here: the e2e specs use it too.
+import crypto from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { joinCommand, serviceCommand } from '../../main/hub/commands.ts';
+import { hubRoles } from '../../main/hub/core.ts';
+import { connectTeam, hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
+import { type RunningHub, runHub } from '../../main/hub/run-hub.ts';
+import { createLogger } from '../../main/log.ts';
+import { createServiceClient } from '../../main/service/index.ts';
+import { openSettings } from '../../main/settings.ts';
+import { initTeam } from '../../main/team/admin/init.ts';
+import { addReviewer, type NewReviewer } from '../../main/team/admin/reviewers.ts';
+import { createMembership } from '../../main/team/membership.ts';
+import { openFileKeyVault } from '../../main/vault.ts';
+import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { samplePerson } from './person.ts';
+
+export type RigReviewer = 'alice' | 'bob' | 'hub';
+
+export interface TeamRig {
+  adminUrl: string;
+  sandbox: RunningSandbox;
+  teamId: string;
+  /** Each reviewer's PostgreSQL login (the name with a random suffix: roles are cluster-wide) and secrets. */
+  reviewers: Record<RigReviewer, NewReviewer & { login: string }>;
+  hub: RunningHub;
+  /** Where the hub's listener listens (its subscription on the sandbox points here). */
+  hubListenerUrl: string;
+  hubLog: string[];
+  /**
+   * Someone other than the desks retries a customer in `retry` on the service (its one retry, every field
+   * again, the full SSN): the service then sends the hub one webhook, the desks' only way to learn of it.
+   */
+  retryOnService(customerId: string, lastName: string, email: string): Promise<void>;
+  /** A new data directory for a desk, joined as `who` and set to the sandbox as "My service account". */
+  deskDir(who: Exclude<RigReviewer, 'hub'>): Promise<string>;
+  close(): Promise<void>;
+}
+
+const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/** A free loopback port: the hub's public URL must name its listener's port before it listens. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `condition` every 10 ms for at most `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Joins a data directory's vault and settings to the team and points it at the sandbox's account. */
+async function prejoin(dir: string, sandbox: RunningSandbox, reviewer: NewReviewer): Promise<void> {
+  const settings = openSettings({ dir });
+  const vault = openFileKeyVault({ dir });
+  settings.update({ serviceMode: 'custom', baseUrl: sandbox.baseUrl, clientId: sandbox.clientId });
+  vault.set('clientSecret', sandbox.clientSecret);
+  await createMembership({ vault, settings, startedOn: null }).join(reviewer.joinCode, reviewer.password);
+}
+
+async function makeTeam(adminUrl: string, keyDir: string) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const keyFile = path.join(keyDir, 'team.key');
+    const { teamId } = await initTeam(admin, { keyFile });
+    const { hostname, port } = new URL(adminUrl);
+    const suffix = crypto.randomBytes(4).toString('hex');
+    const add = async (name: RigReviewer) => {
+      const login = `${name}_${suffix}`;
+      const made = await addReviewer(admin, {
+        name: login,
+        keyFile,
+        host: hostname,
+        port: Number(port),
+        sslmode: 'disable',
+      });
+      return { ...made, login };
+    };
+    return { teamId, reviewers: { alice: await add('alice'), bob: await add('bob'), hub: await add('hub') } };
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
+  const dirs: string[] = [];
+  const keep = (dir: string) => {
+    dirs.push(dir);
+    return dir;
+  };
+  const sandbox = await startSandbox({ port: 0 });
+  const hubLog: string[] = [];
+  let hub: RunningHub | undefined;
+  try {
+    const { teamId, reviewers } = await makeTeam(adminUrl, keep(tempDir('vetted-team-admin-')));
+    const log = createLogger((line) => hubLog.push(line));
+    const config = openHubConfig(keep(tempDir('vetted-hub-')), log);
+    await joinCommand(config, { code: reviewers.hub.joinCode, password: reviewers.hub.password }, log);
+    serviceCommand(
+      config,
+      { sandbox: false, baseUrl: sandbox.baseUrl, clientId: sandbox.clientId },
+      sandbox.clientSecret,
+    );
+    const port = await freePort();
+    const hubListenerUrl = `http://127.0.0.1:${port}${WEBHOOK_PATH}`;
+    const team = hubTeam(config);
+    const said: string[] = [];
+    hub = await runHub(
+      { connect: () => connectTeam(team), say: (line) => said.push(line), log },
+      hubRoles({ config, team, log, port, publicUrl: hubListenerUrl }),
+    );
+    await waitFor(() => said.some((line) => line.startsWith('hub: leading')), 'the hub to lead');
+    const running = hub;
+    return {
+      adminUrl,
+      sandbox,
+      teamId,
+      reviewers,
+      hub: running,
+      hubListenerUrl,
+      hubLog,
+      async retryOnService(customerId, lastName, email) {
+        const service = createServiceClient({
+          baseUrl: sandbox.baseUrl,
+          clientId: sandbox.clientId,
+          clientSecret: sandbox.clientSecret,
+        });
+        try {
+          await service.customers.retry(
+            customerId,
+            samplePerson('retry', lastName, email, { tin: '123-45-6789' }),
+          );
+        } finally {
+          await service.close();
+        }
+      },
+      async deskDir(who) {
+        const dir = keep(tempDir(`vetted-desk-${who}-`));
+        await prejoin(dir, sandbox, reviewers[who]);
+        return dir;
+      },
+      async close() {
+        await running.close();
+        await sandbox.close();
+        for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await hub?.close();
+    await sandbox.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
