@@ -4,11 +4,11 @@
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 const BIN = process.env.VETTED_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -30,17 +30,6 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
   const command = asRoot ? 'runuser' : path.join(BIN, tool);
   const argv = asRoot ? ['-u', 'postgres', '--', path.join(BIN, tool), ...args] : args;
   await run(command, argv, { timeout: 60_000 });
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export function havePostgres(): boolean {

@@ -4,7 +4,6 @@
 // desks joined before they start. No vitest here: the e2e specs use it too.
 import crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -21,6 +20,7 @@ import { createMembership } from '../../main/team/membership.ts';
 import { openFileKeyVault } from '../../main/vault.ts';
 import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { freePort } from './free-port.ts';
 import { samplePerson } from './person.ts';
 
 export type RigReviewer = 'alice' | 'bob' | 'hub';
@@ -47,24 +47,16 @@ export interface TeamRig {
 
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
-/** A free loopback port: the hub's public URL must name its listener's port before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+/** `promise`, or an error naming `what` once `ms` have passed. */
+async function withinMs<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Waited ${ms} ms for ${what}.`)), ms);
   });
-}
-
-/** Polls `condition` every 10 ms for at most `timeoutMs`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -124,12 +116,22 @@ export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
     const port = await freePort();
     const hubListenerUrl = `http://127.0.0.1:${port}${WEBHOOK_PATH}`;
     const team = hubTeam(config);
-    const said: string[] = [];
+    // The hub says when it leads: wait for that line, for a bounded time.
+    let led!: () => void;
+    const leading = new Promise<void>((resolve) => {
+      led = resolve;
+    });
     hub = await runHub(
-      { connect: () => connectTeam(team), say: (line) => said.push(line), log },
+      {
+        connect: () => connectTeam(team),
+        say: (line) => {
+          if (line.startsWith('hub: leading')) led();
+        },
+        log,
+      },
       hubRoles({ config, team, log, port, publicUrl: hubListenerUrl }),
     );
-    await waitFor(() => said.some((line) => line.startsWith('hub: leading')), 'the hub to lead');
+    await withinMs(leading, 30_000, 'the hub to lead');
     const running = hub;
     return {
       adminUrl,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { EventName, EventPayload } from '../../contract/channels.ts';
@@ -183,16 +182,7 @@ export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Pr
   };
 }
 
-/** A port that was free a moment ago: for a desk that must find its listener on the same port after a restart. */
-export function freePort(): Promise<number> {
-  const server = createServer();
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    }),
-  );
-}
+export { freePort } from '../support/free-port.ts';
 
 /** A data directory whose settings put the listener on `port`. */
 export function dataDirWithPort(port: number): string {
