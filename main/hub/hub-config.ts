@@ -7,8 +7,8 @@ import type pg from 'pg';
 import type { Logger } from '../log.ts';
 import { openSettings, type SettingsStore } from '../settings.ts';
 import type { TeamConnection } from '../team/join-code.ts';
+import { type JoinedTeam, joinedTeam } from '../team/joined.ts';
 import { openTeamClient } from '../team/team-connection.ts';
-import { decodeTeamKey } from '../team/team-key.ts';
 import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault.ts';
 
 /** A refusal of the hub's command line, in words; the command exits with status 1. */
@@ -43,12 +43,7 @@ export function openHubConfig(dataDir: string, log: Pick<Logger, 'warn' | 'addSe
 }
 
 /** The team the hub joined, with what it needs from the vault to work on it. */
-export interface HubTeam {
-  teamId: string;
-  connection: TeamConnection;
-  password: string;
-  teamKey: Buffer;
-}
+export type HubTeam = JoinedTeam;
 
 /**
  * The joined team; `databaseUrl` (`run --database URL`) points the hub at another host, port, database or
@@ -56,16 +51,13 @@ export interface HubTeam {
  * in `ps`): it is the one `join` kept.
  */
 export function hubTeam(config: HubConfig, databaseUrl?: string): HubTeam {
-  const team = config.settings.get().team;
-  const password = config.vault.get('teamDatabasePassword');
-  const key = config.vault.get('teamKey');
-  if (!team || !password || !key) {
+  const team = joinedTeam(config.settings, config.vault);
+  if (!team) {
     throw new HubError(
       'This hub has not joined a team: run `npm run hub -- join` and give it the join code and the database password.',
     );
   }
-  const connection = databaseUrl ? overridden(team.connection, databaseUrl) : team.connection;
-  return { teamId: team.teamId, connection, password, teamKey: decodeTeamKey(key) };
+  return databaseUrl ? { ...team, connection: overridden(team.connection, databaseUrl) } : team;
 }
 
 function overridden(connection: TeamConnection, databaseUrl: string): TeamConnection {

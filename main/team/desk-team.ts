@@ -7,7 +7,7 @@ import { describeError, type Logger } from '../log.ts';
 import type { ServiceClient } from '../service/index.ts';
 import type { SettingsStore } from '../settings.ts';
 import type { Vault } from '../vault.ts';
-import { joinedTeam, openTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from './runtime.ts';
+import { joinedTeam, openTeamRuntime, type TeamRuntime } from './runtime.ts';
 
 export interface OpenTeamHooks {
   client(): ServiceClient;
@@ -16,7 +16,7 @@ export interface OpenTeamHooks {
 }
 
 export async function openTeam(
-  options: { dataDir: string; log: Logger; clock?: () => Date; team?: Partial<TeamRuntimeOptions> },
+  options: { dataDir: string; log: Logger; clock?: () => Date },
   settings: Pick<SettingsStore, 'get'>,
   vault: Pick<Vault, 'get' | 'dataKey'>,
   hooks: OpenTeamHooks,
@@ -39,7 +39,6 @@ export async function openTeam(
           options.log.warn('team changes not shown', describeError(error)),
         );
       },
-      ...(options.team ?? {}),
     });
   } catch (error) {
     options.log.warn('team store not opened: working on this desk’s own journal', describeError(error));

@@ -8,8 +8,9 @@ import type { TeamStatus } from '../../contract/team.ts';
 import type { SettingsStore } from '../settings.ts';
 import type { Vault } from '../vault.ts';
 import { decodeJoinCode, type JoinCode, JoinCodeError } from './join-code.ts';
+import { joinedTeam } from './joined.ts';
 import { teamFailure } from './team-failures.ts';
-import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
+import { encodeTeamKey } from './team-key.ts';
 import { probeTeamStore, type TeamExpectation } from './team-probe.ts';
 
 export interface MembershipOptions {
@@ -52,13 +53,7 @@ export function createMembership(options: MembershipOptions): Membership {
   };
 
   /** What the vault holds for the joined team, or undefined when a secret is gone (a memory-only vault). */
-  const expectation = (): TeamExpectation | undefined => {
-    const team = settings.get().team;
-    const password = vault.get('teamDatabasePassword');
-    const key = vault.get('teamKey');
-    if (!team || !password || !key) return undefined;
-    return { teamId: team.teamId, connection: team.connection, password, teamKey: decodeTeamKey(key) };
-  };
+  const expectation = (): TeamExpectation | undefined => joinedTeam(settings, vault) ?? undefined;
 
   /** probeTeamStore, telling the log about failures Vetted has no words for. */
   const probe = (expected: TeamExpectation, timeoutMs: number) =>

@@ -12,9 +12,7 @@ import { personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log.ts';
 import type { ServiceClient } from '../service/index.ts';
-import type { SettingsStore } from '../settings.ts';
-import type { Vault } from '../vault.ts';
-import type { TeamConnection } from './join-code.ts';
+import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';
 import { type Replication, startReplication } from './journal/replication.ts';
 import {
@@ -26,29 +24,10 @@ import {
   type TeamDrain,
 } from './outbox/index.ts';
 import { checkTeamStore, openTeamPool, TeamConnectionError, teamClientConfig } from './store/pool.ts';
-import { decodeTeamKey } from './team-key.ts';
 
 const FLUSH_EVERY_MS = 5_000;
 
-/** The team this desk joined, with the secrets its vault keeps for it. */
-export interface JoinedTeam {
-  teamId: string;
-  connection: TeamConnection;
-  password: string;
-  teamKey: Buffer;
-}
-
-/** The joined team, or null in solo mode (or when the vault lost the secrets: Settings → Team says so). */
-export function joinedTeam(
-  settings: Pick<SettingsStore, 'get'>,
-  vault: Pick<Vault, 'get'>,
-): JoinedTeam | null {
-  const team = settings.get().team;
-  const password = vault.get('teamDatabasePassword');
-  const key = vault.get('teamKey');
-  if (!team || !password || !key) return null;
-  return { teamId: team.teamId, connection: team.connection, password, teamKey: decodeTeamKey(key) };
-}
+export { type JoinedTeam, joinedTeam } from './joined.ts';
 
 export interface TeamRuntimeOptions {
   team: JoinedTeam;
@@ -152,10 +131,9 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
   const today = () => options.clock?.() ?? new Date();
   // Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look
-  // every few seconds costs one local read while none waits.
+  // every few seconds costs one local count while none waits.
   const flushWaiting = async () => {
-    const waiting = (await local.drafts.list()).some((draft) => draft.state === 'queued');
-    if (waiting) await flushLocal({ local, pool, cipher, log });
+    if ((await local.drafts.countByState()).queued > 0) await flushLocal({ local, pool, cipher, log });
   };
   const flushTimer = setInterval(() => {
     flushWaiting().catch((error: unknown) => log.warn('waiting drafts not moved', describeError(error)));

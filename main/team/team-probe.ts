@@ -4,19 +4,15 @@
 
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamHubState } from '../../contract/team.ts';
-import type { TeamConnection } from './join-code.ts';
+import type { JoinedTeam } from './joined.ts';
 import { checkTeamSchema } from './store/migrations.ts';
 import { LISTENER_LOCK, type Queryable } from './store/sql.ts';
 import { openTeamClient } from './team-connection.ts';
 import { teamFailure } from './team-failures.ts';
 import { isTeamKey } from './team-key.ts';
 
-export interface TeamExpectation {
-  teamId: string;
-  connection: TeamConnection;
-  password: string;
-  teamKey: Buffer;
-}
+/** What the desk expects of the store: the team it joined. */
+export type TeamExpectation = JoinedTeam;
 
 /** Connects, checks, and says whether a hub listens; throws a DeskError in words when the store is not right. */
 export async function probeTeamStore(
