@@ -25,6 +25,12 @@ export interface ReconcilerOptions {
 
 export const DEFAULT_RECONCILE_CONCURRENCY = 8;
 
+/**
+ * What a refresh writes is the service's own state, fetched again by the next refresh if a power cut takes
+ * it (and WAL order takes the event's "processed" mark with it): no fsync blocking main for it.
+ */
+const LATER = { sync: 'later' } as const;
+
 /** A queue row changes when anything the queue shows changes. */
 const rowKey = (customer: JournalCustomer | undefined) =>
   customer ? JSON.stringify(toQueueRow(customer)) : '';
@@ -37,12 +43,13 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     let customer: JournalCustomer | undefined;
     try {
       const fetched = await options.client().customers.get(id);
-      customer = (await journal.customers.upsert(fetched, observation)).customer;
+      customer = (await journal.transaction((tx) => tx.customers.upsert(fetched, observation), LATER))
+        .customer;
       if (customer.status === 'document') customer = await refreshDocuments(customer);
     } catch (error) {
       // Only the customer's own URL saying so: a token failure is never a verdict on the customer.
       if (!isNotFound(error)) throw error;
-      customer = await journal.customers.markGone(id);
+      customer = await journal.transaction((tx) => tx.customers.markGone(id), LATER);
     }
     if (customer && rowKey(customer) !== before) options.onChange(toQueueRow(customer));
     return customer;
@@ -50,7 +57,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   async function refreshDocuments(customer: JournalCustomer): Promise<JournalCustomer> {
     const documents = await options.client().documents.listForCustomer(customer.id);
-    return (await journal.customers.setDocuments(customer.id, documentSummary(documents))) ?? customer;
+    const summary = documentSummary(documents);
+    return (
+      (await journal.transaction((tx) => tx.customers.setDocuments(customer.id, summary), LATER)) ?? customer
+    );
   }
 
   return {

@@ -5,6 +5,7 @@ import type { CustomersRepository } from './customers.ts';
 import type { DocumentImagesRepository } from './document-images.ts';
 import type { DraftsRepository, OutboxRepository } from './drafts.ts';
 import type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
+import type { InboxPriority } from './inbox-backlog.ts';
 import type { NotesRepository } from './notes.ts';
 import type { QueueRepository } from './queue.ts';
 import type { RejectionInput, RejectionsRepository } from './rejections.ts';
@@ -43,7 +44,8 @@ export interface TransactionOptions {
    * 'now' (the default): on the disk when the transaction resolves. 'later': committed all the same (Vetted
    * stopping or being killed loses nothing), but not waited on to reach the disk, so a power cut may lose it
    * together with whatever was committed after it, never without it. Only for writes whose loss means some
-   * work is done again: an outbox outcome, learnt again by replaying the draft's key.
+   * work is done again: an outbox outcome, learnt again by replaying the draft's key; a customer refreshed
+   * from the service, fetched again.
    */
   sync?: 'now' | 'later';
 }
@@ -53,13 +55,26 @@ export interface Journal extends JournalRepositories {
   /** Runs `work` atomically; throwing rolls it all back. */
   transaction<T>(work: (tx: JournalTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** A writer for the webhook listener, durable and grouped; its owner closes it. */
-  openInbox(): EventInbox;
+  openInbox(options?: InboxOptions): EventInbox;
   close(): Promise<void>;
 }
 
 /** An event as the inbox records it: `processed` when recording it is all there is to do with it. */
 export interface InboxEvent extends ReceivedEvent {
   processed: boolean;
+}
+
+export type { InboxPriority };
+export type RecordedEvents = Array<{ event: JournalEvent; duplicate: boolean }>;
+
+export interface InboxOptions {
+  /**
+   * Told of events once they are in the journal's events table (new ones, and deliveries counted as
+   * duplicates), in the order they were recorded: processing and announcing start there.
+   */
+  onRecorded?(events: RecordedEvents): void;
+  /** The listener's load: while deliveries pour in, an inbox may keep its table writes behind the answers. */
+  priority?: InboxPriority;
 }
 
 /**
@@ -70,11 +85,10 @@ export interface EventInbox {
   /**
    * Records events once each, durable when it resolves (the listener answers 200 only then). A delivered
    * event seen before counts as a duplicate; a fetched one (`delivered: false`) already known is left alone.
+   * The events table may have them only later (then `onRecorded` hears of them, and `flush` waits for them):
+   * a duplicate not told apart in memory is answered as new, and counted in the table.
    */
-  record(
-    events: readonly InboxEvent[],
-    options: { delivered: boolean },
-  ): Promise<Array<{ event: JournalEvent; duplicate: boolean }>>;
+  record(events: readonly InboxEvent[], options: { delivered: boolean }): Promise<RecordedEvents>;
   /** Committed with the next group, or shortly: losing it in a crash only means processing them again. */
   markProcessed(ids: readonly string[]): Promise<void>;
   /** The security log, written lazily like `markProcessed`: a flood of bad requests costs next to no syncs. */
