@@ -79,6 +79,8 @@ export async function startIngestRig(options: { customers: number; secret: strin
     events,
     client,
     async settle() {
+      // Into the tables (behind the answers under load), then processed, then the marks written.
+      await receiver.writer.flush();
       await receiver.processor.idle();
       await receiver.writer.flush();
     },

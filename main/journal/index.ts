@@ -31,9 +31,12 @@ export type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent } from 
 export type {
   EventInbox,
   InboxEvent,
+  InboxOptions,
+  InboxPriority,
   Journal,
   JournalRepositories,
   JournalTransaction,
+  RecordedEvents,
   TransactionOptions,
 } from './interface.ts';
 export type { Note, NotesRepository } from './notes.ts';

@@ -4,14 +4,14 @@ import { type Clock, isoTime } from './time.ts';
 /**
  * The ids of recent events the journal holds, in memory: a redelivery is told apart without a log
  * record, a sync or a round through the group commit. Loaded at start, added to once an event is
- * committed, and bounded (the oldest forgotten first). Only a fast path: an id not found here still
+ * durable, and bounded (the oldest forgotten first). Only a fast path: an id not found here still
  * goes to the journal, whose primary key decides, so forgetting one never records an event twice.
  */
 export interface KnownEvents {
   readonly size: number;
   has(id: string): boolean;
-  /** Rows of committed events (`RETURNING *` of their inserts). */
-  addRows(rows: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): void;
+  /** Events made durable (in the inbox log, or committed): the journal holds them, or will. */
+  add(ids: readonly string[]): void;
   /** Counts a redelivery of each, on the caller's transaction; the rows of those found. */
   countDuplicates(ids: readonly string[]): Record<string, unknown>[];
 }
@@ -45,8 +45,8 @@ export function createKnownEvents(sql: Statements, clock: Clock, max = MAX_KNOWN
       return ids.size;
     },
     has: (id) => ids.has(id),
-    addRows(rows) {
-      for (const list of rows) for (const row of list) add(row.id as string);
+    add(list) {
+      for (const id of list) add(id);
     },
     countDuplicates(list) {
       return list.flatMap((id) => sql.all<Record<string, unknown>>(COUNT_DUPLICATE, { id }));

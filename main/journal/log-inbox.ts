@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { type Db, type Statements, transaction } from './db.ts';
-import { eventStatements, recordedEvents, type WriteStatement } from './events.ts';
+import { eventStatements, type JournalEvent, recordedEvents, type WriteStatement } from './events.ts';
 import { createGroupCommit, type Outcome } from './group-commit.ts';
+import { createInboxBacklog } from './inbox-backlog.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-log.ts';
-import type { EventInbox, InboxEvent } from './interface.ts';
+import type { EventInbox, InboxEvent, InboxOptions, RecordedEvents } from './interface.ts';
 import { createKnownEvents } from './known-events.ts';
 import { rejectionStatements } from './rejections.ts';
 import { type Clock, isoTime } from './time.ts';
@@ -13,19 +14,22 @@ const LATER_SYNC = { sync: 'later' } as const;
 
 /**
  * The webhook listener's inbox on the SQLite journal. A group of deliveries is made durable by one
- * append and fdatasync of the inbox log (inbox-log.ts: pre-allocated, a fraction of a millisecond),
- * then written to the events table on main's connection in one transaction without a sync of its own
- * (synchronous=NORMAL for it: a crash of the app loses nothing, and the log covers a power cut). Only
- * then does a write resolve, so whoever reads the journal after a 200 finds the event. Groups form while
- * the previous one is on disk (group-commit.ts). At start, whatever the log holds is replayed into the
- * journal (a known event is left alone); when the log is full, the journal's files are synced and the
- * log starts over.
+ * append and fdatasync of the inbox log (inbox-log.ts: pre-allocated, a fraction of a millisecond), and a
+ * record resolves then: the listener answers 200 at the pace of the log. Writing the events into the events
+ * table comes behind the answers (inbox-backlog.ts: at once while deliveries are few, held back while they
+ * pour in, up to a bound), on main's connection in batches without a sync of their own (synchronous=NORMAL:
+ * a crash of the app loses nothing, and the log covers a power cut). `onRecorded` hears of each event once
+ * it is in the table: processing starts from there. Groups form while the previous one is on disk
+ * (group-commit.ts). At start, whatever the log holds is replayed into the journal (a known event is left
+ * alone); when the log is full and everything in it is in the table, the journal's files are synced and the
+ * log starts over (until then it grows).
  *
  * Duplicates are told apart in memory (known-events.ts): a redelivery of an event the journal holds only
  * counts itself on main's connection (no log record, no sync: losing the count costs nothing) and is
- * answered at once; an event not known there takes the durable path, where the journal still decides.
+ * answered at once; an event not known there (or still behind) takes the durable path, and the table's
+ * primary key decides when it is written: a redelivery then counts as a duplicate there.
  */
-export interface LogInboxOptions {
+export interface LogInboxOptions extends InboxOptions {
   db: Db;
   sql: Statements;
   /** The journal's database file: synced (with its -wal) before the log forgets anything. */
@@ -37,6 +41,8 @@ export interface LogInboxOptions {
   chunkBytes?: number;
   /** For tests: called once a group is durable in the log, before it is written to the journal. */
   onLogged?(): void;
+  /** For tests: the bound of events held back (inbox-backlog.ts). */
+  maxBehind?: number;
 }
 
 export type LogInbox = EventInbox & {
@@ -44,14 +50,18 @@ export type LogInbox = EventInbox & {
   readonly knownEvents: number;
   /** Events the log held at start, now in the journal. */
   readonly replayed: number;
+  /** Events durable in the log, not yet in the events table. */
+  readonly behind: number;
   readonly log: Pick<InboxLog, 'used' | 'size'>;
 };
 
 type Rows = Record<string, unknown>[];
-interface Write {
+/** A write for the tables, behind the answers: a record's events, a mark or a refusal. */
+interface Behind {
   statements: WriteStatement[];
-  /** The log records that make this write durable (none for writes whose loss costs only work). */
-  logged: Buffer[];
+  /** For a record: its events go to `onRecorded` once written. */
+  recorded: boolean;
+  done(outcome: Outcome<Rows[]>): void;
 }
 interface LoggedEvent {
   event: Omit<InboxEvent, 'processed'>;
@@ -105,29 +115,60 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
   const replayed = replay(log.recovered, (statements) => apply([statements]), events);
   forgetLogged();
   const known = createKnownEvents(sql, clock);
+  /** A logged event whose table write failed stays in the log (replayed at the next start): never reset. */
+  let keepLog = false;
 
-  const group = createGroupCommit<Write, Rows[]>({
+  const backlog = createInboxBacklog<Behind>({
+    priority: options.priority,
+    ...(options.maxBehind === undefined ? {} : { maxEvents: options.maxBehind }),
+    async write(batch) {
+      const outcomes = await options.outside(() => apply(batch.map((behind) => behind.statements)));
+      const recorded: RecordedEvents = [];
+      batch.forEach((behind, i) => {
+        const outcome = outcomes[i] ?? { ok: false, error: new Error('Not written.') };
+        if (behind.recorded) {
+          if (outcome.ok) recorded.push(...recordedEvents(outcome.value));
+          else keepLog = true;
+        }
+        behind.done(outcome);
+      });
+      if (recorded.length > 0) options.onRecorded?.(recorded);
+    },
+  });
+  const behind = (statements: WriteStatement[], recorded: boolean, events: number) =>
+    new Promise<Rows[]>((resolve, reject) =>
+      backlog.push(
+        {
+          statements,
+          recorded,
+          done: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)),
+        },
+        events,
+      ),
+    );
+
+  /** Durable in the log: the group's appends, one fdatasync; then their table writes queue behind. */
+  const group = createGroupCommit<{ statements: WriteStatement[]; logged: Buffer[] }, null>({
     soonMs: SOON_MS,
     async commit(writes) {
       const logged = writes.flatMap((write) => write.logged);
-      if (logged.length > 0) {
-        const bytes = logged.reduce((sum, record) => sum + recordBytes(record), 0);
-        // Every earlier group is in the journal by now (one group at a time): full means start over.
-        if (!log.fits(bytes) && log.used > LOG_HEADER_BYTES) forgetLogged();
-        await log.append(logged);
-        options.onLogged?.();
-      }
-      const outcomes = await options.outside(() => apply(writes.map((write) => write.statements)));
-      outcomes.forEach((outcome, i) => {
-        if (outcome.ok && writes[i]?.logged.length) known.addRows(outcome.value);
+      const bytes = logged.reduce((sum, record) => sum + recordBytes(record), 0);
+      // Full, and every record in it is in the table: start over rather than grow.
+      if (!log.fits(bytes) && log.used > LOG_HEADER_BYTES && backlog.idle && !keepLog) forgetLogged();
+      await log.append(logged);
+      options.onLogged?.();
+      return writes.map((write) => {
+        known.add(write.statements.map((statement) => statement.params.id as string));
+        // The answer does not wait for this write: a failure keeps the log (see keepLog).
+        behind(write.statements, true, write.statements.length).catch(() => {});
+        return { ok: true as const, value: null };
       });
-      return outcomes;
     },
   });
 
   /**
    * The events known in memory: a fetched one needs nothing; a delivered one has its duplicate counted
-   * (rows returned). Any whose row is not found after all (never expected) goes the durable way.
+   * (rows returned). Any whose row is not found (forgotten, or still behind) goes the durable way.
    */
   const settleKnown = async (
     received: readonly InboxEvent[],
@@ -139,7 +180,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     return [new Set(rows.map((row) => row.id as string)), rows];
   };
 
-  const writeSoon = (statements: WriteStatement[]) => group.write({ statements, logged: [] }, 'soon');
+  const soon = (statements: WriteStatement[]) => behind(statements, false, 0).then(() => {});
 
   return {
     replayed,
@@ -147,11 +188,19 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     get knownEvents() {
       return known.size;
     },
+    get behind() {
+      return backlog.events;
+    },
     stats: group.stats,
-    flush: () => group.flush(),
+    async flush() {
+      await group.flush();
+      await backlog.flush();
+    },
     async record(received, { delivered }) {
       const receivedAt = isoTime(clock());
       const [handled, duplicates] = await settleKnown(received, delivered);
+      const counted = recordedEvents([duplicates]);
+      if (counted.length > 0) options.onRecorded?.(counted);
       const statements: WriteStatement[] = [];
       const logged: Buffer[] = [];
       for (const { processed, ...event } of received) {
@@ -160,25 +209,41 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
         statements.push(events.record(event, { processed, onlyIfAbsent: !delivered, receivedAt }));
         logged.push(Buffer.from(JSON.stringify({ event, processed, receivedAt } satisfies LoggedEvent)));
       }
-      if (statements.length === 0) return recordedEvents([duplicates]);
-      const rows = await group.write({ statements, logged }, 'now');
-      return recordedEvents([duplicates, ...rows]);
+      if (statements.length === 0) return counted;
+      await group.write({ statements, logged }, 'now');
+      // As the table will hold them; whether one was seen before after all, the table says (onRecorded).
+      return [
+        ...counted,
+        ...statements.map((statement) => ({ event: eventOf(statement), duplicate: false })),
+      ];
     },
-    async markProcessed(ids) {
-      await writeSoon([events.markProcessed(ids)]);
-    },
-    async recordRejection(entry) {
-      await writeSoon(rejection(entry));
-    },
+    markProcessed: (ids) => soon([events.markProcessed(ids)]),
+    recordRejection: (entry) => soon(rejection(entry)),
     async close() {
       await group.flush().catch(() => {});
       group.refuse(new Error('The webhook inbox is closed.'));
+      await backlog.flush();
       try {
-        if (db.isOpen) forgetLogged();
+        if (db.isOpen && !keepLog) forgetLogged();
       } finally {
         log.close();
       }
     },
+  };
+}
+
+/** The event a record statement writes, as its row will read. */
+function eventOf({ params }: WriteStatement): JournalEvent {
+  return {
+    id: params.id as string,
+    topic: params.topic as string,
+    resourceId: params.resourceId as string,
+    customerId: (params.customerId as string | null) ?? null,
+    created: params.created as string,
+    receivedAt: params.receivedAt as string,
+    signatureVerified: params.verified === 1,
+    duplicatesSeen: 0,
+    processedAt: (params.processedAt as string | null) ?? null,
   };
 }
 

@@ -57,7 +57,9 @@ export interface SqliteJournal extends Journal {
     fromRow(row: unknown): JournalEvent;
   };
   readonly rejections: RejectionsRepository & { statements(entry: RejectionInput): WriteStatement[] };
-  openInbox(options?: Pick<LogInboxOptions, 'chunkBytes' | 'onLogged'>): LogInbox;
+  openInbox(
+    options?: Pick<LogInboxOptions, 'chunkBytes' | 'onLogged' | 'maxBehind' | 'onRecorded' | 'priority'>,
+  ): LogInbox;
   /** Team mode: the local copy of the team store's rows (replica.ts); not part of the interface. */
   readonly replica: Replica;
 }

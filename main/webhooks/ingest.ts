@@ -1,8 +1,8 @@
 import type { EventRow } from '../../contract/webhooks.ts';
 import type { EventHub } from '../event-hub.ts';
-import type { EventInbox, Journal, JournalEvent, ReceivedEvent } from '../journal/index.ts';
+import type { EventInbox, Journal, JournalEvent, ReceivedEvent, RecordedEvents } from '../journal/index.ts';
 import { describeError, type Logger } from '../log.ts';
-import { eventSchema, idFromUrl, type ServiceEvent } from '../service/hal.ts';
+import { eventSchema, type ServiceEvent } from '../service/hal.ts';
 import { type EventProcessor, needsNoProcessing } from './event-processor.ts';
 import { createRecentNames } from './recent-names.ts';
 
@@ -19,8 +19,10 @@ export interface Answer {
 export interface Ingest {
   /** A delivery whose signature was verified over these very bytes. */
   deliver(body: Buffer): Promise<Answer>;
-  /** Events fetched with `GET /events` while catching up; resolves with how many were new. */
+  /** Events fetched with `GET /events` while catching up; resolves, once they are in the journal, with how many were new. */
   recordFetched(events: readonly ServiceEvent[]): Promise<number>;
+  /** The inbox's `onRecorded`: events now in the journal go to the processor and the screen. */
+  recorded(results: RecordedEvents): void;
 }
 
 export function createIngest(options: {
@@ -47,12 +49,12 @@ export function createIngest(options: {
     );
 
   /**
-   * After the commit, behind the answer: the new events go to the processor at once (it starts work on
-   * the next turn), and the events of a turn are announced together, after their 200s have gone out.
-   * Whatever goes wrong here, the events are recorded and will be processed after a restart.
+   * Once in the journal, behind the answers: the new events go to the processor at once (it starts work on
+   * the next turn), and the events of a turn are announced together. Whatever goes wrong here, the events
+   * are recorded and will be processed after a restart.
    */
   let toAnnounce: JournalEvent[] = [];
-  const announceSoon = (results: ReadonlyArray<{ event: JournalEvent; duplicate: boolean }>) => {
+  const announceSoon = (results: RecordedEvents) => {
     processor.enqueue(results.filter((result) => !result.duplicate).map((result) => result.event));
     if (toAnnounce.length === 0) setImmediate(() => void announce());
     for (const { event } of results) toAnnounce.push(event);
@@ -70,6 +72,7 @@ export function createIngest(options: {
 
   return {
     close: names.close,
+    recorded: announceSoon,
     async deliver(body) {
       const event = parseEvent(body);
       if (!event) {
@@ -85,8 +88,7 @@ export function createIngest(options: {
         log.error('webhook event could not be recorded', describeError(error));
         return { status: 503, body: { error: 'Not recorded; send it again later.' } };
       }
-      announceSoon(results);
-      return { status: 200, body: { received: event.id, duplicate: results[0]!.duplicate } };
+      return { status: 200, body: { received: event.id, duplicate: results[0]?.duplicate === true } };
     },
     async recordFetched(fetched) {
       if (fetched.length === 0) return 0;
@@ -94,7 +96,8 @@ export function createIngest(options: {
         fetched.map((event) => toReceived(event, false)),
         false,
       );
-      announceSoon(results);
+      // Catching up waits for them to be in the journal (and handed to the processor), not only durable.
+      await writer.flush();
       return results.length;
     },
   };
@@ -127,14 +130,15 @@ export function customerIdOf(event: Pick<ServiceEvent, '_links'>): string | null
   const links = event._links;
   const href = links.customer?.href ?? links.resource?.href;
   if (!href) return null;
+  // One parse of the URL per delivery (this runs before every 200): the id is its last path segment.
   try {
-    const url = new URL(href);
-    if (!/\/customers\/[^/]+\/?$/.test(url.pathname)) return null;
-    return idFromUrl(href);
+    const match = CUSTOMER_PATH.exec(new URL(href).pathname);
+    return match ? decodeURIComponent(match[1] as string) : null;
   } catch {
     return null;
   }
 }
+const CUSTOMER_PATH = /\/customers\/([^/]+)\/?$/;
 
 /** The names of these events' customers as the journal knows them, for the event log's customer column. */
 export async function namesOf(

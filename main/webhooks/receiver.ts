@@ -3,6 +3,7 @@ import type { EventHub } from '../event-hub.ts';
 import type { EventInbox, Journal } from '../journal/index.ts';
 import type { Logger } from '../log.ts';
 import { latencyRecorder, type WebhookFigures } from '../metrics.ts';
+import { createDeliveryPressure } from './delivery-pressure.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import type { ListenerHandlers } from './listener.ts';
@@ -46,7 +47,12 @@ export interface ReceiverOptions {
 
 export function createReceiver(options: ReceiverOptions): Receiver {
   const { journal, events, log } = options;
-  const writer = journal.openInbox();
+  const pressure = createDeliveryPressure();
+  // Events reach the processor once in the journal, which under a flood of deliveries is behind the answers.
+  const writer = journal.openInbox({
+    priority: pressure,
+    onRecorded: (recorded) => ingest.recorded(recorded),
+  });
   const ingestLatency = latencyRecorder();
   const eventToScreen = latencyRecorder();
   let deliveries = 0;
@@ -88,11 +94,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       await processor.close();
       await drain?.();
       await writer.close();
+      pressure.close();
     },
     handlers: {
       verify: (body, signature) => isSignedBy(body, signature, options.secrets()),
       async deliver(body) {
         const started = performance.now();
+        pressure.arrived();
         answering++;
         try {
           const answer = await ingest.deliver(body);

@@ -58,7 +58,7 @@ export function detachedJournal(journal: Journal): Journal {
     ...detachRepositories<JournalRepositories>(repositories),
     schemaVersion: journal.schemaVersion,
     transaction: (work) => journal.transaction((tx) => work(detachTransaction(tx))),
-    openInbox: () => journal.openInbox(),
+    openInbox: (options) => journal.openInbox(options),
     close: () => journal.close(),
   };
 }

@@ -27,6 +27,7 @@ function service(count: number) {
   const recorded: string[] = [];
   const ingest: Ingest = {
     deliver: async () => ({ status: 500, body: {} }),
+    recorded: () => {},
     async recordFetched(fetched) {
       recorded.push(...fetched.map((e) => e.id));
       return fetched.length;

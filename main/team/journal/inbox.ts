@@ -5,7 +5,7 @@
 // SOON_MS: losing them in a crash only means processing again. Events are deduplicated by their primary key,
 // so two hubs recording the same event keep one row and the later one counts as a duplicate.
 import { createGroupCommit, type Outcome } from '../../journal/group-commit.ts';
-import type { EventInbox } from '../../journal/interface.ts';
+import type { EventInbox, InboxOptions } from '../../journal/interface.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { markEventsProcessed, recordEvent } from './events.ts';
@@ -20,7 +20,10 @@ const SOON_MS = 50;
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
 /** The inbox on `ctx.db`, which must be a pool's (each group its own transaction), not a unit of work's. */
-export function teamEventInbox({ db, clock }: TeamRepositoryContext, { soonMs = SOON_MS } = {}): EventInbox {
+export function teamEventInbox(
+  { db, clock }: TeamRepositoryContext,
+  { soonMs = SOON_MS, onRecorded }: { soonMs?: number } & Pick<InboxOptions, 'onRecorded'> = {},
+): EventInbox {
   /** One transaction for the group; if a write fails, again with a savepoint per write so it fails alone. */
   const commit = async (writes: Write[]): Promise<Outcome<Recorded>[]> => {
     try {
@@ -57,9 +60,10 @@ export function teamEventInbox({ db, clock }: TeamRepositoryContext, { soonMs = 
   return {
     stats: group.stats,
     flush: () => group.flush(),
-    record(received, { delivered }) {
+    async record(received, { delivered }) {
       const receivedAt = isoTime(clock());
-      return group.write(async (client) => {
+      // In the store once committed: nothing is kept behind here (the store's commit is the durable step).
+      const recorded = await group.write(async (client) => {
         const results: Recorded = [];
         // Fetched events already known are left alone (no row back): a duplicate counts deliveries only.
         for (const { processed, ...event } of received) {
@@ -69,6 +73,8 @@ export function teamEventInbox({ db, clock }: TeamRepositoryContext, { soonMs = 
         }
         return results;
       });
+      if (recorded.length > 0) onRecorded?.(recorded);
+      return recorded;
     },
     markProcessed(ids) {
       const at = isoTime(clock());

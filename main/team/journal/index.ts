@@ -75,7 +75,7 @@ export async function openTeamJournal({
     ...gated(compose(context(poolDb(pool, onCommitted)), local), units.outside),
     transaction: units.transaction,
     // The hub's listener records the team's webhooks straight into the team store (events unique by id).
-    openInbox: () => teamEventInbox(context(poolDb(pool))),
+    openInbox: (options) => teamEventInbox(context(poolDb(pool)), options),
     // The pool is its owner's to close.
     close: () => local.close(),
   };

@@ -1,0 +1,124 @@
+/**
+ * The webhook inbox's writes to the events table, kept behind the answers. A delivery is durable once the
+ * inbox log holds it (inbox-log.ts), and the listener answers 200 then; writing it into the journal's tables
+ * (about 60 µs of main's time per event, indexes and WAL pages) and what follows (processing, the reconcile's
+ * GET, the screen) can wait. While deliveries pour in (`InboxPriority.busy`), they do wait: the service is
+ * answered at the pace of the log, and the backlog is written once the flood eases, in batches. Held back
+ * only up to a bound: beyond `maxEvents` the writes go regardless, and answering slows with them
+ * (backpressure, not a backlog without end). When deliveries are few, nothing waits: a write goes on the next
+ * turn of the event loop. Writes go in the order they were asked for (a mark of "processed" never overtakes
+ * its event's insert).
+ */
+export interface InboxPriority {
+  /** Whether deliveries arrive fast enough that the table writes should wait. */
+  readonly busy: boolean;
+  /** Calls `callback` once, when `busy` has turned false. */
+  onQuiet(callback: () => void): void;
+}
+
+export interface InboxBacklog<T> {
+  /** Queues a write; `events` is what it weighs against the bound (0 for a mark or a refusal). */
+  push(item: T, events: number): void;
+  /** Events waiting to be written. */
+  readonly events: number;
+  /** Nothing queued, nothing being written. */
+  readonly idle: boolean;
+  /** Writes everything queued so far, busy or not; resolves once that is written. */
+  flush(): Promise<void>;
+}
+
+export interface InboxBacklogOptions<T> {
+  /** Writes a batch, in order, and tells whoever waits on its items; never rejects. */
+  write(batch: T[]): Promise<void>;
+  priority?: InboxPriority | undefined;
+  /** Beyond this many events waiting, writes go even while deliveries pour in. */
+  maxEvents?: number;
+  /** Events per batch: one transaction each, with a turn of the event loop between (answers go out). */
+  batchEvents?: number;
+}
+
+export const MAX_BEHIND_EVENTS = 50_000;
+const BATCH_EVENTS = 500;
+
+export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBacklog<T> {
+  const { priority } = options;
+  const maxEvents = options.maxEvents ?? MAX_BEHIND_EVENTS;
+  const batchEvents = options.batchEvents ?? BATCH_EVENTS;
+  const queue: Array<{ item: T; events: number }> = [];
+  let events = 0;
+  let writing = false;
+  let scheduled = false;
+  let awaitingQuiet = false;
+  let flushing = 0;
+  /** Items pushed and written since start: a flush waits for the count pushed when it was asked. */
+  let pushed = 0;
+  let written = 0;
+  let waiters: Array<{ upTo: number; resolve(): void }> = [];
+
+  const mayWait = () => flushing === 0 && events < maxEvents && priority?.busy === true;
+
+  const schedule = () => {
+    if (writing || scheduled || queue.length === 0) return;
+    if (mayWait()) {
+      if (!awaitingQuiet) {
+        awaitingQuiet = true;
+        priority?.onQuiet(() => {
+          awaitingQuiet = false;
+          schedule();
+        });
+      }
+      return;
+    }
+    scheduled = true;
+    setImmediate(writeBatch);
+  };
+
+  const writeBatch = () => {
+    scheduled = false;
+    const batch: T[] = [];
+    let weight = 0;
+    while (queue.length > 0 && (batch.length === 0 || weight + (queue[0]?.events ?? 0) <= batchEvents)) {
+      const next = queue.shift() as { item: T; events: number };
+      batch.push(next.item);
+      weight += next.events;
+    }
+    events -= weight;
+    writing = true;
+    void options.write(batch).finally(() => {
+      writing = false;
+      written += batch.length;
+      const done = waiters.filter((waiter) => waiter.upTo <= written);
+      waiters = waiters.filter((waiter) => waiter.upTo > written);
+      for (const waiter of done) waiter.resolve();
+      schedule();
+    });
+  };
+
+  return {
+    get events() {
+      return events;
+    },
+    get idle() {
+      return queue.length === 0 && !writing;
+    },
+    push(item, weight) {
+      queue.push({ item, events: weight });
+      events += weight;
+      pushed++;
+      schedule();
+    },
+    async flush() {
+      const upTo = pushed;
+      if (written >= upTo) return;
+      flushing++;
+      try {
+        await new Promise<void>((resolve) => {
+          waiters.push({ upTo, resolve });
+          schedule();
+        });
+      } finally {
+        flushing--;
+      }
+    },
+  };
+}
