@@ -17,8 +17,11 @@ export interface InboxPriority {
 }
 
 export interface InboxBacklog<T> {
-  /** Queues a write; `events` is what it weighs against the bound (0 for a mark or a refusal). */
-  push(item: T, events: number): void;
+  /**
+   * Queues a write; `events` is what it weighs against the bound (0 for a mark or a refusal). A write that
+   * is `soon` (a mark, a refusal: losing it only means doing some work again) waits up to `soonMs` for company.
+   */
+  push(item: T, events: number, when?: 'now' | 'soon'): void;
   /** Events waiting to be written. */
   readonly events: number;
   /** Nothing queued, nothing being written. */
@@ -35,16 +38,24 @@ export interface InboxBacklogOptions<T> {
   maxEvents?: number;
   /** Events per batch: one transaction each, with a turn of the event loop between (answers go out). */
   batchEvents?: number;
+  /** How long a `soon` write waits for company: fewer commits, fewer WAL pages written again. */
+  soonMs?: number;
 }
 
 export const MAX_BEHIND_EVENTS = 50_000;
 const BATCH_EVENTS = 500;
+const SOON_MS = 50;
 
 export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBacklog<T> {
   const { priority } = options;
   const maxEvents = options.maxEvents ?? MAX_BEHIND_EVENTS;
   const batchEvents = options.batchEvents ?? BATCH_EVENTS;
-  const queue: Array<{ item: T; events: number }> = [];
+  const soonMs = options.soonMs ?? SOON_MS;
+  const queue: Array<{ item: T; events: number; now: boolean }> = [];
+  /** Queued writes asked for `now`: with none, the queue waits for its `soon` timer. */
+  let urgent = 0;
+  let soonTimer: NodeJS.Timeout | null = null;
+  let soonDue = false;
   let events = 0;
   let writing = false;
   let scheduled = false;
@@ -69,6 +80,17 @@ export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBac
       }
       return;
     }
+    if (urgent === 0 && flushing === 0 && !soonDue) {
+      soonTimer ??= setTimeout(() => {
+        soonTimer = null;
+        soonDue = true;
+        schedule();
+      }, soonMs);
+      return;
+    }
+    soonDue = false;
+    if (soonTimer) clearTimeout(soonTimer);
+    soonTimer = null;
     scheduled = true;
     setImmediate(writeBatch);
   };
@@ -78,9 +100,10 @@ export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBac
     const batch: T[] = [];
     let weight = 0;
     while (queue.length > 0 && (batch.length === 0 || weight + (queue[0]?.events ?? 0) <= batchEvents)) {
-      const next = queue.shift() as { item: T; events: number };
+      const next = queue.shift() as { item: T; events: number; now: boolean };
       batch.push(next.item);
       weight += next.events;
+      if (next.now) urgent--;
     }
     events -= weight;
     writing = true;
@@ -101,8 +124,9 @@ export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBac
     get idle() {
       return queue.length === 0 && !writing;
     },
-    push(item, weight) {
-      queue.push({ item, events: weight });
+    push(item, weight, when = 'now') {
+      queue.push({ item, events: weight, now: when === 'now' });
+      if (when === 'now') urgent++;
       events += weight;
       pushed++;
       schedule();

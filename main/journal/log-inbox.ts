@@ -135,7 +135,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
       if (recorded.length > 0) options.onRecorded?.(recorded);
     },
   });
-  const behind = (statements: WriteStatement[], recorded: boolean, events: number) =>
+  const behind = (statements: WriteStatement[], recorded: boolean, events: number, when: 'now' | 'soon') =>
     new Promise<Rows[]>((resolve, reject) =>
       backlog.push(
         {
@@ -144,6 +144,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
           done: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)),
         },
         events,
+        when,
       ),
     );
 
@@ -160,7 +161,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
       return writes.map((write) => {
         known.add(write.statements.map((statement) => statement.params.id as string));
         // The answer does not wait for this write: a failure keeps the log (see keepLog).
-        behind(write.statements, true, write.statements.length).catch(() => {});
+        behind(write.statements, true, write.statements.length, 'now').catch(() => {});
         return { ok: true as const, value: null };
       });
     },
@@ -180,7 +181,7 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     return [new Set(rows.map((row) => row.id as string)), rows];
   };
 
-  const soon = (statements: WriteStatement[]) => behind(statements, false, 0).then(() => {});
+  const soon = (statements: WriteStatement[]) => behind(statements, false, 0, 'soon').then(() => {});
 
   return {
     replayed,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInboxBacklog, type InboxPriority } from '../../main/journal/inbox-backlog.ts';
 import { until } from '../support/poll.ts';
 
@@ -94,5 +94,30 @@ describe('inbox backlog', () => {
     backlog.push('mark', 0);
     await backlog.flush();
     expect(batches).toEqual([['a', 'b'], ['c'], ['big'], ['mark']]);
+  });
+
+  describe('soon writes (marks, refusals)', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('wait up to soonMs for company, then go', async () => {
+      vi.useFakeTimers();
+      const { backlog, written } = rig();
+      backlog.push('mark a', 0, 'soon');
+      await vi.advanceTimersByTimeAsync(49);
+      expect(written()).toEqual([]);
+      backlog.push('mark b', 0, 'soon');
+      await vi.advanceTimersByTimeAsync(1);
+      await vi.runOnlyPendingTimersAsync(); // the write's turn of the event loop
+      expect(written()).toEqual(['mark a', 'mark b']);
+    });
+
+    it('go at once with a write asked for now, in the order asked', async () => {
+      vi.useFakeTimers();
+      const { backlog, written } = rig();
+      backlog.push('mark a', 0, 'soon');
+      backlog.push('b', 1);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(written()).toEqual(['mark a', 'b']);
+    });
   });
 });
