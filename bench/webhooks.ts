@@ -5,7 +5,9 @@
  * same kind of socket. The load generator runs in a process of its own; bare and Vetted samples
  * interleave (b, v, b, v…, 3 each) and the medians are compared, at 50 and at 10 connections. After
  * each Vetted sample, every event is processed before the next sample starts; at the end every
- * delivery answered 200 must be in the journal exactly once and processed.
+ * delivery answered 200 must be in the journal exactly once and processed. During a flood the events table and
+ * the processing come behind the answers (main/journal/inbox-backlog.ts): each sample also prints how long
+ * the processing took after the load stopped, and the rate counting that time.
  * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10] [--topic t]`
  * (Node 24). Takes about 100 s.
  */
@@ -135,6 +137,7 @@ try {
           failure ??= `${outcome.non2xx} non-2xx, ${outcome.errors} errors`;
         const started = performance.now();
         await rig.settle();
+        const processingMs = performance.now() - started;
         const ids = readFileSync(file, 'utf8').split('\n').filter(Boolean);
         acknowledged.push(...ids);
         delivered += outcome.total + outcome.warmupTotal;
@@ -142,7 +145,8 @@ try {
         process.stdout.write(
           `  c=${connections}: vetted ${outcome.perSecond.toFixed(0)}/s (p99 ${outcome.p99Ms} ms, ` +
             `${vettedCpu.at(-1)?.toFixed(0)} µs CPU per delivery on the desk's thread), ` +
-            `processing finished ${(performance.now() - started).toFixed(0)} ms after the load stopped; ${loadNote()}\n`,
+            `processing finished ${processingMs.toFixed(0)} ms after the load stopped ` +
+            `(${(outcome.total / (SECONDS + processingMs / 1000)).toFixed(0)}/s counting it); ${loadNote()}\n`,
         );
         return outcome.perSecond;
       },

@@ -24,6 +24,8 @@ export const MetricsSchema = z.object({
     refusals: count,
     /** Deliveries received and not yet answered (waiting for their group's sync). */
     inboxBacklog: count,
+    /** Events answered (durable in the inbox log) and not yet in the journal's tables: a flood's backlog. */
+    eventsBehind: count,
     /** Events waiting for their customer's refresh. */
     reconcileBacklog: count,
     /** GETs made for events: fewer than events when several for one customer are served by one. */

@@ -41,6 +41,7 @@ export interface WebhookFigures {
   duplicates: number;
   refusals: number;
   inboxBacklog: number;
+  eventsBehind: number;
   reconcileBacklog: number;
   refreshes: number;
   ingest: Latency;

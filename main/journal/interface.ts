@@ -97,6 +97,8 @@ export interface EventInbox {
   flush(): Promise<void>;
   /** Groups committed, writes in them, and time spent committing them: how grouping works under load. */
   readonly stats: { commits: number; writes: number; committingMs: number };
+  /** Events durable but not yet in the events table (kept behind the answers during a flood). */
+  readonly behind: number;
   /** Commits what is waiting, then stops. */
   close(): Promise<void>;
 }

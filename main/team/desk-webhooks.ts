@@ -53,6 +53,7 @@ export function teamDeskWebhooksFeature(
     duplicates: 0,
     refusals: 0,
     inboxBacklog: 0,
+    eventsBehind: 0,
     reconcileBacklog: 0,
     refreshes: 0,
     ingest: none,

@@ -84,6 +84,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       duplicates,
       refusals: security.count,
       inboxBacklog: answering,
+      eventsBehind: writer.behind,
       reconcileBacklog: processor.backlog,
       refreshes: processor.refreshes,
       ingest: ingestLatency.summary(),

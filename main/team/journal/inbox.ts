@@ -59,6 +59,8 @@ export function teamEventInbox(
 
   return {
     stats: group.stats,
+    // The store's commit is the durable step and the table write at once: nothing is kept behind.
+    behind: 0,
     flush: () => group.flush(),
     async record(received, { delivered }) {
       const receivedAt = isoTime(clock());

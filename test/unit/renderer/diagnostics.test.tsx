@@ -12,6 +12,7 @@ const metrics = (deliveries: number): Metrics => ({
     duplicates: 2,
     refusals: 1,
     inboxBacklog: 0,
+    eventsBehind: 0,
     reconcileBacklog: 3,
     refreshes: 40,
     ingest: { samples: 1200, p50Ms: 1.2, p99Ms: 4.8 },

@@ -39,6 +39,7 @@ export function diagnosticsRows(metrics: Metrics): Array<{ name: string; value: 
     { name: 'Duplicate deliveries', value: count(webhooks.duplicates) },
     { name: 'Refused requests', value: count(webhooks.refusals) },
     { name: 'Deliveries being recorded', value: count(webhooks.inboxBacklog) },
+    { name: 'Events waiting to be written', value: count(webhooks.eventsBehind) },
     { name: 'Events waiting for a refresh', value: count(webhooks.reconcileBacklog) },
     { name: 'Customer refreshes for events', value: count(webhooks.refreshes) },
     { name: 'Time to record a delivery', value: latency(webhooks.ingest) },
