@@ -19,8 +19,8 @@ const LATER_SYNC = { sync: 'later' } as const;
  * table comes behind the answers (inbox-backlog.ts: at once while deliveries are few, held back while they
  * pour in, up to a bound), on main's connection in batches without a sync of their own (synchronous=NORMAL:
  * a crash of the app loses nothing, and the log covers a power cut). `onRecorded` hears of each event once
- * it is in the table: processing starts from there. Groups form while the previous one is on disk
- * (group-commit.ts). At start, whatever the log holds is replayed into the journal (a known event is left
+ * it is in the table: processing starts from there. Deliveries read while a group is written and synced
+ * form the next (group-commit.ts). At start, whatever the log holds is replayed into the journal (a known event is left
  * alone); when the log is full and everything in it is in the table, the journal's files are synced and the
  * log starts over (until then it grows).
  *

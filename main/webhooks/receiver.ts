@@ -27,6 +27,8 @@ export interface Receiver {
   readonly rejected: number;
   /** Counts since start, backlogs now, recent latencies: for `app.metrics`. */
   figures(): WebhookFigures;
+  /** Resolves once every event recorded so far is in the journal, processed, and its mark written. */
+  idle(): Promise<void>;
   /**
    * Stops processing (what runs finishes), lets `drain` finish whatever still records events (a catch-up
    * under way), then commits what waits and closes the writer.
@@ -90,6 +92,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       ingest: ingestLatency.summary(),
       eventToScreen: eventToScreen.summary(),
     }),
+    async idle() {
+      // Into the tables (behind the answers under load), then processed, then the marks written.
+      await writer.flush();
+      await processor.idle();
+      await writer.flush();
+    },
     async close(drain) {
       ingest.close();
       await processor.close();

@@ -167,11 +167,8 @@ export async function startListenerRig(limits: Partial<ListenerLimits> = {}): Pr
     journal,
     refreshed,
     probes,
-    // Marks and refusals are written lazily: flushing makes them visible.
-    idle: async () => {
-      await processor.idle();
-      await writer.flush();
-    },
+    // Events, marks and refusals are written behind the answers: this makes them visible.
+    idle: () => receiver.idle(),
     async close() {
       await listener.close();
       await processor.close();

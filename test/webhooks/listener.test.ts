@@ -25,7 +25,12 @@ describe('webhook listener', () => {
     await rig.close();
   });
 
-  const recorded = () => rig.journal.events.list({ limit: 1000 });
+  // Durable before the 200 (the inbox log; inbox-crash.test.ts kills the process to prove it), in the
+  // events table once written behind the answers: what these tests read.
+  const recorded = async () => {
+    await rig.idle();
+    return await rig.journal.events.list({ limit: 1000 });
+  };
   const rejections = async () => {
     await rig.idle();
     return await rig.journal.rejections.list();
@@ -38,14 +43,13 @@ describe('webhook listener', () => {
     const reply = await deliver(rig.port, body);
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toEqual({ received: id, duplicate: false });
-    // Committed by the time the 200 arrived: nothing more had to happen for this to hold.
+    await rig.idle();
     expect(await rig.journal.events.get(id)).toMatchObject({
       topic: 'customer_verified',
       customerId,
       signatureVerified: true,
       duplicatesSeen: 0,
     });
-    await rig.idle();
     expect(rig.refreshed).toEqual([customerId]);
     expect((await rig.journal.events.get(id))?.processedAt).not.toBeNull();
     expect(await rejections()).toEqual([]);
@@ -155,6 +159,8 @@ describe('webhook listener', () => {
     const body = eventBody();
     const id = JSON.parse(body).id as string;
     const first = await deliver(rig.port, body);
+    // A redelivery comes when its 200 was lost, long after the event reached the table.
+    await rig.idle();
     const second = await deliver(rig.port, body);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(JSON.parse(second.body)).toEqual({ received: id, duplicate: true });
@@ -193,8 +199,8 @@ describe('webhook listener', () => {
       const body = eventBody();
       const reply = await deliver(crowded.port, body);
       expect(reply.status).toBe(200);
-      expect(crowded.journal.events.get(JSON.parse(body).id)).toBeDefined();
       await crowded.idle();
+      expect(await crowded.journal.events.get(JSON.parse(body).id)).toBeDefined();
       const shed = (await crowded.journal.rejections.list({ limit: 1000 })).filter(
         (r) => r.reason === 'shed-idle-connection',
       );
@@ -211,9 +217,11 @@ describe('webhook listener', () => {
       const held = Array.from({ length: 9 }, () => heldDelivery(patient.port, eventBody()));
       const meanwhile = await deliver(patient.port, eventBody());
       expect(meanwhile.status).toBe(200);
+      await patient.idle();
       expect(await patient.journal.events.list()).toHaveLength(1);
       const replies = await Promise.all(held.map((delivery) => delivery.finish()));
       expect(replies.map((reply) => reply.status)).toEqual(Array(9).fill(200));
+      await patient.idle();
       expect(await patient.journal.events.list()).toHaveLength(10);
     } finally {
       await patient.close();
