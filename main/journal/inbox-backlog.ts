@@ -9,12 +9,7 @@
  * turn of the event loop. Writes go in the order they were asked for (a mark of "processed" never overtakes
  * its event's insert).
  */
-export interface InboxPriority {
-  /** Whether deliveries arrive fast enough that the table writes should wait. */
-  readonly busy: boolean;
-  /** Calls `callback` once, when `busy` has turned false. */
-  onQuiet(callback: () => void): void;
-}
+import type { InboxPriority } from './interface.ts';
 
 export interface InboxBacklog<T> {
   /**

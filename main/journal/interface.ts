@@ -5,7 +5,6 @@ import type { CustomersRepository } from './customers.ts';
 import type { DocumentImagesRepository } from './document-images.ts';
 import type { DraftsRepository, OutboxRepository } from './drafts.ts';
 import type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
-import type { InboxPriority } from './inbox-backlog.ts';
 import type { NotesRepository } from './notes.ts';
 import type { QueueRepository } from './queue.ts';
 import type { RejectionInput, RejectionsRepository } from './rejections.ts';
@@ -64,7 +63,14 @@ export interface InboxEvent extends ReceivedEvent {
   processed: boolean;
 }
 
-export type { InboxPriority };
+/** The listener's load, as an inbox sees it (main/webhooks/delivery-pressure.ts measures it). */
+export interface InboxPriority {
+  /** Whether deliveries arrive fast enough that the table writes should wait. */
+  readonly busy: boolean;
+  /** Calls `callback` once, when `busy` has turned false. */
+  onQuiet(callback: () => void): void;
+}
+
 export type RecordedEvents = Array<{ event: JournalEvent; duplicate: boolean }>;
 
 export interface InboxOptions {

@@ -122,7 +122,14 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     priority: options.priority,
     ...(options.maxBehind === undefined ? {} : { maxEvents: options.maxBehind }),
     async write(batch) {
-      const outcomes = await options.outside(() => apply(batch.map((behind) => behind.statements)));
+      let outcomes: Outcome<Rows[]>[];
+      try {
+        outcomes = await options.outside(() => apply(batch.map((behind) => behind.statements)));
+      } catch (error) {
+        // Not even the transaction began (the journal closing, the disk gone): each write fails as a whole.
+        const failed = error instanceof Error ? error : new Error(String(error));
+        outcomes = batch.map(() => ({ ok: false, error: failed }));
+      }
       const recorded: RecordedEvents = [];
       batch.forEach((behind, i) => {
         const outcome = outcomes[i] ?? { ok: false, error: new Error('Not written.') };
