@@ -20,9 +20,9 @@ const LATER_SYNC = { sync: 'later' } as const;
  * pour in, up to a bound), on main's connection in batches without a sync of their own (synchronous=NORMAL:
  * a crash of the app loses nothing, and the log covers a power cut). `onRecorded` hears of each event once
  * it is in the table: processing starts from there. Deliveries read while a group is written and synced
- * form the next (group-commit.ts). At start, whatever the log holds is replayed into the journal (a known event is left
- * alone); when the log is full and everything in it is in the table, the journal's files are synced and the
- * log starts over (until then it grows).
+ * form the next (group-commit.ts). At start, whatever the log holds is replayed into the journal (a known
+ * event is left alone); when the log is full and everything in it is in the table, the journal's files are
+ * synced and the log starts over (until then it grows).
  *
  * Duplicates are told apart in memory (known-events.ts): a redelivery of an event the journal holds only
  * counts itself on main's connection (no log record, no sync: losing the count costs nothing) and is
@@ -50,8 +50,6 @@ export type LogInbox = EventInbox & {
   readonly knownEvents: number;
   /** Events the log held at start, now in the journal. */
   readonly replayed: number;
-  /** Events durable in the log, not yet in the events table. */
-  readonly behind: number;
   readonly log: Pick<InboxLog, 'used' | 'size'>;
 };
 
@@ -142,16 +140,13 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
       if (recorded.length > 0) options.onRecorded?.(recorded);
     },
   });
-  const behind = (statements: WriteStatement[], recorded: boolean, events: number, when: 'now' | 'soon') =>
-    new Promise<Rows[]>((resolve, reject) =>
+  /** A mark or a refusal: resolves once written (losing one in a crash only means some work again). */
+  const soon = (statements: WriteStatement[]) =>
+    new Promise<void>((resolve, reject) =>
       backlog.push(
-        {
-          statements,
-          recorded,
-          done: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)),
-        },
-        events,
-        when,
+        { statements, recorded: false, done: (outcome) => (outcome.ok ? resolve() : reject(outcome.error)) },
+        0,
+        'soon',
       ),
     );
 
@@ -167,8 +162,11 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
       options.onLogged?.();
       return writes.map((write) => {
         known.add(write.statements.map((statement) => statement.params.id as string));
-        // The answer does not wait for this write: a failure keeps the log (see keepLog).
-        behind(write.statements, true, write.statements.length, 'now').catch(() => {});
+        // The answer does not wait for this write; one that fails keeps the log (see keepLog).
+        backlog.push(
+          { statements: write.statements, recorded: true, done: () => {} },
+          write.statements.length,
+        );
         return { ok: true as const, value: null };
       });
     },
@@ -187,8 +185,6 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     const rows = await options.outside(() => transaction(db, () => known.countDuplicates(ids), LATER_SYNC));
     return [new Set(rows.map((row) => row.id as string)), rows];
   };
-
-  const soon = (statements: WriteStatement[]) => behind(statements, false, 0, 'soon').then(() => {});
 
   return {
     replayed,

@@ -19,7 +19,10 @@ export interface Answer {
 export interface Ingest {
   /** A delivery whose signature was verified over these very bytes. */
   deliver(body: Buffer): Promise<Answer>;
-  /** Events fetched with `GET /events` while catching up; resolves, once they are in the journal, with how many were new. */
+  /**
+   * Events fetched with `GET /events` while catching up; resolves, once they are in the journal, with how
+   * many were new.
+   */
   recordFetched(events: readonly ServiceEvent[]): Promise<number>;
   /** The inbox's `onRecorded`: events now in the journal go to the processor and the screen. */
   recorded(results: RecordedEvents): void;

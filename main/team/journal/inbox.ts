@@ -64,7 +64,6 @@ export function teamEventInbox(
     flush: () => group.flush(),
     async record(received, { delivered }) {
       const receivedAt = isoTime(clock());
-      // In the store once committed: nothing is kept behind here (the store's commit is the durable step).
       const recorded = await group.write(async (client) => {
         const results: Recorded = [];
         // Fetched events already known are left alone (no row back): a duplicate counts deliveries only.
