@@ -33,6 +33,7 @@ export const AUTO_PAUSE_FAILURES = 400;
 export const AUTO_PAUSE_WITHOUT_SUCCESS_MS = 24 * HOUR;
 
 interface DueWebhook extends WebhookRow {
+  seq: number;
   url: string;
   secret: string;
 }
@@ -45,7 +46,8 @@ interface AttemptRecord {
   outcome: WebhookOutcome;
 }
 
-const DUE_CONDITION = `s.paused = 0 AND (w.manual_due = 1 OR (w.delivered = 0 AND w.next_attempt_ms <= ?))`;
+/** Must match the `webhooks_pending` index's condition (store.ts), so both queries below walk that index. */
+const PENDING = `(w.manual_due = 1 OR (w.delivered = 0 AND w.next_attempt_ms IS NOT NULL))`;
 
 export class DeliveryRunner implements DueWork {
   readonly #app: App;
@@ -63,7 +65,7 @@ export class DeliveryRunner implements DueWork {
     const row = this.#app.store.get<{ due: number | null }>(
       `SELECT MIN(CASE WHEN w.manual_due = 1 THEN 0 ELSE w.next_attempt_ms END) AS due
        FROM webhooks w JOIN subscriptions s ON s.id = w.subscription_id
-       WHERE s.paused = 0 AND (w.manual_due = 1 OR (w.delivered = 0 AND w.next_attempt_ms IS NOT NULL))`,
+       WHERE s.paused = 0 AND ${PENDING}`,
     );
     return row?.due ?? null;
   }
@@ -93,11 +95,22 @@ export class DeliveryRunner implements DueWork {
 
   #startDue(): void {
     const now = this.#app.clock.now();
-    const due = this.#app.store.all<DueWebhook>(
-      `SELECT w.*, s.url, s.secret FROM webhooks w JOIN subscriptions s ON s.id = w.subscription_id
-       WHERE ${DUE_CONDITION} ORDER BY w.seq`,
-      now,
-    );
+    // Called each time an attempt ends: reading every due webhook each time made a backlog of n cost n² rows.
+    // The first (slots + those to skip) in order are enough to fill a receiver's free slots.
+    const enough = MAX_IN_FLIGHT_PER_RECEIVER + this.#inFlight.size + this.#broken.size;
+    const due = this.#app.store
+      .all<{ id: string }>('SELECT id FROM subscriptions WHERE paused = 0')
+      .flatMap(({ id }) =>
+        this.#app.store.all<DueWebhook>(
+          `SELECT w.*, s.url, s.secret FROM webhooks w JOIN subscriptions s ON s.id = w.subscription_id
+           WHERE w.subscription_id = ? AND ${PENDING} AND (w.manual_due = 1 OR w.next_attempt_ms <= ?)
+           ORDER BY w.seq LIMIT ?`,
+          id,
+          now,
+          enough,
+        ),
+      )
+      .sort((a, b) => a.seq - b.seq);
     for (const webhook of due) {
       if (this.#inFlight.has(webhook.id) || this.#broken.has(webhook.id)) continue;
       const receiver = new URL(webhook.url).origin;

@@ -97,6 +97,9 @@ CREATE TABLE IF NOT EXISTS webhooks (
 );
 CREATE INDEX IF NOT EXISTS webhooks_by_subscription ON webhooks (subscription_id, seq);
 CREATE INDEX IF NOT EXISTS webhooks_due ON webhooks (next_attempt_ms) WHERE delivered = 0;
+-- The webhooks with an attempt to come, in order: the delivery runner walks these, not the whole history.
+CREATE INDEX IF NOT EXISTS webhooks_pending ON webhooks (subscription_id, seq)
+  WHERE manual_due = 1 OR (delivered = 0 AND next_attempt_ms IS NOT NULL);
 
 CREATE TABLE IF NOT EXISTS attempts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -222,6 +222,23 @@ describe('at most 10 deliveries in flight to one receiver', () => {
     expect(slow.received).toHaveLength(16);
     expect(slow.maxOpen()).toBe(10);
   });
+
+  it('a backlog far longer than the ten in flight is sent whole, once each, oldest first', async () => {
+    const { h, hooks } = await setUp(holdRequests);
+    for (let i = 0; i < 20; i++) await h.createCustomer(); // 40 events
+    const expected = (await h.api('GET', '/events?limit=200')).json._embedded.events
+      .map((event: { id: string }) => event.id)
+      .reverse();
+    await until(() => hooks.open() === 10, 'ten held');
+    const ids = () => hooks.received.map((webhook) => webhook.event.id as string);
+    expect(new Set(ids())).toEqual(new Set(expected.slice(0, 10)));
+    hooks.respondWith(200);
+    hooks.releaseHeld();
+    await until(() => hooks.received.length >= 40, 'all forty sent');
+    // Ten are sent at a time, so neighbours may arrive in either order; none twice.
+    expect(new Set(ids()).size).toBe(ids().length);
+    expect(new Set(ids())).toEqual(new Set(expected));
+  });
 });
 
 describe('paused subscriptions', () => {

@@ -11,6 +11,7 @@ import { classifyFailure, isOurs, keyMayBeForgotten } from './classify.ts';
 import type { OutcomeWrite } from './group-write.ts';
 import type { ProgressTracker } from './progress.ts';
 import { type LinkKind, transitions } from './states.ts';
+import { unlessAborted } from './unless-aborted.ts';
 import type { BodyCache, QueuedDraft, WorkList } from './work.ts';
 
 /** What sending one draft needs from the outbox around it. */
@@ -39,14 +40,8 @@ export interface SendContext {
 /** Sending a draft, and what follows from the answer: linking its customer, or recording the failure. */
 export function draftSender(ctx: SendContext) {
   const { journal, signal } = ctx;
-  const closed = new Promise<undefined>((resolve) =>
-    signal.addEventListener('abort', () => resolve(undefined), { once: true }),
-  );
   /** A promise that gives up (undefined) when the outbox closes; its late result is dropped. */
-  const unlessClosed = <T>(promise: Promise<T>): Promise<T | undefined> => {
-    promise.catch(() => {});
-    return Promise.race([promise, closed]);
-  };
+  const unlessClosed = <T>(promise: Promise<T>) => unlessAborted(promise, signal);
 
   async function send(id: string, release: () => void): Promise<void> {
     ctx.sending.add(id);
