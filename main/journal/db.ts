@@ -8,10 +8,13 @@ export type Db = DatabaseSync;
 export type Params = Record<string, SQLInputValue>;
 
 const BUSY_TIMEOUT_MS = 5_000;
-// SQLite's default page cache is 2 MB; a journal of 100,000 customers is about 100 MB, and a broad search
-// visits rows all over it. 32 MB (filled only as pages are read) nearly halves such a search. Sorts and
-// statement journals stay in memory too (temp_store): they are small, and no temp file is left behind.
-const CACHE_KIB = 32_000;
+// SQLite's default page cache, 2 MB, set out loud. It was 32 MB for broad searches that visited rows all
+// over a 100,000-customer journal; they walk indexes now, and `node bench/queue.ts` shows no difference
+// (broad search at 100k 1.03 / 1.29 ms with 2 MB, 1.21 / 0.96 ms with 32 MB). A cache that size fills as the
+// journal grows, and was most of the desk's memory growth over a day (`node bench/memory.ts`: RSS 1.12–1.14×
+// with 8 MB, 1.08× with 2 MB). Sorts and statement journals stay in memory (temp_store): they are small, and
+// no temp file is left behind.
+const CACHE_KIB = 2_000;
 const MAX_CACHED_STATEMENTS = 200;
 
 /**
