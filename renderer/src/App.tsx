@@ -1,13 +1,16 @@
-import { useEffect } from 'react';
-import { AuditScreen } from './features/audit/AuditScreen.tsx';
-import { DraftScreen } from './features/drafts/DraftScreen.tsx';
-import { EventLogScreen } from './features/events/EventLogScreen.tsx';
+import { Suspense, useEffect } from 'react';
 import { useJobStore } from './features/jobs/job-store.ts';
 import { QueueScreen } from './features/queue/QueueScreen.tsx';
-import { SandboxScreen } from './features/sandbox/SandboxScreen.tsx';
-import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
-import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
 import { useWebhooksStore } from './features/webhooks/webhooks-store.ts';
+import {
+  AuditScreen,
+  DraftScreen,
+  EventLogScreen,
+  loadScreensSoon,
+  SandboxScreen,
+  SettingsScreen,
+  WebhooksScreen,
+} from './screens.ts';
 import { useAppStore, type View } from './store.ts';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toasts } from './ui/Toasts.tsx';
@@ -32,6 +35,12 @@ export function App() {
   useEffect(() => {
     void load();
   }, [load]);
+  // The queue fetches the other screens once its rows are painted; an empty queue or another first
+  // screen still gets them a little later.
+  useEffect(() => {
+    const soon = setTimeout(loadScreensSoon, 3000);
+    return () => clearTimeout(soon);
+  }, []);
   // What the whole app follows for as long as it runs; each screen watches its own store.
   useWatch(useAppStore.getState().watch);
   useWatch(useToastStore.getState().watch);
@@ -61,23 +70,25 @@ export function App() {
         </nav>
       </header>
       <main className="shell-main">
-        {problem ? (
-          <p role="alert">{problem}</p>
-        ) : view === 'settings' ? (
-          <SettingsScreen />
-        ) : view === 'events' ? (
-          <EventLogScreen />
-        ) : view === 'sandbox' && onSandbox ? (
-          <SandboxScreen />
-        ) : view === 'webhooks' ? (
-          <WebhooksScreen />
-        ) : view === 'audit' ? (
-          <AuditScreen />
-        ) : view === 'draft' ? (
-          <DraftScreen key={draftOpening} draftId={draftId} />
-        ) : (
-          <QueueScreen />
-        )}
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          {problem ? (
+            <p role="alert">{problem}</p>
+          ) : view === 'settings' ? (
+            <SettingsScreen />
+          ) : view === 'events' ? (
+            <EventLogScreen />
+          ) : view === 'sandbox' && onSandbox ? (
+            <SandboxScreen />
+          ) : view === 'webhooks' ? (
+            <WebhooksScreen />
+          ) : view === 'audit' ? (
+            <AuditScreen />
+          ) : view === 'draft' ? (
+            <DraftScreen key={draftOpening} draftId={draftId} />
+          ) : (
+            <QueueScreen />
+          )}
+        </Suspense>
       </main>
       <StatusBar />
       <Toasts />

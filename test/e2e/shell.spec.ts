@@ -26,6 +26,21 @@ test('the shell loads and app.ping crosses window.vetted', async ({ page, vetted
   expect(exposed).toEqual([...namespaces, 'on'].sort());
 });
 
+test('the other screens are chunks of their own, fetched after the first paint, and open from them', async ({
+  page,
+  vetted,
+}) => {
+  const page0 = await page.request.get(`${vetted.origin}/`);
+  expect(await page0.text()).not.toContain('SettingsScreen');
+  // Nobody asks for Settings here: the page fetches it by itself once the queue is on screen.
+  const settingsCode = page.waitForRequest(/\/assets\/SettingsScreen-[\w-]+\.js$/);
+  await page.goto(vetted.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Vetted' })).toBeVisible();
+  await settingsCode;
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Settings' })).toBeVisible();
+});
+
 /** The launch token, as the page keeps it (the only place it lives after the launch URL). */
 const tokenOf = (vetted: VettedApp) => new URL(vetted.launchUrl).hash.replace('#token=', '');
 

@@ -1,6 +1,7 @@
 import { type CSSProperties, type RefObject, useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QueueRow } from '../../../../contract/queue.ts';
+import { loadScreensSoon } from '../../screens.ts';
 import { useNow } from '../../ui/time.tsx';
 import { useWindowedList } from '../../ui/use-windowed-list.ts';
 import { rowAt } from '../../ui/windowed-pages.ts';
@@ -64,6 +65,7 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
     if (askedAt === null || !shownRows) return;
     rowsPainted();
     measureUntilPainted(askedAt);
+    loadScreensSoon();
   }, [askedAt, shownRows, rowsPainted]);
 
   const activeShown = items.some((item) => rowAt(pages, item.index)?.id === selectedId);
