@@ -46,20 +46,27 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 /**
- * Baseline and subject sampled in turn (b, s, b, s…), `rounds` of each (at least 3): on a shared machine
- * the load drifts, and adjacent samples share most of it. Returns both series and the medians.
+ * Samplers taken in turn (a, b, c, a, b, c…), `rounds` of each (at least 3): on a shared machine the load
+ * drifts, and adjacent samples share most of it. Returns each one's series, in the order given.
  */
+export async function inTurn(
+  rounds: number,
+  samplers: ReadonlyArray<() => Promise<number>>,
+): Promise<number[][]> {
+  const series = samplers.map((): number[] => []);
+  for (let round = 0; round < Math.max(3, rounds); round++) {
+    for (const [i, sample] of samplers.entries()) series[i]!.push(await sample());
+  }
+  return series;
+}
+
+/** Baseline and subject sampled in turn (see `inTurn`), with both series and the medians. */
 export async function interleave(
   rounds: number,
   baseline: () => Promise<number>,
   subject: () => Promise<number>,
 ): Promise<{ baseline: number[]; subject: number[]; baselineMedian: number; subjectMedian: number }> {
-  const b: number[] = [];
-  const s: number[] = [];
-  for (let round = 0; round < Math.max(3, rounds); round++) {
-    b.push(await baseline());
-    s.push(await subject());
-  }
+  const [b = [], s = []] = await inTurn(rounds, [baseline, subject]);
   return { baseline: b, subject: s, baselineMedian: median(b), subjectMedian: median(s) };
 }
 
