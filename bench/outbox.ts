@@ -5,9 +5,11 @@
  * directly through the service client at the same concurrency: a keyed `POST /customers` followed by the GET
  * of the created customer (goal: the outbox ≥ 0.9 of it). The same without a key is reported too. Then a drain
  * while the sandbox fails 10 % of customer requests (500 and resets after the work is done, 503 before it)
- * counts duplicates on the service (goal: 0).
+ * counts duplicates on the service (goal: 0). A fourth run is a reference with no goal: the keyed pair, then
+ * the writes the outbox makes for a created draft done directly (support/outbox-runs.ts
+ * `directCreatesRecorded`): what recording each customer in the journal leaves of the direct rate.
  *
- * Samples interleave (keyed, outbox, unkeyed, keyed, outbox, …), each on a fresh sandbox warmed up with the
+ * Samples interleave (keyed, outbox, unkeyed, recorded, keyed, outbox, …), each on a fresh sandbox warmed up with the
  * same work; medians are reported. The sandbox (the load's other end) runs in a worker thread of its own;
  * the outbox and the baseline's client both run on this process's main thread, as the desk's would.
  *
@@ -15,7 +17,13 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { directCreates, outboxDrain, type Sample, withFaults } from './support/outbox-runs.ts';
+import {
+  directCreates,
+  directCreatesRecorded,
+  outboxDrain,
+  type Sample,
+  withFaults,
+} from './support/outbox-runs.ts';
 import { onFreshSandbox } from './support/sandbox-worker.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -39,6 +47,7 @@ async function main() {
   const keyedSamples: Sample[] = [];
   const unkeyedSamples: Sample[] = [];
   const drainedSamples: Sample[] = [];
+  const recordedSamples: Sample[] = [];
   const direct = (withKey: boolean) =>
     onFreshSandbox(
       (client) => directCreates(client, count, concurrency, withKey),
@@ -49,20 +58,30 @@ async function main() {
       (client) => outboxDrain(client, count, concurrency),
       (client) => outboxDrain(client, warmUp, concurrency),
     );
+  const directRecorded = () =>
+    onFreshSandbox(
+      (client) => directCreatesRecorded(client, count, concurrency),
+      (client) => directCreatesRecorded(client, warmUp, concurrency),
+    );
   for (let round = 0; round < rounds; round++) {
     keyedSamples.push(await direct(true));
     drainedSamples.push(await drain());
     unkeyedSamples.push(await direct(false));
-    const [k, o, u] = [keyedSamples, drainedSamples, unkeyedSamples].map((samples) => samples.at(-1)!);
+    recordedSamples.push(await directRecorded());
+    const [k, o, u, r] = [keyedSamples, drainedSamples, unkeyedSamples, recordedSamples].map(
+      (samples) => samples.at(-1)!,
+    );
     console.info(
       `round ${round + 1}: keyed POST+GET ${perSecond(k!.perSecond)}, outbox ${perSecond(o!.perSecond)}, ` +
-        `unkeyed POST+GET ${perSecond(u!.perSecond)}; main-thread CPU per customer ` +
-        `${k!.cpuMicros.toFixed(0)} / ${o!.cpuMicros.toFixed(0)} / ${u!.cpuMicros.toFixed(0)} µs`,
+        `unkeyed POST+GET ${perSecond(u!.perSecond)}, keyed POST+GET recorded ${perSecond(r!.perSecond)}; ` +
+        `main-thread CPU per customer ${k!.cpuMicros.toFixed(0)} / ${o!.cpuMicros.toFixed(0)} / ` +
+        `${u!.cpuMicros.toFixed(0)} / ${r!.cpuMicros.toFixed(0)} µs`,
     );
   }
   const keyed = keyedSamples.map((sample) => sample.perSecond);
   const unkeyed = unkeyedSamples.map((sample) => sample.perSecond);
   const drained = drainedSamples.map((sample) => sample.perSecond);
+  const recorded = recordedSamples.map((sample) => sample.perSecond);
   const cpu = (samples: Sample[]) => `${median(samples.map((sample) => sample.cpuMicros)).toFixed(0)} µs`;
   const { duplicates, rate: faulted } = await onFreshSandbox(
     (client, sandbox, token) =>
@@ -72,6 +91,7 @@ async function main() {
 
   const ratio = median(drained) / median(keyed);
   const unkeyedRatio = median(drained) / median(unkeyed);
+  const recordedRatio = median(recorded) / median(keyed);
   console.info(
     `${count} drafts, concurrency ${concurrency}, medians of ${rounds}, sandbox in a worker thread`,
   );
@@ -79,7 +99,12 @@ async function main() {
   console.info(`direct unkeyed POST + GET:  ${perSecond(median(unkeyed))}`);
   console.info(`outbox (created, linked, fetched, recorded): ${perSecond(median(drained))}`);
   console.info(
-    `main-thread CPU per customer: outbox ${cpu(drainedSamples)}, keyed ${cpu(keyedSamples)}, unkeyed ${cpu(unkeyedSamples)}`,
+    `direct keyed POST + GET, then the outbox's writes done directly: ${perSecond(median(recorded))} ` +
+      `(${recordedRatio.toFixed(3)} of the keyed pair: what recording alone allows)`,
+  );
+  console.info(
+    `main-thread CPU per customer: outbox ${cpu(drainedSamples)}, keyed ${cpu(keyedSamples)}, ` +
+      `unkeyed ${cpu(unkeyedSamples)}, keyed and recorded ${cpu(recordedSamples)}`,
   );
   console.info(`ratio to keyed ${ratio.toFixed(3)} (goal ≥ 0.9), to unkeyed ${unkeyedRatio.toFixed(3)}`);
   console.info(
@@ -101,6 +126,14 @@ async function main() {
           `vs unkeyed ${unkeyedRatio.toFixed(2)}`,
         ratio: Number(ratio.toFixed(3)),
         verdict: ratio >= 0.9 ? 'pass' : 'miss',
+      },
+      {
+        figure:
+          'keyed POST + GET, recorded directly (a reference: what recording allows), vs keyed POST + GET',
+        goal: '—',
+        measured: `${recordedRatio.toFixed(2)} (${perSecond(median(recorded))}); the outbox reaches ${(ratio / recordedRatio).toFixed(2)} of it`,
+        ratio: Number(recordedRatio.toFixed(3)),
+        verdict: 'pass',
       },
       {
         figure: `outbox duplicates, ${count} drafts with ${Math.round(faultRate * 100)} % faults`,

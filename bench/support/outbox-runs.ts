@@ -4,10 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { createFieldKey } from '../../main/crypto.ts';
+import { personalData } from '../../main/drafts/form.ts';
 import { createOutbox } from '../../main/drafts/outbox/index.ts';
-import { openJournal } from '../../main/journal/index.ts';
+import { transitions } from '../../main/drafts/outbox/states.ts';
+import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
-import { type CustomerInput, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
+import {
+  type Customer,
+  type CustomerInput,
+  HAL_MEDIA_TYPE,
+  type ServiceClient,
+} from '../../main/service/index.ts';
 import { samplePerson } from '../../test/support/person.ts';
 import type { SandboxHandle } from './sandbox-worker.ts';
 
@@ -59,6 +66,37 @@ export async function directCreates(
   return done();
 }
 
+/** A fresh journal with `count` drafts in it (not timed); `done` removes it. */
+async function journalWithDrafts(count: number) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-outbox-'));
+  const journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
+  const run = randomUUID().slice(0, 8);
+  const forms = Array.from({ length: count }, (_, i) => customer(run, i));
+  const ids = await journal.transaction(async (tx) => {
+    const inserted: string[] = [];
+    for (const form of forms) inserted.push((await tx.drafts.insert({ form })).id);
+    return inserted;
+  });
+  const done = async () => {
+    await journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { journal, forms, ids, done };
+}
+
+/** Every draft created once, linked, and its customer recorded; throws if not. */
+async function checkAllRecorded(journal: Journal, count: number, queued = count): Promise<void> {
+  const created = (await journal.drafts.countByState()).created;
+  const customerIds = new Set((await journal.drafts.list()).map((draft) => draft.customerId));
+  let recorded = 0;
+  for (const id of customerIds) if (id && (await journal.customers.get(id))) recorded++;
+  if (queued !== count || created !== count || customerIds.size !== count || recorded !== count) {
+    throw new Error(
+      `run incomplete: ${queued} queued, ${created} created, ${customerIds.size} ids, ${recorded} recorded`,
+    );
+  }
+}
+
 /**
  * Drafts written to a fresh journal (not timed), then submitted and drained (timed) until every draft is
  * created, linked, and its customer fetched and recorded. Returns drafts/s; throws if any is missing.
@@ -68,31 +106,61 @@ export async function outboxDrain(
   count: number,
   concurrency: number,
 ): Promise<Sample> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-outbox-'));
-  const journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
-  const run = randomUUID().slice(0, 8);
-  const ids = await journal.transaction(async (tx) => {
-    const inserted: string[] = [];
-    for (let i = 0; i < count; i++) inserted.push((await tx.drafts.insert({ form: customer(run, i) })).id);
-    return inserted;
-  });
+  const { journal, ids, done: remove } = await journalWithDrafts(count);
   const outbox = createOutbox({ journal, client: () => client, log: createLogger(() => {}), concurrency });
   const done = timed(count);
   const { queued } = await outbox.submit(ids);
   await outbox.settled();
   const sample = done();
-  const created = (await journal.drafts.countByState()).created;
-  const customerIds = new Set((await journal.drafts.list()).map((draft) => draft.customerId));
-  let recorded = 0;
-  for (const id of customerIds) if (id && (await journal.customers.get(id))) recorded++;
+  await checkAllRecorded(journal, count, queued.length);
   await outbox.close();
-  await journal.close();
-  rmSync(dir, { recursive: true, force: true });
-  if (queued.length !== count || created !== count || customerIds.size !== count || recorded !== count) {
-    throw new Error(
-      `outbox run incomplete: ${queued.length} queued, ${created} created, ${customerIds.size} ids, ${recorded} recorded`,
-    );
-  }
+  await remove();
+  return sample;
+}
+
+/**
+ * A reference, not a goal: the keyed POST and the GET sent directly, then the writes the outbox makes for a
+ * created draft (its link and audit row, the customer with its personal data sealed) done in the cheapest
+ * way, whatever has arrived committed together once per turn. What recording alone costs this machine.
+ */
+export async function directCreatesRecorded(
+  client: ServiceClient,
+  count: number,
+  concurrency: number,
+): Promise<Sample> {
+  const { journal, forms, ids, done: remove } = await journalWithDrafts(count);
+  const arrived: Array<{ i: number; fetched: Customer }> = [];
+  let writing: Promise<void> | null = null;
+  const record = async () => {
+    while (arrived.length > 0) {
+      const batch = arrived.splice(0);
+      await journal.transaction(
+        async (tx) => {
+          for (const { i, fetched } of batch) {
+            await transitions.created(tx, ids[i]!, fetched.id, 'created');
+            await tx.customers.upsert(fetched, { source: 'created' }, personalData(forms[i]!));
+          }
+        },
+        { sync: 'later' },
+      );
+    }
+    writing = null;
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const created = await client.customers.create(forms[i]!, { idempotencyKey: randomUUID() });
+      arrived.push({ i, fetched: await client.customers.get(created.id) });
+      writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(record);
+    }
+  };
+  const done = timed(count);
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  while (writing) await writing;
+  const sample = done();
+  await checkAllRecorded(journal, count);
+  await remove();
   return sample;
 }
 
