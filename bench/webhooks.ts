@@ -16,12 +16,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { WEBHOOK_PATH } from '../main/webhooks/listener.ts';
-import { startDurableFloor } from './support/durable-floor.ts';
+import { listenOnLoopback, startDurableFloor } from './support/durable-floor.ts';
 import { type IngestRig, startIngestRig } from './support/ingest-rig.ts';
 import { type LoadJob, type LoadOutcome, runLoad } from './support/load.ts';
 import { loadNote } from './support/machine.ts';
@@ -48,20 +46,12 @@ const GOALS = (
   ] as Array<[connections: number, goal: number]>
 ).filter(([connections]) => args.connections === undefined || String(connections) === args.connections);
 
-async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
+function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${WEBHOOK_PATH}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
@@ -64,6 +64,14 @@ export async function startDurableFloor(
       schedule();
     });
   });
+  return listenOnLoopback(server, () => fs.closeSync(fd));
+}
+
+/** A listener on 127.0.0.1 at the webhook path, closed with its connections; `closed` runs after. */
+export async function listenOnLoopback(
+  server: Server,
+  closed: () => void = () => {},
+): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${WEBHOOK_PATH}`,
@@ -71,7 +79,7 @@ export async function startDurableFloor(
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => {
-          fs.closeSync(fd);
+          closed();
           resolve();
         });
       }),
