@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { expect, test } from 'vitest';
 import { advisoryLockParts } from '../../main/team/admin/status.ts';
+import { TEAM_LATEST_VERSION } from '../../main/team/store/migrations.ts';
 import { checkTeamStore, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
 import { until } from '../support/poll.ts';
@@ -20,7 +21,7 @@ test('init makes the team store and a key file for its owner only; status shows 
   expect(fs.statSync(store.keyFile).mode & 0o777).toBe(0o600);
   const status = await runTeam('status', '--database', store.url);
   expect(status.code).toBe(0);
-  expect(status.out).toMatch(/^Team [0-9a-f-]{36}, schema version 1$/m);
+  expect(status.out).toMatch(new RegExp(`^Team [0-9a-f-]{36}, schema version ${TEAM_LATEST_VERSION}$`, 'm'));
   expect(status.out).toMatch(/Reviewers' group role: vetted_\w+_reviewers/);
   expect(status.out).toContain('none yet');
   expect(status.out).toContain('Webhook listener: no hub holds it');
@@ -146,7 +147,9 @@ test('migrate on an initialised store re-applies the grants; before init it says
   const store = await initTeamStore();
   const alice = await addTestReviewer(store, 'alice');
   const run = await runTeam('migrate', '--database', store.url);
-  expect(run.out).toMatch(/already at schema version 1; the reviewers' grants were re-applied/);
+  expect(run.out).toMatch(
+    new RegExp(`already at schema version ${TEAM_LATEST_VERSION}; the reviewers' grants were re-applied`),
+  );
   await expect(reviewerPool(alice).query('SELECT count(*) FROM vetted.customers')).resolves.toBeDefined();
   const empty = await runTeam('migrate', '--database', await freshDatabase());
   expect(empty.err).toMatch(/run `npm run team -- init` first/);

@@ -14,10 +14,10 @@ import { contextOn, insertCustomer, loginRole, teamStore } from './records-conte
  * more).
  */
 const RECORDS_GRANTS = [
-  'SELECT, INSERT, UPDATE ON vetted.events',
+  'SELECT, INSERT, UPDATE (duplicates_seen, processed_at) ON vetted.events',
   'SELECT, INSERT ON vetted.audit_log',
   'SELECT, INSERT ON vetted.notes',
-  'SELECT, INSERT, UPDATE ON vetted.retries',
+  'SELECT, INSERT, UPDATE (seq, used_at, outcome, released) ON vetted.retries',
   'SELECT ON vetted.customers',
   'SELECT, INSERT, DELETE ON vetted.webhook_rejections',
 ];

@@ -6,21 +6,28 @@ import pg from 'pg';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 
-type Privilege = 'INSERT' | 'UPDATE' | 'DELETE';
+/** UPDATE with columns is PostgreSQL's column privilege: only those columns may be SET. */
+type Privilege = 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
 
 /**
  * Beyond SELECT (granted on every table): what each table takes. DELETE only where a repository deletes:
  * pruning the webhook rejections kept. A released retry stays as a tombstone (UPDATE), the team outbox keeps
- * every row (its state says where it is), and notes are never edited (an UPDATE could rewrite their author).
+ * every row (its state says where it is), and notes and history are never edited. UPDATE names its columns
+ * wherever a row says who did something (a retry's actor, an outbox row's submitter) or what happened (an
+ * event): the rest of such a row is not a desk's to rewrite.
  */
 export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   customers: ['INSERT', 'UPDATE'],
-  status_history: ['INSERT', 'UPDATE'],
-  retries: ['INSERT', 'UPDATE'],
+  status_history: ['INSERT'],
+  retries: ['INSERT', 'UPDATE (seq, used_at, outcome, released)'],
   notes: ['INSERT'],
-  events: ['INSERT', 'UPDATE'],
+  events: ['INSERT', 'UPDATE (duplicates_seen, processed_at)'],
   webhook_rejections: ['INSERT', 'DELETE'],
-  team_outbox: ['INSERT', 'UPDATE'],
+  team_outbox: [
+    'INSERT',
+    `UPDATE (lease_holder, lease_until, attempts, maybe_created, state, customer_id, last_error, field_errors,
+       duplicate_of, next_attempt_at, finished_at)`,
+  ],
   audit_log: ['INSERT'],
 };
 

@@ -32,12 +32,12 @@ export function teamRetriesRepository({ db, clock }: TeamRepositoryContext): Ret
         if (known.rowCount === 0) throw new JournalError(`No customer ${customerId} in the journal`);
         // The change lock before any row lock, in every write here: never a deadlock with another desk.
         const seq = await db.nextChange(client);
-        // Used once: when it was used (and by whom) stays; a released one is used afresh.
+        // Used once: when it was used stays; a released one is used afresh. Who used it is the store's to
+        // stamp (its retries_stamp trigger), never ours to set.
         return client.query(
           `INSERT INTO vetted.retries AS r (customer_id, seq, used_at, outcome) VALUES ($1, $2, $3, $4)
            ON CONFLICT (customer_id) DO UPDATE SET outcome = excluded.outcome, seq = excluded.seq,
              used_at = CASE WHEN r.released THEN excluded.used_at ELSE r.used_at END,
-             actor = CASE WHEN r.released THEN excluded.actor ELSE r.actor END,
              released = false
            RETURNING ${COLUMNS}`,
           [customerId, seq, isoTime(clock()), outcome],

@@ -4,6 +4,7 @@
 // is not theirs, and say who must act.
 import type pg from 'pg';
 import { TEAM_SCHEMA_V1 } from './schema.ts';
+import { TEAM_SCHEMA_V2_STAMPS } from './schema-stamps.ts';
 import { MIGRATION_LOCK, type Queryable } from './sql.ts';
 
 export interface TeamMigration {
@@ -14,6 +15,11 @@ export interface TeamMigration {
 
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   { version: 1, name: 'customers, history, notes, retries, events, audit, team outbox', sql: TEAM_SCHEMA_V1 },
+  {
+    version: 2,
+    name: 'authors, retry users and submitters stamped from the login',
+    sql: TEAM_SCHEMA_V2_STAMPS,
+  },
 ];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
