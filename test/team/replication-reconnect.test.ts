@@ -5,13 +5,10 @@ import { afterEach, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log.ts';
-import {
-  LISTENER_APPLICATION_NAME,
-  RECONNECT_BACKOFF,
-  type Scheduler,
-} from '../../main/team/journal/change-listener.ts';
+import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '../../main/team/journal/change-listener.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
 import { journalFile } from '../journal/helpers.ts';
+import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';
 import { teamStore, writeCustomer } from '../support/team-changes.ts';
 
@@ -19,31 +16,6 @@ const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
-
-/** A scheduler that runs nothing by itself: the test fires each reconnect when it chooses. */
-function heldScheduler() {
-  const pending: Array<{ ms: number; run: () => void }> = [];
-  const delays: number[] = [];
-  const schedule: Scheduler = (ms, run) => {
-    const entry = { ms, run };
-    pending.push(entry);
-    delays.push(ms);
-    return () => {
-      const at = pending.indexOf(entry);
-      if (at >= 0) pending.splice(at, 1);
-    };
-  };
-  return {
-    schedule,
-    delays,
-    pending: () => pending.length,
-    fire() {
-      const next = pending.shift();
-      if (!next) throw new Error('No reconnect is waiting');
-      next.run();
-    },
-  };
-}
 
 async function followedStore() {
   const store = await teamStore();

@@ -1,0 +1,48 @@
+// A TCP relay on 127.0.0.1 that can go silent: `freeze` stops forwarding on every connection open now, in
+// both directions, without closing anything, as a cut network or a NAT that forgot the connection does. The
+// peers see no error and no end; connections made afterwards are relayed as usual (the network came back).
+import net from 'node:net';
+
+export interface FreezableProxy {
+  port: number;
+  freeze(): void;
+  close(): Promise<void>;
+}
+
+export async function startFreezableProxy(target: { host: string; port: number }): Promise<FreezableProxy> {
+  const live = new Set<[net.Socket, net.Socket]>();
+  const all = new Set<net.Socket>();
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(target.port, target.host);
+    const pair: [net.Socket, net.Socket] = [inbound, outbound];
+    live.add(pair);
+    for (const socket of pair) {
+      all.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        live.delete(pair);
+        all.delete(socket);
+        for (const other of pair) other.destroy();
+      });
+    }
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freeze() {
+      for (const [inbound, outbound] of live) {
+        inbound.unpipe(outbound);
+        outbound.unpipe(inbound);
+        inbound.pause();
+        outbound.pause();
+      }
+      live.clear();
+    },
+    async close() {
+      for (const socket of all) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
