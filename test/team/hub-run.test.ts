@@ -70,7 +70,8 @@ test('run leads with the joined team, a second run stands by, SIGTERM releases t
   expect(first.contexts[0]?.team).toMatchObject({ teamId: store.teamId, connection: store.connection });
 
   const secondDir = await joinedHub(store);
-  const second = command(['run', '--data-dir', secondDir]);
+  // Its next attempt never comes during the test: the status below must find the role free, not taken.
+  const second = command(['run', '--data-dir', secondDir, '--retry-seconds', '3600']);
   await until(() => second.output.out, 'the second hub to report its role');
   expect(second.output.out).toBe('hub: standby — another hub holds the listener\n');
 

@@ -65,7 +65,7 @@ describe('updates in an installed build (electron-updater mocked)', () => {
     expect(item?.enabled).toBe(true);
     const calls = updater().checkForUpdates.mock.calls.length;
     item?.click?.();
-    await vi.waitFor(() => expect(electron.dialog.showMessageBox.calls.length).toBe(1));
+    await vi.waitFor(() => expect(electron.dialog.showMessageBox.calls.length).toBe(1), { timeout: 15_000 });
     expect(updater().checkForUpdates.mock.calls.length).toBe(calls + 1);
   });
 
@@ -84,7 +84,9 @@ describe('updates in an installed build (electron-updater mocked)', () => {
     });
 
     expect((await invoke('updates.install')).ok).toBe(true);
-    await vi.waitFor(() => expect(updater().quitAndInstall).toHaveBeenCalledWith(false, true));
+    await vi.waitFor(() => expect(updater().quitAndInstall).toHaveBeenCalledWith(false, true), {
+      timeout: 15_000,
+    });
   });
 
   it('shows an error, and a refused signature says so', async () => {

@@ -50,7 +50,7 @@ describe('boot: the first screen asked for together', () => {
     await settle();
     const stop = queue.getState().watch();
     queue.getState().reload();
-    await vi.waitFor(() => expect(rowAt(queue.getState().pages, 0)?.id).toBe('ada'));
+    await vi.waitFor(() => expect(rowAt(queue.getState().pages, 0)?.id).toBe('ada'), { timeout: 15_000 });
     await settle();
     expect(queue.getState().total).toBe(2);
     // The boot's page, then the refresh that follows it.

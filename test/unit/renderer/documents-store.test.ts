@@ -69,7 +69,7 @@ describe('documents store', () => {
     upload.mockImplementationOnce(() => answer.promise);
     store.getState().chooseType(card.key, 'passport');
     const uploading = store.getState().upload(card.key);
-    await vi.waitFor(() => expect(upload).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(upload).toHaveBeenCalledTimes(1), { timeout: 15_000 });
     const uploadId = store.getState().cards[0]?.uploadId ?? '';
     fake.push('upload.progress', { uploadId, sent: 10, total: 64 });
     expect(store.getState().cards[0]?.progress).toEqual({ sent: 10, total: 64 });
