@@ -1,7 +1,8 @@
 // A drainer of the team outbox: every desk and the hub run one. It takes due rows with a lease (lease.ts),
 // sends each with its key (send.ts) and records the outcome while it still holds the lease. It wakes on
 // `NOTIFY vetted_outbox` (sent by submit) and otherwise polls at a bounded interval, which is also how it
-// finds leases that ran out (nobody announces a holder's death).
+// finds leases that ran out (nobody announces a holder's death). It also writes customers another drainer
+// created but did not live to record (repair.ts), at its first look and every REPAIR_EVERY_MS.
 import type pg from 'pg';
 import type { CustomerForm } from '../../../contract/drafts.ts';
 import type { Backoff } from '../../drafts/outbox/backoff.ts';
@@ -10,6 +11,7 @@ import { describeError, type Logger } from '../../log.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
 import { type Outcome, recordOutcome, takeDue } from './lease.ts';
 import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
+import { REPAIR_EVERY_MS, repairCreated } from './repair.ts';
 import { OUTBOX_CHANNEL, type TeamOutboxRow } from './rows.ts';
 import { sendRow } from './send.ts';
 
@@ -26,10 +28,13 @@ export interface TeamDrainOptions {
   concurrency?: number;
   /** The longest wait between two looks at the outbox when nothing is announced. Default 1 s. */
   pollMs?: number;
-  /** A row this drainer created (or found) the customer of, once recorded; errors thrown here are logged. */
+  /**
+   * A row this drainer created (or found) the customer of, once recorded; also a row another drainer recorded
+   * created but did not live to write (repair.ts). Must be idempotent; errors thrown here are logged.
+   */
   onCreated?(customer: Customer, row: TeamOutboxRow, form: CustomerForm | undefined): void | Promise<void>;
   log: Logger;
-  /** The desk's clock (the key's age); leases use the database's. */
+  /** The desk's clock (the key's age, when to look for unrecorded customers); leases use the database's. */
   now?(): Date;
   backoff?: Backoff;
   random?(): number;
@@ -146,10 +151,21 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     });
   }
 
+  let repairedAt: number | undefined;
+  /** Due at the first look and every REPAIR_EVERY_MS after; awaited, so `settled` also covers it. */
+  async function repairIfDue(): Promise<void> {
+    const onCreated = options.onCreated;
+    const now = sendContext.now().getTime();
+    if (!onCreated || (repairedAt !== undefined && now - repairedAt < REPAIR_EVERY_MS)) return;
+    repairedAt = now;
+    await repairCreated({ pool, cipher: options.cipher, client: options.client, log, onCreated });
+  }
+
   async function pass(): Promise<boolean> {
     const pass = ++passes;
     // Without the notification connection, submits are found at the next poll.
     await listen().catch((error) => reached(false, error));
+    await repairIfDue();
     const free = concurrency - inFlight.size;
     // Every slot busy: a finished send kicks the loop.
     if (free <= 0) return false;
