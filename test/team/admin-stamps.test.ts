@@ -47,15 +47,21 @@ test('a note, a retry and an outbox row carry the login that wrote them, whateve
      RETURNING actor`,
     [await next(), dora.name],
   );
-  const submitted = await db.query<{ submitted_by: string; recent: boolean }>(
-    `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, form, submitted_by, submitted_at)
-     VALUES (gen_random_uuid(), 'd-claims', 'sealed', $1, '2001-01-01T00:00:00Z')
-     RETURNING submitted_by, submitted_at > now() - interval '1 hour' AS recent`,
+  const submitted = await db.query<{ submitted_by: string }>(
+    `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, form, submitted_by)
+     VALUES (gen_random_uuid(), 'd-claims', 'sealed', $1) RETURNING submitted_by`,
     [dora.name],
   );
   expect(note.rows).toEqual([{ author: eve.name }]);
   expect(retry.rows).toEqual([{ actor: eve.name }]);
-  expect(submitted.rows).toEqual([{ submitted_by: eve.name, recent: true }]);
+  expect(submitted.rows).toEqual([{ submitted_by: eve.name }]);
+  // The owner holds every privilege; the trigger still keeps who submitted it.
+  const owner = trackPool(new pg.Pool({ connectionString: store.url, max: 1 }));
+  const kept = await owner.query<{ submitted_by: string }>(
+    `UPDATE vetted.team_outbox SET submitted_by = 'someone', state = 'created' WHERE draft_id = 'd-claims'
+     RETURNING submitted_by`,
+  );
+  expect(kept.rows).toEqual([{ submitted_by: eve.name }]);
 });
 
 test('a reviewer cannot rewrite who used a retry or submitted a draft, the history, or an event', async () => {
@@ -121,9 +127,9 @@ test('`migrate` brings a store as schema 1 left it to schema 2: the claims and r
   // Schema 1: no stamping triggers, and the reviewers' UPDATE grants were table-wide.
   const { rows } = await owner.query<{ role: string }>('SELECT reviewer_role AS role FROM vetted.team_meta');
   await owner.query(`
-    DROP TRIGGER notes_stamp ON vetted.notes; DROP FUNCTION vetted.notes_stamp();
-    DROP TRIGGER retries_stamp ON vetted.retries; DROP FUNCTION vetted.retries_stamp();
-    DROP TRIGGER team_outbox_stamp ON vetted.team_outbox; DROP FUNCTION vetted.team_outbox_stamp();
+    DROP TRIGGER notes_stamp ON vetted.notes; DROP TRIGGER retries_stamp ON vetted.retries;
+    DROP TRIGGER retries_keep ON vetted.retries; DROP TRIGGER retries_reuse ON vetted.retries;
+    DROP TRIGGER team_outbox_stamp ON vetted.team_outbox; DROP FUNCTION vetted.stamp_login();
     GRANT UPDATE ON vetted.retries, vetted.status_history, vetted.events, vetted.team_outbox
       TO ${pg.escapeIdentifier(rows[0]!.role)};
     UPDATE vetted.schema_version SET version = 1;`);

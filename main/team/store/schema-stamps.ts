@@ -4,41 +4,37 @@
 // log: these triggers stamp the login on INSERT and keep it on UPDATE, and the reviewers' grants (admin/
 // grants.ts) leave these columns out of what an UPDATE may set.
 export const TEAM_SCHEMA_V2_STAMPS = `
--- A note's author: the login that wrote it; notes are never updated (no UPDATE grant).
-CREATE FUNCTION vetted.notes_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+-- stamp_login(column, on_update): on INSERT the column becomes the login; on UPDATE it keeps its value
+-- ('keep') or becomes the login of whoever updates ('stamp'). One function for every table: the column is
+-- named by the trigger, and jsonb_populate_record sets it by that name.
+CREATE FUNCTION vetted.stamp_login() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  login_column text := TG_ARGV[0];
 BEGIN
-  NEW.author := session_user;
+  IF TG_OP = 'INSERT' OR TG_ARGV[1] = 'stamp' THEN
+    NEW := jsonb_populate_record(NEW, jsonb_build_object(login_column, session_user));
+  ELSE
+    NEW := jsonb_populate_record(NEW, jsonb_build_object(login_column, to_jsonb(OLD) -> login_column));
+  END IF;
   RETURN NEW;
 END $$;
+
+-- A note's author: the login that wrote it (notes take no UPDATE grant).
 CREATE TRIGGER notes_stamp BEFORE INSERT ON vetted.notes
-  FOR EACH ROW EXECUTE FUNCTION vetted.notes_stamp();
+  FOR EACH ROW EXECUTE FUNCTION vetted.stamp_login('author');
 
 -- A retry's actor: the login that used it. A released retry (a tombstone) used afresh is a new use, by
 -- whoever uses it now; any other update keeps who used it.
-CREATE FUNCTION vetted.retries_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' OR (OLD.released AND NOT NEW.released) THEN
-    NEW.actor := session_user;
-  ELSE
-    NEW.actor := OLD.actor;
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER retries_stamp BEFORE INSERT OR UPDATE ON vetted.retries
-  FOR EACH ROW EXECUTE FUNCTION vetted.retries_stamp();
+CREATE TRIGGER retries_stamp BEFORE INSERT ON vetted.retries
+  FOR EACH ROW EXECUTE FUNCTION vetted.stamp_login('actor');
+CREATE TRIGGER retries_keep BEFORE UPDATE ON vetted.retries
+  FOR EACH ROW WHEN (NOT (OLD.released AND NOT NEW.released))
+  EXECUTE FUNCTION vetted.stamp_login('actor', 'keep');
+CREATE TRIGGER retries_reuse BEFORE UPDATE ON vetted.retries
+  FOR EACH ROW WHEN (OLD.released AND NOT NEW.released)
+  EXECUTE FUNCTION vetted.stamp_login('actor', 'stamp');
 
--- Who submitted a draft to the team outbox, and when: set once, by the database.
-CREATE FUNCTION vetted.team_outbox_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    NEW.submitted_by := session_user;
-    NEW.submitted_at := now();
-  ELSE
-    NEW.submitted_by := OLD.submitted_by;
-    NEW.submitted_at := OLD.submitted_at;
-  END IF;
-  RETURN NEW;
-END $$;
+-- Who submitted a draft to the team outbox: set once, by the database.
 CREATE TRIGGER team_outbox_stamp BEFORE INSERT OR UPDATE ON vetted.team_outbox
-  FOR EACH ROW EXECUTE FUNCTION vetted.team_outbox_stamp();
+  FOR EACH ROW EXECUTE FUNCTION vetted.stamp_login('submitted_by', 'keep');
 `;
