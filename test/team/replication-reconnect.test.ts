@@ -1,6 +1,6 @@
-// A desk whose LISTEN connection is lost (here: killed by the server) waits a bounded, growing time, listens
-// again, and reads every change it missed meanwhile. The test holds the reconnect scheduler, so it decides
-// when "later" is.
+// A desk whose LISTEN connection is lost (killed by the server, or silent: found by the heartbeat) waits a
+// bounded, growing time, listens again, and reads every change it missed meanwhile. The test holds the
+// scheduler (test/support/held-scheduler.ts), so "later" and "no answer in time" are its to decide.
 import { afterEach, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
@@ -8,6 +8,7 @@ import { createLogger } from '../../main/log.ts';
 import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '../../main/team/journal/change-listener.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
 import { journalFile } from '../journal/helpers.ts';
+import { startFreezableProxy } from '../support/freezable-proxy.ts';
 import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';
 import { teamStore, writeCustomer } from '../support/team-changes.ts';
@@ -25,23 +26,35 @@ async function followedStore() {
   return { store, local };
 }
 
-const found = async (local: ReturnType<typeof openJournal>, search: string) =>
-  (await local.queue.window({ section: 'all', search, offset: 0, limit: 50 })).rows.map((row) => row.id);
-
-it('killed from the server side, the listener reconnects and the replica catches up on what it missed', async () => {
-  const { store, local } = await followedStore();
-  const scheduler = heldScheduler();
-  const changed: string[] = [];
+/** Follows `store` into `local`, scheduled by `scheduler`; `connectionString` for the LISTEN connection. */
+function follow(
+  { store, local }: Awaited<ReturnType<typeof followedStore>>,
+  scheduler: ReturnType<typeof heldScheduler>,
+  { connectionString, changed }: { connectionString?: string; changed?: string[] } = {},
+) {
   const replication = startReplication({
     pool: store.pool,
+    ...(connectionString ? { connection: { connectionString } } : {}),
     cipher: store.cipher,
     local,
     log: createLogger(() => undefined),
     schedule: scheduler.schedule,
     random: () => 1,
-    onChanged: (ids) => changed.push(...ids),
+    ...(changed ? { onChanged: (ids: string[]) => changed.push(...ids) } : {}),
   });
   cleanup.push(() => replication.close());
+  return replication;
+}
+
+const found = async (local: ReturnType<typeof openJournal>, search: string) =>
+  (await local.queue.window({ section: 'all', search, offset: 0, limit: 50 })).rows.map((row) => row.id);
+
+it('killed from the server side, the listener reconnects and the replica catches up on what it missed', async () => {
+  const followed = await followedStore();
+  const { store, local } = followed;
+  const scheduler = heldScheduler();
+  const changed: string[] = [];
+  const replication = follow(followed, scheduler, { changed });
   await writeCustomer(store, { id: 'c-before', name: 'Before Drop' });
   await until(() => changed.includes('c-before'), 'the first customer to arrive');
   // A catch-up the first NOTIFY queued may still be running: let it end, so what follows is missed for sure
@@ -74,20 +87,12 @@ it('killed from the server side, the listener reconnects and the replica catches
 });
 
 it('while the store cannot be reached, waits longer each time up to the bound, then starts again from the last change', async () => {
-  const { store, local } = await followedStore();
+  const followed = await followedStore();
+  const { store, local } = followed;
   const scheduler = heldScheduler();
   const badUrl = new URL(store.url);
   badUrl.pathname = '/no_such_database';
-  const replication = startReplication({
-    pool: store.pool,
-    connection: { connectionString: badUrl.toString() },
-    cipher: store.cipher,
-    local,
-    log: createLogger(() => undefined),
-    schedule: scheduler.schedule,
-    random: () => 1,
-  });
-  cleanup.push(() => replication.close());
+  const replication = follow(followed, scheduler, { connectionString: badUrl.toString() });
   for (let attempt = 1; attempt <= 8; attempt++) {
     await until(() => scheduler.pending() === 1, `reconnect ${attempt} to be scheduled`);
     scheduler.fire();
@@ -103,7 +108,8 @@ it('while the store cannot be reached, waits longer each time up to the bound, t
 });
 
 it('closing ends the listening connection, and cancels a reconnect that was waiting', async () => {
-  const { store, local } = await followedStore();
+  const followed = await followedStore();
+  const { store } = followed;
   const listenerSessions = async () =>
     (
       await store.pool.query(
@@ -111,14 +117,7 @@ it('closing ends the listening connection, and cancels a reconnect that was wait
         [LISTENER_APPLICATION_NAME],
       )
     ).rows.length;
-  const start = (scheduler: ReturnType<typeof heldScheduler>) =>
-    startReplication({
-      pool: store.pool,
-      cipher: store.cipher,
-      local,
-      log: createLogger(() => undefined),
-      schedule: scheduler.schedule,
-    });
+  const start = (scheduler: ReturnType<typeof heldScheduler>) => follow(followed, scheduler);
 
   const listening = start(heldScheduler());
   await until(() => listening.listening, 'listening');
@@ -138,4 +137,45 @@ it('closing ends the listening connection, and cancels a reconnect that was wait
   await until(() => scheduler.pending() === 1, 'a reconnect to be scheduled');
   await waiting.close();
   expect(scheduler.pending()).toBe(0);
+});
+
+it('a connection that goes silent misses a heartbeat’s answer, is dropped, and the desk catches up', async () => {
+  const followed = await followedStore();
+  const { store, local } = followed;
+  const direct = new URL(store.url);
+  const proxy = await startFreezableProxy({ host: direct.hostname, port: Number(direct.port) });
+  cleanup.push(() => proxy.close());
+  const viaProxy = new URL(store.url);
+  viaProxy.port = String(proxy.port);
+  const scheduler = heldScheduler();
+  const changed: string[] = [];
+  const replication = follow(followed, scheduler, { connectionString: viaProxy.toString(), changed });
+  await until(() => replication.listening, 'listening');
+  expect(scheduler.heartbeat()).toEqual(['beat']);
+
+  // A healthy connection answers its beat: the wait for the answer ends and the next beat is planned.
+  scheduler.fireHeartbeat();
+  expect(scheduler.heartbeat()).toEqual(['answer']);
+  await until(() => scheduler.heartbeat().join() === 'beat', 'the answer to the first beat');
+
+  proxy.freeze();
+  const silent = await writeCustomer(store, { id: 'c-silent', name: 'Written While Silent' });
+  scheduler.fireHeartbeat();
+  expect(scheduler.heartbeat()).toEqual(['answer']);
+  expect(replication.listening).toBe(true);
+  // No answer can come through a frozen connection: giving up on it is the listener's only way to know.
+  scheduler.fireHeartbeat();
+  expect(replication.listening).toBe(false);
+  expect(scheduler.heartbeat()).toEqual([]);
+  expect(scheduler.pending()).toBe(1);
+
+  scheduler.fire();
+  await until(() => changed.includes('c-silent'), 'the customer written while the connection was silent');
+  expect(await local.replica.lastSeq()).toBe(silent);
+  await until(() => replication.listening, 'listening again');
+  expect(scheduler.heartbeat()).toEqual(['beat']);
+  expect(scheduler.delays).toEqual([RECONNECT_BACKOFF.baseMs]);
+  // Listening again for real: a new commit arrives by its NOTIFY.
+  await writeCustomer(store, { id: 'c-after', name: 'After The Cut' });
+  await until(() => changed.includes('c-after'), 'a change after the reconnect');
 });
