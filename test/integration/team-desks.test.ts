@@ -106,9 +106,12 @@ test('a webhook delivered once moves the row on both desks within 1 s', async ()
     // The figures are for the coordinator's note on #18.
     // biome-ignore lint/suspicious/noConsole: a measurement to read in the run's output.
     console.log(`hub receipt → desk customer.updated: alice ${latencies[0]} ms, bob ${latencies[1]} ms`);
-    // Speed is the benches' to judge, not a test's on a loaded machine: here only that each desk learned
-    // of the change from that webhook, after the hub received it.
-    for (const ms of latencies) expect(ms).toBeGreaterThanOrEqual(0);
+    // Each desk learned of the change from that webhook, after the hub received it, and within the second
+    // team mode promises (#18); it takes about 20 ms here, so the bound holds on a loaded machine too.
+    for (const ms of latencies) {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThanOrEqual(1000);
+    }
   } finally {
     await db.end();
   }
