@@ -6,6 +6,7 @@ Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   init            make an empty database the team's store, and write the team key file
   add-reviewer    give a reviewer (or a hub) a login of their own; prints their join code and password
   remove-reviewer take a reviewer's login away (their audit rows and notes stay)
+  reset-password  give a reviewer (or a hub) a new password, under the same name; prints it
   status          schema, reviewers, the hub holding the webhook listener, the team outbox, events
   migrate         update the store's schema to this Vetted's and re-apply the reviewers' grants
 
@@ -35,6 +36,14 @@ separately, the one-time password: hand the two over by different channels.
 
 Takes NAME's login and group membership away and ends their open sessions. What they wrote stays, under
 their name.
+`,
+  'reset-password': `Usage: npm run team -- reset-password NAME --database URL
+
+Gives NAME a new random password (one that may have leaked) and ends the sessions opened with the old
+one. They stay the same reviewer: what they do next is stamped with the same name, and their join code
+does not change. On their desk: Settings → Team → Leave, then Join with their code and the new password.
+A hub: \`npm run hub -- leave\`, then \`join\` with its code and the new password. Hand the password over
+by another channel than the join code.
 `,
   status: `Usage: npm run team -- status --database URL
 

@@ -7,7 +7,7 @@ import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './ad
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
 import { initTeam, migrateTeam } from './init.ts';
-import { type AddReviewerOptions, addReviewer, removeReviewer } from './reviewers.ts';
+import { type AddReviewerOptions, addReviewer, removeReviewer, resetReviewerPassword } from './reviewers.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
 
 export interface TeamCliIo {
@@ -96,6 +96,18 @@ async function runCommand(
       io.out(
         `${name} can no longer log in to the team store; ${removed.sessionsEnded} open session(s) ended. ` +
           `Their audit rows and notes stay.\n${removed.sessionsLeft ? `${removed.sessionsLeft}\n` : ''}`,
+      );
+      return;
+    }
+    case 'reset-password': {
+      const name = oneName(command, rest);
+      const reset = await resetReviewerPassword(client, name);
+      io.out(
+        `${name} has a new password; ${reset.sessionsEnded} open session(s) with the old one ended. ` +
+          'Their join code is unchanged:\non their desk, Settings → Team → Leave, then Join with that code and this password.\n' +
+          `${reset.sessionsLeft ? `${reset.sessionsLeft}\n` : ''}\n` +
+          `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
+          `${reset.password}\n`,
       );
       return;
     }

@@ -113,29 +113,31 @@ export async function addReviewer(client: pg.Client, options: AddReviewerOptions
   return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), password, connection };
 }
 
-export interface RemovedReviewer {
+export interface EndedSessions {
   /** Sessions of theirs that were open and have been ended. */
   sessionsEnded: number;
   /** Set when their open sessions could not be ended (the administrator lacks pg_signal_backend). */
   sessionsLeft?: string;
 }
 
-/** Takes the login and the membership away and ends open sessions; their audit rows and notes stay. */
-export async function removeReviewer(client: pg.Client, name: string): Promise<RemovedReviewer> {
+export type RemovedReviewer = EndedSessions;
+
+/** The team's reviewer `name`, or a refusal in words: nobody's login is touched that is not one. */
+async function teamReviewer(client: pg.Client, name: string): Promise<{ meta: TeamMeta; canLogin: boolean }> {
   const meta = await teamMeta(client);
-  const { rows } = await client.query<{ comment: string | null }>(
-    `SELECT shobj_description(oid, 'pg_authid') AS comment FROM pg_roles WHERE rolname = $1`,
+  const { rows } = await client.query<{ comment: string | null; rolcanlogin: boolean }>(
+    `SELECT shobj_description(oid, 'pg_authid') AS comment, rolcanlogin FROM pg_roles WHERE rolname = $1`,
     [name],
   );
   if (!rows[0]) throw new TeamAdminError(`There is no reviewer "${name}".`);
   if (rows[0].comment !== reviewerComment(meta.teamId)) {
     throw new TeamAdminError(`"${name}" is not a reviewer of this team: nothing was changed.`);
   }
-  const role = quoteIdent(name);
-  await inTransactionOn(client, async () => {
-    await client.query(`ALTER ROLE ${role} NOLOGIN`);
-    await client.query(`REVOKE ${quoteIdent(meta.reviewerRole)} FROM ${role}`);
-  });
+  return { meta, canLogin: rows[0].rolcanlogin };
+}
+
+/** Ends `name`'s open sessions, so that what was just taken or changed holds at once. */
+async function endSessions(client: pg.Client, name: string): Promise<EndedSessions> {
   try {
     const ended = await client.query<{ ended: boolean }>(
       `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE usename = $1`,
@@ -149,6 +151,38 @@ export async function removeReviewer(client: pg.Client, name: string): Promise<R
         'Their open sessions could not be ended (grant pg_signal_backend to the administrator); they end when those desks disconnect.',
     };
   }
+}
+
+/** Takes the login and the membership away and ends open sessions; their audit rows and notes stay. */
+export async function removeReviewer(client: pg.Client, name: string): Promise<RemovedReviewer> {
+  const { meta } = await teamReviewer(client, name);
+  const role = quoteIdent(name);
+  await inTransactionOn(client, async () => {
+    await client.query(`ALTER ROLE ${role} NOLOGIN`);
+    await client.query(`REVOKE ${quoteIdent(meta.reviewerRole)} FROM ${role}`);
+  });
+  return endSessions(client, name);
+}
+
+export interface NewPassword extends EndedSessions {
+  /** To hand over by another channel than the join code; shown once, never stored. */
+  password: string;
+}
+
+/**
+ * Gives a reviewer a new random password (a leaked or lost one) under the same name, so what they do next is
+ * stamped as before; their join code does not change. Sessions logged in with the old one are ended.
+ */
+export async function resetReviewerPassword(client: pg.Client, name: string): Promise<NewPassword> {
+  const { canLogin } = await teamReviewer(client, name);
+  if (!canLogin) {
+    throw new TeamAdminError(`${name} was removed from the team: add them again (under a new name) instead.`);
+  }
+  const password = newReviewerPassword();
+  await client.query(
+    `ALTER ROLE ${quoteIdent(name)} PASSWORD ${client.escapeLiteral(scramVerifier(password))}`,
+  );
+  return { password, ...(await endSessions(client, name)) };
 }
 
 export { reviewerComment };
