@@ -43,12 +43,19 @@ export const JoinTeamInputSchema = z.strictObject({
 });
 export type JoinTeamInput = z.infer<typeof JoinTeamInputSchema>;
 
+export const TeamPasswordInputSchema = z.strictObject({
+  password: JoinTeamInputSchema.shape.password,
+});
+export type TeamPasswordInput = z.infer<typeof TeamPasswordInputSchema>;
+
 export const teamChannels = {
   'team.status': { input: z.undefined(), output: TeamStatusSchema },
   /** Checks the code, the password and the key against the store, then keeps them; refusals change nothing. */
   'team.join': { input: JoinTeamInputSchema, output: TeamStatusSchema },
   /** Forgets the team's key, the password and the connection; the local journal stays. */
   'team.leave': { input: z.undefined(), output: TeamStatusSchema },
+  /** The administrator gave a new database password (`team reset-password`): checked, then kept. */
+  'team.password': { input: TeamPasswordInputSchema, output: TeamStatusSchema },
 } as const;
 
 export const teamEvents = {

@@ -6,7 +6,7 @@ import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log.ts';
 import { createMembership } from './membership.ts';
 
-type TeamChannel = 'team.status' | 'team.join' | 'team.leave' | 'app.restart';
+type TeamChannel = 'team.status' | 'team.join' | 'team.leave' | 'team.password' | 'app.restart';
 
 export function teamFeature(context: DeskContext): Feature<TeamChannel> {
   const { vault, settings, log, events, journal } = context;
@@ -31,6 +31,14 @@ export function teamFeature(context: DeskContext): Feature<TeamChannel> {
     return status;
   };
 
+  /** A refusal is kept in the local audit trail by its code, never its words (they may name the login). */
+  const refusedIsAudited = <T>(action: string, work: Promise<T>): Promise<T> =>
+    work.catch(async (error: unknown) => {
+      const detail = error instanceof DeskError ? error.code : 'failed';
+      await journal.audit.record({ action, outcome: 'refused', detail });
+      throw error;
+    });
+
   return {
     handlers: {
       'team.status': () => membership.status(),
@@ -40,13 +48,14 @@ export function teamFeature(context: DeskContext): Feature<TeamChannel> {
         throw refusal.restartByHand();
       },
       async 'team.join'({ code, password }) {
-        const status = await membership.join(code, password).catch(async (error: unknown) => {
-          const detail = error instanceof DeskError ? error.code : 'failed';
-          await journal.audit.record({ action: 'team.join', outcome: 'refused', detail });
-          throw error;
-        });
+        const status = await refusedIsAudited('team.join', membership.join(code, password));
         log.info('joined a team', { teamId: status.team?.teamId });
         return changed('team.join', status, status.team?.teamId);
+      },
+      async 'team.password'({ password }) {
+        const status = await refusedIsAudited('team.password', membership.changePassword(password));
+        log.info('the team database password was changed', { teamId: status.team?.teamId });
+        return changed('team.password', status, status.team?.teamId);
       },
       async 'team.leave'() {
         const teamId = settings.get().team?.teamId;

@@ -1,7 +1,8 @@
 // Joining and leaving a team from Settings → Team. Joining checks everything against the store before it
 // keeps anything (a refusal changes nothing); then the team key and the reviewer's database password go to
 // the vault and the connection (no secret) to the settings file. Leaving forgets all three; the local
-// journal stays. Either takes effect when the desk next starts: it opens its journal once, at start.
+// journal stays. Either takes effect when the desk next starts: it opens its journal once, at start. So does
+// a new database password (`team reset-password` gave one), checked against the store before it is kept.
 // Plain Node: the feature (index.ts) gives it the desk's vault and settings.
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
@@ -10,7 +11,7 @@ import type { Vault } from '../vault.ts';
 import { decodeJoinCode, type JoinCode, JoinCodeError } from './join-code.ts';
 import { joinedTeam } from './joined.ts';
 import { teamFailure } from './team-failures.ts';
-import { encodeTeamKey } from './team-key.ts';
+import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
 import { probeTeamStore, type TeamExpectation } from './team-probe.ts';
 
 export interface MembershipOptions {
@@ -31,6 +32,8 @@ export interface Membership {
   status(): Promise<TeamStatus>;
   join(code: string, password: string): Promise<TeamStatus>;
   leave(): Promise<TeamStatus>;
+  /** Checks the new database password against the store, then keeps it instead of the old one. */
+  changePassword(password: string): Promise<TeamStatus>;
 }
 
 export function createMembership(options: MembershipOptions): Membership {
@@ -38,9 +41,12 @@ export function createMembership(options: MembershipOptions): Membership {
   const joinTimeoutMs = options.joinTimeoutMs ?? 10_000;
   const statusTimeoutMs = options.statusTimeoutMs ?? 3_000;
 
+  // The running desk's connections were opened with the old password.
+  let passwordChanged = false;
+
   const base = (): TeamStatus => {
     const team = settings.get().team;
-    const restartNeeded = (team?.teamId ?? null) !== options.startedOn;
+    const restartNeeded = (team?.teamId ?? null) !== options.startedOn || (passwordChanged && !!team);
     if (!team) return { mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded };
     const { host, port, database, user, sslmode } = team.connection;
     return {
@@ -108,7 +114,31 @@ export function createMembership(options: MembershipOptions): Membership {
       if (settings.get().team) settings.update({ team: undefined });
       vault.delete('teamDatabasePassword');
       vault.delete('teamKey');
+      passwordChanged = false;
       return base();
+    },
+
+    async changePassword(password) {
+      const team = settings.get().team;
+      if (!team) throw new DeskError('TeamNotJoined', 'This desk is not on a team: join one with your code.');
+      const key = vault.get('teamKey');
+      if (!key) {
+        throw new DeskError(
+          'TeamNotJoined',
+          'The team key is no longer in this desk’s vault: leave the team and join again with your code.',
+        );
+      }
+      options.onSecret?.(password);
+      const expected = {
+        teamId: team.teamId,
+        connection: team.connection,
+        password,
+        teamKey: decodeTeamKey(key),
+      };
+      const { hub } = await probe(expected, joinTimeoutMs);
+      vault.set('teamDatabasePassword', password);
+      passwordChanged = true;
+      return { ...base(), hub };
     },
   };
 }

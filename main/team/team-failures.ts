@@ -21,6 +21,7 @@ export const TEAM_FAILURE_CODES = [
   'TeamUnreachable',
   'TeamCodeDamaged',
   'TeamAlreadyJoined',
+  'TeamNotJoined',
   'TeamFailed',
 ] as const;
 export type TeamFailureCode = (typeof TEAM_FAILURE_CODES)[number];

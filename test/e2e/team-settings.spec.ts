@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { encodeJoinCode } from '../../main/team/join-code.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
 import { expect, test } from './fixtures.ts';
@@ -71,4 +74,58 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   // Joined and left since this desk started: nothing to restart for.
   await expect(team.getByRole('status')).toHaveCount(0);
   for (const line of vetted.logLines) expect(line).not.toContain(store.password);
+});
+
+test('Settings → Team: a new password from the administrator is checked, refused beside the field, then kept', async ({
+  page,
+  vetted,
+}) => {
+  // A login of its own (the administrator changes its password as `team reset-password` would).
+  const name = `reviewer_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: cluster.url() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE ROLE ${name} LOGIN SUPERUSER PASSWORD 'first-password'`);
+    const code = encodeJoinCode({
+      teamId: store.teamId,
+      connection: { ...store.connection, user: name },
+      teamKey: store.teamKey,
+    });
+    await page.goto(vetted.launchUrl);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+    const team = page.getByRole('region', { name: 'Team' });
+    await team.getByLabel('Join code').fill(code);
+    await team.getByLabel('Database password').fill('first-password');
+    await team.getByRole('button', { name: 'Join team' }).click();
+    const membership = team.getByRole('definition');
+    await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
+
+    await admin.query(`ALTER ROLE ${name} PASSWORD 'second-password'`);
+    await team.getByRole('button', { name: 'Check again' }).click();
+    await expect(membership.filter({ hasText: 'Refused' })).toBeVisible();
+    await expect(team.getByRole('alert')).toContainText('refused the password');
+
+    await team.getByRole('button', { name: 'New password…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A new database password' });
+    const field = dialog.getByLabel('New database password');
+    await expect(field).toBeFocused();
+    await expect(field).toHaveAttribute('type', 'password');
+    await field.fill('first-password');
+    await field.press('Enter');
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(dialog).toContainText('refused the password');
+    await expectNoAxeViolations(page, { include: 'dialog', screen: 'A new database password (refused)' });
+
+    await field.fill('second-password');
+    await dialog.getByRole('button', { name: 'Use this password' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
+    await expect(team.getByRole('status')).toContainText('Restart Vetted to work on the team store.');
+    const html = await page.content();
+    expect(html).not.toContain('second-password');
+    for (const line of vetted.logLines) expect(line).not.toContain('second-password');
+  } finally {
+    await admin.query(`DROP ROLE IF EXISTS ${name}`).catch(() => undefined);
+    await admin.end();
+  }
 });

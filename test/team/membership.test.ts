@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -207,4 +208,42 @@ test('the settings file’s team block holds where and as whom, and refuses anyt
   ).toThrow(/password/);
   expect(() => d.settings.update({ team: { teamId, connection, teamKey: 'k' } as never })).toThrow(/teamKey/);
   expect(d.settings.get().team).toBeUndefined();
+});
+
+test('a new password from the administrator: a wrong one is refused beside the field, the right one is kept and needs a restart', async () => {
+  const url = await freshDatabase();
+  const store = await makeTeamStore(url);
+  // A login of its own, whose password the test (as the administrator) can change.
+  const name = `reviewer_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE ROLE ${name} LOGIN SUPERUSER PASSWORD 'old-password'`);
+    const connection = { ...store.connection, user: name };
+    const code = encodeJoinCode({ teamId: store.teamId, connection, teamKey: store.teamKey });
+    const d = desk(store.teamId);
+    await d.membership.join(code, 'old-password');
+    await admin.query(`ALTER ROLE ${name} PASSWORD 'new-password'`);
+    expect(await d.membership.status()).toMatchObject({ store: 'refused', restartNeeded: false });
+
+    const wrong = await refusal(d.membership.changePassword('old-password'));
+    expect(wrong.code).toBe('TeamWrongPassword');
+    expect(wrong.fields?.['/password']).toMatch(/refused the password/);
+    expect(d.vault.get('teamDatabasePassword')).toBe('old-password');
+
+    const status = await d.membership.changePassword('new-password');
+    expect(status).toMatchObject({ mode: 'team', store: 'connected', restartNeeded: true });
+    expect(d.vault.get('teamDatabasePassword')).toBe('new-password');
+    expect(await d.membership.status()).toMatchObject({ store: 'connected', restartNeeded: true });
+  } finally {
+    await admin.query(`DROP ROLE IF EXISTS ${name}`).catch(() => undefined);
+    await admin.end();
+  }
+});
+
+test('a new password needs a team to be for', async () => {
+  const d = desk();
+  const refused = await refusal(d.membership.changePassword('anything'));
+  expect(refused.code).toBe('TeamNotJoined');
+  expectNothingKept(d);
 });

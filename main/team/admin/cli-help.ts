@@ -41,7 +41,7 @@ their name.
 
 Gives NAME a new random password (one that may have leaked) and ends the sessions opened with the old
 one. They stay the same reviewer: what they do next is stamped with the same name, and their join code
-does not change. On their desk: Settings → Team → Leave, then Join with their code and the new password.
+does not change. On their desk: Settings → Team → New password… (it takes effect when Vetted restarts).
 A hub: \`npm run hub -- leave\`, then \`join\` with its code and the new password. Hand the password over
 by another channel than the join code.
 `,

@@ -104,7 +104,7 @@ async function runCommand(
       const reset = await resetReviewerPassword(client, name);
       io.out(
         `${name} has a new password; ${reset.sessionsEnded} open session(s) with the old one ended. ` +
-          'Their join code is unchanged:\non their desk, Settings → Team → Leave, then Join with that code and this password.\n' +
+          'Their join code is unchanged:\non their desk, Settings → Team → New password… takes this password.\n' +
           `${reset.sessionsLeft ? `${reset.sessionsLeft}\n` : ''}\n` +
           `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
           `${reset.password}\n`,

@@ -11,6 +11,8 @@ interface OneFieldDialogProps {
   /** The button, and what it says while the request runs. */
   action: { label: string; busyLabel: string };
   multiline?: boolean;
+  /** A secret (a password): typed unseen, and never kept by the browser's autofill. */
+  secret?: boolean;
   /** Lines of a multiline field. */
   rows?: number;
   /** Shown under the field as it is typed (e.g. a count of characters). */
@@ -33,6 +35,7 @@ export function OneFieldDialog(props: OneFieldDialogProps) {
     hint,
     action,
     multiline,
+    secret,
     rows = 3,
     below,
     fieldPointer,
@@ -84,6 +87,7 @@ export function OneFieldDialog(props: OneFieldDialogProps) {
               <input
                 {...control}
                 data-autofocus
+                type={secret ? 'password' : 'text'}
                 value={value}
                 autoComplete="off"
                 spellCheck={false}

@@ -3,6 +3,7 @@ import type { AppInfo } from '../../../../contract/channels.ts';
 import type { TeamStatus } from '../../../../contract/team.ts';
 import { useAppStore } from '../../store.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { JoinTeamForm } from './JoinTeamForm.tsx';
 import { HUB_TEXT, restartNotice, STORE_TEXT, useTeamStore } from './team-store.ts';
@@ -52,8 +53,9 @@ export function RestartNotice(props: {
 }
 
 function TeamMembership({ status }: { status: TeamStatus }) {
-  const { busy, load, leave } = useTeamStore();
+  const { busy, load, leave, changePassword } = useTeamStore();
   const [confirming, setConfirming] = useState(false);
+  const [newPassword, setNewPassword] = useState(false);
   const team = status.team;
   if (!team) return null;
 
@@ -79,10 +81,25 @@ function TeamMembership({ status }: { status: TeamStatus }) {
         <button type="button" onClick={() => void load()} disabled={busy}>
           Check again
         </button>
+        <button type="button" onClick={() => setNewPassword(true)} disabled={busy}>
+          New password…
+        </button>
         <button type="button" onClick={() => setConfirming(true)} disabled={busy}>
           Leave team
         </button>
       </div>
+      <OneFieldDialog
+        open={newPassword}
+        title="A new database password"
+        label="New database password"
+        hint="The one your administrator gave you. Your join code stays as it is."
+        secret
+        action={{ label: 'Use this password', busyLabel: 'Checking…' }}
+        fieldPointer="/password"
+        check={(value) => (value === '' ? 'Type your new database password.' : null)}
+        submit={changePassword}
+        onClose={() => setNewPassword(false)}
+      />
       <Dialog open={confirming} title="Leave the team?" onClose={() => setConfirming(false)}>
         <p>
           This desk forgets the team’s key, your database password and where the team store is. Your own

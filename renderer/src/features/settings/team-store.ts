@@ -18,6 +18,8 @@ interface TeamState {
   watch(): () => void;
   join(code: string, password: string): Promise<boolean>;
   leave(): Promise<boolean>;
+  /** Main checks the new database password against the store; a refusal is thrown, for the dialog to show. */
+  changePassword(password: string): Promise<void>;
   /** Electron starts itself again (the window goes with it); browser mode refuses, in words. */
   restart(): Promise<boolean>;
 }
@@ -52,6 +54,9 @@ export const useTeamStore = create<TeamState>((set) => {
     watch: sharedWatch(() => api.on('team.status', (status) => set({ status }))),
     join: (code, password) => ask(() => api.team.join({ code, password })),
     leave: () => ask(() => api.team.leave()),
+    changePassword: async (password) => {
+      set({ status: await api.team.password({ password }), problem: null });
+    },
     restart: () =>
       askMain(() => api.app.restart(), {
         busy: (on) => set(on ? { busy: true, problem: null } : { busy: false }),
