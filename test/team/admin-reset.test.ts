@@ -1,6 +1,7 @@
-// `team reset-password`: a reviewer gets a new password under the same name (their join code unchanged), the
-// old one stops working at once, and nobody's login is touched that is not one of the team's reviewers.
+// `team reset-password` and `team join-code`: a reviewer gets a new password, or their join code again, under
+// the same name; the old password stops working at once, and nobody's login is touched that is not the team's.
 import { expect, test } from 'vitest';
+import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { checkTeamStore } from '../../main/team/store/pool.ts';
 import { addTestReviewer, connectFailure, initTeamStore, reviewerPool, runTeam } from './admin-support.ts';
 
@@ -52,4 +53,29 @@ test('reset-password refuses a removed reviewer, a login that is not a reviewer,
   expect(nobody.code).toBe(1);
   expect(nobody.err).toMatch(/There is no reviewer "nobody_here"/);
   expect((await runTeam('reset-password', '--database', store.url)).err).toMatch(/takes one NAME/);
+});
+
+test('join-code prints a current reviewer’s code again, which joins as before; a removed reviewer gets none', async () => {
+  const store = await initTeamStore();
+  const carol = await addTestReviewer(store, 'carol');
+  const run = await runTeam('join-code', carol.name, '--database', store.url, '--key-file', store.keyFile);
+  expect(run.code, run.err).toBe(0);
+  expect(run.out).toContain('nothing in the store changed');
+  const lines = run.out.split('\n');
+  const again = decodeJoinCode(lines[lines.findIndex((line) => line.startsWith('JOIN CODE')) + 1] ?? '');
+  expect(again).toEqual(carol.joinCode);
+  await checkTeamStore(reviewerPool({ joinCode: again, password: carol.password }), again.teamKey);
+
+  expect((await runTeam('join-code', carol.name, '--database', store.url)).err).toMatch(/needs --key-file/);
+  expect(await runTeam('remove-reviewer', carol.name, '--database', store.url)).toMatchObject({ code: 0 });
+  const removed = await runTeam(
+    'join-code',
+    carol.name,
+    '--database',
+    store.url,
+    '--key-file',
+    store.keyFile,
+  );
+  expect(removed).toMatchObject({ code: 1, out: '' });
+  expect(removed.err).toMatch(/was removed from the team/);
 });

@@ -156,7 +156,15 @@ test('migrate on an initialised store re-applies the grants; before init it says
 });
 
 test('--help explains each command; an unknown command shows the usage and fails', async () => {
-  for (const command of ['init', 'add-reviewer', 'remove-reviewer', 'reset-password', 'status', 'migrate']) {
+  for (const command of [
+    'init',
+    'add-reviewer',
+    'remove-reviewer',
+    'reset-password',
+    'join-code',
+    'status',
+    'migrate',
+  ]) {
     const run = await runTeam(command, '--help');
     expect(run.code).toBe(0);
     expect(run.out).toContain(`npm run team -- ${command}`);

@@ -7,6 +7,7 @@ Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   add-reviewer    give a reviewer (or a hub) a login of their own; prints their join code and password
   remove-reviewer take a reviewer's login away (their audit rows and notes stay)
   reset-password  give a reviewer (or a hub) a new password, under the same name; prints it
+  join-code       print a reviewer's join code again (a new desk, a lost one)
   status          schema, reviewers, the hub holding the webhook listener, the team outbox, events
   migrate         update the store's schema to this Vetted's and re-apply the reviewers' grants
 
@@ -44,6 +45,13 @@ one. They stay the same reviewer: what they do next is stamped with the same nam
 does not change. On their desk: Settings → Team → New password… (it takes effect when Vetted restarts).
 A hub: \`npm run hub -- leave\`, then \`join\` with its code and the new password. Hand the password over
 by another channel than the join code.
+`,
+  'join-code': `Usage: npm run team -- join-code NAME --database URL --key-file FILE
+         [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
+
+Prints the join code of NAME, a current reviewer, again: for a new desk, or one whose join code was lost.
+Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they
+check it). If the password was lost too, \`reset-password\` gives a new one.
 `,
   status: `Usage: npm run team -- status --database URL
 

@@ -7,7 +7,13 @@ import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './ad
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
 import { initTeam, migrateTeam } from './init.ts';
-import { type AddReviewerOptions, addReviewer, removeReviewer, resetReviewerPassword } from './reviewers.ts';
+import {
+  type AddReviewerOptions,
+  addReviewer,
+  removeReviewer,
+  resetReviewerPassword,
+  reviewerJoinCode,
+} from './reviewers.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
 
 export interface TeamCliIo {
@@ -77,7 +83,7 @@ async function runCommand(
     }
     case 'add-reviewer': {
       const name = oneName(command, rest);
-      const options = addReviewerOptions(name, values, admin);
+      const options = reviewerOptions(command, name, values, admin);
       const reviewer = await addReviewer(client, options);
       const sslmode = options.sslmode;
       const where = `${reviewer.connection.host}:${reviewer.connection.port}/${reviewer.connection.database}`;
@@ -87,6 +93,19 @@ async function runCommand(
           `${reviewer.joinCode}\n\n` +
           `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
           `${reviewer.password}\n`,
+      );
+      return;
+    }
+    case 'join-code': {
+      const name = oneName(command, rest);
+      const { joinCode, connection } = await reviewerJoinCode(
+        client,
+        reviewerOptions(command, name, values, admin),
+      );
+      io.out(
+        `The join code of ${name} again (${connection.host}:${connection.port}/${connection.database}, sslmode ${connection.sslmode}); nothing in the store changed.\n\n` +
+          `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
+          `${joinCode}\n`,
       );
       return;
     }
@@ -126,10 +145,10 @@ async function runCommand(
   }
 }
 
-/** add-reviewer's options: what desks are told, defaulting to how the administrator reached the store. */
-function addReviewerOptions(name: string, values: Values, admin: AdminUrl): AddReviewerOptions {
+/** What a join code tells desks (add-reviewer, join-code), defaulting to how the administrator reached the store. */
+function reviewerOptions(command: string, name: string, values: Values, admin: AdminUrl): AddReviewerOptions {
   const keyFile = values['key-file'];
-  if (!keyFile) throw new TeamAdminError('add-reviewer needs --key-file FILE (the file init wrote).');
+  if (!keyFile) throw new TeamAdminError(`${command} needs --key-file FILE (the file init wrote).`);
   const sslmode =
     values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : 'disable');
   if (sslmode !== 'verify-full' && sslmode !== 'disable') {

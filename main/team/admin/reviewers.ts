@@ -78,8 +78,12 @@ export interface NewReviewer {
   connection: TeamConnection;
 }
 
-export async function addReviewer(client: pg.Client, options: AddReviewerOptions): Promise<NewReviewer> {
-  const meta = await teamMeta(client);
+/** What a reviewer's join code holds for `options.name`: the team, where desks reach the store, the team key. */
+async function joinCodeOf(
+  client: pg.Client,
+  meta: TeamMeta,
+  options: AddReviewerOptions,
+): Promise<{ joinCode: string; connection: TeamConnection }> {
   const teamKey = readKeyFile(options.keyFile, meta.keyCheck);
   let ca: string | undefined;
   if (options.caFile) {
@@ -101,6 +105,12 @@ export async function addReviewer(client: pg.Client, options: AddReviewerOptions
     sslmode: options.sslmode,
     ...(ca ? { ca } : {}),
   });
+  return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), connection };
+}
+
+export async function addReviewer(client: pg.Client, options: AddReviewerOptions): Promise<NewReviewer> {
+  const meta = await teamMeta(client);
+  const { joinCode, connection } = await joinCodeOf(client, meta, options);
   const password = newReviewerPassword();
   await inTransactionOn(client, async () => {
     await validateReviewerName(client, options.name, meta);
@@ -110,7 +120,20 @@ export async function addReviewer(client: pg.Client, options: AddReviewerOptions
     );
     await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(reviewerComment(meta.teamId))}`);
   });
-  return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), password, connection };
+  return { joinCode, password, connection };
+}
+
+/**
+ * A current reviewer's join code made again (nothing is stored that holds it): for a new desk, or one whose
+ * vault was lost. It changes nothing in the store; the password is `reset-password`'s, if that was lost too.
+ */
+export async function reviewerJoinCode(
+  client: pg.Client,
+  options: AddReviewerOptions,
+): Promise<{ joinCode: string; connection: TeamConnection }> {
+  const { meta, canLogin } = await teamReviewer(client, options.name);
+  if (!canLogin) throw removedRefusal(options.name);
+  return joinCodeOf(client, meta, options);
 }
 
 export interface EndedSessions {
@@ -135,6 +158,9 @@ async function teamReviewer(client: pg.Client, name: string): Promise<{ meta: Te
   }
   return { meta, canLogin: rows[0].rolcanlogin };
 }
+
+const removedRefusal = (name: string) =>
+  new TeamAdminError(`${name} was removed from the team: add them again (under a new name) instead.`);
 
 /** Ends `name`'s open sessions, so that what was just taken or changed holds at once. */
 async function endSessions(client: pg.Client, name: string): Promise<EndedSessions> {
@@ -175,9 +201,7 @@ export interface NewPassword extends EndedSessions {
  */
 export async function resetReviewerPassword(client: pg.Client, name: string): Promise<NewPassword> {
   const { canLogin } = await teamReviewer(client, name);
-  if (!canLogin) {
-    throw new TeamAdminError(`${name} was removed from the team: add them again (under a new name) instead.`);
-  }
+  if (!canLogin) throw removedRefusal(name);
   const password = newReviewerPassword();
   await client.query(
     `ALTER ROLE ${quoteIdent(name)} PASSWORD ${client.escapeLiteral(scramVerifier(password))}`,
