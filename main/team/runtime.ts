@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
-import { personalData } from '../drafts/form.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
 import { personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
@@ -15,6 +14,7 @@ import type { ServiceClient } from '../service/index.ts';
 import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';
 import { type Replication, startReplication } from './journal/replication.ts';
+import { writeCreatedInto } from './outbox/created.ts';
 import {
   type FlushResult,
   flushLocal,
@@ -113,13 +113,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
         holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
         log,
         ...(options.drain ?? {}),
-        async onCreated(customer, _row, form) {
-          await journal.customers.upsert(
-            customer,
-            { source: 'created' },
-            form ? personalData(form) : undefined,
-          );
-        },
+        onCreated: writeCreatedInto(journal),
       })
     : {
         settled: async () => undefined,

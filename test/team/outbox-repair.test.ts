@@ -6,6 +6,7 @@ import type { CustomerForm } from '../../contract/drafts.ts';
 import { customerBody, personalData } from '../../main/drafts/form.ts';
 import type { CustomerInput } from '../../main/service/index.ts';
 import { openTeamJournal } from '../../main/team/journal/index.ts';
+import { writeCreatedInto } from '../../main/team/outbox/created.ts';
 import { startTeamDrain, submitToTeam, type TeamDrain } from '../../main/team/outbox/index.ts';
 import { recordOutcome, takeDue } from '../../main/team/outbox/lease.ts';
 import {
@@ -78,9 +79,7 @@ test('created but never recorded: the next drainer writes the customer, and a ru
     pollMs: 20,
     now: () => new Date(clock),
     // As the desk's runtime writes a created customer.
-    async onCreated(customer, _row, form) {
-      await journal.customers.upsert(customer, { source: 'created' }, form ? personalData(form) : undefined);
-    },
+    onCreated: writeCreatedInto(journal),
   });
   open.push(drainer);
 

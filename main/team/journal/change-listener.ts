@@ -74,14 +74,13 @@ export function listenForChanges({
     cancelHeartbeat = schedule(HEARTBEAT.everyMs, () => {
       cancelHeartbeat = null;
       if (client !== current) return;
-      let answered = false;
+      // An answer cancels this wait (heartbeatLater stops it); a lost connection has stopped it already.
       cancelHeartbeat = schedule(HEARTBEAT.answerMs, () => {
         cancelHeartbeat = null;
-        if (!answered) lost(client, new Error(`no answer to a heartbeat within ${HEARTBEAT.answerMs} ms`));
+        lost(client, new Error(`no answer to a heartbeat within ${HEARTBEAT.answerMs} ms`));
       });
       client.query('SELECT 1').then(
         () => {
-          answered = true;
           if (client === current) heartbeatLater(client);
         },
         // The connection's own 'error' or 'end' reports it too; lost() acts once per connection.
