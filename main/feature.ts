@@ -2,12 +2,12 @@ import type { ChannelName } from '../contract/channels.ts';
 import type { Reconciler } from './customers/reconcile.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Journal } from './journal/index.ts';
-import type { Logger } from './log.ts';
+import type { Logger } from './log/logger.ts';
 import type { Handlers } from './serve.ts';
 import type { ServiceConnection } from './service/connection.ts';
-import type { SettingsStore } from './settings.ts';
+import type { SettingsStore } from './settings/store.ts';
 import type { TeamRuntime } from './team/runtime.ts';
-import type { Vault } from './vault.ts';
+import type { Vault } from './vault/vault.ts';
 
 /** What every feature of the desk is built from. The connection changes when settings do. */
 export interface DeskContext {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../contract/channels.ts';
 import { runBrowserMode } from '../../main/browser/main.ts';
-import type { Desk } from '../../main/desk.ts';
-import { openFileKeyVault } from '../../main/vault.ts';
+import type { Desk } from '../../main/compose/desk.ts';
+import { openFileKeyVault } from '../../main/vault/vault.ts';
 
 /**
  * A whole desk in browser mode for the benches, as `npm start -- --browser` runs it (embedded sandbox,

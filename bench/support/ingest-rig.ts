@@ -5,7 +5,7 @@ import { createFieldKey } from '../../main/crypto.ts';
 import { createReconciler } from '../../main/customers/reconcile.ts';
 import { createEventHub, type EventHub } from '../../main/event-hub.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { createServiceClient, type ServiceClient } from '../../main/service/index.ts';
 import { type RunningListener, startListener } from '../../main/webhooks/listener.ts';
 import { createReceiver, type Receiver } from '../../main/webhooks/receiver.ts';

@@ -8,7 +8,7 @@ import { personalData } from '../../main/drafts/form.ts';
 import { createOutbox } from '../../main/drafts/outbox/index.ts';
 import { transitions } from '../../main/drafts/outbox/states.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import {
   type Customer,
   type CustomerInput,

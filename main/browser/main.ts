@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../../sandbox/index.ts';
-import { createDesk } from '../desk.ts';
-import { createLogger } from '../log.ts';
-import { openLogFile } from '../log-file.ts';
-import { openFileKeyVault, openVaultRecovering } from '../vault.ts';
+import { createDesk } from '../compose/desk.ts';
+import { openLogFile } from '../log/log-file.ts';
+import { createLogger } from '../log/logger.ts';
+import { openFileKeyVault, openVaultRecovering } from '../vault/vault.ts';
 import { startBrowserHost } from './host.ts';
 
 /** `npm start -- --browser`: the desk in plain Node, the renderer in any browser on this machine. */

@@ -18,7 +18,7 @@ import { DeskError } from '../../contract/errors.ts';
 import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
-import { describeError } from '../log.ts';
+import { describeError } from '../log/logger.ts';
 import type { Handlers } from '../serve.ts';
 import { type Document, ServiceError } from '../service/index.ts';
 import { customerActions } from './actions.ts';

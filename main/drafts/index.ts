@@ -10,7 +10,7 @@ import type { ServiceStatus } from '../../contract/settings.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
-import { describeError } from '../log.ts';
+import { describeError } from '../log/logger.ts';
 import type { Handlers } from '../serve.ts';
 import type { TeamRuntime } from '../team/runtime.ts';
 import { createOneTimeRetry } from './one-time-retry.ts';

@@ -15,12 +15,12 @@ import {
 import ElectronStore from 'electron-store';
 import type { UpdateStatus } from '../../contract/updates.ts';
 import { startSandbox } from '../../sandbox/index.ts';
-import { createDesk, type Desk } from '../desk.ts';
-import { createLogger, describeError } from '../log.ts';
-import { type LogFile, openLogFile } from '../log-file.ts';
+import { createDesk, type Desk } from '../compose/desk.ts';
+import { type LogFile, openLogFile } from '../log/log-file.ts';
+import { createLogger, describeError } from '../log/logger.ts';
 import { serve } from '../serve.ts';
-import type { ConfLikeOptions } from '../settings.ts';
-import { createVaultGate } from '../vault-gate.ts';
+import type { ConfLikeOptions } from '../settings/store.ts';
+import { createVaultGate } from '../vault/vault-gate.ts';
 import { showNatively } from '../webhooks/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';

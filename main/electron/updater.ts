@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { App } from 'electron';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/logger.ts';
 import { type UpdatesFactory, updatesOptions } from '../updates/index.ts';
 import { REGISTRY_KEY, readUpdatePolicy, type UpdatePolicy } from '../updates/policy.ts';
 import { createUpdates, type UpdaterLike, type Updates } from '../updates/updates.ts';

@@ -3,9 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createLogger, describeError, type Logger } from '../log.ts';
-import { openLogFile } from '../log-file.ts';
-import { VaultError } from '../vault.ts';
+import { openLogFile } from '../log/log-file.ts';
+import { createLogger, describeError, type Logger } from '../log/logger.ts';
+import { VaultError } from '../vault/vault.ts';
 import { joinCommand, leaveCommand, serviceCommand, statusCommand } from './commands.ts';
 import {
   connectTeam,

@@ -4,12 +4,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import type { Logger } from '../log.ts';
-import { openSettings, type SettingsStore } from '../settings.ts';
+import type { Logger } from '../log/logger.ts';
+import { openSettings, type SettingsStore } from '../settings/store.ts';
 import type { TeamConnection } from '../team/join-code.ts';
 import { type JoinedTeam, joinedTeam } from '../team/joined.ts';
 import { openTeamClient } from '../team/team-connection.ts';
-import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault.ts';
+import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault/vault.ts';
 
 /** A refusal of the hub's command line, in words; the command exits with status 1. */
 export class HubError extends Error {

@@ -4,7 +4,7 @@
 // The lock lives in one session: a hub whose connection drops can no longer know it holds it, so it gives
 // the role up at once, before any other hub could have taken it over for long.
 import type pg from 'pg';
-import { describeError, type Logger } from '../log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
 import { LISTENER_LOCK } from '../team/store/sql.ts';
 
 export type LeadershipRole = 'leader' | 'standby' | 'stopped';

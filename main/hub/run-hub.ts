@@ -2,7 +2,7 @@
 // listener role (listener, catch-up, subscriptions) runs only while this hub holds the leadership, so a
 // team has exactly one listener however many hubs are started.
 import type pg from 'pg';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/logger.ts';
 import { type Leadership, type LeadershipRole, type Schedule, startLeadership } from './leadership.ts';
 
 /** What the coordinator composes from the desk's features on the team journal. */

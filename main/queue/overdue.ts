@@ -4,7 +4,7 @@ import { SECTION_TITLES } from '../../contract/queue.ts';
 import { AGEING_SECTIONS, type AgeingTargets, type Overdue } from '../../contract/queue-view.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { DueBefore, Journal } from '../journal/index.ts';
-import type { SettingsStore } from '../settings.ts';
+import type { SettingsStore } from '../settings/store.ts';
 
 /** More cases than this going overdue at once make one notification, not a burst. */
 const SINGLE_NOTICES = 3;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
-import type { Logger } from '../log.ts';
-import type { Settings } from '../settings.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Settings } from '../settings/store.ts';
 import type { BudgetOptions } from './budget.ts';
 import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';

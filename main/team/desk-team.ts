@@ -3,10 +3,10 @@
 // its own journal, logs why, and Settings → Team shows the store's state and that a restart is needed.
 import type { QueueRow } from '../../contract/queue.ts';
 import { toQueueRow } from '../customers/queue-row.ts';
-import { describeError, type Logger } from '../log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
-import type { SettingsStore } from '../settings.ts';
-import type { Vault } from '../vault.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import type { Vault } from '../vault/vault.ts';
 import { joinedTeam, openTeamRuntime, type TeamRuntime } from './runtime.ts';
 
 export interface OpenTeamHooks {

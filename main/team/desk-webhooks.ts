@@ -4,8 +4,8 @@
 // change the listener or the subscriptions is refused in words that say where it is done.
 import { DeskError } from '../../contract/errors.ts';
 import { MAX_SUBSCRIPTIONS, type WebhookChannel } from '../../contract/webhooks.ts';
+import { latencyRecorder, type WebhookFigures } from '../diagnostics/metrics.ts';
 import type { DeskContext, Feature } from '../feature.ts';
-import { latencyRecorder, type WebhookFigures } from '../metrics.ts';
 import type { Handlers } from '../serve.ts';
 import { eventLogHandlers } from '../webhooks/event-log.ts';
 

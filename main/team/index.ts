@@ -3,7 +3,7 @@ import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
-import { describeError } from '../log.ts';
+import { describeError } from '../log/logger.ts';
 import { createMembership } from './membership.ts';
 
 type TeamChannel = 'team.status' | 'team.join' | 'team.leave' | 'team.password' | 'app.restart';

@@ -9,7 +9,7 @@ import type { SubmitResult } from '../../contract/drafts.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
 import { personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
-import { describeError, type Logger } from '../log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
 import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';

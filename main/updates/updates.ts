@@ -1,6 +1,6 @@
 import { DeskError } from '../../contract/errors.ts';
 import type { UpdateChannel, UpdateStatus } from '../../contract/updates.ts';
-import { describeError, type Logger } from '../log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
 import type { UpdatePolicy } from './policy.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { ListenerStatus, WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
 import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
+import type { WebhookFigures } from '../diagnostics/metrics.ts';
 import { failureMessage } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
-import { describeError } from '../log.ts';
-import type { WebhookFigures } from '../metrics.ts';
+import { describeError } from '../log/logger.ts';
 import type { Handlers } from '../serve.ts';
 import { createCatchUp } from './catch-up.ts';
 import { eventLogHandlers } from './event-log.ts';

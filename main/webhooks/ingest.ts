@@ -1,7 +1,7 @@
 import type { EventRow } from '../../contract/webhooks.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { EventInbox, Journal, JournalEvent, ReceivedEvent, RecordedEvents } from '../journal/index.ts';
-import { describeError, type Logger } from '../log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
 import { eventSchema, type ServiceEvent } from '../service/hal.ts';
 import { type EventProcessor, needsNoProcessing } from './event-processor.ts';
 import { createRecentNames } from './recent-names.ts';

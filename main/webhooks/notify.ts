@@ -2,7 +2,7 @@ import { statusName } from '../../contract/statuses.ts';
 import type { StatusNotice } from '../../contract/webhooks.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { JournalCustomer } from '../journal/index.ts';
-import type { SettingsStore } from '../settings.ts';
+import type { SettingsStore } from '../settings/store.ts';
 
 /**
  * Notifications of status changes learnt from events. Main pushes `notification.show`; the

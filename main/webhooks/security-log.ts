@@ -1,5 +1,5 @@
 import type { EventInbox, RejectionInput } from '../journal/index.ts';
-import { describeError, type Logger } from '../log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
 
 /** A request the listener refused: when (the journal stamps it), from where, what was answered, why. */
 export type Rejection = RejectionInput;

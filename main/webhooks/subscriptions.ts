@@ -3,7 +3,7 @@ import { DeskError } from '../../contract/errors.ts';
 import { MAX_SUBSCRIPTIONS, type SubscriptionView } from '../../contract/webhooks.ts';
 import type { DeskContext } from '../feature.ts';
 import { isNotFound, retainedDates, ServiceError, type Subscription } from '../service/index.ts';
-import type { SecretName } from '../vault.ts';
+import type { SecretName } from '../vault/vault.ts';
 import { WEBHOOK_PATH } from './listener.ts';
 
 /**

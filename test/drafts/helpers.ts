@@ -7,7 +7,7 @@ import type { CustomerForm } from '../../contract/drafts.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import { createOutbox, type Outbox, type OutboxOptions } from '../../main/drafts/outbox/index.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 

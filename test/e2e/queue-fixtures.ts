@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import { startBrowserHost } from '../../main/browser/host.ts';
-import { createDesk, type DeskOptions } from '../../main/desk.ts';
+import { createDesk, type DeskOptions } from '../../main/compose/desk.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
-import { openFileKeyVault } from '../../main/vault.ts';
+import { createLogger } from '../../main/log/logger.ts';
+import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { type SandboxClient, sandboxClient } from './queue-sandbox.ts';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBrowserMode } from '../../main/browser/main.ts';
-import { LOG_FILE_NAME } from '../../main/log-file.ts';
+import { LOG_FILE_NAME } from '../../main/log/log-file.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../contract/channels.ts';
 import { VettedError } from '../../contract/errors.ts';
-import { createDesk, type Desk, type DeskOptions } from '../../main/desk.ts';
-import { createLogger } from '../../main/log.ts';
-import { openLogFile } from '../../main/log-file.ts';
-import { openFileKeyVault } from '../../main/vault.ts';
+import { createDesk, type Desk, type DeskOptions } from '../../main/compose/desk.ts';
+import { openLogFile } from '../../main/log/log-file.ts';
+import { createLogger } from '../../main/log/logger.ts';
+import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 
 /**

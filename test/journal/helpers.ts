@@ -11,7 +11,7 @@ import {
   type SqliteJournal,
 } from '../../main/journal/index.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { osUserName } from '../../main/os-user.ts';
 import { ensureGroupRole, grantReviewerRole } from '../../main/team/admin/grants.ts';
 import { openTeamJournal } from '../../main/team/journal/index.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { createTeamKey, encodeTeamKey } from '../../main/team/team-key.ts';
-import { openFileKeyVault } from '../../main/vault.ts';
+import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { hubCommand } from '../support/hub-process.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';

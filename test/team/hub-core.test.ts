@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest';
 import { hubCli } from '../../main/hub/cli.ts';
 import { startHubCore } from '../../main/hub/core.ts';
 import { hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { quickClient } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';

@@ -6,7 +6,7 @@ import type { CustomerForm } from '../../contract/drafts.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
-import { createLogger, type Logger } from '../../main/log.ts';
+import { createLogger, type Logger } from '../../main/log/logger.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { removeDir, tempDir, validForm } from '../drafts/helpers.ts';
 import { migratedDatabase } from '../support/team-db.ts';

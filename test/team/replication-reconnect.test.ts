@@ -4,7 +4,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '../../main/team/journal/change-listener.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
 import { journalFile } from '../journal/helpers.ts';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { readChangesPage } from '../../main/team/journal/replica-rows.ts';
 import {
   type Replication,

@@ -10,8 +10,8 @@ import {
   passphraseVaultExists,
   unlockPassphraseVault,
   WRONG_PASSPHRASE,
-} from '../../main/passphrase-vault.ts';
-import { describeProtection, type Vault } from '../../main/vault.ts';
+} from '../../main/vault/passphrase-vault.ts';
+import { describeProtection, type Vault } from '../../main/vault/vault.ts';
 // Its temporary directories are removed after each test.
 import { serviceCustomer, tempDir } from '../journal/helpers.ts';
 

@@ -9,7 +9,7 @@ import {
   openSettings,
   type Settings,
   SettingsError,
-} from '../../main/settings.ts';
+} from '../../main/settings/store.ts';
 
 const tempDirs: string[] = [];
 function tempDir(): string {

@@ -10,7 +10,7 @@ import {
   type SafeStorageLike,
   VaultCorruptError,
   VaultError,
-} from '../../main/vault.ts';
+} from '../../main/vault/vault.ts';
 
 const SECRETS = {
   clientSecret: 'cs_live_9f8e7d6c5b4a39281706',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFileKeyVault } from '../../main/vault.ts';
+import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { signBody } from '../../main/webhooks/signature.ts';
 import {
   createOnService,

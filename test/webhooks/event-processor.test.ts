@@ -11,7 +11,7 @@ import {
   type Observation,
   openJournal,
 } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 
 const customer = (id: string, status: string) => ({

@@ -8,7 +8,7 @@ import { createFieldKey } from '../../main/crypto.ts';
 import type { Reconciler } from '../../main/customers/reconcile.ts';
 import { createEventHub } from '../../main/event-hub.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { type ListenerLimits, type RunningListener, startListener } from '../../main/webhooks/listener.ts';
 import { createReceiver } from '../../main/webhooks/receiver.ts';
 import { signBody } from '../../main/webhooks/signature.ts';

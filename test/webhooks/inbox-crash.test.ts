@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { createEventHub } from '../../main/event-hub.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { createReceiver } from '../../main/webhooks/receiver.ts';
 import { deliver, eventBody, recordingReconciler, SECRET } from './helpers.ts';
 

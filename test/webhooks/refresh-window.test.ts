@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import type { Reconciler } from '../../main/customers/reconcile.ts';
 import { type EventInbox, openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 import type { Timers } from '../../main/webhooks/refresh-window.ts';
 import { inboxEvent } from '../support/inbox-event.ts';

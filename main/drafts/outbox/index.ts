@@ -18,7 +18,7 @@ import type { Progress } from '../../../contract/customers.ts';
 import type { SubmitResult } from '../../../contract/drafts.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
 import type { Journal } from '../../journal/index.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import type { ServiceClient } from '../../service/index.ts';
 import { type Backoff, DEFAULT_BACKOFF } from './backoff.ts';
 import { groupCommit } from './group-write.ts';

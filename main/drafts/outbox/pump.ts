@@ -1,4 +1,4 @@
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 
 /** One piece of work on one draft. It releases its slot once the service has answered (see `start`). */
 export interface Job {

@@ -3,7 +3,7 @@ import { DeskError } from '../../../contract/errors.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
 import { toQueueRow } from '../../customers/queue-row.ts';
 import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import { type Customer, isNotFound, NetworkError, type ServiceClient } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';

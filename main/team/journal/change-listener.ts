@@ -7,7 +7,7 @@
 // within HEARTBEAT.answerMs and it is treated as lost, found in under a minute instead of TCP's many.
 import pg from 'pg';
 import { jitteredDelayMs } from '../../jitter.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
 
 /** Runs `run` after `ms`; returns what cancels it. Tests inject their own, to decide when a reconnect happens. */

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
 import { type ChangesPage, readChangesPage } from './replica-rows.ts';
 

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import type { CustomerForm } from '../../../contract/drafts.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
 import { openForm, parseRows, ROW_COLUMNS, type TeamOutboxRow } from './rows.ts';
 

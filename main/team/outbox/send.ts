@@ -9,7 +9,7 @@ import { findOwnCustomer } from '../../drafts/outbox/send.ts';
 import { toOutboxEntry } from '../../journal/drafts.ts';
 import type { OutboxEntry } from '../../journal/index.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient, CustomerInput as ServiceCustomerInput } from '../../service/index.ts';
 import type { Outcome } from './lease.ts';
 import { openForm, type TeamOutboxRow } from './rows.ts';

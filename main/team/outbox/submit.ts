@@ -9,7 +9,7 @@ import type { SubmitResult } from '../../../contract/drafts.ts';
 import { admitDraft } from '../../drafts/outbox/submit.ts';
 import type { Journal } from '../../journal/index.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
 import { inTransaction } from '../store/sql.ts';
 import { OUTBOX_CHANNEL, sealForm } from './rows.ts';
 

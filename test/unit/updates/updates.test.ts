@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../../contract/updates.ts';
-import { createLogger } from '../../../main/log.ts';
+import { createLogger } from '../../../main/log/logger.ts';
 import { NO_POLICY, type UpdatePolicy } from '../../../main/updates/policy.ts';
 import {
   CHECK_INTERVAL_MS,

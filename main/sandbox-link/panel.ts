@@ -1,7 +1,7 @@
-import { DeskError } from '../contract/errors.ts';
-import { type SandboxFault, type SandboxPanel, SandboxPanelSchema } from '../contract/sandbox-panel.ts';
-import type { RunningSandbox } from '../sandbox/index.ts';
-import type { DeskContext, Feature } from './feature.ts';
+import { DeskError } from '../../contract/errors.ts';
+import { type SandboxFault, type SandboxPanel, SandboxPanelSchema } from '../../contract/sandbox-panel.ts';
+import type { RunningSandbox } from '../../sandbox/index.ts';
+import type { DeskContext, Feature } from '../feature.ts';
 
 type SandboxChannel = 'sandbox.panel' | 'sandbox.finishReviews' | 'sandbox.setFault';
 

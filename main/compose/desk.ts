@@ -1,39 +1,39 @@
 import path from 'node:path';
-import type { AppInfo } from '../contract/channels.ts';
-import { DeskError } from '../contract/errors.ts';
-import type { ServiceStatus, SettingsPatch, SettingsView } from '../contract/settings.ts';
-import type { RunningSandbox, SandboxOptions } from '../sandbox/index.ts';
-import { caseFeature } from './case/index.ts';
-import { documentsFeature } from './customers/documents.ts';
-import { customersFeature } from './customers/index.ts';
-import { createReconciler } from './customers/reconcile.ts';
-import { diagnosticsFeature } from './diagnostics.ts';
-import { draftsFeature } from './drafts/index.ts';
-import { createEventHub, type EventHub } from './event-hub.ts';
-import { toAppError } from './failures.ts';
-import type { DeskContext } from './feature.ts';
-import { openJournal } from './journal/index.ts';
-import { describeError, type Logger } from './log.ts';
-import { queueFeature } from './queue/index.ts';
-import { sandboxPanelFeature } from './sandbox-panel.ts';
-import { sealedWith } from './sandbox-secrets.ts';
-import { type Handlers, serve } from './serve.ts';
-import { type ConnectOptions, connectService, type ServiceConnection } from './service/connection.ts';
+import type { AppInfo } from '../../contract/channels.ts';
+import { DeskError } from '../../contract/errors.ts';
+import type { ServiceStatus, SettingsPatch, SettingsView } from '../../contract/settings.ts';
+import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import { caseFeature } from '../case/index.ts';
+import { documentsFeature } from '../customers/documents.ts';
+import { customersFeature } from '../customers/index.ts';
+import { createReconciler } from '../customers/reconcile.ts';
+import { diagnosticsFeature } from '../diagnostics/index.ts';
+import { draftsFeature } from '../drafts/index.ts';
+import { createEventHub, type EventHub } from '../event-hub.ts';
+import { toAppError } from '../failures.ts';
+import type { DeskContext } from '../feature.ts';
+import { openJournal } from '../journal/index.ts';
+import { describeError, type Logger } from '../log/logger.ts';
+import { queueFeature } from '../queue/index.ts';
+import { sandboxPanelFeature } from '../sandbox-link/panel.ts';
+import { sealedWith } from '../sandbox-link/secrets.ts';
+import { type Handlers, serve } from '../serve.ts';
+import { type ConnectOptions, connectService, type ServiceConnection } from '../service/connection.ts';
 import {
   type ConfLike,
   type ConfLikeOptions,
   openSettings,
   SettingsError,
   type SettingsStore,
-} from './settings.ts';
-import { openTeam } from './team/desk-team.ts';
-import { teamDeskWebhooksFeature } from './team/desk-webhooks.ts';
-import { teamFeature } from './team/index.ts';
-import { notSelfUpdating, type UpdatesFactory, updatesFeature } from './updates/index.ts';
-import type { Vault } from './vault.ts';
-import { openVaultHandlers } from './vault-gate.ts';
-import { eventDetailFeature } from './webhooks/event-detail.ts';
-import { webhooksFeature } from './webhooks/index.ts';
+} from '../settings/store.ts';
+import { openTeam } from '../team/desk-team.ts';
+import { teamDeskWebhooksFeature } from '../team/desk-webhooks.ts';
+import { teamFeature } from '../team/index.ts';
+import { notSelfUpdating, type UpdatesFactory, updatesFeature } from '../updates/index.ts';
+import type { Vault } from '../vault/vault.ts';
+import { openVaultHandlers } from '../vault/vault-gate.ts';
+import { eventDetailFeature } from '../webhooks/event-detail.ts';
+import { webhooksFeature } from '../webhooks/index.ts';
 
 export interface DeskOptions {
   host: AppInfo['host'];

@@ -1,4 +1,4 @@
-import type { Latency } from '../contract/metrics.ts';
+import type { Latency } from '../../contract/metrics.ts';
 
 /**
  * Latencies over the most recent samples (a ring: memory stays the same however long the app runs),

@@ -2,10 +2,16 @@
 // safeStorage vault, opened at once. Without one (Linux `basic_text`, or no encryption at all) it is the
 // passphrase vault: the window shows the unlock screen, only the vault channels answer, and the desk is
 // created once the reviewer has entered (or chosen) the passphrase. Plain Node: safeStorage is passed in.
-import { channelNames } from '../contract/channels.ts';
-import { DeskError } from '../contract/errors.ts';
-import { type VAULT_CHANNELS, VaultErrorCode, type VaultState, type VaultStatus } from '../contract/vault.ts';
-import type { Logger } from './log.ts';
+import { channelNames } from '../../contract/channels.ts';
+import { DeskError } from '../../contract/errors.ts';
+import {
+  type VAULT_CHANNELS,
+  VaultErrorCode,
+  type VaultState,
+  type VaultStatus,
+} from '../../contract/vault.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Handlers } from '../serve.ts';
 import {
   createPassphraseVault,
   PassphraseError,
@@ -13,7 +19,6 @@ import {
   type ScryptParams,
   unlockPassphraseVault,
 } from './passphrase-vault.ts';
-import type { Handlers } from './serve.ts';
 import {
   openElectronVault,
   openVaultRecovering,

@@ -1,8 +1,8 @@
 // The embedded sandbox keeps its own secrets in its data file: sealed with the vault's data key, never plain.
 // Shared by the desk and the hub, which both may run the built-in sandbox.
-import type { SandboxSecrets } from '../sandbox/index.ts';
-import { decryptField, encryptField } from './crypto.ts';
-import type { Vault } from './vault.ts';
+import type { SandboxSecrets } from '../../sandbox/index.ts';
+import { decryptField, encryptField } from '../crypto.ts';
+import type { Vault } from '../vault/vault.ts';
 
 const AAD = 'vetted:sandbox-secret';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { createFieldKey, decryptField, encryptField } from './crypto.ts';
+import { createFieldKey, decryptField, encryptField } from '../crypto.ts';
 import {
   ensurePrivateDir,
   errorCode,
@@ -14,7 +14,7 @@ import {
   readFileIfExists,
   syncDirectory,
   writeFileAtomic,
-} from './private-files.ts';
+} from '../private-files.ts';
 
 /** Shaped like Electron's `safeStorage`. */
 export interface SafeStorageLike {

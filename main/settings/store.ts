@@ -5,11 +5,11 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
-import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../contract/queue-view.ts';
-import { SandboxProfileSchema } from '../contract/settings.ts';
-import { UpdateChannelSchema } from '../contract/updates.ts';
-import { keepCorruptFileAside } from './private-files.ts';
-import { TeamConnectionSchema } from './team/join-code.ts';
+import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../../contract/queue-view.ts';
+import { SandboxProfileSchema } from '../../contract/settings.ts';
+import { UpdateChannelSchema } from '../../contract/updates.ts';
+import { keepCorruptFileAside } from '../private-files.ts';
+import { TeamConnectionSchema } from '../team/join-code.ts';
 
 export const DEFAULT_WEBHOOK_PORT = 8789;
 

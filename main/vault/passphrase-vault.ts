@@ -6,9 +6,9 @@ import { randomBytes, scrypt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { MIN_PASSPHRASE_LENGTH } from '../contract/vault.ts';
-import { createFieldKey, decryptField, encryptField } from './crypto.ts';
-import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from './private-files.ts';
+import { MIN_PASSPHRASE_LENGTH } from '../../contract/vault.ts';
+import { createFieldKey, decryptField, encryptField } from '../crypto.ts';
+import { ensurePrivateDir, readFileIfExists, writeFileAtomic } from '../private-files.ts';
 import { createVault, type Vault, VaultError } from './vault.ts';
 
 export { MIN_PASSPHRASE_LENGTH };

@@ -1,5 +1,5 @@
-import type { Metrics } from '../contract/metrics.ts';
-import type { DeskContext, Feature } from './feature.ts';
+import type { Metrics } from '../../contract/metrics.ts';
+import type { DeskContext, Feature } from '../feature.ts';
 import type { WebhookFigures } from './metrics.ts';
 
 /**
