@@ -23,9 +23,6 @@ import {
   sameCode,
   TokenError,
 } from './service/index.ts';
-import { teamAppError } from './team/team-failures.ts';
-
-export { TEAM_FAILURE_CODES, type TeamFailureCode, teamFailure } from './team/team-failures.ts';
 
 export type ConnectionFailure = Extract<ConnectionTest, { ok: false }>;
 
@@ -58,11 +55,9 @@ export const JOURNAL_FAILED =
  * What a contract call may answer for a failure a reviewer can act on; undefined leaves it a generic internal
  * error (its details stay in the log). `unexpected` marks a fault told in words that the log must see too.
  */
-export function toAppError(error: unknown): (AppError & { unexpected?: true }) | undefined {
+export function appErrorOf(error: unknown): (AppError & { unexpected?: true }) | undefined {
   if (error instanceof JournalError)
     return { code: 'JournalFailed', message: JOURNAL_FAILED, unexpected: true };
-  const team = teamAppError(error);
-  if (team) return team;
   if (error instanceof NotConfiguredError) return { code: 'NotConfigured', message: error.message };
   if (error instanceof NetworkError) return { code: 'Offline', message: connectionFailure(error).message };
   // Not the service's answer about what was asked: Vetted could not sign in to ask at all.
@@ -344,7 +339,7 @@ export const uploadProblem = (code: UploadProblemCode) => new DeskError(code, UP
 
 /**
  * Any failure of an upload as one of the problems the renderer knows; undefined for anything else
- * (an expired login, a bug), which `toAppError` then describes.
+ * (an expired login, a bug), which `appErrorOf` then describes.
  */
 export function uploadFailure(error: unknown, cancelled: boolean): DeskError | undefined {
   if (error instanceof DeskError) return error;

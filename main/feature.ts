@@ -1,12 +1,11 @@
 import type { ChannelName } from '../contract/channels.ts';
-import type { Reconciler } from './customers/reconcile.ts';
+import type { ServiceConnection } from './connection/connection.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Journal } from './journal/index.ts';
 import type { Logger } from './log/logger.ts';
+import type { Reconciler } from './reconcile/reconciler.ts';
 import type { Handlers } from './serve.ts';
-import type { ServiceConnection } from './service/connection.ts';
 import type { SettingsStore } from './settings/store.ts';
-import type { TeamRuntime } from './team/runtime.ts';
 import type { Vault } from './vault/vault.ts';
 
 /** What every feature of the desk is built from. The connection changes when settings do. */
@@ -19,8 +18,6 @@ export interface DeskContext {
   events: EventHub;
   reconciler: Reconciler;
   connection(): ServiceConnection;
-  /** Team mode: the team store, its replica and the team outbox (absent in solo mode). */
-  team?: TeamRuntime;
 }
 
 /** A slice of the app: the contract channels it answers, and what it does as the desk lives. */

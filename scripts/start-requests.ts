@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEFAULT_RECONCILE_CONCURRENCY } from '../main/customers/reconcile.ts';
+import { DEFAULT_RECONCILE_CONCURRENCY } from '../main/reconcile/reconciler.ts';
 import { DEFAULT_BUDGET } from '../main/service/budget.ts';
 import { createServiceClient, inBackground } from '../main/service/index.ts';
 

@@ -1,9 +1,9 @@
 // The case panel's channels (timeline, notes, stored document images), the Audit screen and the exports.
 import type { CaseChannel } from '../../contract/case.ts';
 import { DeskError } from '../../contract/errors.ts';
-import { firstLine, toQueueRow } from '../customers/queue-row.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import { firstLine, toQueueRow } from '../reconcile/queue-row.ts';
 import type { Handlers } from '../serve.ts';
 import { auditWindow, exportAudit } from './audit-log.ts';
 import { exportQueue } from './queue-export.ts';

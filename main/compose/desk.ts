@@ -1,39 +1,32 @@
-import path from 'node:path';
+// The desk: the core (compose/core.ts) on the variant this desk runs, solo or its team's, chosen here once,
+// and every feature a reviewer's window answers. Both hosts (Electron and browser mode) serve the same desk.
 import type { AppInfo } from '../../contract/channels.ts';
-import { DeskError } from '../../contract/errors.ts';
-import type { ServiceStatus, SettingsPatch, SettingsView } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import { caseFeature } from '../case/index.ts';
+import type { ServiceConnection } from '../connection/connection.ts';
 import { documentsFeature } from '../customers/documents.ts';
 import { customersFeature } from '../customers/index.ts';
-import { createReconciler } from '../customers/reconcile.ts';
 import { diagnosticsFeature } from '../diagnostics/index.ts';
 import { draftsFeature } from '../drafts/index.ts';
-import { createEventHub, type EventHub } from '../event-hub.ts';
-import { toAppError } from '../failures.ts';
-import type { DeskContext } from '../feature.ts';
-import { openJournal } from '../journal/index.ts';
+import type { EventHub } from '../event-hub.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import { queueFeature } from '../queue/index.ts';
 import { sandboxPanelFeature } from '../sandbox-link/panel.ts';
-import { sealedWith } from '../sandbox-link/secrets.ts';
 import { type Handlers, serve } from '../serve.ts';
-import { type ConnectOptions, connectService, type ServiceConnection } from '../service/connection.ts';
-import {
-  type ConfLike,
-  type ConfLikeOptions,
-  openSettings,
-  SettingsError,
-  type SettingsStore,
-} from '../settings/store.ts';
+import { settingsFeature } from '../settings/index.ts';
+import { type ConfLike, type ConfLikeOptions, openSettings } from '../settings/store.ts';
 import { openTeam } from '../team/desk-team.ts';
-import { teamDeskWebhooksFeature } from '../team/desk-webhooks.ts';
+import { teamDesk } from '../team/desk-variant.ts';
 import { teamFeature } from '../team/index.ts';
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from '../updates/index.ts';
+import type { DeskVariant } from '../variant/index.ts';
+import { localDesk } from '../variant/local.ts';
 import type { Vault } from '../vault/vault.ts';
 import { openVaultHandlers } from '../vault/vault-gate.ts';
 import { eventDetailFeature } from '../webhooks/event-detail.ts';
-import { webhooksFeature } from '../webhooks/index.ts';
+import { toAppError } from './app-errors.ts';
+import { appInfoHandlers } from './app-info.ts';
+import { type CoreOptions, openCore } from './core.ts';
 
 export interface DeskOptions {
   host: AppInfo['host'];
@@ -54,13 +47,10 @@ export interface DeskOptions {
   /** Main's clock for the queue's ageing targets (tests move it); the system clock by default. */
   clock?: () => Date;
   /** The 429 gate's back-off (not a user setting): tests shorten it to stay quick and deterministic. */
-  rateLimitBackOff?: ConnectOptions['rateLimitBackOff'];
+  rateLimitBackOff?: CoreOptions<DeskVariant>['rateLimitBackOff'];
 }
 
-/**
- * The composition root: builds every service from its options and answers every contract
- * channel. Both hosts (Electron and browser mode) serve the same desk.
- */
+/** The app core both hosts serve: the handlers of every contract channel, and the events it pushes. */
 export interface Desk {
   handlers: Handlers;
   events: EventHub;
@@ -70,82 +60,46 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-/** Settings that decide which service Vetted talks to: changing one reconnects. */
-const CONNECTION_KEYS = [
-  'serviceMode',
-  'baseUrl',
-  'clientId',
-  'clientSecret',
-  'tokenEndpoint',
-  'requestRate',
-  'requestBurst',
-  'caBundlePath',
-  'sandboxProfile',
-] as const;
-
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { log, vault } = options;
-  const events = createEventHub({ validate: options.strictContract ?? false });
   const settings = openSettings({
     dir: options.dataDir,
     ...(options.createSettingsStore ? { createStore: options.createSettingsStore } : {}),
   });
   if (settings.problem) log.warn('settings file problem', { problem: settings.problem });
-  const storedSecret = vault.get('clientSecret');
-  if (storedSecret) log.addSecret(storedSecret);
-
-  const connect = () =>
-    connectService({
-      settings: settings.get(),
-      clientSecret: vault.get('clientSecret'),
-      dataDir: options.dataDir,
-      log,
-      onStatus: (status: ServiceStatus) => events.emit('service.status', status),
-      startSandbox: (sandbox: SandboxOptions) =>
-        options.startSandbox({ ...sandbox, profile: settings.get().sandboxProfile }),
-      sandboxSecrets: sealedWith(vault),
-      rateLimitBackOff: options.rateLimitBackOff,
-    });
-  let connection = await connect();
-  // Team mode (Settings → Team, effective from the next start): the team journal; solo: the local one.
-  const team = await openTeam(options, settings, vault, {
-    client: () => connection.client(),
-    onRows: (rows) => {
-      for (const row of rows) events.emit('customer.updated', row);
+  const core = await openCore<DeskVariant>({
+    ...options,
+    settings,
+    onStatus: (status, events) => events.emit('service.status', status),
+    // Team mode (Settings → Team, effective from the next start) runs on the team's store; a desk that has
+    // not joined, or whose team store cannot be opened now, on its own journal.
+    openVariant: async ({ client, events }) => {
+      const team = await openTeam(options, settings, vault, {
+        client,
+        onRows: (rows) => {
+          for (const row of rows) events.emit('customer.updated', row);
+        },
+      });
+      return team
+        ? teamDesk(team)
+        : localDesk({ dataDir: options.dataDir, dataKey: vault.dataKey(), settings });
     },
   });
-  const journal =
-    team?.journal ??
-    openJournal({ file: path.join(options.dataDir, 'journal.db'), dataKey: vault.dataKey() });
-  const reconciler = createReconciler({
-    journal,
-    client: () => connection.client(),
-    onChange: (row) => events.emit('customer.updated', row),
-  });
-  const context: DeskContext = {
-    dataDir: options.dataDir,
-    log,
-    vault,
-    settings,
-    journal,
-    events,
-    reconciler,
-    connection: () => connection,
-    ...(team ? { team } : {}),
-  };
-  const customers = customersFeature(context);
+  const { context, variant } = core;
+
+  const customers = customersFeature(context, { reconcile: variant.reconcile });
   const queue = queueFeature(context, options.clock ? { clock: options.clock } : {});
   const documents = documentsFeature(context);
-  const drafts = draftsFeature(context);
-  const webhooks = team ? teamDeskWebhooksFeature(context) : webhooksFeature(context);
   const cases = caseFeature(context);
+  const drafts = draftsFeature(context, { destination: variant.drafts });
+  const webhooks = variant.webhooks(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
   const eventDetail = eventDetailFeature(context);
   const sandboxPanel = sandboxPanelFeature(context);
-  const membership = teamFeature(context);
+  const membership = teamFeature(context, { startedOn: variant.teamId });
   const features = [
     customers,
     queue,
@@ -161,59 +115,18 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
   };
-
-  const view = (): SettingsView => {
-    const { serviceMode, baseUrl, clientId, webhookPort, publicWebhookUrl, notifications, sandboxProfile } =
-      settings.get();
-    const { tokenEndpoint, requestRate, requestBurst, caBundlePath } = settings.get();
-    const { ageingTargets, overdueNotifications } = settings.get();
-    return {
-      tokenEndpoint,
-      requestRate,
-      requestBurst,
-      ...(caBundlePath ? { caBundlePath } : {}),
-      serviceMode,
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(clientId ? { clientId } : {}),
-      hasClientSecret: vault.has('clientSecret'),
-      webhookPort,
-      ...(publicWebhookUrl ? { publicWebhookUrl } : {}),
-      notifications,
-      sandboxProfile: sandboxProfile ?? 'interface',
-      ageingTargets,
-      overdueNotifications,
-      secretProtection: vault.protection,
-      problem: [settings.problem, options.vaultProblem].filter(Boolean).join(' ') || null,
-    };
-  };
-
-  const updateSettings = async (patch: SettingsPatch): Promise<SettingsView> => {
-    applySettingsPatch(settings, vault, log, patch);
-    const changed = Object.keys(patch);
-    // Which settings, never their values (the client secret is one of them).
-    await journal.audit.record({ action: 'settings.change', outcome: 'ok', detail: changed.join(', ') });
-    if (CONNECTION_KEYS.some((key) => key in patch)) {
-      await connection.close();
-      connection = await connect();
-      events.emit('service.status', connection.status());
-      connected();
-    }
-    for (const feature of features) await feature.onSettingsChanged?.(changed);
-    return view();
-  };
+  const settingsChannels = settingsFeature(context, {
+    vaultProblem: options.vaultProblem ?? null,
+    reconnect: () => core.reconnect(),
+    async afterChange(changed, reconnected) {
+      if (reconnected) connected();
+      for (const feature of features) await feature.onSettingsChanged?.(changed);
+    },
+  });
 
   const handlers: Handlers = {
-    'app.info': () => ({
-      name: 'Vetted',
-      version: options.version,
-      host: options.host,
-      serviceMode: connection.mode,
-    }),
-    'app.ping': ({ nonce }) => ({ nonce, at: new Date().toISOString() }),
-    'settings.get': () => view(),
-    'settings.update': (patch) => updateSettings(patch),
-    'service.status': () => connection.status(),
-    'service.test': () => connection.test(),
+    ...appInfoHandlers(context, options),
+    ...settingsChannels.handlers,
     ...customers.handlers,
     ...queue.handlers,
     ...documents.handlers,
@@ -231,8 +144,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
 
   return {
     handlers,
-    events,
-    connection: () => connection,
+    events: context.events,
+    connection: () => context.connection(),
     dispatcher: (isTrustedSender) =>
       serve(handlers, {
         host: options.host,
@@ -243,29 +156,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }),
     async close() {
       for (const feature of features) await feature.close?.();
-      await connection.close();
-      if (team) await team.close();
-      else await journal.close();
+      await core.close();
     },
   };
-}
-
-/** Non-secret fields go to the settings file, the client secret to the vault, never the other way. */
-function applySettingsPatch(settings: SettingsStore, vault: Vault, log: Logger, patch: SettingsPatch): void {
-  const { clientSecret, ...rest } = patch;
-  const plain = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
-  try {
-    settings.update(plain);
-  } catch (error) {
-    if (error instanceof SettingsError) {
-      const fields = Object.fromEntries(error.fields.map((field) => [`/${field}`, error.message]));
-      throw new DeskError('InvalidSettings', error.message, fields);
-    }
-    throw error;
-  }
-  if (clientSecret === null) vault.delete('clientSecret');
-  if (clientSecret) {
-    log.addSecret(clientSecret);
-    vault.set('clientSecret', clientSecret);
-  }
 }

@@ -19,10 +19,10 @@ import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
+import { documentSummary } from '../reconcile/reconciler.ts';
 import type { Handlers } from '../serve.ts';
 import { type Document, ServiceError } from '../service/index.ts';
 import { customerActions } from './actions.ts';
-import { documentSummary } from './reconcile.ts';
 
 // Upload ids remembered after the fact (cancels that came first, uploads that ended), by count:
 // enough for any reviewer, bounded against a renderer gone wrong.

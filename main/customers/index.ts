@@ -9,10 +9,11 @@ import type { EventHub } from '../event-hub.ts';
 import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
+import type { ReconcileDuty } from '../reconcile/duty.ts';
+import { toQueueRow } from '../reconcile/queue-row.ts';
 import type { Handlers } from '../serve.ts';
 import { inBackground } from '../service/index.ts';
 import { customerActions } from './actions.ts';
-import { toQueueRow } from './queue-row.ts';
 
 type CustomerChannels =
   | 'customers.get'
@@ -27,7 +28,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IMPORT_PAGE = 200;
 
 /** The queue and the customer view: what the journal knows, refreshed from the service on demand. */
-export function customersFeature(options: DeskContext): Feature<CustomerChannels> {
+export function customersFeature(
+  options: DeskContext,
+  { reconcile }: { reconcile: ReconcileDuty },
+): Feature<CustomerChannels> {
   const { journal, reconciler, events } = options;
   const jobs = jobRunner(events);
   const reconcileAll = () =>
@@ -130,9 +134,9 @@ export function customersFeature(options: DeskContext): Feature<CustomerChannels
     handlers,
     // Start-up reconcile runs behind the first screen; its progress is pushed as it goes.
     onConnected() {
-      // In team mode the hub reconciles for the whole team (one set of requests against the rate limit).
-      if (options.team || options.settings.get().team) return;
-      if (options.connection().status().state !== 'not-configured') void reconcileAll();
+      reconcile.onConnected(() => {
+        if (options.connection().status().state !== 'not-configured') void reconcileAll();
+      });
     },
   };
 }

@@ -12,7 +12,7 @@ import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
 import type { Handlers } from '../serve.ts';
-import type { TeamRuntime } from '../team/runtime.ts';
+import type { DraftDestinationFactory } from './destination.ts';
 import { createOneTimeRetry } from './one-time-retry.ts';
 import { createOutbox, isEditable } from './outbox/index.ts';
 
@@ -21,7 +21,10 @@ import { createOutbox, isEditable } from './outbox/index.ts';
  * exactly once, and the one-time retry. Events carry states only: a draft's form leaves main only when the
  * reviewer opens that draft (`drafts.get`).
  */
-export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
+export function draftsFeature(
+  context: DeskContext,
+  options: { destination: DraftDestinationFactory },
+): Feature<DraftChannel> {
   const { journal, events, log } = context;
   const client = () => context.connection().client();
 
@@ -81,26 +84,22 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
     journal,
     log,
     client,
-    // In team mode drafts leave this desk through the team outbox (teamSubmit), never from here.
-    canSend: () =>
-      !context.team && !teamNotOpen() && context.connection().status().state !== 'not-configured',
+    canSend: () => destination.sendsFromHere() && context.connection().status().state !== 'not-configured',
     onDraftChange: announce,
     onCustomerChange: (row) => events.emit('customer.updated', row),
     onProgress: (progress) => events.emit('job.progress', progress),
   });
+  const destination = options.destination(outbox);
   const retry = createOneTimeRetry({ journal, client, reconciler: context.reconciler });
 
-  /** Drafts that left this desk for the team outbox leave its list; those still here show how they stand. */
+  /** Drafts that left this desk (for the team outbox) leave its list; those still here show how they stand. */
   const announceMoved = ({ moved }: { moved: readonly string[] }) => {
     for (const id of moved) events.emit('draft.discarded', { id });
   };
-  // Joined (Settings → Team) but not working on the team store (before the restart, or the store refused to
-  // open): a draft sent from here would bypass the team outbox, so it waits.
-  const teamNotOpen = () => !context.team && context.settings.get().team !== undefined;
   const warnNotMoved = (error: unknown) =>
-    log.warn('drafts not moved to the team outbox', describeError(error));
-  const teamSubmit = async (team: TeamRuntime, ids: readonly string[]): Promise<SubmitResult> => {
-    const { queued, invalid, skipped, moved, waiting } = await team.submit(ids);
+    log.warn('drafts not moved to their destination', describeError(error));
+  const submit = async (ids: readonly string[]): Promise<SubmitResult> => {
+    const { queued, invalid, skipped, moved, waiting } = await destination.submit(ids);
     announceMoved({ moved });
     for (const id of waiting) announce(id);
     return { queued, invalid, skipped };
@@ -159,11 +158,7 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
       events.emit('draft.discarded', { id });
       return { id, discarded: true };
     },
-    'drafts.submit': ({ ids }) => {
-      if (context.team) return teamSubmit(context.team, ids);
-      if (teamNotOpen()) throw refusal.teamNotOpen();
-      return outbox.submit(ids);
-    },
+    'drafts.submit': ({ ids }) => submit(ids),
     async 'drafts.tryAgain'({ id }) {
       await outbox.tryAgain(id);
       return status(id);
@@ -179,11 +174,10 @@ export function draftsFeature(context: DeskContext): Feature<DraftChannel> {
 
   return {
     handlers,
-    // Start-up (after the reconcile has started) and every reconnection: drain what is queued (in team mode:
-    // move what waited here for the team store into its outbox).
+    // Start-up (after the reconcile has started) and every reconnection: drain what is queued, or move what
+    // waited here to where drafts go.
     onConnected: () => {
-      if (context.team) void context.team.flushLocal().then(announceMoved, warnNotMoved);
-      else outbox.resume();
+      void destination.onConnected().then(announceMoved, warnNotMoved);
     },
     async close() {
       unsubscribe();

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
 import { customerActions } from '../customers/actions.ts';
-import { toQueueRow } from '../customers/queue-row.ts';
-import type { Reconciler } from '../customers/reconcile.ts';
 import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer, JournalRepositories } from '../journal/index.ts';
+import { toQueueRow } from '../reconcile/queue-row.ts';
+import type { Reconciler } from '../reconcile/reconciler.ts';
 import {
   type Customer,
   type CustomerRetryInput,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { Logger } from '../log/logger.ts';
 import { openSettings, type SettingsStore } from '../settings/store.ts';
-import type { TeamConnection } from '../team/join-code.ts';
+import type { TeamConnection } from '../settings/team-connection.ts';
 import { type JoinedTeam, joinedTeam } from '../team/joined.ts';
 import { openTeamClient } from '../team/team-connection.ts';
 import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault/vault.ts';

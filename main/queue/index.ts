@@ -1,5 +1,5 @@
-import { withLatestNotes } from '../customers/queue-row.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import { withLatestNotes } from '../reconcile/queue-row.ts';
 import { dueBefore, overdueWatch } from './overdue.ts';
 
 type QueueChannels = 'queue.window' | 'queue.overdue';

@@ -9,7 +9,7 @@ import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../../contract/queu
 import { SandboxProfileSchema } from '../../contract/settings.ts';
 import { UpdateChannelSchema } from '../../contract/updates.ts';
 import { keepCorruptFileAside } from '../private-files.ts';
-import { TeamConnectionSchema } from '../team/join-code.ts';
+import { TeamConnectionSchema } from './team-connection.ts';
 
 export const DEFAULT_WEBHOOK_PORT = 8789;
 

@@ -8,7 +8,10 @@ import { createMembership } from './membership.ts';
 
 type TeamChannel = 'team.status' | 'team.join' | 'team.leave' | 'team.password' | 'app.restart';
 
-export function teamFeature(context: DeskContext): Feature<TeamChannel> {
+export function teamFeature(
+  context: DeskContext,
+  options: { startedOn: string | null },
+): Feature<TeamChannel> {
   const { vault, settings, log, events, journal } = context;
   // The log redacts what the desk already holds, from the first line on.
   for (const name of ['teamDatabasePassword', 'teamKey'] as const) {
@@ -19,7 +22,7 @@ export function teamFeature(context: DeskContext): Feature<TeamChannel> {
     vault,
     settings,
     // The team whose store this desk's journal opened at start (null: solo, or the store was not opened).
-    startedOn: context.team?.teamId ?? null,
+    startedOn: options.startedOn,
     onSecret: (secret) => log.addSecret(secret),
     onUnexpected: (failure) => log.warn('team store failed unexpectedly', describeError(failure.cause)),
   });

@@ -3,24 +3,10 @@
 // password, which reaches the reviewer by another way and is typed once into Settings → Team.
 // A join code is a secret (it holds the team key): it is kept in no file, and only in the vault once used.
 import { z } from 'zod';
+import { type TeamConnection, TeamConnectionSchema } from '../settings/team-connection.ts';
 import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
 
 const PREFIX = 'vetted-join-1.';
-
-/** How to reach the team store. `ca`: the PEM of the CA that signed the server's certificate. */
-export const TeamConnectionSchema = z.strictObject({
-  host: z.string().min(1).max(255),
-  port: z.number().int().min(1).max(65535),
-  database: z.string().min(1).max(63),
-  user: z.string().min(1).max(63),
-  /**
-   * verify-full: encrypted, and the server's certificate must be signed by `ca` (or a system CA) for
-   * `host`. disable: no TLS, only for a database on this machine or a private network.
-   */
-  sslmode: z.enum(['disable', 'verify-full']),
-  ca: z.string().max(64_000).optional(),
-});
-export type TeamConnection = z.infer<typeof TeamConnectionSchema>;
 
 const JoinCodeBodySchema = z.strictObject({
   teamId: z.uuid(),

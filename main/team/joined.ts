@@ -1,7 +1,7 @@
 // The team a desk (or hub) joined, as its settings and vault hold it: the one place that reads them together.
 import type { SettingsStore } from '../settings/store.ts';
+import type { TeamConnection } from '../settings/team-connection.ts';
 import type { Vault } from '../vault/vault.ts';
-import type { TeamConnection } from './join-code.ts';
 import { decodeTeamKey } from './team-key.ts';
 
 /** The joined team, with the secrets the vault keeps for it. */

@@ -1,7 +1,7 @@
-import type { Reconciler } from '../customers/reconcile.ts';
 import type { LatencyRecorder } from '../diagnostics/metrics.ts';
 import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log/logger.ts';
+import type { Reconciler } from '../reconcile/reconciler.ts';
 import { type Notify, statusNotice } from './notify.ts';
 import { createRefreshWindow, systemTimers, type Timers } from './refresh-window.ts';
 

@@ -27,6 +27,9 @@ export interface WebhooksOptions {
   tunnelTimeoutMs?: number;
 }
 
+/** The Webhooks screen's channels and the figures Diagnostics shows, whoever listens (main/variant/ chooses). */
+export type DeskWebhooks = Feature<WebhookChannel> & { figures(): WebhookFigures };
+
 /**
  * Webhooks: the listener (started with the desk, stopped on close), subscriptions, the event log,
  * catching up on missed events, and notifications of status changes learnt from events.
@@ -34,8 +37,7 @@ export interface WebhooksOptions {
 export function webhooksFeature(
   context: DeskContext,
   options: WebhooksOptions = {},
-): Feature<WebhookChannel> & {
-  figures(): WebhookFigures;
+): DeskWebhooks & {
   listening(): Promise<ListenerStatus>;
   subscribePublicUrl(): Promise<void>;
 } {

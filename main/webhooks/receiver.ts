@@ -1,8 +1,8 @@
-import type { Reconciler } from '../customers/reconcile.ts';
 import { latencyRecorder, type WebhookFigures } from '../diagnostics/metrics.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { EventInbox, Journal } from '../journal/index.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Reconciler } from '../reconcile/reconciler.ts';
 import { createDeliveryPressure } from './delivery-pressure.ts';
 import { createEventProcessor, type EventProcessor } from './event-processor.ts';
 import { createIngest, type Ingest } from './ingest.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceStatus } from '../../contract/settings.ts';
-import { statusTracker } from '../../main/service/connection-status.ts';
+import { statusTracker } from '../../main/connection/connection-status.ts';
 import { RateLimitedError, ServiceError, TokenError } from '../../main/service/index.ts';
 
 describe('the connection status', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionFailure, toAppError, uploadFailure } from '../../main/failures.ts';
-import { testConnection } from '../../main/service/connection-test.ts';
+import { toAppError } from '../../main/compose/app-errors.ts';
+import { testConnection } from '../../main/connection/connection-test.ts';
+import { connectionFailure, uploadFailure } from '../../main/failures.ts';
 import { ServiceError, TokenError } from '../../main/service/index.ts';
 import { clientOf, type FakeService, reply, startFakeService } from './fake-service.ts';
 

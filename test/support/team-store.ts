@@ -3,7 +3,8 @@
 // the e2e specs use it too.
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { encodeJoinCode, type TeamConnection } from '../../main/team/join-code.ts';
+import type { TeamConnection } from '../../main/settings/team-connection.ts';
+import { encodeJoinCode } from '../../main/team/join-code.ts';
 import { migrateTeamStore } from '../../main/team/store/migrations.ts';
 import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
 

@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, expect } from 'vitest';
+import type { TeamConnection } from '../../main/settings/team-connection.ts';
 import { runTeamCli } from '../../main/team/admin/cli.ts';
-import { decodeJoinCode, type JoinCode, type TeamConnection } from '../../main/team/join-code.ts';
+import { decodeJoinCode, type JoinCode } from '../../main/team/join-code.ts';
 import { connectTeamClient, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { freshDatabase } from '../support/team-db.ts';
 

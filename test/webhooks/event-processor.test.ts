@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusNotice } from '../../contract/webhooks.ts';
 import { createFieldKey } from '../../main/crypto.ts';
-import type { Reconciler } from '../../main/customers/reconcile.ts';
 import {
   type EventInbox,
   type SqliteJournal as Journal,
@@ -12,6 +11,7 @@ import {
   openJournal,
 } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log/logger.ts';
+import type { Reconciler } from '../../main/reconcile/reconciler.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
 
 const customer = (id: string, status: string) => ({

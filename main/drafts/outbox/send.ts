@@ -1,9 +1,9 @@
 import type { CustomerInput } from '../../../contract/customer-rules.ts';
 import { DeskError } from '../../../contract/errors.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
-import { toQueueRow } from '../../customers/queue-row.ts';
 import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import { toQueueRow } from '../../reconcile/queue-row.ts';
 import { type Customer, isNotFound, NetworkError, type ServiceClient } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';

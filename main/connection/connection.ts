@@ -2,13 +2,13 @@ import path from 'node:path';
 import type { ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import type { Logger } from '../log/logger.ts';
+import type { BudgetOptions } from '../service/budget.ts';
+import { createServiceClient, NotConfiguredError, type ServiceClient } from '../service/index.ts';
+import { CaBundleError, loadCaBundle, type NetworkOptions } from '../service/network.ts';
+import { tokenFormMemory } from '../service/token-memory.ts';
 import type { Settings } from '../settings/store.ts';
-import type { BudgetOptions } from './budget.ts';
 import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';
-import { createServiceClient, NotConfiguredError, type ServiceClient } from './index.ts';
-import { CaBundleError, loadCaBundle, type NetworkOptions } from './network.ts';
-import { tokenFormMemory } from './token-memory.ts';
 
 /**
  * Which service Vetted talks to, and how that is going. With no account configured it starts

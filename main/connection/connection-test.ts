@@ -1,6 +1,6 @@
 import type { ConnectionTest } from '../../contract/settings.ts';
 import { connectionFailure } from '../failures.ts';
-import type { ServiceClient } from './index.ts';
+import type { ServiceClient } from '../service/index.ts';
 
 /**
  * "Test connection": a fresh token (proves the base URL, the credentials and TLS), then one

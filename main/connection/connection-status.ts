@@ -1,7 +1,7 @@
 import type { ConnectionState, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
 import { connectionFailure, rateLimitedUntilText } from '../failures.ts';
-import type { CallOutcome } from './client.ts';
-import { NetworkError, ServiceError, TokenError } from './errors.ts';
+import type { CallOutcome } from '../service/client.ts';
+import { NetworkError, ServiceError, TokenError } from '../service/errors.ts';
 
 const STATUS_REFRESH_MS = 10_000;
 

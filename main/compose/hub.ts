@@ -1,18 +1,14 @@
-// The hub's core: the desk core without a window, on the team journal. It always drains the team outbox and
+// The hub: the core a desk has (compose/core.ts), without a window, on the team journal. It always drains the team outbox and
 // follows the team store; while it holds the listener role (run-hub.ts) it also runs the webhook feature —
 // listener, subscriptions, catch-up — and reconciles the team's customers, once for the whole team.
 import { startSandbox } from '../../sandbox/index.ts';
-import { createReconciler } from '../customers/reconcile.ts';
-import { createEventHub } from '../event-hub.ts';
-import type { DeskContext } from '../feature.ts';
+import type { HubRunContext } from '../hub/cli.ts';
+import type { HubCore, HubRoles } from '../hub/run-hub.ts';
 import { describeError } from '../log/logger.ts';
-import { sealedWith } from '../sandbox-link/secrets.ts';
-import { connectService, type ServiceConnection } from '../service/connection.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { openTeamRuntime } from '../team/runtime.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
-import type { HubRunContext } from './cli.ts';
-import type { HubCore, HubRoles } from './run-hub.ts';
+import { openCore } from './core.ts';
 
 /** The roles `npm run hub -- run` plays: the core composed here. */
 export function hubRoles(context: HubRunContext): HubRoles {
@@ -37,45 +33,27 @@ function withRunOptions(settings: SettingsStore, publicUrl: string | undefined):
 export async function startHubCore(run: HubRunContext): Promise<HubCore> {
   const { config, team, log } = run;
   const { vault, dataDir } = config;
-  const settings = withRunOptions(config.settings, run.publicUrl);
-  const events = createEventHub({ validate: false });
-  const secret = vault.get('clientSecret');
-  if (secret) log.addSecret(secret);
-  const connection: ServiceConnection = await connectService({
-    settings: settings.get(),
-    clientSecret: secret,
-    dataDir,
-    log,
-    onStatus: (status) => log.info('hub: service', { state: status.state }),
-    startSandbox: (sandbox) => startSandbox({ ...sandbox, profile: settings.get().sandboxProfile }),
-    sandboxSecrets: sealedWith(vault),
-  });
-  const runtime = await openTeamRuntime({
-    team,
-    role: 'hub',
-    drains: true,
-    dataDir,
-    dataKey: vault.dataKey(),
-    log,
-    client: () => connection.client(),
-    // Nobody looks at the hub's queue: desks follow the store themselves.
-    onCustomersChanged: () => undefined,
-  });
-  const reconciler = createReconciler({
-    journal: runtime.journal,
-    client: () => connection.client(),
-    onChange: (row) => events.emit('customer.updated', row),
-  });
-  const context: DeskContext = {
+  const core = await openCore({
     dataDir,
     log,
     vault,
-    settings,
-    journal: runtime.journal,
-    events,
-    reconciler,
-    connection: () => connection,
-  };
+    settings: withRunOptions(config.settings, run.publicUrl),
+    startSandbox,
+    onStatus: (status) => log.info('hub: service', { state: status.state }),
+    openVariant: ({ client }) =>
+      openTeamRuntime({
+        team,
+        role: 'hub',
+        drains: true,
+        dataDir,
+        dataKey: vault.dataKey(),
+        log,
+        client,
+        // Nobody looks at the hub's queue: desks follow the store themselves.
+        onCustomersChanged: () => undefined,
+      }),
+  });
+  const { context } = core;
   let webhooks: ReturnType<typeof webhooksFeature> | null = null;
   return {
     async startListener() {
@@ -86,7 +64,7 @@ export async function startHubCore(run: HubRunContext): Promise<HubCore> {
         log.warn('hub: could not subscribe the public URL', describeError(error));
       });
       webhooks.onConnected?.();
-      void reconciler
+      void context.reconciler
         .refreshAll(() => undefined)
         .then(
           ({ done, failed }) => log.info('hub: customers reconciled', { done, failed }),
@@ -102,8 +80,7 @@ export async function startHubCore(run: HubRunContext): Promise<HubCore> {
     async close() {
       await webhooks?.close?.();
       webhooks = null;
-      await runtime.close();
-      await connection.close();
+      await core.close();
     },
   };
 }

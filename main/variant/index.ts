@@ -1,0 +1,22 @@
+// What differs between a solo desk and a team desk, as one interface per concern. The composition
+// (main/compose/) picks the implementations once, when it builds the desk: this folder's local one, or
+// team mode's (main/team/desk-variant.ts). Features take the parts they need and never ask which mode runs.
+import type { DraftDestinationFactory } from '../drafts/destination.ts';
+import type { DeskContext } from '../feature.ts';
+import type { Journal } from '../journal/index.ts';
+import type { ReconcileDuty } from '../reconcile/duty.ts';
+import type { DeskWebhooks } from '../webhooks/index.ts';
+
+export interface DeskVariant {
+  /** Where customers, notes, events and the audit log are read and written. */
+  readonly journal: Journal;
+  /** The team whose store the journal is on; null on the desk's own journal. */
+  readonly teamId: string | null;
+  /** Where drafts go once submitted. */
+  readonly drafts: DraftDestinationFactory;
+  /** Who reconciles the customers with the service when the desk connects. */
+  readonly reconcile: ReconcileDuty;
+  /** Who listens for the service's webhooks: the Webhooks screen's feature for this desk. */
+  webhooks(context: DeskContext): DeskWebhooks;
+  close(): Promise<void>;
+}
