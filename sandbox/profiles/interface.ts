@@ -1,5 +1,5 @@
 import { urlOf } from '../app.ts';
-import type { CustomerStatus } from '../customers.ts';
+import type { CustomerStatus } from '../customer-row.ts';
 import { FAULT_KINDS } from '../faults.ts';
 import { TOKEN_SCOPE } from '../oauth.ts';
 import { type Link, resourceLink } from '../reply.ts';

@@ -1,5 +1,5 @@
 import type { App } from '../app.ts';
-import type { CustomerRow, CustomerStatus } from '../customers.ts';
+import type { CustomerRow, CustomerStatus } from '../customer-row.ts';
 import type { ApiError, EmbeddedError } from '../errors.ts';
 import type { FaultKind } from '../faults.ts';
 import type { Link, Reply } from '../reply.ts';

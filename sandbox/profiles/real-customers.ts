@@ -1,6 +1,6 @@
 import { type App, urlOf } from '../app.ts';
 import { readCustomerExtras } from '../customer-extras.ts';
-import type { CustomerRow, CustomerStatus } from '../customers.ts';
+import type { CustomerRow, CustomerStatus } from '../customer-row.ts';
 import { type EmbeddedError, embeddedError } from '../errors.ts';
 import { type Link, resourceLink } from '../reply.ts';
 import type { CustomerExtras } from './profile.ts';
