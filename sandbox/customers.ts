@@ -16,7 +16,8 @@ import {
   invalidResourceState,
   validationError,
 } from './errors.ts';
-import { recordEvent, type Topic } from './events.ts';
+import type { Topic } from './event-row.ts';
+import { recordEvent } from './events.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
 import type { RequestContext, Route } from './router.ts';

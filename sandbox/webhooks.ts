@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { invalidResourceState, notFound } from './errors.ts';
-import type { EventRow } from './events.ts';
+import type { EventRow } from './event-row.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
 import type { RequestContext, Route } from './router.ts';
