@@ -5,7 +5,6 @@ import {
   validateCustomerCreate,
   validateCustomerRetry,
 } from '../contract/customer-rules.ts';
-import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { saveCustomerExtras } from './customer-extras.ts';
 import type { CustomerRow, CustomerStatus } from './customer-row.ts';
@@ -20,8 +19,9 @@ import type { Topic } from './event-row.ts';
 import { recordEvent } from './events.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
 import type { Store } from './store.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 
 /** Personal customers (service-facts.md §4): create, read, the one retry, and the list. */
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { notFound } from './errors.ts';
 import type { EventRow, Topic } from './event-row.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 import { queueWebhooks } from './webhooks.ts';
 
 /** Every state change is an event (service-facts.md §6); events carry no personal data. */
