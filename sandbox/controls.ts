@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { App } from './app.ts';
 import { isoTime } from './clock.ts';
 import { customerCountsByStatus, receivedFields, requireCustomer } from './customers.ts';
 import { fieldValidationError } from './errors.ts';
 import { faultConfigSchema } from './faults.ts';
 import { tokensIssued } from './oauth.ts';
 import { JSON_MEDIA_TYPE, type Reply } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
+import type { App, RequestContext, Route } from './types.ts';
 import { parseBody } from './validation.ts';
 
 /** The sandbox's own controls, for tests and training: the clock, injected faults, counters. */

@@ -1,5 +1,5 @@
-import type { App } from './app.ts';
 import type { CustomerExtras } from './profiles/profile.ts';
+import type { App } from './types.ts';
 
 /**
  * Fields the real service accepts and returns beside the interface's (`phone`, `correlationId`),

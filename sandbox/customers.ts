@@ -5,9 +5,9 @@ import {
   validateCustomerCreate,
   validateCustomerRetry,
 } from '../contract/customer-rules.ts';
-import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { saveCustomerExtras } from './customer-extras.ts';
+import type { CustomerRow, CustomerStatus } from './customer-row.ts';
 import {
   customerNotFound,
   type EmbeddedError,
@@ -15,35 +15,15 @@ import {
   invalidResourceState,
   validationError,
 } from './errors.ts';
-import { recordEvent, type Topic } from './events.ts';
+import type { Topic } from './event-row.ts';
+import { recordEvent } from './events.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
 import type { Store } from './store.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 
-/**
- * Personal customers (service-facts.md §4): create, read, the one retry, and the list. The last
- * three statuses exist only in the real profile (real-service.md).
- */
-export type CustomerStatus =
-  | 'verified'
-  | 'retry'
-  | 'document'
-  | 'suspended'
-  | 'unverified'
-  | 'kba'
-  | 'deactivated';
-
-export interface CustomerRow extends Record<string, unknown> {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  type: string;
-  status: CustomerStatus;
-  retried: number;
-  created_ms: number;
-}
+/** Personal customers (service-facts.md §4): create, read, the one retry, and the list. */
 
 /** The event that says a customer entered a status; an unverified customer has only `customer_created`. */
 const ENTERED_STATUS_TOPIC: Record<CustomerStatus, Topic | null> = {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { App } from './app.ts';
 import type { DueWork } from './clock.ts';
 import { eventResource, findEvent } from './events.ts';
 import { findSubscription, pauseSubscription } from './subscriptions.ts';
+import type { App } from './types.ts';
 import {
   isAborted,
   postWebhook,

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type App, urlOf } from './app.ts';
 import { MiB } from './body.ts';
 import { type DueWork, isoTime } from './clock.ts';
 import { enterStatus, requireCustomer } from './customers.ts';
@@ -17,7 +16,8 @@ import { recordEvent } from './events.ts';
 import type { FormPart } from './multipart.ts';
 import type { FailureReason } from './profiles/profile.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 
 /** Verification documents (service-facts.md §5): upload, read, and the sandbox's delayed review. */
 export const DOCUMENT_TYPES = ['passport', 'license', 'idCard'] as const;

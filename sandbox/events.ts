@@ -1,34 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { notFound } from './errors.ts';
+import type { EventRow, Topic } from './event-row.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 import { queueWebhooks } from './webhooks.ts';
 
 /** Every state change is an event (service-facts.md §6); events carry no personal data. */
-export type Topic =
-  | 'customer_created'
-  | 'customer_verified'
-  | 'customer_reverification_needed'
-  | 'customer_verification_document_needed'
-  | 'customer_verification_document_uploaded'
-  | 'customer_verification_document_approved'
-  | 'customer_verification_document_failed'
-  | 'customer_suspended'
-  // The real profile's statuses (real-service.md).
-  | 'customer_kba_verification_needed'
-  | 'customer_deactivated';
-
-export interface EventRow extends Record<string, unknown> {
-  id: string;
-  topic: Topic;
-  resource_type: 'customer' | 'document';
-  resource_id: string;
-  customer_id: string;
-  created_ms: number;
-}
 
 const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 

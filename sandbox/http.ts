@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { App } from './app.ts';
 import { acceptsHal, ClientGone, isJsonMediaType, MiB, parseJson, parseMediaType, readBody } from './body.ts';
 import {
   ApiError,
@@ -23,14 +22,8 @@ import { type Claim, canonicalJson, claimKey, requestFingerprint } from './idemp
 import { MultipartError, multipartBoundary, parseMultipart } from './multipart.ts';
 import { checkBearer } from './oauth.ts';
 import { ERROR_MEDIA_TYPE, toWire, type WireReply } from './reply.ts';
-import {
-  type RequestContext,
-  type Route,
-  type RouteKind,
-  type RouteMatch,
-  type Router,
-  routeName,
-} from './router.ts';
+import { type RouteMatch, type Router, routeName } from './router.ts';
+import type { App, RequestContext, Route, RouteKind } from './types.ts';
 
 /**
  * The request pipeline. Its order is the service's contract:

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { App } from './app.ts';
 import { badRequest, serviceError, validationError } from './errors.ts';
 import type { WireReply } from './reply.ts';
 import type { Store } from './store.ts';
+import type { App } from './types.ts';
 
 /**
  * `Idempotency-Key` on POST (service-facts.md §8): the same key and body within 24 h replays the

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, urlOf } from './app.ts';
 import { Clock, Scheduler } from './clock.ts';
+import { Router } from './router.ts';
+import type { App, Profile } from './types.ts';
+import { urlOf } from './urls.ts';
 
 export type { ProfileName as SandboxProfile } from './profiles/index.ts';
 export type { SandboxSecrets } from './secrets.ts';
@@ -17,8 +19,7 @@ import { answerClientErrors, createRequestListener } from './http.ts';
 import { forgetUnfinishedKeys } from './idempotency.ts';
 import { linkedResourceRoutes } from './linked-resources.ts';
 import { loadCredentials, oauthRoutes } from './oauth.ts';
-import { PROFILE_NAMES, type Profile, type ProfileName, profileNamed } from './profiles/index.ts';
-import { Router } from './router.ts';
+import { PROFILE_NAMES, type ProfileName, profileNamed } from './profiles/index.ts';
 import { type SandboxSecrets, UNSEALED } from './secrets.ts';
 import { Stats } from './stats.ts';
 import { openStore, type Store, stableValue } from './store.ts';

@@ -1,7 +1,7 @@
 import { requireCustomer } from './customers.ts';
 import { forbidden } from './errors.ts';
 import type { Reply } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
+import type { RequestContext, Route } from './types.ts';
 
 /**
  * Resources the service links to but does not describe (funding sources, transfers, the account).

@@ -1,11 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { App } from './app.ts';
 import { isJsonMediaType, parseJson, parseMediaType } from './body.ts';
 import { ApiError, serviceError } from './errors.ts';
 import { JSON_MEDIA_TYPE, type Reply } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
 import type { SandboxSecrets } from './secrets.ts';
 import { type Store, stableValue } from './store.ts';
+import type { App, RequestContext, Route } from './types.ts';
 
 /** OAuth 2.0 client credentials (service-facts.md §3) and the bearer check of every other route. */
 export const TOKEN_SCOPE = 'AccountInfoFull|ManageAccount|Contacts|Transactions|Balance|Send|Request|Funding';

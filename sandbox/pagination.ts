@@ -1,6 +1,7 @@
-import { type App, urlOf } from './app.ts';
 import { fieldValidationError } from './errors.ts';
 import { type Link, resourceLink } from './reply.ts';
+import type { App } from './types.ts';
+import { urlOf } from './urls.ts';
 
 export interface Page {
   limit: number;

@@ -1,48 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { App } from './app.ts';
-import type { FormPart } from './multipart.ts';
-import type { Reply } from './reply.ts';
+import type { Route } from './types.ts';
 
-/**
- * - `api`: the service's API: versioned Accept and a bearer token.
- * - `token`: the OAuth token endpoint: no token, OAuth-style errors.
- * - `control`: the sandbox's own `/sandbox/*` routes: a bearer token, any Accept, never faulted.
- */
-export type RouteKind = 'api' | 'token' | 'control';
-
-/**
- * - `none`: any body is read and ignored.
- * - `json`: a JSON object in `ctx.json` (415 for another media type, 400 when broken, 413 when huge).
- * - `multipart`: multipart/form-data parts in `ctx.parts`.
- * - `raw`: bytes in `ctx.raw` for the handler to interpret (the token endpoint).
- */
-export type BodyMode = 'none' | 'json' | 'multipart' | 'raw';
-
-export interface RequestContext {
-  app: App;
-  requestId: string;
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  params: Record<string, string>;
-  headers: IncomingHttpHeaders;
-  json: unknown;
-  parts: FormPart[];
-  raw: Buffer;
-  /** Only for `raw` bodies, which the handler rejects itself when too long. */
-  rawTooLarge: boolean;
-}
-
-export interface Route {
-  method: string;
-  /** Path with `{name}` placeholders, e.g. `/customers/{id}`. */
-  pattern: string;
-  kind?: RouteKind;
-  body?: BodyMode;
-  /** Largest body kept, in bytes; default 1 MiB. */
-  bodyLimit?: number;
-  handle(ctx: RequestContext): Reply | Promise<Reply>;
-}
+/** Finds a request's route by method and path. `Route` is in types.ts, beside the app its handlers get. */
 
 interface CompiledRoute {
   route: Route;

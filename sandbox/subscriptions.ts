@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { maxNumberOfResources, notFound } from './errors.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
 import type { Store } from './store.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 import { parseBody } from './validation.ts';
 
 /** Webhook subscriptions (service-facts.md §7): where events are delivered, and whether delivery is paused. */

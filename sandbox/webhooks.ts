@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type App, urlOf } from './app.ts';
 import { isoTime } from './clock.ts';
 import { invalidResourceState, notFound } from './errors.ts';
-import type { EventRow } from './events.ts';
+import type { EventRow } from './event-row.ts';
 import { pageLinks, pageOf } from './pagination.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
-import type { RequestContext, Route } from './router.ts';
 import { findSubscription, type SubscriptionRow } from './subscriptions.ts';
+import type { App, RequestContext, Route } from './types.ts';
+import { urlOf } from './urls.ts';
 
 /**
  * A webhook is one event's delivery to one subscription, with its attempts (service-facts.md §7).

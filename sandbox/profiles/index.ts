@@ -1,8 +1,9 @@
+import type { Profile } from '../types.ts';
 import { interfaceProfile } from './interface.ts';
-import type { Profile, ProfileName } from './profile.ts';
+import type { ProfileName } from './profile.ts';
 import { realProfile } from './real.ts';
 
-export { PROFILE_NAMES, type Profile, type ProfileName } from './profile.ts';
+export { PROFILE_NAMES, type ProfileName } from './profile.ts';
 
 const PROFILES: Record<ProfileName, Profile> = { interface: interfaceProfile, real: realProfile };
 

@@ -1,8 +1,8 @@
-import { type App, urlOf } from '../app.ts';
 import { customerResource, enterStatus, requireCustomer } from '../customers.ts';
 import { forbidden, invalidResourceState } from '../errors.ts';
 import { halReply, type Reply, resourceLink } from '../reply.ts';
-import type { RequestContext, Route } from '../router.ts';
+import type { App, RequestContext, Route } from '../types.ts';
+import { urlOf } from '../urls.ts';
 
 /** Routes only the real profile has: the root resource, KBA's link target, and a control to deactivate. */
 function root(ctx: RequestContext): Reply {
