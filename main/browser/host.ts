@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readRendererFile } from '../electron/renderer-files.ts';
-import { RENDERER_HEADERS } from '../electron/security.ts';
 import type { EventHub } from '../event-hub.ts';
+import { readRendererFile } from '../host/renderer-files.ts';
+import { RENDERER_HEADERS } from '../host/security-headers.ts';
 import type { Dispatch } from '../serve.ts';
 
 /**

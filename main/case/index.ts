@@ -3,7 +3,7 @@ import type { CaseChannel } from '../../contract/case.ts';
 import { DeskError } from '../../contract/errors.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
-import { firstLine, toQueueRow } from '../reconcile/queue-row.ts';
+import { firstLine, queueRowOf } from '../reconcile/queue-row.ts';
 import type { Handlers } from '../serve.ts';
 import { auditWindow, exportAudit } from './audit-log.ts';
 import { exportQueue } from './queue-export.ts';
@@ -37,7 +37,7 @@ export function caseFeature({ journal, events }: DeskContext): Feature<CaseChann
       });
       // The queue's row and the case panel follow (the row's latest note, the timeline).
       const customer = await knownCustomer(customerId);
-      events.emit('customer.updated', { ...toQueueRow(customer), latestNote: firstLine(note.text) });
+      events.emit('customer.updated', { ...queueRowOf(customer), latestNote: firstLine(note.text) });
       return { customerId, at: note.at, author: note.author, text: note.text };
     },
     async 'documents.stored'({ customerId }) {

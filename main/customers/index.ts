@@ -10,7 +10,7 @@ import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { ReconcileDuty } from '../reconcile/duty.ts';
-import { toQueueRow } from '../reconcile/queue-row.ts';
+import { queueRowOf } from '../reconcile/queue-row.ts';
 import type { Handlers } from '../serve.ts';
 import { inBackground } from '../service/index.ts';
 import { customerActions } from './actions.ts';
@@ -120,7 +120,7 @@ export function customersFeature(
               source: 'poll',
             });
             seen[isNew ? 'added' : 'known']++;
-            if (statusChanged) events.emit('customer.updated', toQueueRow(saved));
+            if (statusChanged) events.emit('customer.updated', queueRowOf(saved));
           }
           offset += page.customers.length;
           progress(offset, total);
@@ -169,7 +169,7 @@ async function customerDetail(journal: Journal, customer: JournalCustomer): Prom
   const retryUsed = await journal.retries.get(customer.id);
   const offered = customerActions(customer);
   return {
-    ...toQueueRow(customer),
+    ...queueRowOf(customer),
     url: customer.url,
     ...splitName(customer.name),
     type: customer.type,

@@ -9,7 +9,7 @@ import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/dr
 import { customerActions } from '../customers/actions.ts';
 import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer, JournalRepositories } from '../journal/index.ts';
-import { toQueueRow } from '../reconcile/queue-row.ts';
+import { queueRowOf } from '../reconcile/queue-row.ts';
 import type { Reconciler } from '../reconcile/reconciler.ts';
 import {
   type Customer,
@@ -59,7 +59,7 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
       await tx.customers.setPersonal(customerId, personalData(personal));
       await tx.audit.record({ action: 'customer.retry', customerId, outcome: customer.status });
     });
-    return { customerId, status: customer.status, customer: toQueueRow(customer) };
+    return { customerId, status: customer.status, customer: queueRowOf(customer) };
   }
 
   /** The customer after the retry: fetched again, or as the retry's answer gave it if the fetch fails. */

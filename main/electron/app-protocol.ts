@@ -1,6 +1,6 @@
 import type { Protocol } from 'electron';
-import { readRendererFile } from './renderer-files.ts';
-import { RENDERER_HEADERS } from './security.ts';
+import { readRendererFile } from '../host/renderer-files.ts';
+import { RENDERER_HEADERS } from '../host/security-headers.ts';
 
 /** The renderer's origin under Electron: a privileged custom scheme, never file://. */
 export const APP_SCHEME = 'app';

@@ -1,6 +1,6 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, Shell, WebContents } from 'electron';
 import { APP_HOST, APP_SCHEME } from './app-protocol.ts';
-import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from './security.ts';
+import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from './external-links.ts';
 
 /** Every hardening setting of Electron's security checklist that lives on a window. */
 export function secureWebPreferences(

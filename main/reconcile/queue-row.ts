@@ -2,7 +2,7 @@ import type { QueueRow, QueueWindow } from '../../contract/queue.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 
 /** A customer as the queue shows it: the row every screen and every `customer.updated` event carries. */
-export function toQueueRow(customer: JournalCustomer): QueueRow {
+export function queueRowOf(customer: JournalCustomer): QueueRow {
   return {
     id: customer.id,
     name: customer.name,

@@ -2,7 +2,7 @@ import { failureReasonText } from '../../contract/document-rules.ts';
 import type { QueueRow } from '../../contract/queue.ts';
 import type { Journal, JournalCustomer, Observation } from '../journal/index.ts';
 import { type Document, isNotFound, type ServiceClient } from '../service/index.ts';
-import { toQueueRow } from './queue-row.ts';
+import { queueRowOf } from './queue-row.ts';
 
 /**
  * Brings the journal in line with the service: GET the customer, record what changed, and say
@@ -33,7 +33,7 @@ const LATER = { sync: 'later' } as const;
 
 /** A queue row changes when anything the queue shows changes. */
 const rowKey = (customer: JournalCustomer | undefined) =>
-  customer ? JSON.stringify(toQueueRow(customer)) : '';
+  customer ? JSON.stringify(queueRowOf(customer)) : '';
 
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { journal } = options;
@@ -51,7 +51,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       if (!isNotFound(error)) throw error;
       customer = await journal.transaction((tx) => tx.customers.markGone(id), LATER);
     }
-    if (customer && rowKey(customer) !== before) options.onChange(toQueueRow(customer));
+    if (customer && rowKey(customer) !== before) options.onChange(queueRowOf(customer));
     return customer;
   }
 

@@ -3,7 +3,7 @@
 // its own journal, logs why, and Settings → Team shows the store's state and that a restart is needed.
 import type { QueueRow } from '../../contract/queue.ts';
 import { describeError, type Logger } from '../log/logger.ts';
-import { toQueueRow } from '../reconcile/queue-row.ts';
+import { queueRowOf } from '../reconcile/queue-row.ts';
 import type { ServiceClient } from '../service/index.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import type { Vault } from '../vault/vault.ts';
@@ -51,7 +51,7 @@ export async function openTeam(
     const rows: QueueRow[] = [];
     for (const id of ids) {
       const customer = await runtime?.local.customers.get(id);
-      if (customer) rows.push(toQueueRow(customer));
+      if (customer) rows.push(queueRowOf(customer));
     }
     return rows;
   }

@@ -14,7 +14,8 @@ import { createProbeRegistry, type ProbeRegistry } from './tunnel-check.ts';
 
 /**
  * Everything behind the listener, wired once: signature check, durable deduplicated ingest with
- * grouped commits off the main thread, processing (reconcile, notify), the security log and tunnel probes.
+ * grouped commits (on main's thread: a hand-off to the thread pool cost more than the fdatasync it moved,
+ * bench/README.md), processing (reconcile, notify), the security log and tunnel probes.
  */
 export interface Receiver {
   handlers: ListenerHandlers;

@@ -3,7 +3,7 @@ import { DeskError } from '../../../contract/errors.ts';
 import type { QueueRow } from '../../../contract/queue.ts';
 import type { Journal, JournalCustomer, JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
-import { toQueueRow } from '../../reconcile/queue-row.ts';
+import { queueRowOf } from '../../reconcile/queue-row.ts';
 import { type Customer, isNotFound, NetworkError, type ServiceClient } from '../../service/index.ts';
 import { personalData } from '../form.ts';
 import { type Backoff, resendDelayMs } from './backoff.ts';
@@ -155,7 +155,7 @@ export function draftSender(ctx: SendContext) {
     ctx.work.done(draft.id);
     if (customer) {
       ctx.bodies.delete(draft.id);
-      ctx.customerChanged(toQueueRow(customer));
+      ctx.customerChanged(queueRowOf(customer));
     } else if (!signal.aborted) ctx.fetchLater(draft.id, customerId);
     ctx.draftChanged(draft.id);
     ctx.progress.settle(draft.id);
@@ -169,7 +169,7 @@ export function draftSender(ctx: SendContext) {
     if (!fetched || !body || signal.aborted) return; // fetched again on the next start
     ctx.bodies.delete(draftId);
     const customer = await ctx.write((tx) => storeCustomer(tx, body, fetched, 'created'));
-    ctx.customerChanged(toQueueRow(customer));
+    ctx.customerChanged(queueRowOf(customer));
   }
 
   async function storeCustomer(
@@ -213,7 +213,7 @@ export function draftSender(ctx: SendContext) {
       await transitions.created(tx, id, existing.id, 'linked');
       return storeCustomer(tx, draft.form, existing, 'linked');
     });
-    ctx.customerChanged(toQueueRow(customer));
+    ctx.customerChanged(queueRowOf(customer));
     ctx.draftChanged(id);
   }
 

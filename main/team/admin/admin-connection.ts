@@ -42,11 +42,6 @@ export function parseAdminUrl(text: string): AdminUrl {
   };
 }
 
-/** The URL with its password replaced, for messages. */
-export function displayUrl(admin: AdminUrl): string {
-  return scrub(admin.url, admin.secrets);
-}
-
 export async function connectAdmin(admin: AdminUrl): Promise<pg.Client> {
   const fromFile = admin.secrets.length || process.env.PGPASSWORD ? undefined : pgpassPassword(admin.target);
   if (fromFile) admin.secrets.push(fromFile);
