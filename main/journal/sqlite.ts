@@ -18,21 +18,17 @@ import {
 import { documentImagesRepository } from './document-images.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
 import { JournalError } from './errors.ts';
-import {
-  type EventStatements,
-  type EventsRepository,
-  eventsRepository,
-  type JournalEvent,
-  type WriteStatement,
-} from './events.ts';
+import { type EventStatements, eventsRepository, type WriteStatement } from './events.ts';
 import type { Journal, JournalRepositories, JournalTransaction, TransactionOptions } from './interface.ts';
 import { type LogInbox, type LogInboxOptions, startLogInbox } from './log-inbox.ts';
 import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
 import { notesRepository } from './notes.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
-import { type RejectionInput, type RejectionsRepository, rejectionsRepository } from './rejections.ts';
+import { rejectionsRepository } from './rejections.ts';
 import { type Replica, replicaRepository } from './replica.ts';
+import type { EventsRepository, JournalEvent } from './repositories/events.ts';
+import type { RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
 import { retriesRepository } from './retries.ts';
 import { type Clock, systemClock } from './time.ts';
 
