@@ -2,31 +2,8 @@
 // document is personal data: the image is encrypted like the rest (personal.ts), and can be purged.
 import type { Statements, Sync } from './db.ts';
 import type { PersonalCipher, PersonalPlace } from './personal.ts';
+import type { DocumentImagesRepository, StoredImageInfo } from './repositories/document-images.ts';
 import { type Clock, isoTime } from './time.ts';
-
-export interface StoredImageInfo {
-  documentId: string;
-  customerId: string;
-  at: string;
-  documentType: string;
-  contentType: string;
-}
-
-export interface StoredImage extends StoredImageInfo {
-  /** The file's bytes, base64 (a string crosses any process boundary a journal may have). */
-  base64: string;
-}
-
-export interface DocumentImagesRepository {
-  /** Keeps (or replaces) the image of a document. */
-  store(image: Omit<StoredImage, 'at'>): Promise<StoredImageInfo>;
-  /** A customer's stored images, newest first, without their bytes. */
-  list(customerId: string): Promise<StoredImageInfo[]>;
-  /** Decrypted; undefined when none is stored (never was, or purged). */
-  get(documentId: string): Promise<StoredImage | undefined>;
-  /** Deletes the image for good; false when there was none. */
-  purge(documentId: string): Promise<boolean>;
-}
 
 interface ImageRow {
   document_id: string;

@@ -1,49 +1,7 @@
 // Webhook events as received, deduplicated by the service's event id. Events carry no personal data.
 import type { Params, Statements, Sync } from './db.ts';
+import type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent } from './repositories/events.ts';
 import { type Clock, isoTime } from './time.ts';
-
-export interface ReceivedEvent {
-  id: string;
-  topic: string;
-  resourceId: string;
-  customerId?: string | null;
-  /** The event's own time, from the service. */
-  created: string;
-  signatureVerified: boolean;
-}
-
-export interface JournalEvent {
-  id: string;
-  topic: string;
-  resourceId: string;
-  customerId: string | null;
-  created: string;
-  receivedAt: string;
-  signatureVerified: boolean;
-  /** Deliveries of the same event after the first. */
-  duplicatesSeen: number;
-  processedAt: string | null;
-}
-
-export interface EventsRepository {
-  /** Records an event once; a redelivery only counts as a duplicate. */
-  record(event: ReceivedEvent): Promise<{ event: JournalEvent; duplicate: boolean }>;
-  get(id: string): Promise<JournalEvent | undefined>;
-  /** Newest first. */
-  list(page?: { limit?: number; offset?: number }): Promise<JournalEvent[]>;
-  /** Recorded but not yet reconciled, oldest first: what a restart must finish. */
-  unprocessed(): Promise<JournalEvent[]>;
-  markProcessed(id: string): Promise<void>;
-  /** The event log: newest received first, narrowed by topic and customer, with the total matching. */
-  window(
-    filter: EventFilter,
-    page: { offset: number; limit: number },
-  ): Promise<{ events: JournalEvent[]; total: number }>;
-  /** Every event matching, newest received first: for an export. */
-  matching(filter: EventFilter): Promise<JournalEvent[]>;
-  /** Every topic received, in alphabetical order. */
-  topics(): Promise<string[]>;
-}
 
 /**
  * The SQLite journal's event writes as SQL text, applied in groups behind the webhook inbox's log
@@ -62,11 +20,6 @@ export interface EventStatements {
 export interface WriteStatement {
   sql: string;
   params: Params;
-}
-
-export interface EventFilter {
-  topic?: string | undefined;
-  customerId?: string | undefined;
 }
 
 /** An events row; the team store's too (its flag a boolean, its times ISO text). */

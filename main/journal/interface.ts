@@ -1,14 +1,16 @@
 // The journal interface itself (index.ts re-exports it with the data types): what any implementation of the
-// journal provides, and all that callers outside main/journal/ may rely on.
-import type { AuditRepository } from './audit.ts';
-import type { CustomersRepository } from './customers.ts';
-import type { DocumentImagesRepository } from './document-images.ts';
-import type { DraftsRepository, OutboxRepository } from './drafts.ts';
-import type { EventsRepository, JournalEvent, ReceivedEvent } from './events.ts';
-import type { NotesRepository } from './notes.ts';
-import type { QueueRepository } from './queue.ts';
-import type { RejectionInput, RejectionsRepository } from './rejections.ts';
-import type { RetriesRepository } from './retries.ts';
+// journal provides, and all that callers outside main/journal/ may rely on. It imports no implementation:
+// each repository's interface and records are in repositories/, which the SQLite repositories (here) and the
+// team store's (main/team/journal/) implement.
+import type { AuditRepository } from './repositories/audit.ts';
+import type { CustomersRepository } from './repositories/customers.ts';
+import type { DocumentImagesRepository } from './repositories/document-images.ts';
+import type { DraftsRepository, OutboxRepository } from './repositories/drafts.ts';
+import type { EventsRepository, JournalEvent, ReceivedEvent } from './repositories/events.ts';
+import type { NotesRepository } from './repositories/notes.ts';
+import type { QueueRepository } from './repositories/queue.ts';
+import type { RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
+import type { RetriesRepository } from './repositories/retries.ts';
 
 /** The journal's repositories, one per concern. */
 export interface JournalRepositories {

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { type Db, type Statements, transaction } from './db.ts';
-import { eventStatements, type JournalEvent, recordedEvents, type WriteStatement } from './events.ts';
+import { eventStatements, recordedEvents, type WriteStatement } from './events.ts';
 import { createGroupCommit, type Outcome } from './group-commit.ts';
 import { createInboxBacklog } from './inbox-backlog.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-log.ts';
 import type { EventInbox, InboxEvent, InboxOptions, RecordedEvents } from './interface.ts';
 import { createKnownEvents } from './known-events.ts';
 import { rejectionStatements } from './rejections.ts';
+import type { JournalEvent } from './repositories/events.ts';
 import { type Clock, isoTime } from './time.ts';
 
 /** The inbox log made these durable already: the journal's copy need not wait for the disk. */

@@ -1,8 +1,8 @@
 // Personal data at rest: each value is an `encryptField` token (AES-256-GCM, fresh nonce) bound by its AAD to
 // the table, row and column it belongs to, so a token copied into another row or column does not decrypt.
-import { z } from 'zod';
 import { DecryptError, decryptField, encryptField } from '../crypto.ts';
 import { JournalError } from './errors.ts';
+import type { PersonalData } from './repositories/personal-data.ts';
 
 /** Where a personal value lives; its AAD. */
 export interface PersonalPlace {
@@ -42,24 +42,6 @@ export function personalCipher(dataKey: Buffer): PersonalCipher {
 
 function aadOf(place: PersonalPlace): string {
   return `journal:${place.table}/${place.id}/${place.column}`;
-}
-
-export const AddressSchema = z.object({
-  address1: z.string(),
-  address2: z.string().optional(),
-  city: z.string(),
-  state: z.string(),
-  postalCode: z.string(),
-});
-export type Address = z.infer<typeof AddressSchema>;
-
-/** A customer's personal data, as given on creation (or on the retry). */
-export interface PersonalData {
-  address: Address;
-  /** `YYYY-MM-DD` */
-  dateOfBirth: string;
-  /** The last four digits of the SSN: the full SSN is never stored. */
-  ssnLastFour: string;
 }
 
 /** Where a customer's personal value lives. */

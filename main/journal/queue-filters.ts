@@ -2,20 +2,17 @@
 // carries the parameters it binds, so that a statement is given exactly the names it uses.
 import {
   AGEING_SECTIONS,
-  type AgeingSection,
   type QueueAfter,
   type QueueFilters,
   type QueueSort,
 } from '../../contract/queue-view.ts';
 import type { Params } from './db.ts';
+import type { DueBefore } from './repositories/queue.ts';
 
 export interface Conditions {
   where: string[];
   params: Params;
 }
-
-/** The time before which a case of each section is overdue (now minus its target); absent: no target. */
-export type DueBefore = Partial<Record<AgeingSection, string>>;
 
 export interface FilterContext {
   filters: QueueFilters;

@@ -1,5 +1,5 @@
 // Where the n-th row of a section (longest waiting first) starts, from the day and hour counts the
-// triggers keep (migrations.ts, queueOrders): a jump to any place reads a few dozen count rows and then
+// triggers keep (migrations/07-queue-orders.ts): a jump to any place reads a few dozen count rows and then
 // skips at most an hour's customers, instead of counting every row before it.
 import type { Section } from '../../contract/queue.ts';
 import type { Statements } from './db.ts';

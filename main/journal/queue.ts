@@ -4,14 +4,13 @@
 // answered from them; more ("1,000+"), and the rows come from walking the order's index, testing each
 // row, which finds a page of a broad search after a few hundred rows whatever the queue's length.
 
-import { type QueueWindow, type QueueWindowInput, SECTIONS, type Section } from '../../contract/queue.ts';
+import { type QueueWindowInput, SECTIONS, type Section } from '../../contract/queue.ts';
 import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP, type QueueSort } from '../../contract/queue-view.ts';
 import type { Params, Statements, Sync } from './db.ts';
 import {
   afterCondition,
   type Conditions,
   customerFilters,
-  type DueBefore,
   draftFilters,
   ORDERS,
   orderBy,
@@ -19,25 +18,8 @@ import {
 } from './queue-filters.ts';
 import { JUMP_THRESHOLD, jumpStart } from './queue-jump.ts';
 import { type QueueRowRecord, toQueueRow } from './queue-row.ts';
+import type { OverdueCase, QueueRepository } from './repositories/queue.ts';
 import { matchSet, nameOrEmailLike, planSearch, type SearchPlan } from './search.ts';
-
-export type { DueBefore } from './queue-filters.ts';
-
-export interface OverdueCase {
-  id: string;
-  name: string;
-  section: AgeingSection;
-  statusSince: string;
-}
-
-export interface QueueRepository {
-  /** One screen of a section (or of all of them), in the order asked for, with the counts beside each. */
-  window(input: QueueWindowInput, due?: DueBefore): Promise<QueueWindow>;
-  /** Overdue cases per section, counted up to COUNT_CAP + 1. */
-  overdueCounts(due: DueBefore): Promise<Record<AgeingSection, number>>;
-  /** Cases whose due time fell in [from, until): they went overdue in that span (oldest first, at most `limit`). */
-  wentOverdue(from: DueBefore, until: DueBefore, limit: number): Promise<OverdueCase[]>;
-}
 
 const CUSTOMER_COLUMNS = `c.id, c.name, c.email, c.status, c.section, c.status_since, c.changed_at,
   c.gone_at IS NOT NULL AS gone, c.note`;

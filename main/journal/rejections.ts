@@ -3,34 +3,10 @@
 // be large or hostile. Kept to the newest entries so that a flood cannot fill the disk.
 import type { Statements, Sync } from './db.ts';
 import type { WriteStatement } from './events.ts';
+import type { Rejection, RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
 import { type Clock, isoTime } from './time.ts';
 
 export const KEPT_REJECTIONS = 10_000;
-
-export interface RejectionInput {
-  remoteAddress: string;
-  forwardedFor?: string | null;
-  /** The HTTP status answered (401, 404, 405, 408, 413…). */
-  status: number;
-  /** Short and fixed, e.g. `signature-missing`, `signature-mismatch`, `too-large`. */
-  reason: string;
-}
-
-export interface Rejection {
-  seq: number;
-  at: string;
-  remoteAddress: string;
-  forwardedFor: string | null;
-  status: number;
-  reason: string;
-}
-
-export interface RejectionsRepository {
-  record(entry: RejectionInput): Promise<void>;
-  /** Newest first. */
-  list(page?: { limit?: number; offset?: number }): Promise<Rejection[]>;
-  count(): Promise<number>;
-}
 
 /** A webhook_rejections row; the team store's too, once its times are ISO text. */
 export interface RejectionRow {

@@ -4,11 +4,12 @@
 // are sealed here again with this desk's own data key, exactly as the solo journal seals them. Each
 // carries its change number (`team_seq`, migration 8): a change is applied once, and never over a newer one.
 import { sectionOf } from '../../contract/queue.ts';
-import type { JournalCustomer, StatusChange } from './customers.ts';
 import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { notePlace } from './notes.ts';
-import { type PersonalCipher, type PersonalData, sealedPersonal, sealedReported } from './personal.ts';
+import { type PersonalCipher, sealedPersonal, sealedReported } from './personal.ts';
+import type { JournalCustomer, StatusChange } from './repositories/customers.ts';
+import type { PersonalData } from './repositories/personal-data.ts';
 
 /**
  * A customer's row as the team store holds it, decrypted: what the journal reads back of a customer (its

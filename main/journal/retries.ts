@@ -2,23 +2,8 @@
 // offers it twice. The full SSN itself is never stored.
 import type { Statements, Sync } from './db.ts';
 import { JournalError } from './errors.ts';
+import type { RetriesRepository, RetryRecord } from './repositories/retries.ts';
 import { type Clock, isoTime } from './time.ts';
-
-export interface RetryRecord {
-  customerId: string;
-  usedAt: string;
-  /** e.g. the status it led to, or why it failed; null until known. */
-  outcome: string | null;
-}
-
-export interface RetriesRepository {
-  /** Marks the retry used (the first time only) and sets its outcome. */
-  record(customerId: string, outcome: string | null): Promise<RetryRecord>;
-  get(customerId: string): Promise<RetryRecord | undefined>;
-  list(): Promise<RetryRecord[]>;
-  /** The service refused the retry's fields without acting on them: the one retry is still there. */
-  release(customerId: string): Promise<void>;
-}
 
 interface RetryRow {
   customer_id: string;

@@ -2,7 +2,7 @@
 // (main/team/journal/customers.ts): the fields `get` reads back, and a first sighting's whole record.
 import { z } from 'zod';
 import { sectionOf } from '../../contract/queue.ts';
-import type { JournalCustomer, Observation, ServiceCustomer } from './customers.ts';
+import type { JournalCustomer, Observation, ServiceCustomer } from './repositories/customers.ts';
 import { isoTime } from './time.ts';
 
 export const LinksSchema = z

@@ -18,25 +18,22 @@ import {
 import { documentImagesRepository } from './document-images.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
 import { JournalError } from './errors.ts';
-import {
-  type EventStatements,
-  type EventsRepository,
-  eventsRepository,
-  type JournalEvent,
-  type WriteStatement,
-} from './events.ts';
+import { type EventStatements, eventsRepository, type WriteStatement } from './events.ts';
 import type { Journal, JournalRepositories, JournalTransaction, TransactionOptions } from './interface.ts';
 import { type LogInbox, type LogInboxOptions, startLogInbox } from './log-inbox.ts';
-import { checkCanMigrate, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations.ts';
+import { LATEST_VERSION, MIGRATIONS } from './migrations/index.ts';
+import { checkCanMigrate, migrate, schemaVersion } from './migrations/runner.ts';
 import { notesRepository } from './notes.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
-import { type RejectionInput, type RejectionsRepository, rejectionsRepository } from './rejections.ts';
+import { rejectionsRepository } from './rejections.ts';
 import { type Replica, replicaRepository } from './replica.ts';
+import type { EventsRepository, JournalEvent } from './repositories/events.ts';
+import type { RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
 import { retriesRepository } from './retries.ts';
 import { type Clock, systemClock } from './time.ts';
 
-export { LATEST_VERSION } from './migrations.ts';
+export { LATEST_VERSION } from './migrations/index.ts';
 
 export interface JournalOptions {
   /** The database file, e.g. `<data dir>/journal.db`; created (0600) if absent. */
@@ -77,7 +74,7 @@ export function openJournal({
   const cipher = personalCipher(dataKey);
   const db = openDatabase(file);
   try {
-    checkCanMigrate(db, file);
+    checkCanMigrate(db, file, MIGRATIONS);
     configure(db);
     migrateExplaining(db, file);
   } catch (error) {
@@ -245,7 +242,7 @@ function unitsOfWork(db: Db) {
 function migrateExplaining(db: Db, file: string): void {
   const from = schemaVersion(db);
   try {
-    migrate(db);
+    migrate(db, MIGRATIONS);
   } catch (cause) {
     const reached = schemaVersion(db);
     const failed = MIGRATIONS[reached];

@@ -1,17 +1,8 @@
 import type { Readable } from 'node:stream';
 import { classifyNetworkError, errorFromResponse, NetworkError, ServiceError } from './errors.ts';
 import type { Log, LogEntry } from './log.ts';
-import { type NetworkOptions, serviceDispatcher } from './network.ts';
+import { type NetworkOptions, serviceDispatcher, type Timeouts } from './network.ts';
 import { nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './request-retry.ts';
-
-export interface Timeouts {
-  /** Establishing the connection (TCP and TLS). */
-  connectMs: number;
-  /** From sending the request to the response's headers. */
-  headersMs: number;
-  /** Longest silence while the response body arrives. */
-  bodyMs: number;
-}
 
 export const defaultTimeouts: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
 

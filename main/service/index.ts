@@ -37,8 +37,8 @@ export {
   type ServiceEvent,
   type Subscription,
 } from './hal.ts';
-export type { Timeouts } from './http.ts';
 export type { Log, LogEntry } from './log.ts';
+export type { Timeouts } from './network.ts';
 export type { RetryPolicy } from './request-retry.ts';
 export { beyondRetention, RETENTION_DAYS, retainedDates } from './retention.ts';
 export type { DeliveryQuery, SubscriptionsApi } from './subscriptions.ts';

@@ -2,7 +2,16 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import type { Timeouts } from './http.ts';
+
+/** What the dispatcher waits for before it gives up on a request. */
+export interface Timeouts {
+  /** Establishing the connection (TCP and TLS). */
+  connectMs: number;
+  /** From sending the request to the response's headers. */
+  headersMs: number;
+  /** Longest silence while the response body arrives. */
+  bodyMs: number;
+}
 
 /**
  * How the client reaches the service on a corporate network: through the proxy the environment

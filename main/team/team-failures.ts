@@ -9,7 +9,7 @@ import {
   type TeamConnectionFailure,
   teamConnectionError,
 } from './store/connection-error.ts';
-import { TeamSchemaError } from './store/migrations.ts';
+import { TeamSchemaError } from './store/migrations/runner.ts';
 
 /** Every code a team refusal carries to the renderer. */
 export const TEAM_FAILURE_CODES = [

@@ -5,7 +5,7 @@
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamHubState } from '../../contract/team.ts';
 import type { JoinedTeam } from './joined.ts';
-import { checkTeamSchema } from './store/migrations.ts';
+import { checkTeamSchema } from './store/migrations/index.ts';
 import { LISTENER_LOCK, type Queryable } from './store/sql.ts';
 import { openTeamClient } from './team-connection.ts';
 import { teamFailure } from './team-failures.ts';

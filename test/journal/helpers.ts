@@ -16,7 +16,7 @@ import { osUserName } from '../../main/os-user.ts';
 import { ensureGroupRole, grantReviewerRole } from '../../main/team/admin/grants.ts';
 import { openTeamJournal } from '../../main/team/journal/index.ts';
 import { type Replication, startReplication } from '../../main/team/journal/replication.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations.ts';
+import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { detachedJournal } from './detached-journal.ts';

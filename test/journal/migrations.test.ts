@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { configure, openDatabase } from '../../main/journal/db.ts';
 import { JournalError, LATEST_VERSION, openJournal } from '../../main/journal/index.ts';
-import { APPLICATION_ID, MIGRATIONS, migrate, schemaVersion } from '../../main/journal/migrations.ts';
+import { MIGRATIONS } from '../../main/journal/migrations/index.ts';
+import { APPLICATION_ID, migrate, schemaVersion } from '../../main/journal/migrations/runner.ts';
 import { journalFile, openTestJournal, serviceCustomer } from './helpers.ts';
 
 function pragma(file: string, name: string): unknown {
@@ -128,7 +129,7 @@ describe('journal migrations', () => {
     const file = journalFile();
     const db = openDatabase(file);
     configure(db);
-    migrate(db);
+    migrate(db, MIGRATIONS);
     const broken = {
       version: LATEST_VERSION + 1,
       name: 'broken',

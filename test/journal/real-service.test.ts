@@ -5,7 +5,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { configure, openDatabase } from '../../main/journal/db.ts';
-import { MIGRATIONS, migrate } from '../../main/journal/migrations.ts';
+import { MIGRATIONS } from '../../main/journal/migrations/index.ts';
+import { migrate } from '../../main/journal/migrations/runner.ts';
 import { ODD_STATUSES } from '../support/odd-statuses.ts';
 import { journalFile, openTestJournal, serviceCustomer, TEAM_JOURNAL, WITHOUT_REPLICA } from './helpers.ts';
 

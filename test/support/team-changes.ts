@@ -2,7 +2,8 @@
 // with the team key in the store's formats and numbered by `drawChange`, as another desk or the hub would: the
 // replication tests read them back without depending on the team journal's own repositories.
 import pg from 'pg';
-import { type PersonalCipher, type PersonalData, personalCipher } from '../../main/journal/personal.ts';
+import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
+import type { PersonalData } from '../../main/journal/repositories/personal-data.ts';
 import { drawChange } from '../../main/team/journal/team-db.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';

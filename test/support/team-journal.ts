@@ -8,7 +8,7 @@ import { createFieldKey } from '../../main/crypto.ts';
 import type { Journal } from '../../main/journal/index.ts';
 import { openJournal } from '../../main/journal/sqlite.ts';
 import { openTeamJournal, type TeamJournalOptions } from '../../main/team/journal/index.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations.ts';
+import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { freshDatabase } from './team-db.ts';
 

@@ -4,8 +4,8 @@ import {
   checkTeamSchema,
   migrateTeamStore,
   TEAM_LATEST_VERSION,
-  TeamSchemaError,
-} from '../../main/team/store/migrations.ts';
+} from '../../main/team/store/migrations/index.ts';
+import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
 import { freshDatabase } from '../support/team-db.ts';
 
 const clients: pg.Client[] = [];

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { TeamSchemaError } from '../../main/team/store/migrations.ts';
+import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
 import { checkTeamStore, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { until } from '../support/poll.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventsRepository } from '../../main/journal/events.ts';
+import type { EventsRepository } from '../../main/journal/repositories/events.ts';
 import type { Clock } from '../../main/journal/time.ts';
 import { teamEventsRepository } from '../../main/team/journal/events.ts';
 import { MINUTE, manualClock, openTestJournal } from '../journal/helpers.ts';

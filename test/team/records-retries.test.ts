@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JournalError } from '../../main/journal/errors.ts';
 import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
-import type { RetriesRepository } from '../../main/journal/retries.ts';
+import type { RetriesRepository } from '../../main/journal/repositories/retries.ts';
 import type { Clock } from '../../main/journal/time.ts';
 import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
 import { teamRetriesRepository } from '../../main/team/journal/retries.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
-import { TeamSchemaError } from '../../main/team/store/migrations.ts';
+import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
 import { teamAppError, teamFailure } from '../../main/team/team-failures.ts';
 
 const connection = {

@@ -6,7 +6,7 @@ import { JOURNAL_FAILED } from '../../main/failures.ts';
 import { JournalError } from '../../main/journal/errors.ts';
 import { type Handlers, serve } from '../../main/serve.ts';
 import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
-import { TeamSchemaError } from '../../main/team/store/migrations.ts';
+import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
 
 const journalFault = () =>
   new JournalError(

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type pg from 'pg';
-import { migrateTeamStore } from '../store/migrations.ts';
+import { migrateTeamStore } from '../store/migrations/index.ts';
 import { createTeamKey, teamKeyCheck } from '../team-key.ts';
 import { TeamAdminError } from './errors.ts';
 import { defaultReviewerRole, ensureGroupRole, grantReviewerRole } from './grants.ts';

@@ -1,7 +1,7 @@
 // `team status`: what an administrator checks first: the schema, the team, who may log in, whether a hub
 // holds the webhook listener, and how the team outbox and the webhook events stand.
 
-import { teamSchemaVersion } from '../store/migrations.ts';
+import { teamSchemaVersion } from '../store/migrations/runner.ts';
 import type { Queryable } from '../store/sql.ts';
 import { LISTENER_LOCK } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';

@@ -2,7 +2,8 @@
 // refuse UPDATE, DELETE and TRUNCATE). Who did it is the database login, stamped by the trigger from
 // session_user: whatever a caller claims in `actor` is not written (RETURNING gives back what was stamped).
 import { z } from 'zod';
-import { type AuditEntry, type AuditFilter, type AuditRepository, toEntry } from '../../journal/audit.ts';
+import { toEntry } from '../../journal/audit.ts';
+import type { AuditEntry, AuditFilter, AuditRepository } from '../../journal/repositories/audit.ts';
 import { isoTime } from '../../journal/time.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';

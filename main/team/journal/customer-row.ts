@@ -4,16 +4,11 @@
 // decided.
 import { z } from 'zod';
 import { SectionSchema } from '../../../contract/queue.ts';
-import type { JournalCustomer } from '../../journal/customers.ts';
 import { JournalError } from '../../journal/errors.ts';
-import {
-  AddressSchema,
-  customerPlace,
-  type PersonalCipher,
-  type PersonalData,
-  type PersonalPlace,
-} from '../../journal/personal.ts';
+import { customerPlace, type PersonalCipher, type PersonalPlace } from '../../journal/personal.ts';
 import type { ReplicaCustomer } from '../../journal/replica.ts';
+import type { JournalCustomer } from '../../journal/repositories/customers.ts';
+import { AddressSchema, type PersonalData } from '../../journal/repositories/personal-data.ts';
 import { LinksSchema } from '../../journal/service-record.ts';
 import { latest } from '../../journal/time.ts';
 import { PgSeq, PgText, PgTime, PgTimeOrNull } from './rows.ts';

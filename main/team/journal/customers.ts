@@ -4,14 +4,14 @@
 // carries a change number for the desks' replicas. Personal data is sealed with the team key here, on the desk.
 import { z } from 'zod';
 import { sectionOf } from '../../../contract/queue.ts';
+import { JournalError } from '../../journal/errors.ts';
+import { sealedReported } from '../../journal/personal.ts';
 import type {
   CustomersRepository,
   JournalCustomer,
   Observation,
   StatusChange,
-} from '../../journal/customers.ts';
-import { JournalError } from '../../journal/errors.ts';
-import { sealedReported } from '../../journal/personal.ts';
+} from '../../journal/repositories/customers.ts';
 import { firstRecord, fromService } from '../../journal/service-record.ts';
 import { isoTime, latest } from '../../journal/time.ts';
 import { reportedFields } from '../../service/hal.ts';

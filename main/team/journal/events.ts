@@ -2,13 +2,13 @@
 // semantics as the SQLite journal's (main/journal/events.ts): a delivered duplicate counts itself in
 // duplicates_seen, a fetched event already known is left alone.
 import { z } from 'zod';
-import {
-  type EventFilter,
-  type EventsRepository,
-  type JournalEvent,
-  type ReceivedEvent,
-  toEvent,
-} from '../../journal/events.ts';
+import { toEvent } from '../../journal/events.ts';
+import type {
+  EventFilter,
+  EventsRepository,
+  JournalEvent,
+  ReceivedEvent,
+} from '../../journal/repositories/events.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, PgTimeOrNull, parseRow, parseRows } from './rows.ts';

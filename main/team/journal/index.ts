@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { Journal, JournalRepositories } from '../../journal/interface.ts';
 import { personalCipher } from '../../journal/personal.ts';
 import { type Clock, systemClock } from '../../journal/time.ts';
-import { checkTeamSchema, TEAM_LATEST_VERSION } from '../store/migrations.ts';
+import { checkTeamSchema, TEAM_LATEST_VERSION } from '../store/migrations/index.ts';
 import { teamAuditRepository } from './audit.ts';
 import { teamCustomersRepository } from './customers.ts';
 import { teamEventsRepository } from './events.ts';

@@ -4,8 +4,9 @@
 // journal answers `customersMatching` from the desk's local replica, so this repository has no such method.
 import { z } from 'zod';
 import { MAX_NOTE_CHARS, noteLength } from '../../../contract/case.ts';
-import { type Note, type NotesRepository, notePlace } from '../../journal/notes.ts';
+import { notePlace } from '../../journal/notes.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
+import type { Note, NotesRepository } from '../../journal/repositories/notes.ts';
 import { isoTime } from '../../journal/time.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';

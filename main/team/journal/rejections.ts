@@ -1,13 +1,12 @@
 // The webhook listener's security log on the team store: requests a hub refused, with when and from where,
 // kept to the newest KEPT_REJECTIONS so that a flood cannot fill the database (as the SQLite journal's).
 import { z } from 'zod';
-import {
-  KEPT_REJECTIONS,
-  type Rejection,
-  type RejectionInput,
-  type RejectionsRepository,
-  toRejection,
-} from '../../journal/rejections.ts';
+import { KEPT_REJECTIONS, toRejection } from '../../journal/rejections.ts';
+import type {
+  Rejection,
+  RejectionInput,
+  RejectionsRepository,
+} from '../../journal/repositories/rejections.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';

@@ -4,7 +4,7 @@
 // change number rather than deleting it: a deleted row leaves nothing for a desk's replica to read after N.
 import { z } from 'zod';
 import { JournalError } from '../../journal/errors.ts';
-import type { RetriesRepository, RetryRecord } from '../../journal/retries.ts';
+import type { RetriesRepository, RetryRecord } from '../../journal/repositories/retries.ts';
 import { isoTime } from '../../journal/time.ts';
 import { PgTime, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';

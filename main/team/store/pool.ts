@@ -7,7 +7,8 @@ import pg from 'pg';
 import type { TeamConnection } from '../../settings/team-connection.ts';
 import { isTeamKey } from '../team-key.ts';
 import { TeamConnectionError, teamConnectionError } from './connection-error.ts';
-import { checkTeamSchema, TeamSchemaError } from './migrations.ts';
+import { checkTeamSchema } from './migrations/index.ts';
+import { TeamSchemaError } from './migrations/runner.ts';
 
 export { TeamConnectionError, teamConnectionError } from './connection-error.ts';
 

@@ -3,7 +3,9 @@
 // INSERT, and table-wide UPDATE grants let a reviewer rewrite them afterwards. Two locks, as on the audit
 // log: these triggers stamp the login on INSERT and keep it on UPDATE, and the reviewers' grants (admin/
 // grants.ts) leave these columns out of what an UPDATE may set.
-export const TEAM_SCHEMA_V2_STAMPS = `
+import type { TeamMigration } from './runner.ts';
+
+const TEAM_SCHEMA_V2_STAMPS = `
 -- stamp_login(column, on_update): on INSERT the column becomes the login; on UPDATE it keeps its value
 -- ('keep') or becomes the login of whoever updates ('stamp'). One function for every table: the column is
 -- named by the trigger, and jsonb_populate_record sets it by that name.
@@ -38,3 +40,9 @@ CREATE TRIGGER retries_reuse BEFORE UPDATE ON vetted.retries
 CREATE TRIGGER team_outbox_stamp BEFORE INSERT OR UPDATE ON vetted.team_outbox
   FOR EACH ROW EXECUTE FUNCTION vetted.stamp_login('submitted_by', 'keep');
 `;
+
+export const LOGIN_STAMPS: TeamMigration = {
+  version: 2,
+  name: 'authors, retry users and submitters stamped from the login',
+  sql: TEAM_SCHEMA_V2_STAMPS,
+};

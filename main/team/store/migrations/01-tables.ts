@@ -1,10 +1,12 @@
-// The team store's tables (migration 1). Everything lives in schema `vetted`. Times are timestamptz.
+// Team store migration 1: its tables. Everything lives in schema `vetted`. Times are timestamptz.
 // Personal data columns (`profile`, `personal`, `reported`, notes' `body`, the outbox's `form`) hold
 // `encryptField` tokens made on the desks with the team data key: PostgreSQL never sees them in plaintext,
 // and the key is never in the database (`team_meta.key_check` only tells a right key from a wrong one).
 // Rows desks copy into their local journal (customers, status_history, notes, retries) carry `seq`, drawn
-// from `change_seq` under CHANGE_LOCK (sql.ts), so "every change after N" is a plain index range.
-export const TEAM_SCHEMA_V1 = `
+// from `change_seq` under CHANGE_LOCK (../sql.ts), so "every change after N" is a plain index range.
+import type { TeamMigration } from './runner.ts';
+
+const TEAM_SCHEMA_V1 = `
 CREATE SCHEMA vetted;
 CREATE SEQUENCE vetted.change_seq;
 
@@ -166,3 +168,9 @@ ALTER TABLE vetted.team_outbox ADD COLUMN duplicate_of text;
 CREATE INDEX team_outbox_leases ON vetted.team_outbox (lease_holder) WHERE lease_holder IS NOT NULL;
 -- ── end team-outbox ──────────────────────────────────────────────────────────────────────────────────
 `;
+
+export const TEAM_TABLES: TeamMigration = {
+  version: 1,
+  name: 'customers, history, notes, retries, events, audit, team outbox',
+  sql: TEAM_SCHEMA_V1,
+};

@@ -1,8 +1,8 @@
 // Migration 6: today's real service (real-service.md). Its statuses `kba`, `unverified` and `deactivated` get
 // sections of their own, and the fields its GET adds (address, phone, any other) are kept, encrypted.
-import type { Db } from './db.ts';
-import { JournalError } from './errors.ts';
-import type { Migration } from './migrations.ts';
+import type { Db } from '../db.ts';
+import { JournalError } from '../errors.ts';
+import type { Migration } from './runner.ts';
 
 const OLD_CHECK = "CHECK (section IN ('retry', 'document', 'review', 'verified', 'suspended', 'other'))";
 const NEW_CHECK = `CHECK (section IN ('retry', 'document', 'review', 'kba', 'unverified', 'verified', 'suspended',

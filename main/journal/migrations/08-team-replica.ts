@@ -1,10 +1,10 @@
-// Migration 8: team mode's local replica (replica.ts). A desk copies the team store's customers, status
+// Migration 8: team mode's local replica (../replica.ts). A desk copies the team store's customers, status
 // history, notes and retries into its own journal, and must know, for each row, which change of the team
 // store it holds: `team_seq` is that change number (null for rows this desk wrote in solo mode). History
 // and notes are appended once per change number (a unique index makes a second copy impossible);
 // customers and retries are replaced only by a newer change (a released retry stays as a tombstone). `replica_state` holds the last change number
 // copied, committed with the rows it covers, so a desk that stops half-way resumes where it was.
-import type { Migration } from './migrations.ts';
+import type { Migration } from './runner.ts';
 
 export const TEAM_REPLICA: Migration = {
   version: 8,

@@ -1,28 +1,16 @@
-// The team store's schema as an ordered list of migrations, like the local journal's: append-only (a released
-// migration is never edited), `vetted.schema_version` holds the last one applied. Only the team's
-// administrator migrates (`npm run team -- init` / `migrate`); desks and hubs refuse a store whose version
-// is not theirs, and say who must act.
+// The team store's migration runner, like the local journal's: applies a list of migrations in order, each in
+// its own transaction; `vetted.schema_version` holds the last one applied. It knows no migration: the
+// store's list is in index.ts, and tests give it the first N of them to build a store as version N left it.
+// Only the team's administrator migrates (`npm run team -- init` / `migrate`); desks and hubs refuse a store
+// whose version is not theirs, and say who must act.
 import type pg from 'pg';
-import { TEAM_SCHEMA_V1 } from './schema.ts';
-import { TEAM_SCHEMA_V2_STAMPS } from './schema-stamps.ts';
-import { MIGRATION_LOCK, type Queryable } from './sql.ts';
+import { MIGRATION_LOCK, type Queryable } from '../sql.ts';
 
 export interface TeamMigration {
   version: number;
   name: string;
   sql: string;
 }
-
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
-  { version: 1, name: 'customers, history, notes, retries, events, audit, team outbox', sql: TEAM_SCHEMA_V1 },
-  {
-    version: 2,
-    name: 'authors, retry users and submitters stamped from the login',
-    sql: TEAM_SCHEMA_V2_STAMPS,
-  },
-];
-
-export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
 
 export class TeamSchemaError extends Error {
   override name = 'TeamSchemaError';
@@ -39,16 +27,20 @@ export async function teamSchemaVersion(db: Queryable): Promise<number> {
 }
 
 /** Applies every migration not yet applied, each in its own transaction, one migrator at a time. */
-export async function migrateTeamStore(client: pg.ClientBase): Promise<{ from: number; to: number }> {
+export async function applyTeamMigrations(
+  client: pg.ClientBase,
+  migrations: readonly TeamMigration[],
+): Promise<{ from: number; to: number }> {
+  const latest = migrations.length;
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
     const from = await teamSchemaVersion(client);
-    if (from > TEAM_LATEST_VERSION) {
+    if (from > latest) {
       throw new TeamSchemaError(
-        `The team store is at schema ${from}, newer than this Vetted (${TEAM_LATEST_VERSION}): update Vetted.`,
+        `The team store is at schema ${from}, newer than this Vetted (${latest}): update Vetted.`,
       );
     }
-    for (const migration of TEAM_MIGRATIONS.slice(from)) {
+    for (const migration of migrations.slice(from)) {
       await client.query('BEGIN');
       try {
         await client.query(migration.sql);
@@ -67,23 +59,23 @@ export async function migrateTeamStore(client: pg.ClientBase): Promise<{ from: n
         );
       }
     }
-    return { from, to: TEAM_LATEST_VERSION };
+    return { from, to: latest };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
   }
 }
 
-/** For desks and hubs: the store must be at exactly this Vetted's schema. */
-export async function checkTeamSchema(db: Queryable): Promise<void> {
+/** For desks and hubs: the store must be at exactly schema `latest`, this Vetted's. */
+export async function requireTeamSchema(db: Queryable, latest: number): Promise<void> {
   const version = await teamSchemaVersion(db);
-  if (version === TEAM_LATEST_VERSION) return;
+  if (version === latest) return;
   if (version === 0) {
     throw new TeamSchemaError('This database is not a Vetted team store: run `npm run team -- init` first.');
   }
   throw new TeamSchemaError(
-    version < TEAM_LATEST_VERSION
-      ? `The team store is at schema ${version}, older than this Vetted (${TEAM_LATEST_VERSION}): ` +
+    version < latest
+      ? `The team store is at schema ${version}, older than this Vetted (${latest}): ` +
           'ask your administrator to run `npm run team -- migrate`.'
-      : `The team store is at schema ${version}, newer than this Vetted (${TEAM_LATEST_VERSION}): update Vetted.`,
+      : `The team store is at schema ${version}, newer than this Vetted (${latest}): update Vetted.`,
   );
 }
