@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 /** The journal's own tests, run a second time against a journal that answers as another process would. */
 const JOURNAL_TESTS = ['test/journal/**/*.test.ts', 'test/drafts/journal.test.ts'];
 
+/** Each SQLite migration's own test opens the file at the version before: the local journal only. */
+const MIGRATION_STEPS = 'test/journal/migrations/**';
+
 /** Journal tests the team journal does not run (each says why). */
 const NOT_ON_TEAM_JOURNAL = [
   // The local SQLite journal itself, opened directly (not through openTestJournal): its file format and
@@ -34,7 +37,12 @@ export default defineConfig({
       {
         extends: true,
         // test/journal/detached-journal.ts: proves callers need nothing of the journal but its interface.
-        test: { name: 'journal-detached', include: JOURNAL_TESTS, env: { VETTED_TEST_JOURNAL: 'detached' } },
+        test: {
+          name: 'journal-detached',
+          include: JOURNAL_TESTS,
+          exclude: ['test/e2e/**', 'node_modules/**', MIGRATION_STEPS],
+          env: { VETTED_TEST_JOURNAL: 'detached' },
+        },
       },
       {
         extends: true,
@@ -42,7 +50,7 @@ export default defineConfig({
         test: {
           name: 'journal-team',
           include: JOURNAL_TESTS,
-          exclude: ['test/e2e/**', 'node_modules/**', ...NOT_ON_TEAM_JOURNAL],
+          exclude: ['test/e2e/**', 'node_modules/**', MIGRATION_STEPS, ...NOT_ON_TEAM_JOURNAL],
           env: { VETTED_TEST_JOURNAL: 'team' },
         },
       },

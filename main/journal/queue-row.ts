@@ -13,7 +13,7 @@ export interface QueueRowRecord {
   note: string | null;
 }
 
-export function toQueueRow(row: QueueRowRecord): QueueRow {
+export function queueRowFromRecord(row: QueueRowRecord): QueueRow {
   return {
     id: row.id,
     name: row.name,

@@ -17,7 +17,7 @@ import {
   overdueCondition,
 } from './queue-filters.ts';
 import { JUMP_THRESHOLD, jumpStart } from './queue-jump.ts';
-import { type QueueRowRecord, toQueueRow } from './queue-row.ts';
+import { type QueueRowRecord, queueRowFromRecord } from './queue-row.ts';
 import type { OverdueCase, QueueRepository } from './repositories/queue.ts';
 import { matchSet, nameOrEmailLike, planSearch, type SearchPlan } from './search.ts';
 
@@ -249,7 +249,7 @@ export function queueRepository(
       found ??= length > offset || input.after ? rows(source, section, sort, input) : [];
       const total = broad && found.length < limit ? Math.min(CAP, offset + found.length) : length;
       return {
-        rows: found.slice(0, Math.max(0, total - offset)).map(toQueueRow),
+        rows: found.slice(0, Math.max(0, total - offset)).map(queueRowFromRecord),
         total,
         counts,
         ...(capped ? { capped } : {}),

@@ -135,10 +135,6 @@ export class NetworkError extends Error {
   }
 }
 
-export function isServiceError(error: unknown, code?: string): error is ServiceError {
-  return error instanceof ServiceError && (code === undefined || error.is(code));
-}
-
 // ---- Network failures -------------------------------------------------------------------------
 
 const kindByCode: Record<string, NetworkErrorKind> = {

@@ -18,7 +18,6 @@ export {
   errorCodes,
   type FieldError,
   isNotFound,
-  isServiceError,
   NetworkError,
   type NetworkErrorKind,
   NotConfiguredError,

@@ -14,7 +14,6 @@ import { createReceiver } from './receiver.ts';
 import { createSubscriptions } from './subscriptions.ts';
 import { checkTunnel } from './tunnel-check.ts';
 
-export type { NativeNotifications, Notify } from './notify.ts';
 export { showNatively } from './notify.ts';
 
 /** For tests and the bench; the app uses the defaults and the port in settings. */

@@ -30,7 +30,7 @@ import { draftSubmitter } from './submit.ts';
 import { bodyCache, workList } from './work.ts';
 
 export { type Backoff, DEFAULT_BACKOFF, resendDelayMs } from './backoff.ts';
-export { classifyFailure, KEY_TRUSTED_MS } from './classify.ts';
+export { classifyFailure } from './classify.ts';
 export { isEditable } from './states.ts';
 
 export const DEFAULT_OUTBOX_CONCURRENCY = 8;

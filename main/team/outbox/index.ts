@@ -1,6 +1,5 @@
 // The team outbox (exactly once across desks): submit moves drafts from the desk's local journal into it,
 // drainers on every desk and the hub send them. See submit.ts and drain.ts.
 export { startTeamDrain, type TeamDrain, type TeamDrainOptions } from './drain.ts';
-export { listTeamOutbox, type TeamOutboxItem } from './list.ts';
-export { OUTBOX_CHANNEL, type TeamOutboxRow, type TeamOutboxState } from './rows.ts';
-export { type FlushResult, flushLocal, submitToTeam, type TeamSubmitOptions } from './submit.ts';
+export { listTeamOutbox } from './list.ts';
+export { type FlushResult, flushLocal, submitToTeam } from './submit.ts';

@@ -10,7 +10,7 @@ import { TeamConnectionError, teamConnectionError } from './connection-error.ts'
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
 
-export { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+export { TeamConnectionError } from './connection-error.ts';
 
 export interface TeamPoolOptions {
   max?: number;

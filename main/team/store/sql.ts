@@ -4,9 +4,6 @@ import type pg from 'pg';
 /** `pg.Pool` or a checked-out `pg.PoolClient`: repositories run their statements on either. */
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
-/** The schema every team table lives in (the database may hold other things). */
-export const SCHEMA = 'vetted';
-
 /**
  * The lock every write to a replicated table (customers, status_history, notes, retries) takes before it
  * draws its number from `vetted.change_seq`: those transactions then commit in the order of their numbers,
