@@ -29,7 +29,7 @@ const VIEWS: { view: View; label: string; sandboxOnly?: true }[] = [
 ];
 
 export function App() {
-  const { service, problem, view, draftId, draftOpening, show, load } = useAppStore();
+  const { info, service, problem, view, draftId, draftOpening, show, load, openCustomer } = useAppStore();
   const onSandbox = service?.mode === 'sandbox';
 
   useEffect(() => {
@@ -86,12 +86,12 @@ export function App() {
           ) : view === 'draft' ? (
             <DraftScreen key={draftOpening} draftId={draftId} />
           ) : (
-            <QueueScreen />
+            <QueueScreen onRowsPainted={loadScreensSoon} />
           )}
         </Suspense>
       </main>
-      <StatusBar />
-      <Toasts />
+      <StatusBar info={info} service={service} />
+      <Toasts onOpen={openCustomer} />
     </div>
   );
 }

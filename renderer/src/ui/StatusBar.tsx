@@ -1,8 +1,9 @@
-import { useAppStore } from '../store.ts';
+import type { AppInfo } from '../../../contract/channels.ts';
+import type { ServiceStatus } from '../../../contract/settings.ts';
 import { stateText } from './connection-text.ts';
 
-export function StatusBar() {
-  const { info, service } = useAppStore();
+/** The window's last line: which service, whether it answers, and which Vetted this is. */
+export function StatusBar({ info, service }: { info: AppInfo | null; service: ServiceStatus | null }) {
   return (
     <footer className="status-bar">
       <span>

@@ -1,6 +1,5 @@
 import { useRef } from 'react';
 import { flushSync } from 'react-dom';
-import { useAppStore } from '../store.ts';
 import { type Toast, useToastStore } from './toast-store.ts';
 
 /**
@@ -8,7 +7,7 @@ import { type Toast, useToastStore } from './toast-store.ts';
  * the page, so what enters it is read out; nothing here ever takes the focus on its own. Toasts stay
  * until dismissed (no timer to race against), and each is a pair of buttons in the tab order.
  */
-export function Toasts() {
+export function Toasts({ onOpen }: { onOpen(customerId: string): void }) {
   const toasts = useToastStore((state) => state.toasts);
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -21,7 +20,7 @@ export function Toasts() {
   };
   const open = (toast: Toast) => {
     useToastStore.getState().dismiss(toast.id);
-    useAppStore.getState().openCustomer(toast.customerId);
+    onOpen(toast.customerId);
   };
 
   return (

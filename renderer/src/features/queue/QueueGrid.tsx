@@ -1,7 +1,6 @@
 import { type CSSProperties, type RefObject, useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QueueRow } from '../../../../contract/queue.ts';
-import { loadScreensSoon } from '../../screens.ts';
 import { useNow } from '../../ui/time.tsx';
 import { useWindowedList } from '../../ui/use-windowed-list.ts';
 import { rowAt } from '../../ui/windowed-pages.ts';
@@ -18,6 +17,8 @@ interface QueueGridProps {
   /** The grid itself: it keeps focus while the reviewer moves, the selected row its active descendant. */
   gridRef: RefObject<HTMLTableElement | null>;
   onPick(row: QueueRow): void;
+  /** The list's rows are on screen: the shell fetches the other screens then. */
+  onRowsPainted(): void;
 }
 
 /**
@@ -25,7 +26,7 @@ interface QueueGridProps {
  * the DOM; the store holds only their pages. Screen readers hear its length (aria-rowcount) and each
  * row's place (aria-rowindex).
  */
-export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
+export function QueueGrid({ gridRef, onPick, onRowsPainted }: QueueGridProps) {
   const scrollRef = useRef<HTMLTableSectionElement>(null);
   const { pages, total, selectedId, cursor, scrollRequest, queryVersion, section, search, askedAt, capped } =
     useQueueStore(
@@ -65,8 +66,8 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
     if (askedAt === null || !shownRows) return;
     rowsPainted();
     measureUntilPainted(askedAt);
-    loadScreensSoon();
-  }, [askedAt, shownRows, rowsPainted]);
+    onRowsPainted();
+  }, [askedAt, shownRows, rowsPainted, onRowsPainted]);
 
   const activeShown = items.some((item) => rowAt(pages, item.index)?.id === selectedId);
   return (

@@ -1,12 +1,12 @@
-import type { QueueSort } from '../../../../contract/queue-view.ts';
+import { QUEUE_SORT_TITLES, type QueueSort } from '../../../../contract/queue-view.ts';
 import { useQueueStore } from './queue-store.ts';
 
 const COLUMNS: { title: string; sort?: QueueSort; direction?: 'ascending' | 'descending'; hint?: string }[] =
   [
-    { title: 'Name', sort: 'name', direction: 'ascending', hint: 'A to Z' },
+    { title: QUEUE_SORT_TITLES.name, sort: 'name', direction: 'ascending', hint: 'A to Z' },
     { title: 'Status' },
-    { title: 'Waiting', sort: 'waiting', direction: 'descending', hint: 'longest first' },
-    { title: 'Last change', sort: 'lastChange', direction: 'ascending', hint: 'newest first' },
+    { title: QUEUE_SORT_TITLES.waiting, sort: 'waiting', direction: 'descending', hint: 'longest first' },
+    { title: QUEUE_SORT_TITLES.lastChange, sort: 'lastChange', direction: 'ascending', hint: 'newest first' },
     { title: 'Note' },
   ];
 

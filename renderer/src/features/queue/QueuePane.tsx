@@ -8,13 +8,14 @@ import { SectionNav } from './SectionNav.tsx';
 interface QueuePaneProps {
   gridRef: RefObject<HTMLTableElement | null>;
   onPick(row: QueueRow): void;
+  onRowsPainted(): void;
 }
 
 /**
  * The left side of the split view. While the pointer is over the list or the keyboard is in it, the
  * reviewer is at work there: live updates that would move rows wait, and a button offers them.
  */
-export function QueuePane({ gridRef, onPick }: QueuePaneProps) {
+export function QueuePane({ gridRef, onPick, onRowsPainted }: QueuePaneProps) {
   const pendingUpdates = useQueueStore((state) => state.pendingUpdates);
   const { setInteracting, applyUpdates } = useQueueStore.getState();
   useEffect(() => {
@@ -54,7 +55,7 @@ export function QueuePane({ gridRef, onPick }: QueuePaneProps) {
           </button>
         )}
       </div>
-      <QueueGrid gridRef={gridRef} onPick={onPick} />
+      <QueueGrid gridRef={gridRef} onPick={onPick} onRowsPainted={onRowsPainted} />
     </div>
   );
 }

@@ -15,8 +15,11 @@ import { useQueueStore } from './queue-store.ts';
 import { SplitView } from './SplitView.tsx';
 import { useRouteSync } from './use-route-sync.ts';
 
-/** The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address. */
-export function QueueScreen() {
+/**
+ * The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address.
+ * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens).
+ */
+export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
   const gridRef = useRef<HTMLTableElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -99,7 +102,7 @@ export function QueueScreen() {
       </p>
       {problem && <p role="alert">{problem}</p>}
       <SplitView
-        list={<QueuePane gridRef={gridRef} onPick={open} />}
+        list={<QueuePane gridRef={gridRef} onPick={open} onRowsPainted={onRowsPainted} />}
         detail={<CasePane customerId={customerId} focusRequest={focusRequest} onBack={backToList} />}
       />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />

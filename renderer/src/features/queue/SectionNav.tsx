@@ -1,8 +1,9 @@
 import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/queue.ts';
 import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP } from '../../../../contract/queue-view.ts';
+import type { SectionFilter } from '../../route.ts';
 import { useAppStore } from '../../store.ts';
 import { useOverdueStore } from './overdue-store.ts';
-import { type SectionFilter, useQueueStore } from './queue-store.ts';
+import { useQueueStore } from './queue-store.ts';
 
 const FILTERS: { value: SectionFilter; title: string }[] = [
   { value: 'all', title: 'All' },
