@@ -1,5 +1,7 @@
+import { Bell, X } from 'lucide-react';
 import { useRef } from 'react';
 import { flushSync } from 'react-dom';
+import { IconButton } from './Button.tsx';
 import { type Toast, useToastStore } from './toast-store.ts';
 
 /**
@@ -38,17 +40,16 @@ export function Toasts({ onOpen }: { onOpen(customerId: string): void }) {
                 remove(toast);
               }}
             >
+              <Bell aria-hidden="true" className="toast-icon" />
               <button type="button" className="toast-open" onClick={() => open(toast)}>
                 <strong>{toast.title}</strong> <span>{toast.body}</span>
               </button>
-              <button
-                type="button"
+              <IconButton
+                icon={X}
                 className="toast-dismiss"
-                aria-label={`Dismiss: ${toast.title}, ${toast.body}`}
+                label={`Dismiss: ${toast.title}, ${toast.body}`}
                 onClick={() => remove(toast)}
-              >
-                ×
-              </button>
+              />
             </li>
           ))}
         </ul>

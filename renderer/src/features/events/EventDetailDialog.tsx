@@ -15,7 +15,7 @@ export function EventDetailDialog() {
       {!data && !detail?.problem && <p role="status">Loading the event…</p>}
       {data && (
         <div className="event-detail">
-          <dl className="event-detail-facts">
+          <dl className="facts event-detail-facts">
             <dt>Topic</dt>
             <dd>
               <code>{data.event.topic}</code>

@@ -1,9 +1,9 @@
+import { RefreshCw } from 'lucide-react';
 import { type RefObject, useEffect } from 'react';
 import type { QueueRow } from '../../../../contract/queue.ts';
-import { QueueFilters } from './QueueFilters.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { QueueGrid } from './QueueGrid.tsx';
 import { useQueueStore } from './queue-store.ts';
-import { SectionNav } from './SectionNav.tsx';
 
 interface QueuePaneProps {
   gridRef: RefObject<HTMLTableElement | null>;
@@ -44,15 +44,11 @@ export function QueuePane({ gridRef, onPick, onRowsPainted }: QueuePaneProps) {
   }, [gridRef, setInteracting]);
   return (
     <div className="queue-pane">
-      <div className="queue-side">
-        <SectionNav />
-        <QueueFilters />
-      </div>
       <div className="queue-updates" aria-live="polite">
         {pendingUpdates > 0 && (
-          <button type="button" onClick={applyUpdates}>
+          <Button size="sm" icon={RefreshCw} onClick={applyUpdates}>
             {pendingUpdates === 1 ? '1 update' : `${pendingUpdates} updates`} — show
-          </button>
+          </Button>
         )}
       </div>
       <QueueGrid gridRef={gridRef} onPick={onPick} onRowsPainted={onRowsPainted} />

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * marks, a field's edge and the focus ring (1.4.3, 1.4.11).
  */
 
-const TOKENS = path.resolve(import.meta.dirname, '../../../renderer/src/styles/tokens.css');
+const TOKENS = path.resolve(import.meta.dirname, '../../renderer/src/styles/tokens.css');
 
 type Scheme = Map<string, string>;
 
