@@ -1,4 +1,4 @@
-import { AlarmClock, Ban } from 'lucide-react';
+import { AlarmClock, Ban, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { QueueRow } from '../../../../contract/queue.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
@@ -35,7 +35,7 @@ export function QueueGridRow({
 }: QueueGridRowProps) {
   const classes = ['queue-row', row.gone && 'queue-row-gone', overdue && 'queue-row-overdue'].filter(Boolean);
   const look = statusLook(row.section, row.status);
-  const note = row.latestNote ?? row.note;
+  const note = row.latestNote ?? null;
   const cells: Record<ColumnId, () => ReactNode> = {
     name: () => (
       <td key="name" className="queue-cell-name">
@@ -44,6 +44,13 @@ export function QueueGridRow({
           <Tag tone="danger" icon={Ban} title="The service answered “not found” for this customer">
             Gone from the service
           </Tag>
+        ) : row.note ? (
+          // The service's word on the case (why the last document was rejected): what triage needs, so it
+          // takes the e-mail's place; the e-mail stays on hover and in the case.
+          <span className="queue-row-note" title={`${row.note}\n${row.email}`}>
+            <TriangleAlert aria-hidden="true" className="queue-row-note-icon" />
+            {row.note}
+          </span>
         ) : (
           <span className="queue-row-email">{row.email}</span>
         )}

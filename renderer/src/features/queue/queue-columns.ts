@@ -44,7 +44,7 @@ export const WIDTH_LIMITS: Readonly<Record<SizedColumn, { min: number; max: numb
   note: { min: 96, max: 640 },
 };
 /** Name never gets narrower than this while an optional column could make way. */
-export const NAME_ROOM = 180;
+export const NAME_ROOM = 220;
 /** The row's side padding and the gap between cells (CSS: .queue-row). */
 export const ROW_PADDING = 24;
 export const CELL_GAP = 12;
