@@ -21,7 +21,8 @@ export function caseToOpen(pages: Pages<QueueRow>, lastCase: string | null): str
 /**
  * The case pane is never an empty half screen while the list has cases: with no case in the address, the
  * last case looked at on this computer opens (if the list holds it), else the list's first. In place of the
- * address, not after it, so that Back does not return to the empty pane. Every case opened is remembered.
+ * address, not after it, so that Back does not return to the empty pane; and once the rows are painted,
+ * so that they do not wait for the case (bench/start-up.ts). Every case opened is remembered.
  */
 export function useOpenOnStart(): void {
   const customerId = useAppStore((state) => state.customerId);
@@ -33,10 +34,21 @@ export function useOpenOnStart(): void {
     }
     const pick = caseToOpen(pages, localStorage.getItem(LAST_CASE_KEY));
     if (!pick) return;
-    const { navigate } = useAppStore.getState();
-    navigate(
-      { view: 'queue', section: useQueueStore.getState().section, customerId: pick },
-      { replace: true },
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // After the next frame is painted: a frame, then a task.
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        if (useAppStore.getState().customerId) return;
+        const { navigate } = useAppStore.getState();
+        navigate(
+          { view: 'queue', section: useQueueStore.getState().section, customerId: pick },
+          { replace: true },
+        );
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
   }, [customerId, pages]);
 }
