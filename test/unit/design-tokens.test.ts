@@ -71,6 +71,9 @@ const PAIRS: [string, string, number][] = [
   ...TONES.flatMap((tone): [string, string, number][] => [
     [`--color-${tone}-text`, `--color-${tone}-bg`, TEXT],
     [`--color-${tone}-icon`, `--color-${tone}-bg`, NON_TEXT],
+    // Icons also sit on the rows themselves (a rejection's mark), the selected one too.
+    [`--color-${tone}-icon`, '--color-canvas', NON_TEXT],
+    [`--color-${tone}-icon`, '--color-accent-subtle', NON_TEXT],
     [`--color-${tone}-fg`, '--color-canvas', TEXT],
     [`--color-${tone}-solid`, '--color-canvas', NON_TEXT],
   ]),
