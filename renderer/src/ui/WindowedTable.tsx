@@ -26,8 +26,10 @@ interface WindowedTableProps<Row> {
   rowKey(row: Row): string | number;
   /** A `<tr>` with the given index and style. */
   renderRow(row: Row, place: WindowedRowProps): ReactNode;
-  /** Said when the list is empty. */
-  empty: { icon: LucideIcon; title: string; text?: string };
+  /** Said when the list is empty and unfiltered: why nothing is here yet. */
+  empty: { icon: LucideIcon; title: string; text: string };
+  /** A filter narrows the list: empty, it says none match, in these words ("events", "entries"). */
+  filtered: { on: boolean; noun: string };
 }
 
 /**
@@ -80,11 +82,16 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
           </tbody>
         </table>
       </section>
-      {total === 0 && (
-        <EmptyState icon={props.empty.icon} title={props.empty.title}>
-          {props.empty.text}
-        </EmptyState>
-      )}
+      {total === 0 &&
+        (props.filtered.on ? (
+          <EmptyState icon={props.empty.icon} title={`No ${props.filtered.noun} match this filter`}>
+            Clear the filter to see them all.
+          </EmptyState>
+        ) : (
+          <EmptyState icon={props.empty.icon} title={props.empty.title}>
+            {props.empty.text}
+          </EmptyState>
+        ))}
     </div>
   );
 }

@@ -41,20 +41,13 @@ export function elapsedSince(since: string, now: number): string {
   return whole ? formatLong(whole.value, whole.unit.long) : 'under a minute';
 }
 
-const FULL = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const COMPACT = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const CLOCK = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-const DAY_TITLE = new Intl.DateTimeFormat(undefined, {
-  weekday: 'long',
-  month: 'long',
-  day: 'numeric',
-  year: 'numeric',
-});
+/** The reviewer's own way of writing dates (the system's locale and time zone). */
+const dates = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, options);
+const FULL = dates({ dateStyle: 'medium', timeStyle: 'medium' });
+const COMPACT = dates({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const CLOCK = dates({ hour: 'numeric', minute: '2-digit' });
+const DAY_TITLE = dates({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+// A key that sorts, in the reviewer's time zone: en-CA writes dates as YYYY-MM-DD.
 const DAY_KEY = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** The moment in full, to the second: what a hover shows, and what exports carry (as ISO). */

@@ -1,10 +1,9 @@
 import { ScrollText } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AuditRow } from '../../../../contract/case.ts';
-import { useAppStore } from '../../store.ts';
-import { CustomerRef } from '../../ui/CustomerRef.tsx';
 import { Moment } from '../../ui/time.tsx';
 import { type WindowedRowProps, WindowedTable } from '../../ui/WindowedTable.tsx';
+import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useAuditStore } from './audit-store.ts';
 
 const ROW_HEIGHT = 40;
@@ -31,11 +30,10 @@ export function AuditTable({ filtered }: { filtered: boolean }) {
       renderRow={(row, place) => <AuditTableRow row={row} {...place} />}
       empty={{
         icon: ScrollText,
-        title: filtered ? 'No entries match this filter' : 'Nothing audited yet',
-        text: filtered
-          ? 'Clear the filters to see every entry.'
-          : 'What is done at this desk is recorded here.',
+        title: 'Nothing audited yet',
+        text: 'What is done at this desk is recorded here.',
       }}
+      filtered={{ on: filtered, noun: 'entries' }}
     />
   );
 }
@@ -48,17 +46,7 @@ function AuditTableRow({ row, index, style }: { row: AuditRow } & WindowedRowPro
       </td>
       <td title={row.actor || undefined}>{row.actor || <span className="masked">Not recorded</span>}</td>
       <td title={row.action}>{row.what}</td>
-      <td>
-        {row.customerId ? (
-          <CustomerRef
-            id={row.customerId}
-            name={row.customerName}
-            onOpen={() => useAppStore.getState().openCustomer(row.customerId ?? '')}
-          />
-        ) : (
-          '—'
-        )}
-      </td>
+      <CustomerCell id={row.customerId} name={row.customerName} />
       <td>{row.outcome}</td>
       <td className="audit-detail" title={row.detail ?? undefined}>
         {row.detail ?? ''}

@@ -44,7 +44,9 @@ export function EventDetailDialog() {
             // A scroller the keyboard can reach: the payload may be wider or taller than the dialog.
             <section className="event-payload" aria-label="Payload">
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroller must take focus to scroll by keyboard. */}
-              <pre tabIndex={0}>{data.payload}</pre>
+              <pre className="code-block" tabIndex={0}>
+                {data.payload}
+              </pre>
             </section>
           ) : (
             <p>{data.payloadProblem}</p>

@@ -2,10 +2,9 @@ import { Activity, ShieldCheck, ShieldQuestion } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import { topicText } from '../../../../contract/event-topics.ts';
 import type { EventRow } from '../../../../contract/webhooks.ts';
-import { useAppStore } from '../../store.ts';
-import { CustomerRef } from '../../ui/CustomerRef.tsx';
 import { formatCompactDateTime as formatCompact, formatDateTime } from '../../ui/time.tsx';
 import { type WindowedRowProps, WindowedTable } from '../../ui/WindowedTable.tsx';
+import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
 const ROW_HEIGHT = 40;
@@ -31,11 +30,10 @@ export function EventLogTable({ filtered }: { filtered: boolean }) {
       renderRow={(row, { index, style }) => <EventLogRow row={row} index={index} style={style} />}
       empty={{
         icon: Activity,
-        title: filtered ? 'No events match this filter' : 'No events received yet',
-        text: filtered
-          ? 'Clear the filter to see every event.'
-          : 'The service’s webhook events appear here as they arrive.',
+        title: 'No events received yet',
+        text: 'The service’s events appear here as they arrive.',
       }}
+      filtered={{ on: filtered, noun: 'events' }}
     />
   );
 }
@@ -73,17 +71,7 @@ function EventLogRow({ row, index, style }: EventLogRowProps) {
           {topicText(row.topic)}
         </button>
       </td>
-      <td>
-        {row.customerId ? (
-          <CustomerRef
-            id={row.customerId}
-            name={row.customerName}
-            onOpen={() => useAppStore.getState().openCustomer(row.customerId ?? '')}
-          />
-        ) : (
-          '—'
-        )}
-      </td>
+      <CustomerCell id={row.customerId} name={row.customerName} />
       <td className="event-signature">
         {row.signatureVerified ? (
           <>

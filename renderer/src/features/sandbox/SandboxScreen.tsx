@@ -50,7 +50,7 @@ export function SandboxScreen() {
             <p>Gets a token and lists the customers (the sandbox answers on this machine only):</p>
             <section aria-label="curl command">
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroller must take focus to scroll by keyboard. */}
-              <pre className="sandbox-curl" tabIndex={0}>
+              <pre className="code-block" tabIndex={0}>
                 {panel.curl}
               </pre>
             </section>
