@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import {
   type ColumnId,
   type ColumnWidths,
@@ -19,19 +19,29 @@ export interface QueueColumns {
   resize(id: SizedColumn, width: number): void;
 }
 
-/** The columns as wide as the reviewer set them (remembered), and which of them fit the grid now. */
+/**
+ * The columns as wide as the reviewer set them (remembered), and which of them fit the grid now. The grid's
+ * width is watched, but only a change in which columns show renders the grid again: the first paint of the
+ * rows is not followed by a second one that changes nothing (bench/start-up.ts).
+ */
 export function useQueueColumns(gridRef: RefObject<HTMLElement | null>): QueueColumns {
   const [widths, setWidths] = useState(() => readWidths(localStorage.getItem(STORAGE_KEY)));
-  const [gridWidth, setGridWidth] = useState(0);
+  const gridWidth = useRef(0);
+  // Which columns show, as one string: the same columns are the same state, and React renders nothing.
+  const [shown, setShown] = useState(() => visibleColumns(0, widths).join(' '));
   useEffect(() => {
     const grid = gridRef.current;
     if (!grid) return;
-    setGridWidth(grid.clientWidth);
-    const observer = new ResizeObserver(() => setGridWidth(grid.clientWidth));
+    const measure = () => {
+      gridWidth.current = grid.clientWidth;
+      setShown(visibleColumns(gridWidth.current, widths).join(' '));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(grid);
     return () => observer.disconnect();
-  }, [gridRef]);
-  const visible = visibleColumns(gridWidth, widths);
+  }, [gridRef, widths]);
+  const visible = shown.split(' ') as ColumnId[];
   return {
     visible,
     widths,
