@@ -1,6 +1,7 @@
 // The Audit screen's reads and its exports (CSV, JSON Lines), made in main so the renderer only saves them.
 import type { AuditFilter, AuditRow, AuditWindow, ExportFile, ExportFormat } from '../../contract/case.ts';
 import type { AuditEntry, Journal } from '../journal/index.ts';
+import { namesOf } from '../webhooks/ingest.ts';
 import { exportFileName, toCsv } from './csv.ts';
 import { actionWords } from './words.ts';
 
@@ -27,8 +28,9 @@ export async function auditWindow(
     journal.audit.count(filter),
     journal.audit.facets(),
   ]);
+  const name = await namesOf(journal, entries);
   return {
-    rows: entries.map(toAuditRow),
+    rows: entries.map((entry) => ({ ...toAuditRow(entry), customerName: name(entry.customerId) })),
     total,
     actors: facets.actors,
     actions: facets.actions.map((action) => ({ action, what: actionWords(action) })),

@@ -46,8 +46,16 @@ describe('desk: the case panel, the audit log and exports', () => {
     );
 
     const audit = await h.call('audit.window', { filter: { action: 'note.add' }, offset: 0, limit: 10 });
+    const customer = await h.call('customers.get', { id: customerId });
+    // The Audit screen shows the customer's name beside its ID, as the queue does.
     expect(audit.rows).toMatchObject([
-      { action: 'note.add', what: 'Note written', customerId, actor: note.author },
+      {
+        action: 'note.add',
+        what: 'Note written',
+        customerId,
+        customerName: customer.name,
+        actor: note.author,
+      },
     ]);
     expect(JSON.stringify(audit)).not.toContain('scar');
 
@@ -120,6 +128,8 @@ describe('desk: the case panel, the audit log and exports', () => {
     const lines = csv.content.trimEnd().split('\r\n');
     expect(lines[0]).toBe('When,Who,What,Action,Customer,Outcome,Detail');
     expect(lines).toHaveLength(csv.count + 1);
+    // Full times to the millisecond, where the screen shows minutes (and the full time on hover).
+    expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/);
     expect(lines.slice(1).every((line) => line.includes(customerId))).toBe(true);
 
     const jsonl = await h.call('audit.export', { filter: { action: 'note.add' }, format: 'jsonl' });
@@ -128,6 +138,9 @@ describe('desk: the case panel, the audit log and exports', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(rows).toMatchObject([{ action: 'note.add', customerId }]);
+    // A name is personal data: the export leaves it out, as the queue's masked export does.
+    expect(rows[0]).not.toHaveProperty('customerName');
+    expect(jsonl.content).not.toContain((await h.call('customers.get', { id: customerId })).name);
     const exports = await h.call('audit.window', { filter: { action: 'audit.export' }, offset: 0, limit: 5 });
     expect(exports.total).toBe(2);
   });

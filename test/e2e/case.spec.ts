@@ -63,9 +63,10 @@ test('the case header shows the customer ID and copies it, saying so', async ({ 
   await page.keyboard.press('c');
   await expect.poll(() => copied(page)).toBe(id);
   // It lays out in a narrow pane: nothing wider than the panel at about 480 px. The queue at its narrowest
-  // (Home on the splitter) and a window just wide enough for both give the case that pane.
+  // (Home on the splitter) beside the sections, and a window just wide enough for all three, give the
+  // case that pane.
   await page.getByRole('separator', { name: 'Resize the queue' }).press('Home');
-  await page.setViewportSize({ width: 860, height: 900 });
+  await page.setViewportSize({ width: 1110, height: 900 });
   const { overflow, width } = await page.evaluate(() => {
     const panel = (
       globalThis as unknown as {
