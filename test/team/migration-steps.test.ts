@@ -1,7 +1,11 @@
 // Each team store migration from 2 on, applied to a store the migration before it left (migrations 1..N-1
 // only) with rows in it, and what it promises checked: one `step` each.
+import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
+import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
+import { grantReviewerRole } from '../../main/team/admin/grants.ts';
+import { KEPT_BY_MIGRATION_3 } from '../../main/team/store/migrations/03-rejections-pruned.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -11,9 +15,14 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.end();
 });
 
+/** Each store's administrator URL, by its client. */
+const urls = new WeakMap<pg.Client, string>();
+
 /** A store at schema `version`, as its administrator (the cluster's superuser) sees it. */
 async function storeAt(version: number): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: await freshDatabase() });
+  const url = await freshDatabase();
+  const client = new pg.Client({ connectionString: url });
+  urls.set(client, url);
   await client.connect();
   clients.push(client);
   await applyTeamMigrations(client, TEAM_MIGRATIONS.slice(0, version));
@@ -127,5 +136,73 @@ step(2, 'who did something is the login', () => {
     expect(
       await rowsOf(client, `SELECT actor, released FROM vetted.retries WHERE customer_id = 'c-2'`),
     ).toEqual([{ actor: await login(client), released: false }]);
+  });
+});
+
+step(3, 'the security log pruned by its retention rule, not by reviewers', () => {
+  const KEPT = KEPT_BY_MIGRATION_3;
+  /** Version 2 with a full security log and a few more: what a reviewer's DELETE used to prune. */
+  async function version2WithRejections(): Promise<pg.Client> {
+    const client = await storeAt(2);
+    await client.query(
+      `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason)
+       SELECT now(), '10.0.0.1', 401, 'signature-missing ' || n FROM generate_series(1, $1) AS n`,
+      [KEPT + 5],
+    );
+    return client;
+  }
+
+  /** A reviewers' group with the grants `team migrate` re-applies, and one login in it. */
+  async function reviewerOf(client: pg.Client): Promise<pg.Client> {
+    const suffix = crypto.randomBytes(4).toString('hex');
+    const group = `step3_reviewers_${suffix}`;
+    const login = `step3_dora_${suffix}`;
+    const password = crypto.randomBytes(12).toString('base64url');
+    await client.query(`CREATE ROLE ${group} NOLOGIN`);
+    await client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE ${group}`);
+    await grantReviewerRole(client, group);
+    const url = new URL(urls.get(client) ?? '');
+    url.username = login;
+    url.password = password;
+    const reviewer = new pg.Client({ connectionString: url.toString() });
+    await reviewer.connect();
+    clients.push(reviewer);
+    return reviewer;
+  }
+
+  test('keeps the local journal’s retention: the newest KEPT_REJECTIONS', () => {
+    expect(KEPT).toBe(KEPT_REJECTIONS);
+  });
+
+  test('adds a definer function that keeps only the newest entries, and only the administrator owns it', async () => {
+    const client = await version2WithRejections();
+    await applyMigration(client, 3);
+
+    const { rows } = await client.query<{ definer: boolean; owner: string; me: string }>(
+      `SELECT prosecdef AS definer, proowner::regrole::text AS owner, session_user AS me FROM pg_proc
+        WHERE oid = 'vetted.prune_webhook_rejections()'::regprocedure`,
+    );
+    expect(rows).toEqual([{ definer: true, owner: rows[0]?.me, me: rows[0]?.me }]);
+    await client.query('SELECT vetted.prune_webhook_rejections()');
+    const left = await client.query<{ n: number; oldest: string }>(
+      'SELECT count(*)::int AS n, min(reason) FILTER (WHERE seq = (SELECT min(seq) FROM vetted.webhook_rejections)) AS oldest FROM vetted.webhook_rejections',
+    );
+    expect(left.rows).toEqual([{ n: KEPT, oldest: 'signature-missing 6' }]);
+  });
+
+  test('with the grants re-applied, a reviewer prunes through the function and may not DELETE', async () => {
+    const client = await version2WithRejections();
+    await applyMigration(client, 3);
+    const reviewer = await reviewerOf(client);
+
+    await expect(reviewer.query('DELETE FROM vetted.webhook_rejections')).rejects.toMatchObject({
+      code: '42501',
+      message: 'permission denied for table webhook_rejections',
+    });
+    await reviewer.query('SELECT vetted.prune_webhook_rejections()');
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM vetted.webhook_rejections',
+    );
+    expect(rows).toEqual([{ n: KEPT }]);
   });
 });
