@@ -37,6 +37,27 @@ async function applyMigration(client: pg.Client, version: number): Promise<void>
   });
 }
 
+/** A reviewers' group with the grants `team migrate` re-applies, and one login in it, connected. */
+async function reviewerOf(
+  client: pg.Client,
+  name = 'dora',
+): Promise<pg.Client & { login: string; group: string }> {
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const group = `steps_reviewers_${suffix}`;
+  const login = `steps_${name}_${suffix}`;
+  const password = crypto.randomBytes(12).toString('base64url');
+  await client.query(`CREATE ROLE ${group} NOLOGIN`);
+  await client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE ${group}`);
+  await grantReviewerRole(client, group);
+  const url = new URL(urls.get(client) ?? '');
+  url.username = login;
+  url.password = password;
+  const reviewer = Object.assign(new pg.Client({ connectionString: url.toString() }), { login, group });
+  await reviewer.connect();
+  clients.push(reviewer);
+  return reviewer;
+}
+
 const stepped: number[] = [];
 function step(version: number, name: string, tests: () => void): void {
   stepped.push(version);
@@ -152,24 +173,6 @@ step(3, 'the security log pruned by its retention rule, not by reviewers', () =>
     return client;
   }
 
-  /** A reviewers' group with the grants `team migrate` re-applies, and one login in it. */
-  async function reviewerOf(client: pg.Client): Promise<pg.Client> {
-    const suffix = crypto.randomBytes(4).toString('hex');
-    const group = `step3_reviewers_${suffix}`;
-    const login = `step3_dora_${suffix}`;
-    const password = crypto.randomBytes(12).toString('base64url');
-    await client.query(`CREATE ROLE ${group} NOLOGIN`);
-    await client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE ${group}`);
-    await grantReviewerRole(client, group);
-    const url = new URL(urls.get(client) ?? '');
-    url.username = login;
-    url.password = password;
-    const reviewer = new pg.Client({ connectionString: url.toString() });
-    await reviewer.connect();
-    clients.push(reviewer);
-    return reviewer;
-  }
-
   test('keeps the local journal’s retention: the newest KEPT_REJECTIONS', () => {
     expect(KEPT).toBe(KEPT_REJECTIONS);
   });
@@ -204,5 +207,89 @@ step(3, 'the security log pruned by its retention rule, not by reviewers', () =>
       'SELECT count(*)::int AS n FROM vetted.webhook_rejections',
     );
     expect(rows).toEqual([{ n: KEPT }]);
+  });
+});
+
+step(4, 'what became of a submitted draft is in the audit log, under its submitter', () => {
+  /** Version 3 with drafts alice submitted: two waiting, one created before the migration. */
+  async function version3WithSubmissions() {
+    const client = await storeAt(3);
+    const alice = await reviewerOf(client, 'alice');
+    await alice.query(
+      `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, form)
+       SELECT gen_random_uuid(), 'd-' || n, 'sealed' FROM generate_series(1, 4) AS n`,
+    );
+    await alice.query(
+      `UPDATE vetted.team_outbox SET state = 'created', customer_id = 'c-4' WHERE draft_id = 'd-4'`,
+    );
+    return { client, alice };
+  }
+  const auditOf = async (client: pg.Client) =>
+    (
+      await client.query(
+        `SELECT actor, action, customer_id, outcome, detail FROM vetted.audit_log ORDER BY seq`,
+      )
+    ).rows;
+
+  test('records each outcome once, under the submitter, naming the draft and the login that sent it', async () => {
+    const { client, alice } = await version3WithSubmissions();
+    await applyMigration(client, 4);
+    const hub = await reviewerOf(client, 'hub');
+
+    await hub.query(`UPDATE vetted.team_outbox SET lease_holder = 'hub@h:1', attempts = 1`);
+    await hub.query(
+      `UPDATE vetted.team_outbox SET state = 'created', customer_id = 'c-1', lease_holder = NULL
+        WHERE draft_id = 'd-1'`,
+    );
+    await hub.query(`UPDATE vetted.team_outbox SET state = 'rejected' WHERE draft_id = 'd-2'`);
+    await hub.query(`UPDATE vetted.team_outbox SET state = 'attention' WHERE draft_id = 'd-3'`);
+    // Already out of the queue: a later update is no new outcome.
+    await hub.query(`UPDATE vetted.team_outbox SET state = 'created' WHERE draft_id IN ('d-1', 'd-4')`);
+
+    expect(await auditOf(client)).toEqual([
+      {
+        actor: alice.login,
+        action: 'customer.create',
+        customer_id: 'c-1',
+        outcome: 'ok',
+        detail: `draft d-1, sent by ${hub.login}`,
+      },
+      {
+        actor: alice.login,
+        action: 'customer.create',
+        customer_id: null,
+        outcome: 'rejected',
+        detail: `draft d-2, sent by ${hub.login}`,
+      },
+      {
+        actor: alice.login,
+        action: 'customer.create',
+        customer_id: null,
+        outcome: 'attention',
+        detail: `draft d-3, sent by ${hub.login}`,
+      },
+    ]);
+  });
+
+  test('every other insert into the audit log is still stamped with the login, whatever it names', async () => {
+    const { client, alice } = await version3WithSubmissions();
+    await applyMigration(client, 4);
+    const admin = (await client.query<{ me: string }>('SELECT session_user AS me')).rows[0]?.me;
+
+    await alice.query(
+      `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'eve', 'note.add', 'ok')`,
+    );
+    // Acting as the group changes current_user, not into the schema's owner: still stamped.
+    await alice.query(`SET ROLE ${alice.group}`);
+    await alice.query(
+      `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'eve', 'note.add', 'ok')`,
+    );
+    await client.query(
+      `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'eve', 'status.read', 'ok')`,
+    );
+    expect((await auditOf(client)).map((row) => row.actor)).toEqual([alice.login, alice.login, admin]);
+    await expect(alice.query('SELECT vetted.audit_outbox_outcome()')).rejects.toMatchObject({
+      code: '42501',
+    });
   });
 });
