@@ -1,6 +1,6 @@
 // Two desks and a hub on one sandbox, end to end (#18 "Tests and CI"): a webhook delivered once moves the row on
-// both desks within a second; audit rows carry the reviewer's own login; the database dump holds no personal
-// data in plaintext. That a reviewer cannot UPDATE or DELETE an audit row is test/team/admin-grants.test.ts.
+// both desks within a second; the one-time retry pre-fills from the submitted draft on either desk (#28);
+// audit rows carry the reviewer's own login; the database dump holds no personal data in plaintext. That a reviewer cannot UPDATE or DELETE an audit row is test/team/admin-grants.test.ts.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -52,6 +52,28 @@ test('a draft submitted on one desk is created once and shows on both desks', as
     customerId = row.id;
   }
 }, 60_000);
+
+test('the one-time retry form is pre-filled from the submitted draft on the submitting desk and on another reviewer’s, without the SSN', async () => {
+  expect(customerId).not.toBe('');
+  for (const desk of [alice, bob]) {
+    const prefill = await desk.call('retry.prefill', { customerId });
+    expect(prefill).toEqual({ customerId, fromDraft: true, form: { ...FORM, tin: '' } });
+  }
+  const db = new pg.Client({ connectionString: rig.adminUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ actor: string; outcome: string }>(
+      `SELECT actor, outcome FROM vetted.audit_log WHERE action = 'retry.open' AND customer_id = $1 ORDER BY seq`,
+      [customerId],
+    );
+    expect(rows).toEqual([
+      { actor: rig.reviewers.alice.login, outcome: 'prefilled' },
+      { actor: rig.reviewers.bob.login, outcome: 'prefilled' },
+    ]);
+  } finally {
+    await db.end();
+  }
+});
 
 test('a webhook delivered once moves the row on both desks within 1 s', async () => {
   expect(customerId).not.toBe('');

@@ -292,4 +292,14 @@ step(4, 'what became of a submitted draft is in the audit log, under its submitt
       code: '42501',
     });
   });
+
+  test('finds the draft that created a customer by that customer, through an index', async () => {
+    const { client } = await version3WithSubmissions();
+    await applyMigration(client, 4);
+    await client.query('SET enable_seqscan = off');
+    const plan = await client.query(
+      `EXPLAIN SELECT draft_id FROM vetted.team_outbox WHERE customer_id = 'c-4' AND state = 'created'`,
+    );
+    expect(JSON.stringify(plan.rows)).toContain('team_outbox_by_customer');
+  });
 });

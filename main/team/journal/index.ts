@@ -14,6 +14,7 @@ import { teamEventInbox } from './inbox.ts';
 import { teamNotesRepository } from './notes.ts';
 import { teamRejectionsRepository } from './rejections.ts';
 import { teamRetriesRepository } from './retries.ts';
+import { draftByCustomer } from './submitted-drafts.ts';
 import { poolDb, type TeamDb, type TeamRepositoryContext } from './team-db.ts';
 import { gated, teamUnits } from './units.ts';
 
@@ -45,7 +46,8 @@ function compose(team: TeamRepositoryContext, local: JournalRepositories): Journ
   return {
     customers: teamCustomersRepository(team),
     queue: local.queue,
-    drafts: local.drafts,
+    // A submitted draft left this desk for the team outbox: the retry's pre-fill finds it there.
+    drafts: { ...local.drafts, byCustomer: draftByCustomer(team, local.drafts) },
     outbox: local.outbox,
     documentImages: local.documentImages,
     events: teamEventsRepository(team),

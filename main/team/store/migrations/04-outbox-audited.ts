@@ -1,7 +1,9 @@
-// Team store migration 4: what became of a draft submitted to the team outbox is in the team's audit log, as a
-// solo desk records it (`customer.create`, who and which customer). The store writes the entry itself, in the
-// transaction that records the outcome: exactly once per outcome, whichever drainer sent the draft, and no
-// desk can leave it out or word it otherwise.
+// Team store migration 4: the team outbox answers for the customers it creates. What became of a submitted
+// draft is in the team's audit log, as a solo desk records it (`customer.create`, who and which customer),
+// and the draft that created a customer is found again by that customer (the one-time retry pre-fills from
+// it: main/team/journal/submitted-drafts.ts). The store writes the audit entry itself, in the transaction
+// that records the outcome: exactly once per outcome, whichever drainer sent the draft, and no desk can
+// leave it out or word it otherwise.
 //
 // Who created the customer is the reviewer who submitted the draft (`submitted_by`, stamped by the store from
 // their login at submission), not the hub or desk that happened to send it: that one is named in the detail.
@@ -40,10 +42,13 @@ REVOKE ALL ON FUNCTION vetted.audit_outbox_outcome() FROM PUBLIC;
 CREATE TRIGGER team_outbox_audit AFTER UPDATE OF state ON vetted.team_outbox
   FOR EACH ROW WHEN (OLD.state = 'queued' AND NEW.state <> 'queued')
   EXECUTE FUNCTION vetted.audit_outbox_outcome();
+
+-- The draft that created a customer, found again by it (the one-time retry's pre-fill on any desk).
+CREATE INDEX team_outbox_by_customer ON vetted.team_outbox (customer_id) WHERE customer_id IS NOT NULL;
 `;
 
 export const OUTBOX_AUDITED: TeamMigration = {
   version: 4,
-  name: 'what became of a submitted draft is in the audit log, under its submitter',
+  name: 'what became of a submitted draft is in the audit log, under its submitter; drafts by customer',
   sql: TEAM_SCHEMA_V4_OUTBOX_AUDIT,
 };
