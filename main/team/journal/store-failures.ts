@@ -1,6 +1,6 @@
 // A team journal call that the team store refused, or could not answer, in the words a reviewer reads (the
-// words of Settings → Team): a login the store no longer lets in (a removed reviewer), a store that cannot be
-// reached, a statement the store refuses this login. Anything else (a row Vetted cannot read, a constraint, a
+// words of Settings → Team): a login the store no longer lets in (a removed reviewer), a store that cannot
+// be reached, a statement the store refuses this login. Anything else (a row Vetted cannot read, a constraint, a
 // refusal of the desk's own) stays as it is. The desk's failure vocabulary (compose/app-errors.ts) turns a
 // TeamConnectionError into the DeskError a channel answers with.
 import pg from 'pg';
@@ -48,7 +48,16 @@ async function refusedStatement(
   }
 }
 
-/** The server's refusals, the socket's failures and TLS's, and node-postgres' own words for a lost connection. */
+/** node-postgres' own words for a connection that failed, ended or never authenticated. */
+const PG_CONNECTION_WORDS = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'SASL',
+  'The server does not support SSL',
+];
+
+/** The server's refusals, the socket's and TLS's failures, and node-postgres' words for a lost connection. */
 function fromTheStore(error: unknown): boolean {
   if (error instanceof pg.DatabaseError) return true;
   if (error instanceof AggregateError) return error.errors.some(fromTheStore);
@@ -56,7 +65,5 @@ function fromTheStore(error: unknown): boolean {
   const { code, syscall } = error as { code?: unknown; syscall?: unknown };
   if (typeof syscall === 'string') return true;
   if (typeof code === 'string' && /^(ERR_TLS|ERR_SSL|ERR_OSSL|UNABLE_TO_)|CERT/.test(code)) return true;
-  return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|SASL|The server does not support SSL)/i.test(
-    error.message,
-  );
+  return PG_CONNECTION_WORDS.some((words) => error.message.startsWith(words));
 }
