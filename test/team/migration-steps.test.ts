@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
-import { grantReviewerRole } from '../../main/team/admin/grants.ts';
 import { KEPT_BY_MIGRATION_3 } from '../../main/team/store/migrations/03-rejections-pruned.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
@@ -37,10 +36,15 @@ async function applyMigration(client: pg.Client, version: number): Promise<void>
   });
 }
 
-/** A reviewers' group with the grants `team migrate` re-applies, and one login in it, connected. */
+/**
+ * A login in a group of its own granted, beyond reading every table, what the step's test needs (SQL after
+ * GRANT, e.g. `INSERT ON vetted.x`): the grants `team migrate` applies are the latest schema's, which a store
+ * at an older version cannot take.
+ */
 async function reviewerOf(
   client: pg.Client,
-  name = 'dora',
+  name: string,
+  grants: readonly string[],
 ): Promise<pg.Client & { login: string; group: string }> {
   const suffix = crypto.randomBytes(4).toString('hex');
   const group = `steps_reviewers_${suffix}`;
@@ -48,7 +52,10 @@ async function reviewerOf(
   const password = crypto.randomBytes(12).toString('base64url');
   await client.query(`CREATE ROLE ${group} NOLOGIN`);
   await client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE ${group}`);
-  await grantReviewerRole(client, group);
+  await client.query(`GRANT USAGE ON SCHEMA vetted TO ${group}`);
+  await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA vetted TO ${group}`);
+  await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group}`);
+  for (const grant of grants) await client.query(`GRANT ${grant} TO ${group}`);
   const url = new URL(urls.get(client) ?? '');
   url.username = login;
   url.password = password;
@@ -193,10 +200,13 @@ step(3, 'the security log pruned by its retention rule, not by reviewers', () =>
     expect(left.rows).toEqual([{ n: KEPT, oldest: 'signature-missing 6' }]);
   });
 
-  test('with the grants re-applied, a reviewer prunes through the function and may not DELETE', async () => {
+  test('a reviewer granted EXECUTE (and no DELETE, as the grants now are) prunes through it', async () => {
     const client = await version2WithRejections();
     await applyMigration(client, 3);
-    const reviewer = await reviewerOf(client);
+    const reviewer = await reviewerOf(client, 'dora', [
+      'INSERT ON vetted.webhook_rejections',
+      'EXECUTE ON FUNCTION vetted.prune_webhook_rejections()',
+    ]);
 
     await expect(reviewer.query('DELETE FROM vetted.webhook_rejections')).rejects.toMatchObject({
       code: '42501',
@@ -211,10 +221,11 @@ step(3, 'the security log pruned by its retention rule, not by reviewers', () =>
 });
 
 step(4, 'what became of a submitted draft is in the audit log, under its submitter', () => {
+  const OUTBOX_WRITES = ['INSERT, UPDATE ON vetted.team_outbox', 'INSERT ON vetted.audit_log'];
   /** Version 3 with drafts alice submitted: two waiting, one created before the migration. */
   async function version3WithSubmissions() {
     const client = await storeAt(3);
-    const alice = await reviewerOf(client, 'alice');
+    const alice = await reviewerOf(client, 'alice', OUTBOX_WRITES);
     await alice.query(
       `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, form)
        SELECT gen_random_uuid(), 'd-' || n, 'sealed' FROM generate_series(1, 4) AS n`,
@@ -234,7 +245,7 @@ step(4, 'what became of a submitted draft is in the audit log, under its submitt
   test('records each outcome once, under the submitter, naming the draft and the login that sent it', async () => {
     const { client, alice } = await version3WithSubmissions();
     await applyMigration(client, 4);
-    const hub = await reviewerOf(client, 'hub');
+    const hub = await reviewerOf(client, 'hub', OUTBOX_WRITES);
 
     await hub.query(`UPDATE vetted.team_outbox SET lease_holder = 'hub@h:1', attempts = 1`);
     await hub.query(
@@ -293,7 +304,7 @@ step(4, 'what became of a submitted draft is in the audit log, under its submitt
     });
   });
 
-  test('finds the draft that created a customer by that customer, through an index', async () => {
+  test('finds the draft that created a customer by that customer, through an index; names who recorded it', async () => {
     const { client } = await version3WithSubmissions();
     await applyMigration(client, 4);
     await client.query('SET enable_seqscan = off');
@@ -301,5 +312,10 @@ step(4, 'what became of a submitted draft is in the audit log, under its submitt
       `EXPLAIN SELECT draft_id FROM vetted.team_outbox WHERE customer_id = 'c-4' AND state = 'created'`,
     );
     expect(JSON.stringify(plan.rows)).toContain('team_outbox_by_customer');
+    // And who recorded a row created: empty for what came before.
+    const { rows } = await client.query(
+      `SELECT draft_id, recorded_by FROM vetted.team_outbox WHERE state = 'created' ORDER BY draft_id`,
+    );
+    expect(rows).toEqual([{ draft_id: 'd-4', recorded_by: null }]);
   });
 });

@@ -27,7 +27,7 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   team_outbox: [
     'INSERT',
     `UPDATE (lease_holder, lease_until, attempts, maybe_created, state, customer_id, last_error, field_errors,
-       duplicate_of, next_attempt_at, finished_at)`,
+       duplicate_of, next_attempt_at, finished_at, recorded_by)`,
   ],
   audit_log: ['INSERT'],
 };

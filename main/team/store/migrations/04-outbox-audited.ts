@@ -1,9 +1,10 @@
 // Team store migration 4: the team outbox answers for the customers it creates. What became of a submitted
 // draft is in the team's audit log, as a solo desk records it (`customer.create`, who and which customer),
 // and the draft that created a customer is found again by that customer (the one-time retry pre-fills from
-// it: main/team/journal/submitted-drafts.ts). The store writes the audit entry itself, in the transaction
-// that records the outcome: exactly once per outcome, whichever drainer sent the draft, and no desk can
-// leave it out or word it otherwise.
+// it: main/team/journal/submitted-drafts.ts), and whoever recorded it created is named (`recorded_by`) so
+// that the customer it did not live to write is written by another at once. The store writes the audit entry
+// itself, in the transaction that records the outcome: exactly once per outcome, whichever drainer sent the
+// draft, and no desk can leave it out or word it otherwise.
 //
 // Who created the customer is the reviewer who submitted the draft (`submitted_by`, stamped by the store from
 // their login at submission), not the hub or desk that happened to send it: that one is named in the detail.
@@ -45,6 +46,10 @@ CREATE TRIGGER team_outbox_audit AFTER UPDATE OF state ON vetted.team_outbox
 
 -- The draft that created a customer, found again by it (the one-time retry's pre-fill on any desk).
 CREATE INDEX team_outbox_by_customer ON vetted.team_outbox (customer_id) WHERE customer_id IS NOT NULL;
+
+-- The drainer that recorded a row created: it writes the customer into the store next. Once it is gone
+-- (its liveness lock, main/team/outbox/liveness.ts), another drainer writes the customer without waiting.
+ALTER TABLE vetted.team_outbox ADD COLUMN recorded_by text;
 `;
 
 export const OUTBOX_AUDITED: TeamMigration = {
