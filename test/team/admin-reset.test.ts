@@ -58,7 +58,16 @@ test('reset-password refuses a removed reviewer, a login that is not a reviewer,
 test('join-code prints a current reviewer’s code again, which joins as before; a removed reviewer gets none', async () => {
   const store = await initTeamStore();
   const carol = await addTestReviewer(store, 'carol');
-  const run = await runTeam('join-code', carol.name, '--database', store.url, '--key-file', store.keyFile);
+  const run = await runTeam(
+    'join-code',
+    carol.name,
+    '--database',
+    store.url,
+    '--key-file',
+    store.keyFile,
+    '--sslmode',
+    'disable',
+  );
   expect(run.code, run.err).toBe(0);
   expect(run.out).toContain('nothing in the store changed');
   const lines = run.out.split('\n');
@@ -75,6 +84,8 @@ test('join-code prints a current reviewer’s code again, which joins as before;
     store.url,
     '--key-file',
     store.keyFile,
+    '--sslmode',
+    'disable',
   );
   expect(removed).toMatchObject({ code: 1, out: '' });
   expect(removed.err).toMatch(/was removed from the team/);

@@ -72,6 +72,13 @@ export async function addTestReviewer(
   ...extra: string[]
 ): Promise<TestReviewer> {
   const name = uniqueName(prefix);
+  // A store on loopback without TLS: said explicitly, as an administrator must (a URL with
+  // sslmode=verify-full, or --sslmode/--ca among `extra`, chooses for itself).
+  const chosen =
+    extra.includes('--sslmode') ||
+    extra.includes('--ca') ||
+    new URL(store.url).searchParams.get('sslmode') === 'verify-full';
+  const tls = chosen ? [] : ['--sslmode', 'disable'];
   const run = await runTeam(
     'add-reviewer',
     name,
@@ -79,6 +86,7 @@ export async function addTestReviewer(
     store.url,
     '--key-file',
     store.keyFile,
+    ...tls,
     ...extra,
   );
   expect(run, run.err).toMatchObject({ code: 0 });

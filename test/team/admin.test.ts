@@ -85,7 +85,16 @@ test('add-reviewer refuses names that are not lower-case identifiers, reserved, 
     ['pg_monitor', /reserved/],
     [taken.name, /already exists/],
   ] as const) {
-    const run = await runTeam('add-reviewer', name, '--database', store.url, '--key-file', store.keyFile);
+    const run = await runTeam(
+      'add-reviewer',
+      name,
+      '--database',
+      store.url,
+      '--key-file',
+      store.keyFile,
+      '--sslmode',
+      'disable',
+    );
     expect(run.code, name).toBe(1);
     expect(run.err, name).toMatch(words);
   }
@@ -101,6 +110,8 @@ test('add-reviewer refuses a key file that is not the team key', async () => {
     store.url,
     '--key-file',
     other.keyFile,
+    '--sslmode',
+    'disable',
   );
   expect(run.code).toBe(1);
   expect(run.err).toMatch(/not this team's key/);
