@@ -8,28 +8,16 @@ import type { QueueRow } from '../../contract/queue.ts';
 import { createServiceClient } from '../../main/service/index.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { type RigReviewer, startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, PERSON, startDesk } from './desk-harness.ts';
+import type { RigReviewer } from '../support/team-rig.ts';
+import { type DeskHarness, PERSON } from './desk-harness.ts';
+import { teamSuite } from './team-suite.ts';
 
-let rig: TeamRig;
-let alice: DeskHarness;
-let bob: DeskHarness;
+const team = teamSuite();
 let admin: pg.Pool;
-
-beforeAll(async () => {
-  rig = await startTeamRig(await freshDatabase());
-  admin = new pg.Pool({ connectionString: rig.adminUrl, max: 2 });
-  alice = await startDesk(await rig.deskDir('alice'));
-  bob = await startDesk(await rig.deskDir('bob'));
-}, 60_000);
-
-afterAll(async () => {
-  await alice?.close();
-  await bob?.close();
-  await admin?.end();
-  await rig?.close();
+beforeAll(() => {
+  admin = new pg.Pool({ connectionString: team.rig.adminUrl, max: 2 });
 });
+afterAll(() => admin?.end());
 
 interface TeamAuditRow {
   seq: string;
@@ -48,7 +36,7 @@ async function teamAudit(action: string): Promise<TeamAuditRow[]> {
   return rows;
 }
 
-const login = (who: RigReviewer) => rig.reviewers[who].login;
+const login = (who: RigReviewer) => team.rig.reviewers[who].login;
 const LOGINS = () => `(${['alice', 'bob', 'hub'].map((who) => login(who as RigReviewer)).join('|')})`;
 
 /** Submits one draft on `desk` and waits for its customer on the desk's queue; answers both ids. */
@@ -70,7 +58,7 @@ async function submitOn(desk: DeskHarness, firstName: string, lastName: string) 
 
 describe('customer.create', () => {
   test('a draft alice submits, sent by any drainer, is audited once under alice with its customer; bob’s Audit screen shows it', async () => {
-    const { draftId, customerId } = await submitOn(alice, 'retry', 'Ashdown');
+    const { draftId, customerId } = await submitOn(team.alice, 'retry', 'Ashdown');
 
     const rows = (await teamAudit('customer.create')).filter((row) => row.detail?.includes(draftId));
     expect(rows).toEqual([
@@ -82,7 +70,7 @@ describe('customer.create', () => {
         detail: expect.stringMatching(new RegExp(`^draft ${draftId}, sent by ${LOGINS()}$`)),
       },
     ]);
-    const seen = await bob.call('audit.window', {
+    const seen = await team.bob.call('audit.window', {
       filter: { action: 'customer.create', customerId },
       offset: 0,
       limit: 10,
@@ -93,14 +81,14 @@ describe('customer.create', () => {
   }, 60_000);
 
   test('a draft the service refuses is audited under its submitter with the refusal, as on a solo desk', async () => {
-    const { email } = await submitOn(bob, 'retry', 'Brackley');
+    const { email } = await submitOn(team.bob, 'retry', 'Brackley');
     // The same e-mail again: the service refuses it as a duplicate.
-    const { id: draftId } = await alice.call('drafts.create');
-    await alice.call('drafts.save', {
+    const { id: draftId } = await team.alice.call('drafts.create');
+    await team.alice.call('drafts.save', {
       id: draftId,
       form: validForm({ firstName: 'retry', lastName: 'Brackley', email }),
     });
-    await alice.call('drafts.submit', { ids: [draftId] });
+    await team.alice.call('drafts.submit', { ids: [draftId] });
     const rows = await until(
       async () => {
         const found = (await teamAudit('customer.create')).filter((row) => row.detail?.includes(draftId));
@@ -121,20 +109,40 @@ describe('every other audited action reaches the team’s audit log', () => {
   let uploadedId = '';
 
   beforeAll(async () => {
-    retryId = (await submitOn(alice, 'retry', 'Carmody')).customerId;
-    documentId = (await submitOn(alice, 'document', 'Dunmore')).customerId;
+    retryId = (await submitOn(team.alice, 'retry', 'Carmody')).customerId;
+    documentId = (await submitOn(team.alice, 'document', 'Dunmore')).customerId;
   }, 60_000);
 
-  /** Each action as alice's desk (or the hub) does it; `run` answers the customer the entry must name. */
-  const ACTIONS: { action: string; by: RigReviewer; run(): Promise<string | null> }[] = [
+  interface AuditedAction {
+    action: string;
+    by: RigReviewer;
+    /** Does it; answers the customer the entry must name. */
+    run(): Promise<string | null>;
+  }
+  /** An action alice's desk does with `call`, about `customer()` (none by default). */
+  const onAlicesDesk = (
+    action: string,
+    call: () => Promise<unknown>,
+    customer = (): string | null => null,
+  ): AuditedAction => ({
+    action,
+    by: 'alice',
+    async run() {
+      await call();
+      return customer();
+    },
+  });
+  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64)]).toString('base64');
+
+  const ACTIONS: AuditedAction[] = [
     {
       action: 'customer.add',
       by: 'alice',
       async run() {
         const service = createServiceClient({
-          baseUrl: rig.sandbox.baseUrl,
-          clientId: rig.sandbox.clientId,
-          clientSecret: rig.sandbox.clientSecret,
+          baseUrl: team.rig.sandbox.baseUrl,
+          clientId: team.rig.sandbox.clientId,
+          clientSecret: team.rig.sandbox.clientSecret,
         });
         try {
           const made = await service.customers.create({
@@ -142,132 +150,78 @@ describe('every other audited action reaches the team’s audit log', () => {
             firstName: 'verified',
             email: `added.${randomUUID().slice(0, 8)}@example.com`,
           });
-          await alice.call('customers.add', { ref: made.id });
+          await team.alice.call('customers.add', { ref: made.id });
           return made.id;
         } finally {
           await service.close();
         }
       },
     },
-    {
-      action: 'customers.import',
-      by: 'alice',
-      async run() {
-        await alice.call('customers.import');
-        return null;
+    onAlicesDesk('customers.import', () => team.alice.call('customers.import')),
+    onAlicesDesk(
+      'document.upload',
+      async () => {
+        const upload = {
+          uploadId: randomUUID(),
+          documentType: 'passport',
+          fileName: 'passport.png',
+        } as const;
+        const uploaded = await team.alice.call('documents.upload', {
+          ...upload,
+          customerId: documentId,
+          bytesBase64: png,
+        });
+        uploadedId = uploaded.id;
       },
-    },
-    {
-      action: 'document.upload',
-      by: 'alice',
-      async run() {
-        const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64)]);
-        uploadedId = (
-          await alice.call('documents.upload', {
-            customerId: documentId,
-            uploadId: randomUUID(),
-            documentType: 'passport',
-            fileName: 'passport.png',
-            bytesBase64: png.toString('base64'),
-          })
-        ).id;
-        return documentId;
-      },
-    },
-    {
-      action: 'document.imagePurge',
-      by: 'alice',
-      async run() {
-        expect(await alice.call('documents.purgeImage', { documentId: uploadedId })).toEqual({
+      () => documentId,
+    ),
+    onAlicesDesk(
+      'document.imagePurge',
+      async () =>
+        expect(await team.alice.call('documents.purgeImage', { documentId: uploadedId })).toEqual({
           purged: true,
-        });
-        return documentId;
-      },
-    },
-    {
-      action: 'draft.discard',
-      by: 'alice',
-      async run() {
-        const { id } = await alice.call('drafts.create');
-        await alice.call('drafts.discard', { id, confirmed: true });
-        return null;
-      },
-    },
-    {
-      action: 'note.add',
-      by: 'alice',
-      async run() {
-        await alice.call('notes.add', { customerId: retryId, text: 'Called the customer.' });
-        return retryId;
-      },
-    },
-    {
-      action: 'personal.reveal',
-      by: 'alice',
-      async run() {
-        await alice.call('customers.reveal', { id: retryId, reason: 'checking the address' });
-        return retryId;
-      },
-    },
-    {
-      action: 'queue.export',
-      by: 'alice',
-      async run() {
-        await alice.call('queue.export', { section: 'all', search: '' });
-        return null;
-      },
-    },
-    {
-      action: 'audit.export',
-      by: 'alice',
-      async run() {
-        await alice.call('audit.export', { filter: {}, format: 'csv' });
-        return null;
-      },
-    },
-    {
-      action: 'retry.open',
-      by: 'alice',
-      async run() {
-        await alice.call('retry.prefill', { customerId: retryId });
-        return retryId;
-      },
-    },
-    {
-      action: 'customer.retry',
-      by: 'alice',
-      async run() {
+        }),
+      () => documentId,
+    ),
+    onAlicesDesk('draft.discard', async () => {
+      const { id } = await team.alice.call('drafts.create');
+      await team.alice.call('drafts.discard', { id, confirmed: true });
+    }),
+    onAlicesDesk(
+      'note.add',
+      () => team.alice.call('notes.add', { customerId: retryId, text: 'Called the customer.' }),
+      () => retryId,
+    ),
+    onAlicesDesk(
+      'personal.reveal',
+      () => team.alice.call('customers.reveal', { id: retryId, reason: 'checking the address' }),
+      () => retryId,
+    ),
+    onAlicesDesk('queue.export', () => team.alice.call('queue.export', { section: 'all', search: '' })),
+    onAlicesDesk('audit.export', () => team.alice.call('audit.export', { filter: {}, format: 'csv' })),
+    onAlicesDesk(
+      'retry.open',
+      () => team.alice.call('retry.prefill', { customerId: retryId }),
+      () => retryId,
+    ),
+    onAlicesDesk(
+      'customer.retry',
+      () => {
         const form = validForm({ firstName: 'verified', lastName: 'Carmody', tin: '123-45-6789' });
-        await alice.call('retry.submit', { customerId: retryId, form, confirmed: true });
-        return retryId;
+        return team.alice.call('retry.submit', { customerId: retryId, form, confirmed: true });
       },
-    },
-    {
-      action: 'settings.change',
-      by: 'alice',
-      async run() {
-        await alice.call('settings.update', { notifications: false });
-        return null;
-      },
-    },
-    {
-      // Refused (the desk has joined already), and the refusal is audited.
-      action: 'team.join',
-      by: 'alice',
-      async run() {
-        const { joinCode: code, password } = rig.reviewers.alice;
-        await expect(alice.call('team.join', { code, password })).rejects.toMatchObject({
-          code: 'TeamAlreadyJoined',
-        });
-        return null;
-      },
-    },
-    {
-      // The hub subscribed the team's public URL when it took the listener role.
-      action: 'webhook.subscribe',
-      by: 'hub',
-      run: async () => null,
-    },
+      () => retryId,
+    ),
+    onAlicesDesk('settings.change', () => team.alice.call('settings.update', { notifications: false })),
+    // Refused (the desk has joined already), and the refusal is audited.
+    onAlicesDesk('team.join', async () => {
+      const { joinCode: code, password } = team.rig.reviewers.alice;
+      await expect(team.alice.call('team.join', { code, password })).rejects.toMatchObject({
+        code: 'TeamAlreadyJoined',
+      });
+    }),
+    // The hub subscribed the team's public URL when it took the listener role.
+    { action: 'webhook.subscribe', by: 'hub', run: async () => null },
   ];
 
   test.each(ACTIONS)('$action, done by $by', async ({ action, by, run }) => {
