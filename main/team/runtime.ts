@@ -2,6 +2,7 @@
 // store + this desk's local journal), the replica that keeps the local queue in step with the store (live by
 // LISTEN/NOTIFY, and from the last change number after any gap), and the team outbox's drainer. Solo mode
 // opens none of this.
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
@@ -110,7 +111,9 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
         pool,
         cipher,
         client: options.client,
-        holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
+        // Unique per run, not just per process: a hub restarted in a container is pid 1 again, and its
+        // previous run's rows must not pass for its own (they are taken at once, that run being gone).
+        holder: `${team.connection.user}@${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
         log,
         ...(options.drain ?? {}),
         onCreated: writeCreatedInto(journal),

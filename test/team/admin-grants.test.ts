@@ -57,6 +57,22 @@ test('a reviewer cannot delete customers, retries or notes, edit notes, change t
   expect(rows).toHaveLength(1);
 });
 
+test('a reviewer cannot delete from the webhooks’ security log: only the store’s pruning function deletes', async () => {
+  const db = await as();
+  await db.query(
+    `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason) VALUES (now(), '10.0.0.9', 401, 'x')`,
+  );
+  await expect(db.query('DELETE FROM vetted.webhook_rejections')).rejects.toMatchObject({
+    code: '42501',
+    message: 'permission denied for table webhook_rejections',
+  });
+  await expect(db.query('TRUNCATE vetted.webhook_rejections')).rejects.toMatchObject(PERMISSION_DENIED);
+  // The function keeps the newest entries: one row is far from the limit, so it stays.
+  await db.query('SELECT vetted.prune_webhook_rejections()');
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM vetted.webhook_rejections');
+  expect(rows).toEqual([{ n: 1 }]);
+});
+
 test('a reviewer does what the desk does: customers, history, change numbers, retries, the outbox', async () => {
   const db = await as();
   const client = await db.connect();
@@ -94,7 +110,7 @@ test('a reviewer does what the desk does: customers, history, change numbers, re
     await client.query(
       `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason) VALUES (now(), '10.0.0.1', 401, 'bad signature')`,
     );
-    await client.query('DELETE FROM vetted.webhook_rejections WHERE seq < 0');
+    await client.query('SELECT vetted.prune_webhook_rejections()');
     const notes = await client.query<{ author: string }>('SELECT author FROM vetted.notes');
     expect(notes.rows).toEqual([{ author: reviewer.name }]);
     await client.query('COMMIT');

@@ -3,7 +3,14 @@
 import { expect, test } from 'vitest';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { checkTeamStore } from '../../main/team/store/pool.ts';
-import { addTestReviewer, connectFailure, initTeamStore, reviewerPool, runTeam } from './admin-support.ts';
+import {
+  addTestReviewer,
+  connectFailure,
+  initTeamStore,
+  joinCodeCommand,
+  reviewerPool,
+  runTeam,
+} from './admin-support.ts';
 
 /** The password printed under its label, as an administrator reads it. */
 const printedPassword = (out: string) => {
@@ -58,7 +65,7 @@ test('reset-password refuses a removed reviewer, a login that is not a reviewer,
 test('join-code prints a current reviewer’s code again, which joins as before; a removed reviewer gets none', async () => {
   const store = await initTeamStore();
   const carol = await addTestReviewer(store, 'carol');
-  const run = await runTeam('join-code', carol.name, '--database', store.url, '--key-file', store.keyFile);
+  const run = await joinCodeCommand('join-code', carol.name, store, store.keyFile);
   expect(run.code, run.err).toBe(0);
   expect(run.out).toContain('nothing in the store changed');
   const lines = run.out.split('\n');
@@ -68,14 +75,7 @@ test('join-code prints a current reviewer’s code again, which joins as before;
 
   expect((await runTeam('join-code', carol.name, '--database', store.url)).err).toMatch(/needs --key-file/);
   expect(await runTeam('remove-reviewer', carol.name, '--database', store.url)).toMatchObject({ code: 0 });
-  const removed = await runTeam(
-    'join-code',
-    carol.name,
-    '--database',
-    store.url,
-    '--key-file',
-    store.keyFile,
-  );
+  const removed = await joinCodeCommand('join-code', carol.name, store, store.keyFile);
   expect(removed).toMatchObject({ code: 1, out: '' });
   expect(removed.err).toMatch(/was removed from the team/);
 });

@@ -10,6 +10,7 @@ import { freshDatabase } from '../support/team-db.ts';
 import {
   addTestReviewer,
   initTeamStore,
+  joinCodeCommand,
   reviewerPool,
   runTeam,
   tempPath,
@@ -85,7 +86,7 @@ test('add-reviewer refuses names that are not lower-case identifiers, reserved, 
     ['pg_monitor', /reserved/],
     [taken.name, /already exists/],
   ] as const) {
-    const run = await runTeam('add-reviewer', name, '--database', store.url, '--key-file', store.keyFile);
+    const run = await joinCodeCommand('add-reviewer', name, store, store.keyFile);
     expect(run.code, name).toBe(1);
     expect(run.err, name).toMatch(words);
   }
@@ -94,14 +95,7 @@ test('add-reviewer refuses names that are not lower-case identifiers, reserved, 
 test('add-reviewer refuses a key file that is not the team key', async () => {
   const store = await initTeamStore();
   const other = await initTeamStore();
-  const run = await runTeam(
-    'add-reviewer',
-    uniqueName('carol'),
-    '--database',
-    store.url,
-    '--key-file',
-    other.keyFile,
-  );
+  const run = await joinCodeCommand('add-reviewer', uniqueName('carol'), store, other.keyFile);
   expect(run.code).toBe(1);
   expect(run.err).toMatch(/not this team's key/);
 });

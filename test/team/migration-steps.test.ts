@@ -1,7 +1,10 @@
 // Each team store migration from 2 on, applied to a store the migration before it left (migrations 1..N-1
 // only) with rows in it, and what it promises checked: one `step` each.
+import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
+import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
+import { KEPT_BY_MIGRATION_3 } from '../../main/team/store/migrations/03-rejections-pruned.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -11,9 +14,14 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.end();
 });
 
+/** Each store's administrator URL, by its client. */
+const urls = new WeakMap<pg.Client, string>();
+
 /** A store at schema `version`, as its administrator (the cluster's superuser) sees it. */
 async function storeAt(version: number): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: await freshDatabase() });
+  const url = await freshDatabase();
+  const client = new pg.Client({ connectionString: url });
+  urls.set(client, url);
   await client.connect();
   clients.push(client);
   await applyTeamMigrations(client, TEAM_MIGRATIONS.slice(0, version));
@@ -26,6 +34,35 @@ async function applyMigration(client: pg.Client, version: number): Promise<void>
     from: version - 1,
     to: version,
   });
+}
+
+/**
+ * A login in a group of its own granted, beyond reading every table, what the step's test needs (SQL after
+ * GRANT, e.g. `INSERT ON vetted.x`): the grants `team migrate` applies are the latest schema's, which a store
+ * at an older version cannot take.
+ */
+async function reviewerOf(
+  client: pg.Client,
+  name: string,
+  grants: readonly string[],
+): Promise<pg.Client & { login: string; group: string }> {
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const group = `steps_reviewers_${suffix}`;
+  const login = `steps_${name}_${suffix}`;
+  const password = crypto.randomBytes(12).toString('base64url');
+  await client.query(`CREATE ROLE ${group} NOLOGIN`);
+  await client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE ${group}`);
+  await client.query(`GRANT USAGE ON SCHEMA vetted TO ${group}`);
+  await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA vetted TO ${group}`);
+  await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group}`);
+  for (const grant of grants) await client.query(`GRANT ${grant} TO ${group}`);
+  const url = new URL(urls.get(client) ?? '');
+  url.username = login;
+  url.password = password;
+  const reviewer = Object.assign(new pg.Client({ connectionString: url.toString() }), { login, group });
+  await reviewer.connect();
+  clients.push(reviewer);
+  return reviewer;
 }
 
 const stepped: number[] = [];
@@ -127,5 +164,158 @@ step(2, 'who did something is the login', () => {
     expect(
       await rowsOf(client, `SELECT actor, released FROM vetted.retries WHERE customer_id = 'c-2'`),
     ).toEqual([{ actor: await login(client), released: false }]);
+  });
+});
+
+step(3, 'the security log pruned by its retention rule, not by reviewers', () => {
+  const KEPT = KEPT_BY_MIGRATION_3;
+  /** Version 2 with a full security log and a few more: what a reviewer's DELETE used to prune. */
+  async function version2WithRejections(): Promise<pg.Client> {
+    const client = await storeAt(2);
+    await client.query(
+      `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason)
+       SELECT now(), '10.0.0.1', 401, 'signature-missing ' || n FROM generate_series(1, $1) AS n`,
+      [KEPT + 5],
+    );
+    return client;
+  }
+
+  test('keeps the local journal’s retention: the newest KEPT_REJECTIONS', () => {
+    expect(KEPT).toBe(KEPT_REJECTIONS);
+  });
+
+  test('adds a definer function that keeps only the newest entries, and only the administrator owns it', async () => {
+    const client = await version2WithRejections();
+    await applyMigration(client, 3);
+
+    const { rows } = await client.query<{ definer: boolean; owner: string; me: string }>(
+      `SELECT prosecdef AS definer, proowner::regrole::text AS owner, session_user AS me FROM pg_proc
+        WHERE oid = 'vetted.prune_webhook_rejections()'::regprocedure`,
+    );
+    expect(rows).toEqual([{ definer: true, owner: rows[0]?.me, me: rows[0]?.me }]);
+    await client.query('SELECT vetted.prune_webhook_rejections()');
+    const left = await client.query<{ n: number; oldest: string }>(
+      'SELECT count(*)::int AS n, min(reason) FILTER (WHERE seq = (SELECT min(seq) FROM vetted.webhook_rejections)) AS oldest FROM vetted.webhook_rejections',
+    );
+    expect(left.rows).toEqual([{ n: KEPT, oldest: 'signature-missing 6' }]);
+  });
+
+  test('a reviewer granted EXECUTE (and no DELETE, as the grants now are) prunes through it', async () => {
+    const client = await version2WithRejections();
+    await applyMigration(client, 3);
+    const reviewer = await reviewerOf(client, 'dora', [
+      'INSERT ON vetted.webhook_rejections',
+      'EXECUTE ON FUNCTION vetted.prune_webhook_rejections()',
+    ]);
+
+    await expect(reviewer.query('DELETE FROM vetted.webhook_rejections')).rejects.toMatchObject({
+      code: '42501',
+      message: 'permission denied for table webhook_rejections',
+    });
+    await reviewer.query('SELECT vetted.prune_webhook_rejections()');
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM vetted.webhook_rejections',
+    );
+    expect(rows).toEqual([{ n: KEPT }]);
+  });
+});
+
+step(4, 'what became of a submitted draft is in the audit log, under its submitter', () => {
+  const OUTBOX_WRITES = ['INSERT, UPDATE ON vetted.team_outbox', 'INSERT ON vetted.audit_log'];
+  /** Version 3 with drafts alice submitted: two waiting, one created before the migration. */
+  async function version3WithSubmissions() {
+    const client = await storeAt(3);
+    const alice = await reviewerOf(client, 'alice', OUTBOX_WRITES);
+    await alice.query(
+      `INSERT INTO vetted.team_outbox (idempotency_key, draft_id, form)
+       SELECT gen_random_uuid(), 'd-' || n, 'sealed' FROM generate_series(1, 4) AS n`,
+    );
+    await alice.query(
+      `UPDATE vetted.team_outbox SET state = 'created', customer_id = 'c-4' WHERE draft_id = 'd-4'`,
+    );
+    return { client, alice };
+  }
+  const auditOf = async (client: pg.Client) =>
+    (
+      await client.query(
+        `SELECT actor, action, customer_id, outcome, detail FROM vetted.audit_log ORDER BY seq`,
+      )
+    ).rows;
+
+  test('records each outcome once, under the submitter, naming the draft and the login that sent it', async () => {
+    const { client, alice } = await version3WithSubmissions();
+    await applyMigration(client, 4);
+    const hub = await reviewerOf(client, 'hub', OUTBOX_WRITES);
+
+    await hub.query(`UPDATE vetted.team_outbox SET lease_holder = 'hub@h:1', attempts = 1`);
+    await hub.query(
+      `UPDATE vetted.team_outbox SET state = 'created', customer_id = 'c-1', lease_holder = NULL
+        WHERE draft_id = 'd-1'`,
+    );
+    await hub.query(`UPDATE vetted.team_outbox SET state = 'rejected' WHERE draft_id = 'd-2'`);
+    await hub.query(`UPDATE vetted.team_outbox SET state = 'attention' WHERE draft_id = 'd-3'`);
+    // Already out of the queue: a later update is no new outcome.
+    await hub.query(`UPDATE vetted.team_outbox SET state = 'created' WHERE draft_id IN ('d-1', 'd-4')`);
+
+    expect(await auditOf(client)).toEqual([
+      {
+        actor: alice.login,
+        action: 'customer.create',
+        customer_id: 'c-1',
+        outcome: 'ok',
+        detail: `draft d-1, sent by ${hub.login}`,
+      },
+      {
+        actor: alice.login,
+        action: 'customer.create',
+        customer_id: null,
+        outcome: 'rejected',
+        detail: `draft d-2, sent by ${hub.login}`,
+      },
+      {
+        actor: alice.login,
+        action: 'customer.create',
+        customer_id: null,
+        outcome: 'attention',
+        detail: `draft d-3, sent by ${hub.login}`,
+      },
+    ]);
+  });
+
+  test('every other insert into the audit log is still stamped with the login, whatever it names', async () => {
+    const { client, alice } = await version3WithSubmissions();
+    await applyMigration(client, 4);
+    const admin = (await client.query<{ me: string }>('SELECT session_user AS me')).rows[0]?.me;
+
+    await alice.query(
+      `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'eve', 'note.add', 'ok')`,
+    );
+    // Acting as the group changes current_user, not into the schema's owner: still stamped.
+    await alice.query(`SET ROLE ${alice.group}`);
+    await alice.query(
+      `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'eve', 'note.add', 'ok')`,
+    );
+    await client.query(
+      `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'eve', 'status.read', 'ok')`,
+    );
+    expect((await auditOf(client)).map((row) => row.actor)).toEqual([alice.login, alice.login, admin]);
+    await expect(alice.query('SELECT vetted.audit_outbox_outcome()')).rejects.toMatchObject({
+      code: '42501',
+    });
+  });
+
+  test('finds the draft that created a customer by that customer, through an index; names who recorded it', async () => {
+    const { client } = await version3WithSubmissions();
+    await applyMigration(client, 4);
+    await client.query('SET enable_seqscan = off');
+    const plan = await client.query(
+      `EXPLAIN SELECT draft_id FROM vetted.team_outbox WHERE customer_id = 'c-4' AND state = 'created'`,
+    );
+    expect(JSON.stringify(plan.rows)).toContain('team_outbox_by_customer');
+    // And who recorded a row created: empty for what came before.
+    const { rows } = await client.query(
+      `SELECT draft_id, recorded_by FROM vetted.team_outbox WHERE state = 'created' ORDER BY draft_id`,
+    );
+    expect(rows).toEqual([{ draft_id: 'd-4', recorded_by: null }]);
   });
 });

@@ -28,8 +28,9 @@ Creates the login NAME (lower-case letters, digits, _) in the reviewers' group w
 prints the join code for their desk (where the store is as desks reach it, their login, the team key) and,
 separately, the one-time password: hand the two over by different channels.
   --host, --port  how desks reach the database (default: the host and port of --database)
-  --sslmode       verify-full (TLS, the server's certificate checked) or disable (default: --database's
-                  sslmode if it is verify-full, else disable; verify-full when --ca is given)
+  --sslmode       verify-full (TLS, the server's certificate checked) or disable (no TLS: only for a store
+                  on the desks' own machine or a private network; said with a warning). Default: verify-full
+                  when --database has sslmode=verify-full or --ca is given; otherwise it must be given
   --ca            the PEM certificate of the CA that signed the server's certificate (default with
                   verify-full: --database's sslrootcert, if it names one)
 `,

@@ -84,6 +84,7 @@ async function runCommand(
     case 'add-reviewer': {
       const name = oneName(command, rest);
       const options = reviewerOptions(command, name, values, admin);
+      if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
       const reviewer = await addReviewer(client, options);
       const sslmode = options.sslmode;
       const where = `${reviewer.connection.host}:${reviewer.connection.port}/${reviewer.connection.database}`;
@@ -98,10 +99,9 @@ async function runCommand(
     }
     case 'join-code': {
       const name = oneName(command, rest);
-      const { joinCode, connection } = await reviewerJoinCode(
-        client,
-        reviewerOptions(command, name, values, admin),
-      );
+      const options = reviewerOptions(command, name, values, admin);
+      if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
+      const { joinCode, connection } = await reviewerJoinCode(client, options);
       io.out(
         `The join code of ${name} again (${connection.host}:${connection.port}/${connection.database}, sslmode ${connection.sslmode}); nothing in the store changed.\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
@@ -145,12 +145,29 @@ async function runCommand(
   }
 }
 
-/** What a join code tells desks (add-reviewer, join-code), defaulting to how the administrator reached the store. */
+/** Said on stderr whenever a join code tells desks to connect without TLS: the administrator chose it. */
+export const NO_TLS_WARNING =
+  'WARNING: this join code tells the desks to connect WITHOUT TLS (sslmode disable): the password exchange ' +
+  'is protected (SCRAM), but every query and answer crosses the network readable. Only for a store on the ' +
+  "desks' own machine or a private network you trust.\n";
+
+/**
+ * What a join code tells desks (add-reviewer, join-code): TLS as the administrator's URL asks for it
+ * (sslmode=verify-full, its sslrootcert) unless --sslmode says otherwise. A URL that does not ask for TLS is
+ * not taken as a choice to go without: the administrator says so with --sslmode disable.
+ */
 function reviewerOptions(command: string, name: string, values: Values, admin: AdminUrl): AddReviewerOptions {
   const keyFile = values['key-file'];
   if (!keyFile) throw new TeamAdminError(`${command} needs --key-file FILE (the file init wrote).`);
   const sslmode =
-    values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : 'disable');
+    values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : undefined);
+  if (sslmode === undefined) {
+    throw new TeamAdminError(
+      `--database does not ask for sslmode=verify-full, so the join code would tell the desks to connect without TLS. ` +
+        'Give --sslmode verify-full (with --ca CA.pem, or sslrootcert in the URL), or --sslmode disable for a ' +
+        'store on the desks’ own machine or a private network you trust.',
+    );
+  }
   if (sslmode !== 'verify-full' && sslmode !== 'disable') {
     throw new TeamAdminError('--sslmode is verify-full or disable.');
   }

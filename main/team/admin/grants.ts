@@ -7,14 +7,15 @@ import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 
 /** UPDATE with columns is PostgreSQL's column privilege: only those columns may be SET. */
-type Privilege = 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
+type Privilege = 'INSERT' | 'UPDATE' | `UPDATE (${string})`;
 
 /**
- * Beyond SELECT (granted on every table): what each table takes. DELETE only where a repository deletes:
- * pruning the webhook rejections kept. A released retry stays as a tombstone (UPDATE), the team outbox keeps
- * every row (its state says where it is), and notes and history are never edited. UPDATE names its columns
- * wherever a row says who did something (a retry's actor, an outbox row's submitter) or what happened (an
- * event): the rest of such a row is not a desk's to rewrite.
+ * Beyond SELECT (granted on every table): what each table takes. No DELETE anywhere: the webhooks' security
+ * log is pruned by the store's own function (REVIEWER_FUNCTIONS), so no reviewer can empty it. A released
+ * retry stays as a tombstone (UPDATE), the team outbox keeps every row (its state says where it is), and
+ * notes and history are never edited. UPDATE names its columns wherever a row says who did something (a
+ * retry's actor, an outbox row's submitter) or what happened (an event): the rest of such a row is not a
+ * desk's to rewrite.
  */
 export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   customers: ['INSERT', 'UPDATE'],
@@ -22,14 +23,20 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   retries: ['INSERT', 'UPDATE (seq, used_at, outcome, released)'],
   notes: ['INSERT'],
   events: ['INSERT', 'UPDATE (duplicates_seen, processed_at)'],
-  webhook_rejections: ['INSERT', 'DELETE'],
+  webhook_rejections: ['INSERT'],
   team_outbox: [
     'INSERT',
     `UPDATE (lease_holder, lease_until, attempts, maybe_created, state, customer_id, last_error, field_errors,
-       duplicate_of, next_attempt_at, finished_at)`,
+       duplicate_of, next_attempt_at, finished_at, recorded_by)`,
   ],
   audit_log: ['INSERT'],
 };
+
+/**
+ * The store's functions the group may run (each SECURITY DEFINER, owned by the administrator, doing one
+ * thing by the store's own rule): pruning the security log to its newest entries (migration 3).
+ */
+export const REVIEWER_FUNCTIONS: readonly string[] = ['vetted.prune_webhook_rejections()'];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);
 
@@ -70,4 +77,7 @@ export async function grantReviewerRole(db: Queryable, role: string): Promise<vo
   }
   await db.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA vetted FROM PUBLIC, ${group}`);
   await db.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group}`);
+  // Trigger functions need no EXECUTE to fire: what a reviewer may call is exactly the list.
+  await db.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA vetted FROM PUBLIC, ${group}`);
+  for (const fn of REVIEWER_FUNCTIONS) await db.query(`GRANT EXECUTE ON FUNCTION ${fn} TO ${group}`);
 }

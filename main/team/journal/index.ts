@@ -14,6 +14,8 @@ import { teamEventInbox } from './inbox.ts';
 import { teamNotesRepository } from './notes.ts';
 import { teamRejectionsRepository } from './rejections.ts';
 import { teamRetriesRepository } from './retries.ts';
+import { storeFailure } from './store-failures.ts';
+import { draftByCustomer } from './submitted-drafts.ts';
 import { poolDb, type TeamDb, type TeamRepositoryContext } from './team-db.ts';
 import { gated, teamUnits } from './units.ts';
 
@@ -45,7 +47,8 @@ function compose(team: TeamRepositoryContext, local: JournalRepositories): Journ
   return {
     customers: teamCustomersRepository(team),
     queue: local.queue,
-    drafts: local.drafts,
+    // A submitted draft left this desk for the team outbox: the retry's pre-fill finds it there.
+    drafts: { ...local.drafts, byCustomer: draftByCustomer(team, local.drafts) },
     outbox: local.outbox,
     documentImages: local.documentImages,
     events: teamEventsRepository(team),
@@ -70,10 +73,15 @@ export async function openTeamJournal({
   if (!storeChecked) await checkTeamSchema(pool);
   const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, clock });
   const units = teamUnits({ pool, local, onCommitted, compose: (db, repos) => compose(context(db), repos) });
+  // What the store refused or could not answer reaches the desk in words (a removed reviewer's, say).
+  const inWords = <T>(call: Promise<T>): Promise<T> =>
+    call.catch(async (error: unknown) => {
+      throw await storeFailure(pool, error);
+    });
   return {
     schemaVersion: TEAM_LATEST_VERSION,
-    ...gated(compose(context(poolDb(pool, onCommitted)), local), units.outside),
-    transaction: units.transaction,
+    ...gated(compose(context(poolDb(pool, onCommitted)), local), (call) => inWords(units.outside(call))),
+    transaction: (work, options) => inWords(units.transaction(work, options)),
     // The hub's listener records the team's webhooks straight into the team store (events unique by id).
     openInbox: (options) => teamEventInbox(context(poolDb(pool)), options),
     // The pool is its owner's to close.

@@ -4,12 +4,15 @@
 // the same key and learns the same answer).
 import type { Failure } from '../../drafts/outbox/classify.ts';
 import type { Queryable } from '../store/sql.ts';
+import { holderIsGone } from './liveness.ts';
 import { parseRows, ROW_COLUMNS, type TeamOutboxRow } from './rows.ts';
 
 /**
- * Takes up to `limit` due rows: queued, lease free or expired, next attempt due. SKIP LOCKED: two drainers
- * taking at once never take the same row. One statement, so the lease is committed before any send. A row
- * taken from another holder (its lease expired: it died or stalled) may have been sent: it is marked so.
+ * Takes up to `limit` due rows: queued, next attempt due, and lease free, expired, or held by a drainer that
+ * is gone (liveness.ts: a killed drainer's rows are taken at once, a live one's lease is respected). SKIP
+ * LOCKED: two drainers taking at once never take the same row. One statement, so the lease is committed
+ * before any send. A row taken from another holder (it died or stalled) may have been sent: it is marked so,
+ * and its send replays the same key, so the service answers with the customer it already created.
  */
 export async function takeDue(
   db: Queryable,
@@ -21,7 +24,7 @@ export async function takeDue(
     `WITH due AS (
        SELECT idempotency_key FROM vetted.team_outbox
         WHERE state = 'queued'
-          AND (lease_until IS NULL OR lease_until < now())
+          AND (lease_until IS NULL OR lease_until < now() OR ${holderIsGone('lease_holder')})
           AND (next_attempt_at IS NULL OR next_attempt_at <= now())
         ORDER BY next_attempt_at NULLS FIRST, submitted_at
         LIMIT $3
@@ -72,9 +75,10 @@ export async function recordOutcome(
 function outcomeUpdate(outcome: Outcome): [string, unknown[]] {
   switch (outcome.kind) {
     case 'created':
+      // Who recorded it writes the customer next: if it is gone before that, the repair need not wait.
       return [
         `state = 'created', customer_id = $3, maybe_created = false, last_error = NULL, field_errors = '{}',
-         next_attempt_at = NULL, finished_at = now()`,
+         next_attempt_at = NULL, finished_at = now(), recorded_by = $2`,
         [outcome.customerId],
       ];
     case 'retry':

@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import pg from 'pg';
 import type { TeamConnection } from '../../settings/team-connection.ts';
 import { isTeamKey } from '../team-key.ts';
-import { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
 
@@ -83,15 +83,25 @@ export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
   }
 }
 
-function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError {
+/** Where a pool connects (its settings, or the URL it was given), and the password never to repeat. */
+export function poolTarget(pool: pg.Pool): { target: ConnectionTarget; secrets: string[] } {
   const options = pool.options as pg.PoolConfig;
-  const target = {
-    host: String(options.host ?? ''),
-    port: Number(options.port ?? 5432),
-    database: String(options.database ?? ''),
-    user: String(options.user ?? ''),
+  const url = options.connectionString ? new URL(options.connectionString) : undefined;
+  const password = options.password ?? (url && decodeURIComponent(url.password));
+  return {
+    target: {
+      host: String(options.host ?? url?.hostname ?? ''),
+      port: Number(options.port ?? (url?.port || 5432)),
+      database: String(options.database ?? url?.pathname.slice(1) ?? ''),
+      user: String(options.user ?? (url ? decodeURIComponent(url.username) : '')),
+    },
+    secrets: typeof password === 'string' && password ? [password] : [],
   };
-  return teamConnectionError(error, target, typeof options.password === 'string' ? [options.password] : []);
+}
+
+function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError {
+  const { target, secrets } = poolTarget(pool);
+  return teamConnectionError(error, target, secrets);
 }
 
 export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {

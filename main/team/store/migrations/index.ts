@@ -4,9 +4,16 @@ import type pg from 'pg';
 import type { Queryable } from '../sql.ts';
 import { TEAM_TABLES } from './01-tables.ts';
 import { LOGIN_STAMPS } from './02-login-stamps.ts';
+import { REJECTIONS_PRUNED } from './03-rejections-pruned.ts';
+import { OUTBOX_AUDITED } from './04-outbox-audited.ts';
 import { applyTeamMigrations, requireTeamSchema, type TeamMigration } from './runner.ts';
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [TEAM_TABLES, LOGIN_STAMPS];
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
+  TEAM_TABLES,
+  LOGIN_STAMPS,
+  REJECTIONS_PRUNED,
+  OUTBOX_AUDITED,
+];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
 
