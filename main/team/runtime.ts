@@ -23,7 +23,13 @@ import {
   submitToTeam,
   type TeamDrain,
 } from './outbox/index.ts';
-import { checkTeamStore, openTeamPool, TeamConnectionError, teamClientConfig } from './store/pool.ts';
+import {
+  checkTeamStore,
+  directConnection,
+  openTeamPool,
+  TeamConnectionError,
+  teamClientConfig,
+} from './store/pool.ts';
 
 const FLUSH_EVERY_MS = 5_000;
 
@@ -80,7 +86,8 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const cipher = personalCipher(team.teamKey);
   const replication = startReplication({
     pool,
-    connection: teamClientConfig(team.connection, team.password, {
+    // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
+    connection: teamClientConfig(directConnection(team.connection), team.password, {
       applicationName: `${application}-listen`,
     }),
     cipher,
@@ -105,9 +112,18 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     await pool.end();
     throw error;
   }
-  const drain: TeamDrain = options.drains
+  // The outbox's LISTEN needs a session of its own too: one connection on the direct address.
+  const notifications = options.drains
+    ? openTeamPool(directConnection(team.connection), team.password, {
+        max: 1,
+        applicationName: `${application}-outbox-listen`,
+        onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
+      })
+    : undefined;
+  const drain: TeamDrain = notifications
     ? startTeamDrain({
         pool,
+        notifications,
         cipher,
         client: options.client,
         holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
@@ -146,6 +162,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
       await drain.close();
       await replication.close();
       await journal.close();
+      await notifications?.end();
       await pool.end();
     },
   };

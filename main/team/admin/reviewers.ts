@@ -70,6 +70,8 @@ export interface AddReviewerOptions {
   port: number;
   sslmode: TeamConnection['sslmode'];
   caFile?: string;
+  /** Where desks open what needs a session of its own, when host:port is a pooler in transaction mode. */
+  direct?: TeamConnection['direct'];
 }
 
 export interface NewReviewer {
@@ -105,6 +107,7 @@ async function joinCodeOf(
     user: options.name,
     sslmode: options.sslmode,
     ...(ca ? { ca } : {}),
+    ...(options.direct ? { direct: options.direct } : {}),
   });
   return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), connection };
 }
