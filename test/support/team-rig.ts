@@ -23,7 +23,8 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { freePort } from './free-port.ts';
 import { samplePerson } from './person.ts';
 
-export type RigReviewer = 'alice' | 'bob' | 'hub';
+/** `hub2`: a second hub's login, for a standby (the rig runs only `hub`). */
+export type RigReviewer = 'alice' | 'bob' | 'hub' | 'hub2';
 
 export interface TeamRig {
   adminUrl: string;
@@ -41,7 +42,7 @@ export interface TeamRig {
    */
   retryOnService(customerId: string, lastName: string, email: string): Promise<void>;
   /** A new data directory for a desk, joined as `who` and set to the sandbox as "My service account". */
-  deskDir(who: Exclude<RigReviewer, 'hub'>): Promise<string>;
+  deskDir(who: Exclude<RigReviewer, 'hub' | 'hub2'>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -69,7 +70,12 @@ async function prejoin(dir: string, sandbox: RunningSandbox, reviewer: NewReview
   await createMembership({ vault, settings, startedOn: null }).join(reviewer.joinCode, reviewer.password);
 }
 
-async function makeTeam(adminUrl: string, keyDir: string) {
+/** Where desks and the hub reach the store: a pooler in front of it (sessions of their own go to the server). */
+export interface RigOptions {
+  pooler?: { host: string; port: number };
+}
+
+async function makeTeam(adminUrl: string, keyDir: string, { pooler }: RigOptions) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -82,19 +88,26 @@ async function makeTeam(adminUrl: string, keyDir: string) {
       const made = await addReviewer(admin, {
         name: login,
         keyFile,
-        host: hostname,
-        port: Number(port),
+        host: pooler?.host ?? hostname,
+        port: pooler?.port ?? Number(port),
         sslmode: 'disable',
+        ...(pooler ? { direct: { host: hostname, port: Number(port) } } : {}),
       });
       return { ...made, login };
     };
-    return { teamId, reviewers: { alice: await add('alice'), bob: await add('bob'), hub: await add('hub') } };
+    const reviewers = {
+      alice: await add('alice'),
+      bob: await add('bob'),
+      hub: await add('hub'),
+      hub2: await add('hub2'),
+    };
+    return { teamId, reviewers };
   } finally {
     await admin.end();
   }
 }
 
-export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
+export async function startTeamRig(adminUrl: string, options: RigOptions = {}): Promise<TeamRig> {
   const dirs: string[] = [];
   const keep = (dir: string) => {
     dirs.push(dir);
@@ -104,7 +117,7 @@ export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
   const hubLog: string[] = [];
   let hub: RunningHub | undefined;
   try {
-    const { teamId, reviewers } = await makeTeam(adminUrl, keep(tempDir('vetted-team-admin-')));
+    const { teamId, reviewers } = await makeTeam(adminUrl, keep(tempDir('vetted-team-admin-')), options);
     const log = createLogger((line) => hubLog.push(line));
     const config = openHubConfig(keep(tempDir('vetted-hub-')), log);
     await joinCommand(config, { code: reviewers.hub.joinCode, password: reviewers.hub.password }, log);
