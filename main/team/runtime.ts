@@ -11,6 +11,7 @@ import { personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
+import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';
 import { type Replication, startReplication } from './journal/replication.ts';
@@ -30,6 +31,7 @@ import {
   TeamConnectionError,
   teamClientConfig,
 } from './store/pool.ts';
+import { teamSubscriptionSecrets } from './subscription-secrets.ts';
 
 const FLUSH_EVERY_MS = 5_000;
 
@@ -62,6 +64,8 @@ export interface TeamRuntime {
   readonly local: SqliteJournal;
   readonly replication: Replication;
   readonly drain: TeamDrain;
+  /** The team's webhook subscription secrets (the hub that leads verifies deliveries with them). */
+  readonly webhookSecrets: SubscriptionSecrets;
   /** Moves valid drafts into the team outbox (each under its Idempotency-Key), then off this desk. */
   submit(ids: readonly string[]): Promise<SubmitResult & FlushResult>;
   /** Drafts queued here while the store was unreachable go to the team outbox now. */
@@ -155,6 +159,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     local,
     replication,
     drain,
+    webhookSecrets: teamSubscriptionSecrets({ db: pool, teamKey: team.teamKey, log }),
     submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),
     flushLocal: () => flushLocal({ local, pool, cipher, log }),
     async close() {

@@ -10,7 +10,7 @@ import { startHubCore } from '../../main/compose/hub.ts';
 import { hubCli } from '../../main/hub/cli.ts';
 import { hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
 import { createLogger } from '../../main/log/logger.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { quickClient } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
@@ -87,4 +87,97 @@ test('leading on a service of its own, the hub subscribes its public URL and rec
   await core.stopListener();
   await core.startListener();
   expect(await client.subscriptions.list()).toHaveLength(1);
+});
+
+/** A hub's data directory joined to `store` and pointed at `sandbox`, and its core (not leading yet). */
+async function hubOn(store: Awaited<ReturnType<typeof makeTeamStore>>, sandbox: RunningSandbox) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-core-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  await hubCommand(
+    ['service', '--data-dir', dir, '--base-url', sandbox.baseUrl, '--client-id', sandbox.clientId],
+    `${sandbox.clientSecret}\n`,
+  );
+  const log = createLogger(() => undefined);
+  const config = openHubConfig(dir, log);
+  return { config, log };
+}
+
+test('a hub taking the role over verifies what the service signs for the subscription another hub made', async () => {
+  const url = await freshDatabase();
+  const store = await makeTeamStore(url);
+  const sandbox = await startSandbox({ port: 0 });
+  cleanups.push(() => sandbox.close());
+  const client = quickClient(sandbox);
+  cleanups.push(() => client.close());
+  // One public URL for both, as one tunnel or load balancer in front of both hubs.
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}/webhooks`;
+  const first = await hubOn(store, sandbox);
+  const a = await startHubCore({ ...first, team: hubTeam(first.config), port, publicUrl });
+  cleanups.push(() => a.close());
+  await a.startListener();
+  await a.stopListener();
+
+  const second = await hubOn(store, sandbox);
+  const b = await startHubCore({ ...second, team: hubTeam(second.config), port, publicUrl });
+  cleanups.push(() => b.close());
+  await b.startListener();
+  // The first hub's subscription is the team's: none is made twice, and its secret is in the store, sealed.
+  expect((await client.subscriptions.list()).map((subscription) => subscription.url)).toEqual([publicUrl]);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  const kept = await db.query<{ secret: string }>('SELECT secret FROM vetted.webhook_secrets');
+  expect(kept.rows).toEqual([{ secret: expect.stringMatching(/^v1\./) }]);
+  expect(second.config.vault.names().filter((name) => name.startsWith('webhookSecret:'))).toEqual([]);
+
+  const created = await client.customers.create(samplePerson('Hub', 'Over', 'hub.over@example.com'), {
+    idempotencyKey: crypto.randomUUID(),
+  });
+  await until(
+    async () => {
+      await sandbox.advanceClock(0);
+      const { rows } = await db.query<{ verified: boolean }>(
+        'SELECT signature_verified AS verified FROM vetted.events WHERE customer_id = $1',
+        [created.id],
+      );
+      return rows.length > 0 && rows.every((row) => row.verified);
+    },
+    'the delivery, signed for the first hub’s subscription, recorded by the second',
+    20_000,
+  );
+  const refused = await db.query('SELECT reason FROM vetted.webhook_rejections');
+  expect(refused.rows).toEqual([]);
+});
+
+test('a hub that kept a subscription’s secret in its own vault moves it into the team store', async () => {
+  const url = await freshDatabase();
+  const store = await makeTeamStore(url);
+  const sandbox = await startSandbox({ port: 0 });
+  cleanups.push(() => sandbox.close());
+  const client = quickClient(sandbox);
+  cleanups.push(() => client.close());
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}/webhooks`;
+  const hub = await hubOn(store, sandbox);
+  // As a hub of an earlier Vetted left it: the subscription on the service, its secret in the hub's vault.
+  const secret = crypto.randomUUID();
+  const { id } = await client.subscriptions.create(publicUrl, secret, {
+    idempotencyKey: crypto.randomUUID(),
+  });
+  hub.config.vault.set(`webhookSecret:${id}`, secret);
+
+  const core = await startHubCore({ ...hub, team: hubTeam(hub.config), port, publicUrl });
+  cleanups.push(() => core.close());
+  await core.startListener();
+  expect(hub.config.vault.has(`webhookSecret:${id}`)).toBe(false);
+  expect(await client.subscriptions.list()).toHaveLength(1);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  const { rows } = await db.query<{ id: string; secret: string }>(
+    'SELECT subscription_id AS id, secret FROM vetted.webhook_secrets',
+  );
+  expect(rows).toEqual([{ id, secret: expect.not.stringContaining(secret) }]);
 });

@@ -11,7 +11,7 @@ type Privilege = 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
 
 /**
  * Beyond SELECT (granted on every table): what each table takes. DELETE only where a repository deletes:
- * pruning the webhook rejections kept. A released retry stays as a tombstone (UPDATE), the team outbox keeps
+ * pruning the webhook rejections kept, a deleted subscription's secret. A released retry stays as a tombstone (UPDATE), the team outbox keeps
  * every row (its state says where it is), and notes and history are never edited. UPDATE names its columns
  * wherever a row says who did something (a retry's actor, an outbox row's submitter) or what happened (an
  * event): the rest of such a row is not a desk's to rewrite.
@@ -29,6 +29,7 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
        duplicate_of, next_attempt_at, finished_at)`,
   ],
   audit_log: ['INSERT'],
+  webhook_secrets: ['INSERT', 'DELETE'],
 };
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);
