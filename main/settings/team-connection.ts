@@ -3,6 +3,8 @@
 import { z } from 'zod';
 
 const HostSchema = z.string().min(1).max(255);
+/** The most of a CA's PEM a connection (and so a join code) carries. */
+export const MAX_CA_CHARS = 64_000;
 const PortSchema = z.number().int().min(1).max(65535);
 
 /** How to reach the team store. `ca`: the PEM of the CA that signed the server's certificate. */
@@ -16,7 +18,7 @@ export const TeamConnectionSchema = z.strictObject({
    * `host`. disable: no TLS, only for a database on this machine or a private network.
    */
   sslmode: z.enum(['disable', 'verify-full']),
-  ca: z.string().max(64_000).optional(),
+  ca: z.string().max(MAX_CA_CHARS).optional(),
   /**
    * Where work that needs a session of its own connects (LISTEN, the hub's listener lock) when `host:port`
    * is a pooler in transaction mode (PgBouncer): the PostgreSQL server itself. Absent: `host:port` too.
