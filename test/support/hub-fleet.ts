@@ -21,6 +21,8 @@ export const STANDBY_LINE = /hub: standby — another hub holds the listener\n/;
 
 export interface HubProcess extends HubChild {
   readonly name: string;
+  /** Its data directory (its log is vetted.log there). */
+  readonly dir: string;
   /** Where its listener listens when it leads (the front relays there). */
   readonly port: number;
   /** Resolves once the hub has printed a line matching `pattern` (rejects after `timeoutMs`, or if it exits). */
@@ -122,6 +124,7 @@ function hubProcess(name: string, dir: string, port: number, options: HubFleetOp
   return {
     ...started,
     name,
+    dir,
     port,
     said,
     leading: async (timeoutMs) => (await said(LEADING_LINE, 'to lead', timeoutMs))[1]!,
