@@ -4,7 +4,6 @@
 // Desks and hubs working through a real PgBouncer: test/integration/team-pgbouncer.test.ts.
 import crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -15,6 +14,7 @@ import { decodeJoinCode, encodeJoinCode, JoinCodeError } from '../../main/team/j
 import { createMembership } from '../../main/team/membership.ts';
 import { directConnection, teamClientConfig } from '../../main/team/store/pool.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
+import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
 import { addTestReviewer, initTeamStore, runTeam, uniqueName } from './admin-support.ts';
@@ -30,14 +30,6 @@ function desk() {
   const vault = openFileKeyVault({ dir });
   const settings = openSettings({ dir });
   return { vault, settings, membership: createMembership({ vault, settings, startedOn: null }) };
-}
-
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const pooled: TeamConnection = {
@@ -113,7 +105,8 @@ test('add-reviewer and join-code put the pooler and the server itself into the j
 
 test('joining checks the direct address too: one that cannot be reached refuses the join, keeping nothing', async () => {
   const store = await makeTeamStore(await freshDatabase());
-  const port = await deadPort();
+  // Free a moment ago: nothing listens there.
+  const port = await freePort();
   const unreachable = { ...store.connection, direct: { host: '127.0.0.1', port } };
   const d = desk();
   const code = encodeJoinCode({ teamId: store.teamId, connection: unreachable, teamKey: store.teamKey });
