@@ -130,12 +130,12 @@ step(2, 'who did something is the login', () => {
   });
 });
 
-step(3, "the webhook subscriptions' secrets, sealed, for every hub", () => {
+step(5, "the webhook subscriptions' secrets, sealed, for every hub", () => {
   test('adds the table, leaves the rows before it as they were, and stamps who keeps a secret', async () => {
-    const client = await storeAt(2);
+    const client = await storeAt(4);
     await client.query(`INSERT INTO vetted.events (id, topic, resource_id, created, received_at, signature_verified)
       VALUES ('e-1', 'customer_created', 'c-1', now(), now(), true)`);
-    await applyMigration(client, 3);
+    await applyMigration(client, 5);
 
     expect((await client.query('SELECT id FROM vetted.events')).rows).toEqual([{ id: 'e-1' }]);
     await client.query(

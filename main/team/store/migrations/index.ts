@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Queryable } from '../sql.ts';
 import { TEAM_TABLES } from './01-tables.ts';
 import { LOGIN_STAMPS } from './02-login-stamps.ts';
-import { WEBHOOK_SECRETS } from './03-webhook-secrets.ts';
+import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { applyTeamMigrations, requireTeamSchema, type TeamMigration } from './runner.ts';
 
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [TEAM_TABLES, LOGIN_STAMPS, WEBHOOK_SECRETS];
