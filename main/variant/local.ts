@@ -5,6 +5,7 @@ import { refusal } from '../failures.ts';
 import { openJournal } from '../journal/index.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
+import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { DeskVariant } from './index.ts';
 
 export interface LocalDeskOptions {
@@ -29,7 +30,7 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
         if (!joined()) reconcileAll();
       },
     },
-    webhooks: (context) => webhooksFeature(context),
+    webhooks: (context) => webhooksFeature(context, vaultSubscriptionSecrets(context.vault)),
     close: () => journal.close(),
   };
 }

@@ -55,6 +55,10 @@ test('a reviewer cannot delete customers, retries or notes, edit notes, change t
   );
   const { rows } = await db.query('SELECT reviewer_role FROM vetted.team_meta');
   expect(rows).toHaveLength(1);
+  // A kept webhook secret is kept or forgotten whole, never rewritten (its seal names the subscription).
+  await expect(db.query(`UPDATE vetted.webhook_secrets SET secret = 'x'`)).rejects.toMatchObject(
+    PERMISSION_DENIED,
+  );
 });
 
 test('a reviewer cannot delete from the webhooks’ security log: only the store’s pruning function deletes', async () => {
@@ -73,7 +77,7 @@ test('a reviewer cannot delete from the webhooks’ security log: only the store
   expect(rows).toEqual([{ n: 1 }]);
 });
 
-test('a reviewer does what the desk does: customers, history, change numbers, retries, the outbox', async () => {
+test('a reviewer does what the desk (or a hub) does: customers, history, change numbers, retries, the outbox, webhook secrets', async () => {
   const db = await as();
   const client = await db.connect();
   try {
@@ -111,6 +115,11 @@ test('a reviewer does what the desk does: customers, history, change numbers, re
       `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason) VALUES (now(), '10.0.0.1', 401, 'bad signature')`,
     );
     await client.query('SELECT vetted.prune_webhook_rejections()');
+    // A hub is a reviewer's login: it keeps the secret of a subscription it makes, and forgets it.
+    await client.query(
+      `INSERT INTO vetted.webhook_secrets (subscription_id, secret) VALUES ('s1', 'v1.sealed')`,
+    );
+    await client.query(`DELETE FROM vetted.webhook_secrets WHERE subscription_id = 's1'`);
     const notes = await client.query<{ author: string }>('SELECT author FROM vetted.notes');
     expect(notes.rows).toEqual([{ author: reviewer.name }]);
     await client.query('COMMIT');

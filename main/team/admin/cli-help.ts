@@ -23,6 +23,7 @@ Refuses a database that already is a team store (use \`migrate\`).
 `,
   'add-reviewer': `Usage: npm run team -- add-reviewer NAME --database URL --key-file FILE
          [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
+         [--direct-host HOST] [--direct-port PORT]
 
 Creates the login NAME (lower-case letters, digits, _) in the reviewers' group with a random password, and
 prints the join code for their desk (where the store is as desks reach it, their login, the team key) and,
@@ -33,6 +34,10 @@ separately, the one-time password: hand the two over by different channels.
                   when --database has sslmode=verify-full or --ca is given; otherwise it must be given
   --ca            the PEM certificate of the CA that signed the server's certificate (default with
                   verify-full: --database's sslrootcert, if it names one)
+  --direct-host, --direct-port
+                  when --host/--port is a pooler in transaction mode (PgBouncer): the PostgreSQL server
+                  itself, where desks and hubs open what needs a session of its own (LISTEN, the hub's
+                  listener lock); --direct-port defaults to the port of --database
 `,
   'remove-reviewer': `Usage: npm run team -- remove-reviewer NAME --database URL
 
@@ -49,6 +54,7 @@ by another channel than the join code.
 `,
   'join-code': `Usage: npm run team -- join-code NAME --database URL --key-file FILE
          [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
+         [--direct-host HOST] [--direct-port PORT]
 
 Prints the join code of NAME, a current reviewer, again: for a new desk, or one whose join code was lost.
 Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
+import type { TeamConnection } from '../../settings/team-connection.ts';
 import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './admin-connection.ts';
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
@@ -26,6 +27,8 @@ const OPTIONS = {
   'key-file': { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
+  'direct-host': { type: 'string' },
+  'direct-port': { type: 'string' },
   sslmode: { type: 'string' },
   ca: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -57,6 +60,13 @@ export async function runTeamCli(argv: readonly string[], io: TeamCliIo): Promis
   }
 }
 
+/** host:port/database, the direct address if any, the TLS mode: what a join code tells desks. */
+function whereDesksGo(connection: TeamConnection): string {
+  const { host, port, database, direct, sslmode } = connection;
+  const sessions = direct ? `, sessions of their own at ${direct.host}:${direct.port}` : '';
+  return `${host}:${port}/${database}${sessions}, sslmode ${sslmode}`;
+}
+
 function oneName(command: string, rest: string[]): string {
   if (rest.length !== 1) throw new TeamAdminError(`${command} takes one NAME (see --help).`);
   return rest[0]!;
@@ -86,10 +96,8 @@ async function runCommand(
       const options = reviewerOptions(command, name, values, admin);
       if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
       const reviewer = await addReviewer(client, options);
-      const sslmode = options.sslmode;
-      const where = `${reviewer.connection.host}:${reviewer.connection.port}/${reviewer.connection.database}`;
       io.out(
-        `Reviewer ${name} added (${where}, sslmode ${sslmode}).\n\n` +
+        `Reviewer ${name} added (${whereDesksGo(reviewer.connection)}).\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
           `${reviewer.joinCode}\n\n` +
           `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
@@ -103,7 +111,7 @@ async function runCommand(
       if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
       const { joinCode, connection } = await reviewerJoinCode(client, options);
       io.out(
-        `The join code of ${name} again (${connection.host}:${connection.port}/${connection.database}, sslmode ${connection.sslmode}); nothing in the store changed.\n\n` +
+        `The join code of ${name} again (${whereDesksGo(connection)}); nothing in the store changed.\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
           `${joinCode}\n`,
       );
@@ -174,9 +182,8 @@ function reviewerOptions(command: string, name: string, values: Values, admin: A
   if (values.ca && sslmode === 'disable') throw new TeamAdminError('--ca needs --sslmode verify-full.');
   // Desks verify the server with the CA the administrator's own connection trusts, unless told otherwise.
   const ca = values.ca ?? (sslmode === 'verify-full' ? admin.sslrootcert : undefined);
-  const port = values.port ? Number(values.port) : admin.target.port;
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new TeamAdminError('--port is a port number.');
+  const port = portOption('--port', values.port) ?? admin.target.port;
+  const direct = directOption(values, admin);
   return {
     name,
     keyFile,
@@ -184,5 +191,28 @@ function reviewerOptions(command: string, name: string, values: Values, admin: A
     port,
     sslmode,
     ...(ca ? { caFile: ca } : {}),
+    ...(direct ? { direct } : {}),
   };
+}
+
+function portOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new TeamAdminError(`${name} is a port number.`);
+  return port;
+}
+
+/**
+ * Where desks open what needs a session of its own when --host/--port is a pooler in transaction mode: the
+ * server itself, by default at the port of --database (the administrator's own connection goes there).
+ */
+function directOption(values: Values, admin: AdminUrl): { host: string; port: number } | undefined {
+  const port = portOption('--direct-port', values['direct-port']);
+  const host = values['direct-host'];
+  if (!host) {
+    if (port !== undefined) throw new TeamAdminError('--direct-port needs --direct-host.');
+    return undefined;
+  }
+  return { host, port: port ?? admin.target.port };
 }

@@ -7,15 +7,15 @@ import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 
 /** UPDATE with columns is PostgreSQL's column privilege: only those columns may be SET. */
-type Privilege = 'INSERT' | 'UPDATE' | `UPDATE (${string})`;
+type Privilege = 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
 
 /**
- * Beyond SELECT (granted on every table): what each table takes. No DELETE anywhere: the webhooks' security
- * log is pruned by the store's own function (REVIEWER_FUNCTIONS), so no reviewer can empty it. A released
- * retry stays as a tombstone (UPDATE), the team outbox keeps every row (its state says where it is), and
- * notes and history are never edited. UPDATE names its columns wherever a row says who did something (a
- * retry's actor, an outbox row's submitter) or what happened (an event): the rest of such a row is not a
- * desk's to rewrite.
+ * Beyond SELECT (granted on every table): what each table takes. DELETE only on a deleted subscription's
+ * secret (the hub, a member like any desk, forgets it); none on the webhooks' security log, which the store's
+ * own function prunes (REVIEWER_FUNCTIONS), so no reviewer can empty it. A released retry stays as a
+ * tombstone (UPDATE), the team outbox keeps every row (its state says where it is), and notes and history are
+ * never edited. UPDATE names its columns wherever a row says who did something (a retry's actor, an outbox
+ * row's submitter) or what happened (an event): the rest of such a row is not a desk's to rewrite.
  */
 export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   customers: ['INSERT', 'UPDATE'],
@@ -30,6 +30,7 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
        duplicate_of, next_attempt_at, finished_at, recorded_by)`,
   ],
   audit_log: ['INSERT'],
+  webhook_secrets: ['INSERT', 'DELETE'],
 };
 
 /**

@@ -20,6 +20,11 @@ import { sendRow } from './send.ts';
 
 export interface TeamDrainOptions {
   pool: pg.Pool;
+  /**
+   * Where the LISTEN connection comes from: a pool on the direct address when `pool` goes through a pooler in
+   * transaction mode (it drops notifications); default `pool`.
+   */
+  notifications?: pg.Pool;
   /** personalCipher(teamKey). */
   cipher: PersonalCipher;
   client(): ServiceClient;
@@ -105,7 +110,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       if (!liveness?.held) liveness = await holdLiveness(listener, holder);
       return;
     }
-    const client = await pool.connect();
+    const client = await (options.notifications ?? pool).connect();
     client.on('notification', kick);
     client.on('error', (error) => {
       log.warn('team outbox: lost the notification connection', describeError(error));

@@ -35,8 +35,18 @@ export function teamTls(connection: TeamConnection): false | tls.ConnectionOptio
 }
 
 /**
- * Settings for one connection to the team store, TLS included: for a dedicated `pg.Client` (LISTEN, the
- * hub's listener lock) made exactly as the pool makes its own.
+ * Where a connection that needs its own session goes (LISTEN, a session's advisory lock): the connection's
+ * `direct` address when it names one (its `host:port` is then a pooler in transaction mode, which hands each
+ * transaction a different server session), else the same address.
+ */
+export function directConnection(connection: TeamConnection): TeamConnection {
+  const { direct, ...pooled } = connection;
+  return direct ? { ...pooled, host: direct.host, port: direct.port } : pooled;
+}
+
+/**
+ * Settings for one connection to the team store, TLS included, made exactly as the pool makes its own. A
+ * dedicated `pg.Client` that needs a session of its own takes `directConnection(connection)`.
  */
 export function teamClientConfig(
   connection: TeamConnection,

@@ -6,6 +6,7 @@ import { TEAM_TABLES } from './01-tables.ts';
 import { LOGIN_STAMPS } from './02-login-stamps.ts';
 import { REJECTIONS_PRUNED } from './03-rejections-pruned.ts';
 import { OUTBOX_AUDITED } from './04-outbox-audited.ts';
+import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { applyTeamMigrations, requireTeamSchema, type TeamMigration } from './runner.ts';
 
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
@@ -13,6 +14,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   LOGIN_STAMPS,
   REJECTIONS_PRUNED,
   OUTBOX_AUDITED,
+  WEBHOOK_SECRETS,
 ];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
