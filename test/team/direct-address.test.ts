@@ -17,7 +17,7 @@ import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
-import { addTestReviewer, initTeamStore, runTeam, uniqueName } from './admin-support.ts';
+import { addTestReviewer, initTeamStore, joinCodeCommand, runTeam, uniqueName } from './admin-support.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -79,8 +79,8 @@ test('add-reviewer and join-code put the pooler and the server itself into the j
   });
   expect(alice.out).toContain(`sessions of their own at 127.0.0.1:${serverPort}`);
 
-  const again = await runTeam(
-    ...['join-code', alice.name, '--database', store.url, '--key-file', store.keyFile],
+  const again = await joinCodeCommand(
+    ...(['join-code', alice.name, store, store.keyFile] as const),
     ...['--direct-host', 'db.example.test', '--direct-port', '5433'],
   );
   expect(again, again.err).toMatchObject({ code: 0 });
@@ -94,10 +94,7 @@ test('add-reviewer and join-code put the pooler and the server itself into the j
     [['--direct-port', '5432'], /--direct-port needs --direct-host/],
     [['--direct-host', 'db', '--direct-port', 'x'], /--direct-port is a port number/],
   ] as const) {
-    const run = await runTeam(
-      ...['add-reviewer', uniqueName('carol'), '--database', store.url, '--key-file', store.keyFile],
-      ...extra,
-    );
+    const run = await joinCodeCommand('add-reviewer', uniqueName('carol'), store, store.keyFile, ...extra);
     expect(run.code).toBe(1);
     expect(run.err).toMatch(words);
   }
