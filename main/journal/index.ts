@@ -16,7 +16,15 @@ export type {
   RecordedEvents,
   TransactionOptions,
 } from './interface.ts';
-export type { AuditEntry, AuditFilter, AuditInput, AuditRepository } from './repositories/audit.ts';
+export type {
+  AuditEntry,
+  AuditFilter,
+  AuditHead,
+  AuditInput,
+  AuditLink,
+  AuditRepository,
+  LinkedAuditEntry,
+} from './repositories/audit.ts';
 export type {
   CustomersRepository,
   JournalCustomer,

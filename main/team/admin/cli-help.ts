@@ -58,9 +58,11 @@ check it). If the password was lost too, \`reset-password\` gives a new one.
 Shows the schema version, the team, its reviewers, whether a hub holds the webhook listener, the team
 outbox by state, and the webhook events received.
 `,
-  migrate: `Usage: npm run team -- migrate --database URL
+  migrate: `Usage: npm run team -- migrate --database URL [--key-file FILE]
 
 Brings the team store's schema up to this Vetted's version and re-applies the reviewers' grants.
-Run it after updating Vetted, before the desks and the hub update.
+Run it after updating Vetted, before the desks and the hub update. The update that makes the audit log a
+sealed hash chain chains the entries already there and seals them with the team key: give it --key-file
+(the file init wrote); a store whose audit log is still empty needs none.
 `,
 };

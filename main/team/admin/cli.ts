@@ -134,7 +134,7 @@ async function runCommand(
       io.out(formatTeamStatus(await teamStatus(client)));
       return;
     case 'migrate': {
-      const { from, to } = await migrateTeam(client);
+      const { from, to } = await migrateTeam(client, values['key-file']);
       io.out(
         from === to
           ? `The team store is already at schema version ${to}; the reviewers' grants were re-applied.\n`

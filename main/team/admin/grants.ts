@@ -1,7 +1,8 @@
 // What the team's reviewers may do in the team store, granted to one NOLOGIN group role every reviewer's
 // login is a member of. Re-runnable (`team migrate` runs it again): it revokes what the group holds and grants
 // exactly this. Nobody in the group may change the schema, and the audit log takes INSERT only (its trigger
-// refusing UPDATE/DELETE/TRUNCATE is the second lock).
+// refusing UPDATE/DELETE/TRUNCATE is the second lock); its chain's head is locked through one function and
+// moved on by the store's trigger, never written by a reviewer.
 import pg from 'pg';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
@@ -30,6 +31,12 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   ],
   audit_log: ['INSERT'],
 };
+
+/** Functions the group may call (each is SECURITY DEFINER: it does for a reviewer what no grant allows). */
+export const REVIEWER_FUNCTIONS: readonly string[] = [
+  // Locks the audit chain's head to append an entry after it; the head itself takes no reviewer's write.
+  'audit_chain_head()',
+];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);
 
@@ -70,4 +77,8 @@ export async function grantReviewerRole(db: Queryable, role: string): Promise<vo
   }
   await db.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA vetted FROM PUBLIC, ${group}`);
   await db.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group}`);
+  await db.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA vetted FROM PUBLIC, ${group}`);
+  for (const name of REVIEWER_FUNCTIONS) {
+    await db.query(`GRANT EXECUTE ON FUNCTION vetted.${name} TO ${group}`);
+  }
 }

@@ -4,14 +4,21 @@ import type pg from 'pg';
 import type { Queryable } from '../sql.ts';
 import { TEAM_TABLES } from './01-tables.ts';
 import { LOGIN_STAMPS } from './02-login-stamps.ts';
-import { applyTeamMigrations, requireTeamSchema, type TeamMigration } from './runner.ts';
+import { AUDIT_CHAIN } from './04-audit-chain.ts';
+import {
+  applyTeamMigrations,
+  requireTeamSchema,
+  type TeamMigration,
+  type TeamMigrationContext,
+} from './runner.ts';
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [TEAM_TABLES, LOGIN_STAMPS];
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [TEAM_TABLES, LOGIN_STAMPS, AUDIT_CHAIN];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
 
 /** Brings the store to this Vetted's schema (the administrator's `init` and `migrate`). */
-export const migrateTeamStore = (client: pg.ClientBase) => applyTeamMigrations(client, TEAM_MIGRATIONS);
+export const migrateTeamStore = (client: pg.ClientBase, context?: TeamMigrationContext) =>
+  applyTeamMigrations(client, TEAM_MIGRATIONS, context);
 
 /** For desks and hubs: the store must be at exactly this Vetted's schema. */
 export const checkTeamSchema = (db: Queryable) => requireTeamSchema(db, TEAM_LATEST_VERSION);
