@@ -118,16 +118,21 @@ describe('desk: the case panel, the audit log and exports', () => {
     expect(csv.mimeType).toBe('text/csv');
     expect(csv.fileName).toMatch(/^vetted-audit-.*\.csv$/);
     const lines = csv.content.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('When,Who,What,Action,Customer,Outcome,Detail');
+    expect(lines[0]).toBe('Entry,When,Who,What,Action,Customer,Outcome,Detail,Chain hash');
     expect(lines).toHaveLength(csv.count + 1);
     expect(lines.slice(1).every((line) => line.includes(customerId))).toBe(true);
+    expect(lines.slice(1).every((line) => /,[0-9a-f]{64}$/.test(line))).toBe(true);
 
     const jsonl = await h.call('audit.export', { filter: { action: 'note.add' }, format: 'jsonl' });
     const rows = jsonl.content
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(rows).toMatchObject([{ action: 'note.add', customerId }]);
+    // Each entry with its place in the chain, and the chain's head last (test/case/audit-export.test.ts).
+    expect(rows).toMatchObject([
+      { action: 'note.add', customerId, chain: { hash: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+      { head: { entries: 1, filter: { action: 'note.add' } } },
+    ]);
     const exports = await h.call('audit.window', { filter: { action: 'audit.export' }, offset: 0, limit: 5 });
     expect(exports.total).toBe(2);
   });

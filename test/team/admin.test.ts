@@ -165,6 +165,7 @@ test('--help explains each command; an unknown command shows the usage and fails
     'join-code',
     'status',
     'migrate',
+    'verify-audit',
   ]) {
     const run = await runTeam(command, '--help');
     expect(run.code).toBe(0);
