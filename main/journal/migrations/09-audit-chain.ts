@@ -4,6 +4,7 @@
 // that the chain began here: what came before it was not tamper-evident until then. `audit_head` holds the
 // chain's last entry; triggers refuse an entry that does not follow it and move it on, so no writer can fork
 // the chain, and the log stays append-only.
+import type { AuditRow } from '../audit.ts';
 import { auditSealer, GENESIS_HASH, linkAfter } from '../audit-chain.ts';
 import type { Db } from '../db.ts';
 import { JournalError } from '../errors.ts';
@@ -34,18 +35,19 @@ CREATE TABLE audit_head (
 ) STRICT;
 `;
 
-const IN_PLACE = `
-DROP TABLE audit_log;
-ALTER TABLE audit_chained RENAME TO audit_log;
-CREATE INDEX audit_log_by_customer ON audit_log (customer_id, seq);
-CREATE INDEX audit_log_by_action ON audit_log (action, seq);
-CREATE INDEX audit_log_by_actor ON audit_log (actor, seq);
-CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN
-  SELECT RAISE (ABORT, 'The audit log is append-only');
-END;
-CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN
-  SELECT RAISE (ABORT, 'The audit log is append-only');
-END;
+// The chained table takes the old one's place, with the old one's indexes and its append-only triggers as
+// they were written (their SQL names the table, so it is run again once the new one bears the name).
+const keptSql = (db: Db): string[] =>
+  (
+    db
+      .prepare(
+        `SELECT sql FROM sqlite_schema WHERE tbl_name = 'audit_log' AND type IN ('index', 'trigger')
+         AND sql IS NOT NULL ORDER BY type, name`,
+      )
+      .all() as Array<{ sql: string }>
+  ).map(({ sql }) => sql);
+
+const LINK_TRIGGERS = `
 CREATE TRIGGER audit_log_link BEFORE INSERT ON audit_log
   WHEN NEW.seq IS NOT (SELECT seq + 1 FROM audit_head)
     OR NEW.prev_hash IS NOT (SELECT chain_hash FROM audit_head)
@@ -57,39 +59,36 @@ CREATE TRIGGER audit_log_advance AFTER INSERT ON audit_log BEGIN
 END;
 `;
 
+function replaceTable(db: Db): void {
+  const kept = keptSql(db);
+  db.exec('DROP TABLE audit_log; ALTER TABLE audit_chained RENAME TO audit_log;');
+  for (const sql of kept) db.exec(sql);
+  db.exec(LINK_TRIGGERS);
+}
+
 const insertInto = (table: string) =>
   `INSERT INTO ${table} (seq, at, actor, action, customer_id, outcome, detail, hash_version, prev_hash,
      content_hash, chain_hash, seal)
    VALUES (:seq, :at, :actor, :action, :customerId, :outcome, :detail, :version, :prevHash, :contentHash,
      :chainHash, :seal)`;
 
-interface OldRow {
-  seq: number;
-  at: string;
-  actor: string;
-  action: string;
-  customer_id: string | null;
-  outcome: string;
-  detail: string | null;
-}
-
 function chainExisting(db: Db, context: MigrationContext): void {
   const rows = db
     .prepare('SELECT seq, at, actor, action, customer_id, outcome, detail FROM audit_log ORDER BY seq')
-    .all() as unknown as OldRow[];
+    .all() as unknown as AuditRow[];
   if (rows.length > 0 && !context.dataKey) {
     throw new JournalError('Chaining the audit log needs the vault’s data key to seal its entries.');
   }
   const sealer = context.dataKey ? auditSealer(context.dataKey) : undefined;
   const insert = db.prepare(insertInto('audit_chained'));
   let head = { seq: 0, chainHash: GENESIS_HASH };
-  const append = (entry: Omit<OldRow, 'customer_id'> & { customerId: string | null }) => {
+  const append = (entry: Omit<AuditRow, 'customer_id'> & { customerId: string | null }) => {
     const link = linkAfter(head.chainHash, entry, sealer!);
     insert.run({ ...entry, ...link });
     head = { seq: entry.seq, chainHash: link.chainHash };
   };
   for (const { customer_id: customerId, ...row } of rows) append({ ...row, customerId });
-  db.exec(IN_PLACE);
+  replaceTable(db);
   db.prepare('INSERT INTO audit_head (one, seq, chain_hash) VALUES (1, :seq, :chainHash)').run(head);
   if (rows.length === 0) return;
   // Through the renamed table, so its triggers check the link and move the head on.
