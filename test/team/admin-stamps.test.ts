@@ -2,6 +2,12 @@
 // else when writing a row nor rewrite who wrote it afterwards (team store migration 2 and the grants).
 import pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
+import { defaultReviewerRole, ensureGroupRole } from '../../main/team/admin/grants.ts';
+import { writeKeyFile } from '../../main/team/admin/key-file.ts';
+import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
+import { applyTeamMigrations } from '../../main/team/store/migrations/runner.ts';
+import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+import { freshDatabase } from '../support/team-db.ts';
 import {
   addTestReviewer,
   initTeamStore,
@@ -9,6 +15,7 @@ import {
   runTeam,
   type TestReviewer,
   type TestStore,
+  tempPath,
   trackPool,
 } from './admin-support.ts';
 
@@ -120,19 +127,36 @@ test('a released retry used again belongs to its new user; any other update keep
   expect(rows).toEqual([{ actor: eve.name }]);
 });
 
-test('`migrate` brings a store as schema 1 left it to schema 2: the claims and rewrites it allowed stop', async () => {
-  const old = await initTeamStore();
+/** A store as schema 1 left it: its tables and its team, no stamping triggers, table-wide grants. */
+async function schema1Store(): Promise<TestStore> {
+  const url = await freshDatabase();
+  const keyFile = tempPath('team.key');
+  const teamKey = createTeamKey();
+  writeKeyFile(keyFile, teamKey);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await applyTeamMigrations(admin, TEAM_MIGRATIONS.slice(0, 1));
+    const group = defaultReviewerRole(admin.database!);
+    await ensureGroupRole(admin, group);
+    await admin.query(
+      `INSERT INTO vetted.team_meta (team_id, key_check, reviewer_role) VALUES ($1, $2, $3)`,
+      [crypto.randomUUID(), teamKeyCheck(teamKey), group],
+    );
+    const to = pg.escapeIdentifier(group);
+    await admin.query(`GRANT CONNECT ON DATABASE ${pg.escapeIdentifier(admin.database!)} TO ${to};
+      GRANT USAGE ON SCHEMA vetted TO ${to};
+      GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA vetted TO ${to};
+      GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${to};`);
+  } finally {
+    await admin.end();
+  }
+  return { url, keyFile };
+}
+
+test('`migrate` brings a store as schema 1 left it to today’s: the claims and rewrites it allowed stop', async () => {
+  const old = await schema1Store();
   const frank = await addTestReviewer(old, 'frank');
-  const owner = trackPool(new pg.Pool({ connectionString: old.url, max: 1 }));
-  // Schema 1: no stamping triggers, and the reviewers' UPDATE grants were table-wide.
-  const { rows } = await owner.query<{ role: string }>('SELECT reviewer_role AS role FROM vetted.team_meta');
-  await owner.query(`
-    DROP TRIGGER notes_stamp ON vetted.notes; DROP TRIGGER retries_stamp ON vetted.retries;
-    DROP TRIGGER retries_keep ON vetted.retries; DROP TRIGGER retries_reuse ON vetted.retries;
-    DROP TRIGGER team_outbox_stamp ON vetted.team_outbox; DROP FUNCTION vetted.stamp_login();
-    GRANT UPDATE ON vetted.retries, vetted.status_history, vetted.events, vetted.team_outbox
-      TO ${pg.escapeIdentifier(rows[0]!.role)};
-    UPDATE vetted.schema_version SET version = 1;`);
   const db = reviewerPool(frank);
   const next = await customer(db, 'c-old');
   const forge = () =>
@@ -146,7 +170,9 @@ test('`migrate` brings a store as schema 1 left it to schema 2: the claims and r
   expect((await forge()).rows).toEqual([{ author: 'someone' }]);
 
   const run = await runTeam('migrate', '--database', old.url);
-  expect(run.out).toMatch(/migrated from schema version 1 to 2; the reviewers' grants were re-applied/);
+  expect(run.out).toMatch(
+    `migrated from schema version 1 to ${TEAM_LATEST_VERSION}; the reviewers' grants were re-applied`,
+  );
   expect((await forge()).rows).toEqual([{ author: frank.name }]);
   await expect(db.query(`UPDATE vetted.status_history SET status = 'x'`)).rejects.toMatchObject(
     PERMISSION_DENIED,
