@@ -5,7 +5,7 @@
 // each is checked on its own (its content against its hash, its hash against its links, its seal), and two
 // listed entries that follow one another are checked to link; that none was left out cannot be shown.
 import { z } from 'zod';
-import { AuditFilterSchema } from '../../contract/case.ts';
+import { AuditFilterSchema, AuditRowSchema } from '../../contract/case.ts';
 import { type AuditSealer, isChainHash } from './audit-chain.ts';
 import { AuditChainError, type ChainPoint, chainChecker } from './audit-verify.ts';
 import type { AuditFilter, AuditHead, LinkedAuditEntry } from './repositories/audit.ts';
@@ -20,16 +20,8 @@ const ChainFieldsSchema = z.object({
   seal: Hash,
 });
 
-const EntryRecordSchema = z.object({
-  seq: z.number().int().positive(),
-  at: z.string(),
-  actor: z.string(),
-  action: z.string(),
-  customerId: z.string().nullable(),
-  outcome: z.string(),
-  detail: z.string().nullable(),
-  chain: ChainFieldsSchema,
-});
+/** An entry as the Audit screen shows it (the action in words aside), and its chain. */
+const EntryRecordSchema = AuditRowSchema.omit({ what: true }).extend({ chain: ChainFieldsSchema });
 
 const HeadRecordSchema = z.object({
   head: z.object({
