@@ -6,7 +6,7 @@ import { auditSealer, GENESIS_HASH, linkAfter } from '../../main/journal/audit-c
 import { chainChecker } from '../../main/journal/audit-verify.ts';
 import { LINKED_COLUMNS, LinkedRowSchema } from '../../main/team/journal/audit.ts';
 import { parseRows } from '../../main/team/journal/rows.ts';
-import { AUDIT_CHAIN } from '../../main/team/store/migrations/04-audit-chain.ts';
+import { AUDIT_CHAIN } from '../../main/team/store/migrations/06-audit-chain.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';

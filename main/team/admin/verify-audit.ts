@@ -10,7 +10,7 @@ import { type ExportVerdict, verifyAuditExport } from '../../journal/audit-expor
 import { AuditChainError, type ChainPoint, chainChecker } from '../../journal/audit-verify.ts';
 import { LINKED_COLUMNS, LinkedRowSchema } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
-import { AUDIT_CHAIN } from '../store/migrations/04-audit-chain.ts';
+import { AUDIT_CHAIN } from '../store/migrations/06-audit-chain.ts';
 import { teamSchemaVersion } from '../store/migrations/runner.ts';
 import { TeamAdminError } from './errors.ts';
 import { readKeyFile } from './key-file.ts';

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Queryable } from '../sql.ts';
 import { TEAM_TABLES } from './01-tables.ts';
 import { LOGIN_STAMPS } from './02-login-stamps.ts';
-import { AUDIT_CHAIN } from './04-audit-chain.ts';
+import { AUDIT_CHAIN } from './06-audit-chain.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,

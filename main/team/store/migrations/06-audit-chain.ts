@@ -1,4 +1,4 @@
-// Team store migration "audit chain" (file 04: number 3 in this tree until the claims work's 03 lands, then 4).
+// Team store migration 6, the audit chain.
 // The audit log becomes a sealed hash chain (main/journal/audit-chain.ts): each entry carries the hash of the
 // one before, of its own content, their chain hash and a seal made with a key derived from the team data key,
 // which the database never holds. Desks link each entry as they append it (main/team/journal/audit.ts),
@@ -146,7 +146,7 @@ async function chainAuditLog(client: pg.ClientBase, context: TeamMigrationContex
 }
 
 export const AUDIT_CHAIN: TeamMigration = {
-  version: 3,
+  version: 6,
   name: 'the audit log as a sealed hash chain',
   sql: BEFORE_CHAINING,
   run: chainAuditLog,
