@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { expect, test } from 'vitest';
 import { writeKeyFile } from '../../main/team/admin/key-file.ts';
-import { AUDIT_CHAIN } from '../../main/team/store/migrations/04-audit-chain.ts';
+import { AUDIT_CHAIN } from '../../main/team/store/migrations/06-audit-chain.ts';
 import { TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
 import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
