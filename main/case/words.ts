@@ -14,6 +14,7 @@ const ACTIONS: Record<string, string> = {
   'personal.reveal': 'Personal data revealed',
   'queue.export': 'Queue exported',
   'audit.export': 'Audit log exported',
+  'audit.chain': 'Audit chain begun',
   'retry.open': 'Retry form opened',
   'settings.change': 'Settings changed',
   'webhook.subscribe': 'Webhook subscription created',

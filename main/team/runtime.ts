@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
+import { auditSealer } from '../journal/audit-chain.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
 import { personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
@@ -130,6 +131,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
         pool,
         notifications,
         cipher,
+        sealer: auditSealer(team.teamKey),
         client: options.client,
         // Unique per run, not just per process: a hub restarted in a container is pid 1 again, and its
         // previous run's rows must not pass for its own (they are taken at once, that run being gone).

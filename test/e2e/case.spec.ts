@@ -151,7 +151,7 @@ test('the audit screen filters by action and customer, and exports CSV and JSON 
   const csv = await csvDownload;
   expect(csv.suggestedFilename()).toMatch(/^vetted-audit-note\.add-.*\.csv$/);
   const csvText = readFileSync((await csv.path()) ?? '', 'utf8');
-  expect(csvText.split('\r\n')[0]).toBe('When,Who,What,Action,Customer,Outcome,Detail');
+  expect(csvText.split('\r\n')[0]).toBe('Entry,When,Who,What,Action,Customer,Outcome,Detail,Chain hash');
   expect(csvText).toContain(`Note written,note.add,${id}`);
   await expect(page.getByText('Exported 1 entry.')).toBeVisible();
   await expectAccessible(page, 'section.audit');
@@ -162,12 +162,15 @@ test('the audit screen filters by action and customer, and exports CSV and JSON 
   const jsonlDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON Lines' }).click();
   const jsonl = readFileSync((await (await jsonlDownload).path()) ?? '', 'utf8');
-  const rows = jsonl
+  const records = jsonl
     .trimEnd()
     .split('\n')
-    .map((line) => JSON.parse(line) as { customerId: string });
-  expect(rows.length).toBeGreaterThanOrEqual(2);
-  expect(rows.every((row) => row.customerId === id)).toBe(true);
+    .map((line) => JSON.parse(line) as { customerId?: string; head?: { filter: unknown } });
+  // The entries, then the audit chain's head (for `npm run team -- verify-audit --file`).
+  const head = records.pop();
+  expect(records.length).toBeGreaterThanOrEqual(2);
+  expect(records.every((row) => row.customerId === id)).toBe(true);
+  expect(head?.head?.filter).toEqual({ customerId: id });
 });
 
 test('a document uploaded from the desk opens in the viewer, zooms and rotates by key, and can be removed', async ({

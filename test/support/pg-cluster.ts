@@ -47,6 +47,8 @@ export interface PgClusterOptions {
   ssl?: { certFile: string; keyFile: string };
   /** With `ssl`: TCP connections without TLS are refused (pg_hba.conf hostssl only), as managed services do. */
   requireTls?: boolean;
+  /** Commits wait for the disk, as on a real server (benches); tests leave it off, for speed. */
+  fsync?: boolean;
 }
 
 /** Starts a new cluster (about a second): scram-sha-256 over TCP on 127.0.0.1, nothing else reachable. */
@@ -94,7 +96,7 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200${sslOptions}`;
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=200${sslOptions}`;
     try {
       await pgTool('pg_ctl', [
         '-D',

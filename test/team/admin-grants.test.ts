@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import { addTestReviewer, initTeamStore, reviewerPool, type TestReviewer } from './admin-support.ts';
 
 let reviewer: TestReviewer;
@@ -17,19 +18,28 @@ const NO_GRANT = { code: '42501', message: 'permission denied for table audit_lo
 
 test('a reviewer inserts audit rows, stamped with their own login whatever they claim', async () => {
   const db = await as();
-  const { rows } = await db.query<{ actor: string }>(
-    `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'postgres', 'status.read', 'ok')
-     RETURNING actor`,
-  );
-  expect(rows).toEqual([{ actor: reviewer.name }]);
+  const { actor } = await insertAuditRow(db, { action: 'status.read', claimedActor: 'postgres' });
+  expect(actor).toBe(reviewer.name);
 });
 
 test('a reviewer can never update, delete or truncate the audit log (permission denied)', async () => {
   const db = await as();
-  await db.query(`INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'note.add', 'ok')`);
+  await insertAuditRow(db, { action: 'note.add' });
   await expect(db.query(`UPDATE vetted.audit_log SET outcome = 'forged'`)).rejects.toMatchObject(NO_GRANT);
   await expect(db.query('DELETE FROM vetted.audit_log')).rejects.toMatchObject(NO_GRANT);
   await expect(db.query('TRUNCATE vetted.audit_log')).rejects.toMatchObject(NO_GRANT);
+});
+
+test('a reviewer locks the audit chain’s head through its function only, and can never write the head', async () => {
+  const db = await as();
+  const { rows } = await db.query<{ actor: string }>('SELECT actor FROM vetted.audit_chain_head()');
+  expect(rows).toEqual([{ actor: reviewer.name }]);
+  const NO_HEAD_GRANT = { code: '42501', message: 'permission denied for table audit_head' };
+  await expect(db.query('UPDATE vetted.audit_head SET seq = 0')).rejects.toMatchObject(NO_HEAD_GRANT);
+  await expect(db.query('DELETE FROM vetted.audit_head')).rejects.toMatchObject(NO_HEAD_GRANT);
+  // FOR UPDATE needs an UPDATE grant: the lock is the function's to take.
+  await expect(db.query('SELECT seq FROM vetted.audit_head FOR UPDATE')).rejects.toMatchObject(NO_HEAD_GRANT);
+  await expect(db.query('SELECT vetted.audit_log_link()')).rejects.toMatchObject(PERMISSION_DENIED);
 });
 
 test('a reviewer cannot delete customers, retries or notes, edit notes, change the schema, or write the team meta', async () => {

@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { checkTeamStore } from '../../main/team/store/pool.ts';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import {
   addTestReviewer,
   connectFailure,
@@ -39,10 +40,8 @@ test('a new password under the same name: the old one is refused and its session
   const renewed = reviewerPool({ joinCode: alice.joinCode, password });
   await checkTeamStore(renewed, alice.joinCode.teamKey);
   // Still the same reviewer: the store stamps the same name.
-  const { rows } = await renewed.query<{ actor: string }>(
-    `INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'note.add', 'ok') RETURNING actor`,
-  );
-  expect(rows).toEqual([{ actor: alice.name }]);
+  const { actor } = await insertAuditRow(renewed, { action: 'note.add' });
+  expect(actor).toBe(alice.name);
 });
 
 test('reset-password refuses a removed reviewer, a login that is not a reviewer, and a name nobody has', async () => {

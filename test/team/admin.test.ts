@@ -5,6 +5,7 @@ import { advisoryLockParts } from '../../main/team/admin/status.ts';
 import { TEAM_LATEST_VERSION } from '../../main/team/store/migrations/index.ts';
 import { checkTeamStore, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import {
@@ -106,7 +107,7 @@ test('remove-reviewer: they can no longer log in, open sessions end, what they w
   const open = reviewerPool(alice);
   const session = await open.connect();
   session.on('error', () => undefined);
-  await session.query(`INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'note.add', 'ok')`);
+  await insertAuditRow(session, { action: 'note.add' });
   const removed = await runTeam('remove-reviewer', alice.name, '--database', store.url);
   expect(removed.code, removed.err).toBe(0);
   expect(removed.out).toMatch(/1 open session\(s\) ended/);
@@ -158,6 +159,7 @@ test('--help explains each command; an unknown command shows the usage and fails
     'join-code',
     'status',
     'migrate',
+    'verify-audit',
   ]) {
     const run = await runTeam(command, '--help');
     expect(run.code).toBe(0);

@@ -6,6 +6,7 @@ import {
   TEAM_LATEST_VERSION,
 } from '../../main/team/store/migrations/index.ts';
 import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import { freshDatabase } from '../support/team-db.ts';
 
 const clients: pg.Client[] = [];
@@ -51,9 +52,7 @@ test('a store newer than this Vetted is refused in words', async () => {
 test('the audit log is append-only and stamps the login, even for its owner', async () => {
   const client = await connect(await freshDatabase());
   await migrateTeamStore(client);
-  await client.query(
-    `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'someone-else', 'note.add', 'ok')`,
-  );
+  await insertAuditRow(client, { action: 'note.add', claimedActor: 'someone-else' });
   const { rows } = await client.query<{ actor: string }>('SELECT actor FROM vetted.audit_log');
   expect(rows).toEqual([{ actor: 'postgres' }]);
   await expect(client.query(`UPDATE vetted.audit_log SET outcome = 'x'`)).rejects.toThrow(/append-only/);

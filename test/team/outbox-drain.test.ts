@@ -44,6 +44,7 @@ function drain(r: TeamOutboxRig, holder: string, more: Partial<TeamDrainOptions>
   const drainer = startTeamDrain({
     pool: r.pool,
     cipher: r.cipher,
+    sealer: r.audit.sealer,
     client: () => shared.client,
     holder,
     log: r.log,
@@ -122,7 +123,13 @@ test('a lease that ran out is taken over and the row re-sent with the same key: 
   expect([busy.state, busy.lease_holder]).toEqual(['queued', 'busy-desk']);
   // The stalled desk's late answer is not recorded: it no longer holds the lease.
   expect(
-    await recordOutcome(r.pool, sentBeforeStalling.idempotency_key, 'stalled-desk', { kind: 'released' }),
+    await recordOutcome(
+      r.pool,
+      sentBeforeStalling.idempotency_key,
+      'stalled-desk',
+      { kind: 'released' },
+      r.audit,
+    ),
   ).toBe(undefined);
 });
 

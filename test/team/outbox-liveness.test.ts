@@ -121,6 +121,7 @@ async function survivor(r: TeamOutboxRig) {
   const drainer = startTeamDrain({
     pool: r.pool,
     cipher: r.cipher,
+    sealer: r.audit.sealer,
     client: () => shared.client,
     holder: 'survivor',
     leaseMs: LEASE_MS,

@@ -43,10 +43,16 @@ async function diedAfterRecording(r: TeamOutboxRig, count: number) {
     /** Records the `at`th created, as long ago as the repair's grace and more: the dead desk had its chance. */
     async record(at: number) {
       const { row, customer } = created[at]!;
-      await recordOutcome(r.pool, row.idempotency_key, 'dead-desk', {
-        kind: 'created',
-        customerId: customer.id,
-      });
+      await recordOutcome(
+        r.pool,
+        row.idempotency_key,
+        'dead-desk',
+        {
+          kind: 'created',
+          customerId: customer.id,
+        },
+        r.audit,
+      );
       await r.pool.query(
         `UPDATE vetted.team_outbox SET finished_at = now() - make_interval(secs => $2) WHERE idempotency_key = $1`,
         [row.idempotency_key, REPAIR_GRACE_SECONDS + 1],
@@ -73,6 +79,7 @@ test('created but never recorded: the next drainer writes the customer, and a ru
   const drainer: TeamDrain = startTeamDrain({
     pool: r.pool,
     cipher: r.cipher,
+    sealer: r.audit.sealer,
     client: () => shared.client,
     holder: 'next-desk',
     log: r.log,
@@ -104,10 +111,16 @@ test('a row recorded within the grace is left to the drainer that recorded it wh
   const recorder = await aliveAs(r.url, 'dead-desk');
   const dead = await diedAfterRecording(r, 2);
   for (const { row, customer } of dead.created) {
-    await recordOutcome(r.pool, row.idempotency_key, 'dead-desk', {
-      kind: 'created',
-      customerId: customer.id,
-    });
+    await recordOutcome(
+      r.pool,
+      row.idempotency_key,
+      'dead-desk',
+      {
+        kind: 'created',
+        customerId: customer.id,
+      },
+      r.audit,
+    );
   }
   expect(await createdWithoutCustomer(r.pool, 10)).toEqual([]);
   // Past the grace, even a live recorder's row is another drainer's to write.

@@ -4,9 +4,11 @@ import path from 'node:path';
 import pg from 'pg';
 import type { CustomerForm } from '../../contract/drafts.ts';
 import { createFieldKey } from '../../main/crypto.ts';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
 import { createLogger, type Logger } from '../../main/log/logger.ts';
+import type { OutcomeAudit } from '../../main/team/outbox/lease.ts';
 import { holdLiveness } from '../../main/team/outbox/liveness.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { removeDir, tempDir, validForm } from '../drafts/helpers.ts';
@@ -17,6 +19,8 @@ export interface TeamOutboxRig {
   pool: pg.Pool;
   teamKey: Buffer;
   cipher: PersonalCipher;
+  /** How a drainer writes an outcome into the audit chain (recordOutcome's last argument). */
+  audit: OutcomeAudit;
   /** The desk's local SQLite journal. */
   local: Journal;
   log: Logger;
@@ -39,6 +43,7 @@ export async function teamOutboxRig(): Promise<TeamOutboxRig> {
     pool,
     teamKey,
     cipher: personalCipher(teamKey),
+    audit: { sealer: auditSealer(teamKey), now: () => new Date() },
     local,
     lines,
     log: createLogger((line) => lines.push(line)),

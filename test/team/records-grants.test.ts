@@ -17,6 +17,9 @@ import { contextOn, insertCustomer, loginRole, teamStore } from './records-conte
 const RECORDS_GRANTS = [
   'SELECT, INSERT, UPDATE (duplicates_seen, processed_at) ON vetted.events',
   'SELECT, INSERT ON vetted.audit_log',
+  // Appending to the audit chain locks its head through this function (it may not write the head itself).
+  'EXECUTE ON FUNCTION vetted.audit_chain_head()',
+  'SELECT ON vetted.audit_head',
   'SELECT, INSERT ON vetted.notes',
   'SELECT, INSERT, UPDATE (seq, used_at, outcome, released) ON vetted.retries',
   'SELECT ON vetted.customers',

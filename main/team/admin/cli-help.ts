@@ -10,6 +10,7 @@ Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   join-code       print a reviewer's join code again (a new desk, a lost one)
   status          schema, reviewers, the hub holding the webhook listener, the team outbox, events
   migrate         update the store's schema to this Vetted's and re-apply the reviewers' grants
+  verify-audit    check the audit log's hash chain and seals, in the store or in an export file
 
 The administrator's password may be in the URL, in PGPASSWORD or in ~/.pgpass; it is never printed.
 Run \`npm run team -- <command> --help\` for a command's options.
@@ -65,9 +66,26 @@ check it). If the password was lost too, \`reset-password\` gives a new one.
 Shows the schema version, the team, its reviewers, whether a hub holds the webhook listener, the team
 outbox by state, and the webhook events received.
 `,
-  migrate: `Usage: npm run team -- migrate --database URL
+  migrate: `Usage: npm run team -- migrate --database URL [--key-file FILE]
 
 Brings the team store's schema up to this Vetted's version and re-applies the reviewers' grants.
-Run it after updating Vetted, before the desks and the hub update.
+Run it after updating Vetted, before the desks and the hub update. The update that makes the audit log a
+sealed hash chain chains the entries already there and seals them with the team key: give it --key-file
+(the file init wrote); a store whose audit log is still empty needs none.
+`,
+  'verify-audit': `Usage: npm run team -- verify-audit --database URL --key-file FILE [--head SEQ:HASH]
+       npm run team -- verify-audit --file EXPORT.jsonl [--key-file FILE]
+
+Checks the audit log's hash chain: each entry's content against its hash, each entry's link to the one
+before, and each entry's seal, made with a key derived from the team key, which the database never holds
+(so even the database's owner cannot rewrite an entry and recompute the chain unseen). Prints OK with the
+number of entries and the chain's head (SEQ:HASH), or names the first entry that was changed, removed or
+reordered, and exits with 1.
+  --key-file  the team key file init wrote (needed for the store; for an export, to check its seals)
+  --head      a head printed before: the chain must still hold that entry (its end was not cut since)
+  --file      an audit export in JSON Lines (Audit → Export), checked offline, without a database: an
+              export of the whole log is checked from the chain's start to its head; a filtered one entry
+              by entry (it cannot show that no entry was left out). A solo desk's export is checked the
+              same way; its seals are made with that desk's own key, which no key file holds.
 `,
 };

@@ -16,6 +16,13 @@ import {
   reviewerJoinCode,
 } from './reviewers.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
+import {
+  exportVerdictText,
+  parseChainPoint,
+  storeVerdictText,
+  verifyExportFile,
+  verifyStoreAudit,
+} from './verify-audit.ts';
 
 export interface TeamCliIo {
   out(text: string): void;
@@ -31,6 +38,8 @@ const OPTIONS = {
   'direct-port': { type: 'string' },
   sslmode: { type: 'string' },
   ca: { type: 'string' },
+  file: { type: 'string' },
+  head: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,6 +53,16 @@ export async function runTeamCli(argv: readonly string[], io: TeamCliIo): Promis
     if (!(command in TEAM_HELP) || values.help || !command) {
       io.out(TEAM_HELP[command] ?? TEAM_HELP['']!);
       return command && !(command in TEAM_HELP) ? 1 : values.help ? 0 : 1;
+    }
+    // An export is checked offline: no database.
+    if (command === 'verify-audit' && values.file) {
+      if (values.database || values.head) {
+        throw new TeamAdminError(
+          'verify-audit --file checks the file alone: leave out --database and --head.',
+        );
+      }
+      io.out(exportVerdictText(verifyExportFile(values.file, values['key-file'])));
+      return 0;
     }
     if (!values.database) throw new TeamAdminError(`${command} needs --database URL (see --help).`);
     admin = parseAdminUrl(values.database);
@@ -141,8 +160,19 @@ async function runCommand(
     case 'status':
       io.out(formatTeamStatus(await teamStatus(client)));
       return;
+    case 'verify-audit': {
+      const keyFile = values['key-file'];
+      if (!keyFile) {
+        throw new TeamAdminError(
+          'verify-audit needs --key-file FILE: the seals are what the database owner cannot forge.',
+        );
+      }
+      const holds = values.head ? parseChainPoint(values.head) : undefined;
+      io.out(storeVerdictText(await verifyStoreAudit(client, { keyFile, ...(holds ? { holds } : {}) })));
+      return;
+    }
     case 'migrate': {
-      const { from, to } = await migrateTeam(client);
+      const { from, to } = await migrateTeam(client, values['key-file']);
       io.out(
         from === to
           ? `The team store is already at schema version ${to}; the reviewers' grants were re-applied.\n`

@@ -1,7 +1,8 @@
 // What the team's reviewers may do in the team store, granted to one NOLOGIN group role every reviewer's
 // login is a member of. Re-runnable (`team migrate` runs it again): it revokes what the group holds and grants
 // exactly this. Nobody in the group may change the schema, and the audit log takes INSERT only (its trigger
-// refusing UPDATE/DELETE/TRUNCATE is the second lock).
+// refusing UPDATE/DELETE/TRUNCATE is the second lock); its chain's head is locked through one function and
+// moved on by the store's trigger, never written by a reviewer.
 import pg from 'pg';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
@@ -34,10 +35,15 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
 };
 
 /**
- * The store's functions the group may run (each SECURITY DEFINER, owned by the administrator, doing one
- * thing by the store's own rule): pruning the security log to its newest entries (migration 3).
+ * The store's functions the group may run, each SECURITY DEFINER (owned by the administrator) doing one thing
+ * by the store's own rule, what no grant allows: pruning the security log to its newest entries (migration 3),
+ * and locking the audit chain's head to append an entry after it (migration 6; the head itself takes no
+ * reviewer's write).
  */
-export const REVIEWER_FUNCTIONS: readonly string[] = ['vetted.prune_webhook_rejections()'];
+export const REVIEWER_FUNCTIONS: readonly string[] = [
+  'vetted.prune_webhook_rejections()',
+  'vetted.audit_chain_head()',
+];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);
 

@@ -3,6 +3,7 @@
 // and the queue, which reads the desk's replica of the team's customers). Personal data is sealed with the
 // team data key before it leaves the desk.
 import type pg from 'pg';
+import { auditSealer } from '../../journal/audit-chain.ts';
 import type { Journal, JournalRepositories } from '../../journal/interface.ts';
 import { personalCipher } from '../../journal/personal.ts';
 import { type Clock, systemClock } from '../../journal/time.ts';
@@ -70,8 +71,9 @@ export async function openTeamJournal({
   storeChecked = false,
 }: TeamJournalOptions): Promise<Journal> {
   const cipher = personalCipher(teamKey);
+  const sealer = auditSealer(teamKey);
   if (!storeChecked) await checkTeamSchema(pool);
-  const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, clock });
+  const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, sealer, clock });
   const units = teamUnits({ pool, local, onCommitted, compose: (db, repos) => compose(context(db), repos) });
   // What the store refused or could not answer reaches the desk in words (a removed reviewer's, say).
   const inWords = <T>(call: Promise<T>): Promise<T> =>

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { CustomerForm } from '../../../contract/drafts.ts';
 import type { Backoff } from '../../drafts/outbox/backoff.ts';
+import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
@@ -27,6 +28,8 @@ export interface TeamDrainOptions {
   notifications?: pg.Pool;
   /** personalCipher(teamKey). */
   cipher: PersonalCipher;
+  /** auditSealer(teamKey): an outcome is in the team's audit chain as it is recorded. */
+  sealer: AuditSealer;
   client(): ServiceClient;
   /** Who holds a lease, e.g. `${reviewer}@${hostname}:${pid}`: unique per running drainer. */
   holder: string;
@@ -151,7 +154,10 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   async function send(row: TeamOutboxRow): Promise<void> {
     const sent = await sendRow(sendContext, row);
     const outcome: Outcome = closing && sent.outcome.kind === 'retry' ? { kind: 'released' } : sent.outcome;
-    const written = await recordOutcome(pool, row.idempotency_key, holder, outcome);
+    const written = await recordOutcome(pool, row.idempotency_key, holder, outcome, {
+      sealer: options.sealer,
+      now: sendContext.now,
+    });
     if (!written) {
       log.info('team outbox: lease lost before the answer was recorded', { draftId: row.draft_id });
       return;

@@ -2,8 +2,12 @@
 // clock every desk and hub shares. A drainer writes an outcome only while it still holds the row's lease:
 // once its lease ran out and another drainer took the row, the late answer is dropped (the taker replays
 // the same key and learns the same answer).
+import type pg from 'pg';
 import type { Failure } from '../../drafts/outbox/classify.ts';
-import type { Queryable } from '../store/sql.ts';
+import type { AuditSealer } from '../../journal/audit-chain.ts';
+import { isoTime } from '../../journal/time.ts';
+import { appendAuditEntry } from '../journal/audit.ts';
+import { inTransaction, type Queryable } from '../store/sql.ts';
 import { holderIsGone } from './liveness.ts';
 import { parseRows, ROW_COLUMNS, type TeamOutboxRow } from './rows.ts';
 
@@ -55,21 +59,50 @@ export type Outcome =
 
 const CLEAR_LEASE = 'lease_holder = NULL, lease_until = NULL';
 
-/** Records the outcome if `holder` still holds the row; returns the row as written, or undefined. */
+/** What a drainer writes into the audit log with an outcome: the chain's sealer and the desk's clock. */
+export interface OutcomeAudit {
+  sealer: AuditSealer;
+  now(): Date;
+}
+
+/**
+ * Records the outcome if `holder` still holds the row; returns the row as written, or undefined. An outcome
+ * that ends the row (created, rejected, for a person to look at) is in the team's audit log in the same
+ * transaction, as a solo desk records it: `customer.create` under the reviewer who submitted the draft (the
+ * store checks that this transaction recorded that draft's outcome), naming the draft and who sent it.
+ */
 export async function recordOutcome(
-  db: Queryable,
+  pool: pg.Pool,
   key: string,
   holder: string,
   outcome: Outcome,
+  audit: OutcomeAudit,
 ): Promise<TeamOutboxRow | undefined> {
   const [set, params] = outcomeUpdate(outcome);
-  const { rows } = await db.query(
-    `UPDATE vetted.team_outbox SET ${CLEAR_LEASE}, ${set}
-      WHERE idempotency_key = $1 AND lease_holder = $2
-      RETURNING ${ROW_COLUMNS}`,
-    [key, holder, ...params],
-  );
-  return parseRows(rows)[0];
+  return inTransaction(pool, async (client) => {
+    const { rows } = await client.query(
+      `UPDATE vetted.team_outbox SET ${CLEAR_LEASE}, ${set}
+        WHERE idempotency_key = $1 AND lease_holder = $2
+        RETURNING ${ROW_COLUMNS}`,
+      [key, holder, ...params],
+    );
+    const written = parseRows(rows)[0];
+    if (written && written.state !== 'queued') {
+      await appendAuditEntry(
+        client,
+        audit.sealer,
+        {
+          at: isoTime(audit.now()),
+          action: 'customer.create',
+          customerId: written.state === 'created' ? written.customer_id : null,
+          outcome: written.state === 'created' ? 'ok' : written.state,
+          detail: '',
+        },
+        (sender) => ({ actor: written.submitted_by, detail: `draft ${written.draft_id}, sent by ${sender}` }),
+      );
+    }
+    return written;
+  });
 }
 
 function outcomeUpdate(outcome: Outcome): [string, unknown[]] {

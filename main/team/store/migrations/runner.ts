@@ -10,6 +10,14 @@ export interface TeamMigration {
   version: number;
   name: string;
   sql: string;
+  /** Run after `sql`, in the same transaction: for a migration that rewrites rows (with the team key). */
+  run?: (client: pg.ClientBase, context: TeamMigrationContext) => Promise<void>;
+}
+
+/** What the administrator gives `team migrate`, for a migration that needs it. */
+export interface TeamMigrationContext {
+  /** The team data key (the administrator's key file): a migration that seals rows needs it. */
+  teamKey?: Buffer;
 }
 
 export class TeamSchemaError extends Error {
@@ -40,6 +48,7 @@ export async function teamSchemaVersion(db: Queryable): Promise<number> {
 export async function applyTeamMigrations(
   client: pg.ClientBase,
   migrations: readonly TeamMigration[],
+  context: TeamMigrationContext = {},
 ): Promise<{ from: number; to: number }> {
   const latest = migrations.length;
   let from = await teamSchemaVersion(client);
@@ -62,6 +71,7 @@ export async function applyTeamMigrations(
       }
       applied = true;
       await client.query(migration.sql);
+      await migration.run?.(client, context);
       if (migration.version === 1) {
         await client.query('CREATE TABLE vetted.schema_version (version integer NOT NULL)');
         await client.query('INSERT INTO vetted.schema_version (version) VALUES (1)');
@@ -71,8 +81,10 @@ export async function applyTeamMigrations(
       await client.query('COMMIT');
     } catch (cause) {
       await client.query('ROLLBACK');
+      // A migration's own refusal says what the administrator must do: it is part of the sentence.
+      const why = cause instanceof TeamSchemaError ? ` ${cause.message}` : '';
       throw new TeamSchemaError(
-        `Team store migration ${migration.version} (${migration.name}) failed and was rolled back.`,
+        `Team store migration ${migration.version} (${migration.name}) failed and was rolled back.${why}`,
         { cause },
       );
     }
