@@ -22,7 +22,7 @@ const MAIN_LAYERS = [
     'updates/',
     'diagnostics/',
     'sandbox-link/',
-    'settings/index\\.ts',
+    'settings/',
   ],
   ['feature\\.ts'], // what every feature is built from
   ['reconcile/', 'connection/'], // the journal kept in line with the service; the live connection to it
@@ -31,7 +31,7 @@ const MAIN_LAYERS = [
   // the ground floor
   [
     'host/',
-    'settings/(?!index\\.ts)', // the settings file, and what it keeps
+    'config/', // the settings file, and what it keeps
     'vault/',
     'log/',
     'crypto\\.ts',

@@ -1,11 +1,11 @@
 import type { ChannelName } from '../contract/channels.ts';
+import type { SettingsStore } from './config/settings-store.ts';
 import type { ServiceConnection } from './connection/connection.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Journal } from './journal/index.ts';
 import type { Logger } from './log/logger.ts';
 import type { Reconciler } from './reconcile/reconciler.ts';
 import type { Handlers } from './serve.ts';
-import type { SettingsStore } from './settings/store.ts';
 import type { Vault } from './vault/vault.ts';
 
 /** What every feature of the desk is built from. The connection changes when settings do. */

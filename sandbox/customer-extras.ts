@@ -1,4 +1,4 @@
-import type { CustomerExtras } from './profiles/profile.ts';
+import type { CustomerExtras } from './profile-types.ts';
 import type { App } from './types.ts';
 
 /**

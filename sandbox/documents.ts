@@ -14,7 +14,7 @@ import {
 } from './errors.ts';
 import { recordEvent } from './events.ts';
 import type { FormPart } from './multipart.ts';
-import type { FailureReason } from './profiles/profile.ts';
+import type { FailureReason } from './profile-types.ts';
 import { createdReply, halReply, type Reply, resourceLink } from './reply.ts';
 import type { App, RequestContext, Route } from './types.ts';
 import { urlOf } from './urls.ts';

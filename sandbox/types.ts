@@ -4,7 +4,7 @@ import type { CustomerRow, CustomerStatus } from './customer-row.ts';
 import type { ApiError, EmbeddedError } from './errors.ts';
 import type { FaultKind, Faults } from './faults.ts';
 import type { FormPart } from './multipart.ts';
-import type { CustomerExtras, FailureReason, ProfileName, TimeWindow } from './profiles/profile.ts';
+import type { CustomerExtras, FailureReason, ProfileName, TimeWindow } from './profile-types.ts';
 import type { Link, Reply } from './reply.ts';
 import type { SandboxSecrets } from './secrets.ts';
 import type { Stats } from './stats.ts';

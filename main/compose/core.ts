@@ -3,6 +3,7 @@
 // the features a reviewer's window answers; compose/hub.ts the roles a hub plays.
 import type { ServiceStatus } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
 import { type ConnectOptions, connectService, type ServiceConnection } from '../connection/connection.ts';
 import { createEventHub, type EventHub } from '../event-hub.ts';
 import type { DeskContext } from '../feature.ts';
@@ -11,7 +12,6 @@ import type { Logger } from '../log/logger.ts';
 import { createReconciler } from '../reconcile/reconciler.ts';
 import { sealedWith } from '../sandbox-link/secrets.ts';
 import type { ServiceClient } from '../service/index.ts';
-import type { SettingsStore } from '../settings/store.ts';
 import type { Vault } from '../vault/vault.ts';
 
 /** What the core needs of a variant: where it reads and writes, and how to let go of it. */

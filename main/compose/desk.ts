@@ -3,6 +3,7 @@
 import type { AppInfo } from '../../contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import { caseFeature } from '../case/index.ts';
+import { type ConfLike, type ConfLikeOptions, openSettings } from '../config/settings-store.ts';
 import type { ServiceConnection } from '../connection/connection.ts';
 import { documentsFeature } from '../customers/documents.ts';
 import { customersFeature } from '../customers/index.ts';
@@ -14,7 +15,6 @@ import { queueFeature } from '../queue/index.ts';
 import { sandboxPanelFeature } from '../sandbox-link/panel.ts';
 import { type Handlers, serve } from '../serve.ts';
 import { settingsFeature } from '../settings/index.ts';
-import { type ConfLike, type ConfLikeOptions, openSettings } from '../settings/store.ts';
 import { openTeam } from '../team/desk-team.ts';
 import { teamDesk } from '../team/desk-variant.ts';
 import { teamFeature } from '../team/index.ts';

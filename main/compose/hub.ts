@@ -2,10 +2,10 @@
 // follows the team store; while it holds the listener role (run-hub.ts) it also runs the webhook feature —
 // listener, subscriptions, catch-up — and reconciles the team's customers, once for the whole team.
 import { startSandbox } from '../../sandbox/index.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
 import type { HubRunContext } from '../hub/cli.ts';
 import type { HubCore, HubRoles } from '../hub/run-hub.ts';
 import { describeError } from '../log/logger.ts';
-import type { SettingsStore } from '../settings/store.ts';
 import { openTeamRuntime } from '../team/runtime.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
 import { moveVaultSecrets } from '../webhooks/subscription-secrets.ts';

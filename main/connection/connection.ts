@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { ConnectionTest, ServiceMode, ServiceStatus } from '../../contract/settings.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import type { Settings } from '../config/settings-store.ts';
 import type { Logger } from '../log/logger.ts';
 import type { BudgetOptions } from '../service/budget.ts';
 import { createServiceClient, NotConfiguredError, type ServiceClient } from '../service/index.ts';
 import { CaBundleError, loadCaBundle, type NetworkOptions } from '../service/network.ts';
 import { tokenFormMemory } from '../service/token-memory.ts';
-import type { Settings } from '../settings/store.ts';
 import { statusTracker } from './connection-status.ts';
 import { testConnection } from './connection-test.ts';
 

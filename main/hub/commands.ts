@@ -2,8 +2,8 @@
 // Joining goes through the desk's own membership code, so a hub checks a join code exactly as a desk does
 // (the code, the password, the schema, the team key) and a refusal keeps nothing.
 import { DeskError } from '../../contract/errors.ts';
+import { SettingsError } from '../config/settings-store.ts';
 import { describeError, type Logger } from '../log/logger.ts';
-import { SettingsError } from '../settings/store.ts';
 import { createMembership } from '../team/membership.ts';
 import { type HubConfig, HubError } from './hub-config.ts';
 

@@ -4,9 +4,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import { openSettings, type SettingsStore } from '../config/settings-store.ts';
+import type { TeamConnection } from '../config/team-connection.ts';
 import type { Logger } from '../log/logger.ts';
-import { openSettings, type SettingsStore } from '../settings/store.ts';
-import type { TeamConnection } from '../settings/team-connection.ts';
 import { type JoinedTeam, joinedTeam } from '../team/joined.ts';
 import { directConnection } from '../team/store/pool.ts';
 import { openTeamClient } from '../team/team-connection.ts';

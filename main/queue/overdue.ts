@@ -2,9 +2,9 @@
 // announced (once, as they cross it) as notifications. Main's clock decides, injectable for tests.
 import { SECTION_TITLES } from '../../contract/queue.ts';
 import { AGEING_SECTIONS, type AgeingTargets, type Overdue } from '../../contract/queue-view.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { DueBefore, Journal } from '../journal/index.ts';
-import type { SettingsStore } from '../settings/store.ts';
 
 /** More cases than this going overdue at once make one notification, not a burst. */
 const SINGLE_NOTICES = 3;

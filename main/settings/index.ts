@@ -3,10 +3,10 @@
 // other way; a change to a setting that decides which service Vetted talks to renews the connection.
 import { DeskError } from '../../contract/errors.ts';
 import type { SettingsPatch, SettingsView } from '../../contract/settings.ts';
+import { SettingsError, type SettingsStore } from '../config/settings-store.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Vault } from '../vault/vault.ts';
-import { SettingsError, type SettingsStore } from './store.ts';
 
 type SettingsChannel = 'settings.get' | 'settings.update' | 'service.status' | 'service.test';
 

@@ -2,10 +2,10 @@
 // be opened (unreachable, another schema, a key that no longer matches) does not stop the desk: it starts on
 // its own journal, logs why, and Settings → Team shows the store's state and that a restart is needed.
 import type { QueueRow } from '../../contract/queue.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import { queueRowOf } from '../reconcile/queue-row.ts';
 import type { ServiceClient } from '../service/index.ts';
-import type { SettingsStore } from '../settings/store.ts';
 import type { Vault } from '../vault/vault.ts';
 import { joinedTeam, openTeamRuntime, type TeamRuntime } from './runtime.ts';
 

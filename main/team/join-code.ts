@@ -3,7 +3,7 @@
 // password, which reaches the reviewer by another way and is typed once into Settings → Team.
 // A join code is a secret (it holds the team key): it is kept in no file, and only in the vault once used.
 import { z } from 'zod';
-import { type TeamConnection, TeamConnectionSchema } from '../settings/team-connection.ts';
+import { type TeamConnection, TeamConnectionSchema } from '../config/team-connection.ts';
 import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
 
 const PREFIX = 'vetted-join-1.';

@@ -1,6 +1,6 @@
 // The team a desk (or hub) joined, as its settings and vault hold it: the one place that reads them together.
-import type { SettingsStore } from '../settings/store.ts';
-import type { TeamConnection } from '../settings/team-connection.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
+import type { TeamConnection } from '../config/team-connection.ts';
 import type { Vault } from '../vault/vault.ts';
 import { decodeTeamKey } from './team-key.ts';
 

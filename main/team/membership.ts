@@ -6,7 +6,7 @@
 // Plain Node: the feature (index.ts) gives it the desk's vault and settings.
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
-import type { SettingsStore } from '../settings/store.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
 import type { Vault } from '../vault/vault.ts';
 import { decodeJoinCode, type JoinCode, JoinCodeError } from './join-code.ts';
 import { joinedTeam } from './joined.ts';

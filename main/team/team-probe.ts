@@ -4,7 +4,7 @@
 
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamHubState } from '../../contract/team.ts';
-import type { TeamConnection } from '../settings/team-connection.ts';
+import type { TeamConnection } from '../config/team-connection.ts';
 import type { JoinedTeam } from './joined.ts';
 import { checkTeamSchema } from './store/migrations/index.ts';
 import { directConnection } from './store/pool.ts';

@@ -1,9 +1,9 @@
 // A desk on its own journal: solo mode. It listens for webhooks, reconciles, and its outbox sends drafts.
 import path from 'node:path';
+import type { SettingsStore } from '../config/settings-store.ts';
 import type { DraftDestination, LocalOutbox } from '../drafts/destination.ts';
 import { refusal } from '../failures.ts';
 import { openJournal } from '../journal/index.ts';
-import type { SettingsStore } from '../settings/store.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
 import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { DeskVariant } from './index.ts';

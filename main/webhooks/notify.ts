@@ -1,8 +1,8 @@
 import { statusName } from '../../contract/statuses.ts';
 import type { StatusNotice } from '../../contract/webhooks.ts';
+import type { SettingsStore } from '../config/settings-store.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { JournalCustomer } from '../journal/index.ts';
-import type { SettingsStore } from '../settings/store.ts';
 
 /**
  * Notifications of status changes learnt from events. Main pushes `notification.show`; the

@@ -1,10 +1,10 @@
 import type { CustomerStatus } from '../customer-row.ts';
 import { FAULT_KINDS } from '../faults.ts';
 import { TOKEN_SCOPE } from '../oauth.ts';
+import { ALL_TIME, type FailureReason } from '../profile-types.ts';
 import { type Link, resourceLink } from '../reply.ts';
 import type { Profile } from '../types.ts';
 import { urlOf } from '../urls.ts';
-import { ALL_TIME, type FailureReason } from './profile.ts';
 
 /** The interface document (service-interface.md, with service-facts.md): the default profile. */
 export const FAILURE_DESCRIPTIONS: Record<FailureReason, string> = {

@@ -1,10 +1,10 @@
 import { readCustomerExtras } from '../customer-extras.ts';
 import type { CustomerRow, CustomerStatus } from '../customer-row.ts';
 import { type EmbeddedError, embeddedError } from '../errors.ts';
+import type { CustomerExtras } from '../profile-types.ts';
 import { type Link, resourceLink } from '../reply.ts';
 import type { App } from '../types.ts';
 import { urlOf } from '../urls.ts';
-import type { CustomerExtras } from './profile.ts';
 
 /** Customers as today's real service shows them: links that follow the status, the address on GET. */
 type LinkSet = (self: string, transfers: string) => Record<string, Link>;

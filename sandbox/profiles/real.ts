@@ -1,8 +1,8 @@
 import { fieldValidationError } from '../errors.ts';
 import { FAULT_KINDS, REAL_FAULT_KINDS } from '../faults.ts';
+import type { TimeWindow } from '../profile-types.ts';
 import type { Profile } from '../types.ts';
 import { failureReasonList, statusByName } from './interface.ts';
-import type { TimeWindow } from './profile.ts';
 import { realCustomerExtras, realCustomerFields, realCustomerLinks } from './real-customers.ts';
 import { realRoutes } from './real-routes.ts';
 

@@ -11,8 +11,8 @@
  */
 import { readSync } from 'node:fs';
 import { createDesk } from '../../main/compose/desk.ts';
+import { openSettings } from '../../main/config/settings-store.ts';
 import { createLogger } from '../../main/log/logger.ts';
-import { openSettings } from '../../main/settings/store.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { samplePerson } from '../support/person.ts';
 

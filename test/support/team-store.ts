@@ -3,7 +3,7 @@
 // the e2e specs use it too.
 import crypto from 'node:crypto';
 import pg from 'pg';
-import type { TeamConnection } from '../../main/settings/team-connection.ts';
+import type { TeamConnection } from '../../main/config/team-connection.ts';
 import { encodeJoinCode } from '../../main/team/join-code.ts';
 import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
 import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';

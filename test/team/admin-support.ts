@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, expect } from 'vitest';
-import type { TeamConnection } from '../../main/settings/team-connection.ts';
+import type { TeamConnection } from '../../main/config/team-connection.ts';
 import { runTeamCli } from '../../main/team/admin/cli.ts';
 import { decodeJoinCode, type JoinCode } from '../../main/team/join-code.ts';
 import { connectTeamClient, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
-import { openSettings } from '../../main/settings/store.ts';
+import { openSettings } from '../../main/config/settings-store.ts';
 import { encodeJoinCode } from '../../main/team/join-code.ts';
 import { createMembership } from '../../main/team/membership.ts';
 import { LISTENER_LOCK } from '../../main/team/store/sql.ts';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TeamConnection } from '../../main/settings/team-connection.ts';
+import type { TeamConnection } from '../../main/config/team-connection.ts';
 import {
   checkTeamStore,
   openTeamPool,

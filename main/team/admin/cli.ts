@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
-import type { TeamConnection } from '../../settings/team-connection.ts';
+import type { TeamConnection } from '../../config/team-connection.ts';
 import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './admin-connection.ts';
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';

@@ -2,7 +2,7 @@
 // its own, a member of the team's group role, so the database itself stamps who did what.
 import fs from 'node:fs';
 import type pg from 'pg';
-import { MAX_CA_CHARS, type TeamConnection, TeamConnectionSchema } from '../../settings/team-connection.ts';
+import { MAX_CA_CHARS, type TeamConnection, TeamConnectionSchema } from '../../config/team-connection.ts';
 import { encodeJoinCode } from '../join-code.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
