@@ -2,6 +2,7 @@
 // else when writing a row nor rewrite who wrote it afterwards (team store migration 2 and the grants).
 import pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
+import { TEAM_LATEST_VERSION } from '../../main/team/store/migrations/index.ts';
 import {
   addTestReviewer,
   initTeamStore,
@@ -13,6 +14,16 @@ import {
 } from './admin-support.ts';
 
 const PERMISSION_DENIED = { code: '42501' };
+
+/** What the claims and roles migration ("05", #28) made, so that a store can be as schema 1 left it. */
+const UNDO_CLAIMS_ROLES = `
+  DROP TRIGGER audit_log_lead_only ON vetted.audit_log;
+  DROP TABLE vetted.claims, vetted.team_settings, vetted.reviewer_roles;
+  DROP FUNCTION vetted.claim_take, vetted.claim_release, vetted.claim_reassign, vetted.claim_take_over,
+    vetted.claim_next, vetted.claims_expire, vetted.take_free, vetted.expire_claims, vetted.draw_change,
+    vetted.set_team_setting, vetted.claim_idle, vetted.audit_log_lead_only, vetted.require_lead,
+    vetted.team_reviewers, vetted.is_reviewer, vetted.role_of;
+  DROP TYPE vetted.claim_outcome;`;
 let store: TestStore;
 let dora: TestReviewer;
 let eve: TestReviewer;
@@ -120,7 +131,7 @@ test('a released retry used again belongs to its new user; any other update keep
   expect(rows).toEqual([{ actor: eve.name }]);
 });
 
-test('`migrate` brings a store as schema 1 left it to schema 2: the claims and rewrites it allowed stop', async () => {
+test('`migrate` brings a store as schema 1 left it to the latest: the claims and rewrites it allowed stop', async () => {
   const old = await initTeamStore();
   const frank = await addTestReviewer(old, 'frank');
   const owner = trackPool(new pg.Pool({ connectionString: old.url, max: 1 }));
@@ -130,6 +141,7 @@ test('`migrate` brings a store as schema 1 left it to schema 2: the claims and r
     DROP TRIGGER notes_stamp ON vetted.notes; DROP TRIGGER retries_stamp ON vetted.retries;
     DROP TRIGGER retries_keep ON vetted.retries; DROP TRIGGER retries_reuse ON vetted.retries;
     DROP TRIGGER team_outbox_stamp ON vetted.team_outbox; DROP FUNCTION vetted.stamp_login();
+    ${UNDO_CLAIMS_ROLES}
     GRANT UPDATE ON vetted.retries, vetted.status_history, vetted.events, vetted.team_outbox
       TO ${pg.escapeIdentifier(rows[0]!.role)};
     UPDATE vetted.schema_version SET version = 1;`);
@@ -146,7 +158,9 @@ test('`migrate` brings a store as schema 1 left it to schema 2: the claims and r
   expect((await forge()).rows).toEqual([{ author: 'someone' }]);
 
   const run = await runTeam('migrate', '--database', old.url);
-  expect(run.out).toMatch(/migrated from schema version 1 to 2; the reviewers' grants were re-applied/);
+  expect(run.out).toMatch(
+    `migrated from schema version 1 to ${TEAM_LATEST_VERSION}; the reviewers' grants were re-applied`,
+  );
   expect((await forge()).rows).toEqual([{ author: frank.name }]);
   await expect(db.query(`UPDATE vetted.status_history SET status = 'x'`)).rejects.toMatchObject(
     PERMISSION_DENIED,

@@ -2,6 +2,7 @@
 // only) with rows in it, and what it promises checked: one `step` each.
 import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
+import { CLAIMS_ROLES } from '../../main/team/store/migrations/05-claims-roles.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -127,5 +128,72 @@ step(2, 'who did something is the login', () => {
     expect(
       await rowsOf(client, `SELECT actor, released FROM vetted.retries WHERE customer_id = 'c-2'`),
     ).toEqual([{ actor: await login(client), released: false }]);
+  });
+});
+
+step(CLAIMS_ROLES.version, 'claims, reviewer roles and team settings (#28)', () => {
+  /** Version 2's customers and audit rows, as desks left them. */
+  async function beforeClaims(): Promise<pg.Client> {
+    const client = await storeAt(CLAIMS_ROLES.version - 1);
+    await client.query(`
+      INSERT INTO vetted.team_meta (team_id, key_check, reviewer_role) VALUES (gen_random_uuid(), 'k', 'nobody_reviewers');
+      INSERT INTO vetted.customers (id, seq, status, section, status_since, created, last_refreshed, changed_at, profile)
+      VALUES ('c-1', 1, 'retry', 'retry', now(), now(), now(), now(), 'sealed');
+      INSERT INTO vetted.audit_log (at, action, customer_id, outcome) VALUES (now(), 'note.add', 'c-1', 'ok');
+    `);
+    return client;
+  }
+
+  test('adds claims (none held), roles (everyone a reviewer) and the idle setting (30 min), keeping the rows', async () => {
+    const client = await beforeClaims();
+    await applyMigration(client, CLAIMS_ROLES.version);
+    expect((await client.query('SELECT * FROM vetted.claims')).rows).toEqual([]);
+    expect((await client.query('SELECT * FROM vetted.reviewer_roles')).rows).toEqual([]);
+    expect((await client.query('SELECT name, value FROM vetted.team_settings')).rows).toEqual([
+      { name: 'claim_idle_minutes', value: 30 },
+    ]);
+    expect((await client.query('SELECT action FROM vetted.audit_log')).rows).toEqual([
+      { action: 'note.add' },
+    ]);
+    expect((await client.query(`SELECT vetted.role_of('someone_else') AS role`)).rows).toEqual([
+      { role: 'reviewer' },
+    ]);
+  });
+
+  test('lets the existing customers be claimed, and the administrator do what a lead does', async () => {
+    const client = await beforeClaims();
+    await applyMigration(client, CLAIMS_ROLES.version);
+    expect((await client.query('SELECT vetted.role_of(session_user) AS role')).rows).toEqual([
+      { role: 'administrator' },
+    ]);
+    const { rows } = await client.query(`SELECT outcome FROM vetted.claim_take('c-1')`);
+    expect(rows).toEqual([{ outcome: 'taken' }]);
+    await client.query(`SELECT vetted.set_team_setting('claim_idle_minutes', '10')`);
+    await client.query(
+      `INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'queue.exportNames', 'ok')`,
+    );
+    const audit = await client.query('SELECT action FROM vetted.audit_log ORDER BY seq');
+    expect(audit.rows.map((row) => row.action)).toEqual([
+      'note.add',
+      'claim.take',
+      'team.setting',
+      'queue.exportNames',
+    ]);
+  });
+
+  test('refuses a setting out of its range, and one no migration made', async () => {
+    const client = await beforeClaims();
+    await applyMigration(client, CLAIMS_ROLES.version);
+    await expect(
+      client.query(`SELECT vetted.set_team_setting('claim_idle_minutes', '0')`),
+    ).rejects.toMatchObject({
+      code: '23514',
+    });
+    await expect(
+      client.query(`SELECT vetted.set_team_setting('claim_idle_minutes', '2.5')`),
+    ).rejects.toMatchObject({ code: '23514' });
+    await expect(client.query(`SELECT vetted.set_team_setting('colour', '"red"')`)).rejects.toMatchObject({
+      code: '22023',
+    });
   });
 });

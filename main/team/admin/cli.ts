@@ -14,6 +14,7 @@ import {
   resetReviewerPassword,
   reviewerJoinCode,
 } from './reviewers.ts';
+import { parseRole, setReviewerRole } from './roles.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
 
 export interface TeamCliIo {
@@ -56,6 +57,11 @@ export async function runTeamCli(argv: readonly string[], io: TeamCliIo): Promis
     return 1;
   }
 }
+
+const LEAD_CAN =
+  'They may now reassign and take over cases, export names, remove stored images and change the team settings.';
+const REVIEWER_CANNOT =
+  'They may no longer reassign or take over cases, export names, remove stored images or change the team settings.';
 
 function oneName(command: string, rest: string[]): string {
   if (rest.length !== 1) throw new TeamAdminError(`${command} takes one NAME (see --help).`);
@@ -127,6 +133,17 @@ async function runCommand(
           `${reset.sessionsLeft ? `${reset.sessionsLeft}\n` : ''}\n` +
           `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
           `${reset.password}\n`,
+      );
+      return;
+    }
+    case 'set-role': {
+      if (rest.length !== 2) throw new TeamAdminError('set-role takes NAME and a role: lead or reviewer.');
+      const [name = '', role] = rest;
+      const { from, to } = await setReviewerRole(client, name, parseRole(role));
+      io.out(
+        from === to
+          ? `${name} is already a ${to}; nothing changed.\n`
+          : `${name} is now a ${to} (was a ${from}). ${to === 'lead' ? LEAD_CAN : REVIEWER_CANNOT}\n`,
       );
       return;
     }

@@ -1,8 +1,10 @@
 // What the team's reviewers may do in the team store, granted to one NOLOGIN group role every reviewer's
 // login is a member of. Re-runnable (`team migrate` runs it again): it revokes what the group holds and grants
 // exactly this. Nobody in the group may change the schema, and the audit log takes INSERT only (its trigger
-// refusing UPDATE/DELETE/TRUNCATE is the second lock).
+// refusing UPDATE/DELETE/TRUNCATE is the second lock). Claims, roles and team settings take no write grant:
+// reviewers read them, and change claims and settings through functions that check who calls.
 import pg from 'pg';
+import { REVIEWER_FUNCTIONS } from '../store/migrations/05-claims-roles.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 
@@ -70,4 +72,9 @@ export async function grantReviewerRole(db: Queryable, role: string): Promise<vo
   }
   await db.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA vetted FROM PUBLIC, ${group}`);
   await db.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group}`);
+  // Claims, team settings: written only through these functions, which check the caller's role themselves.
+  // (From the group only: PUBLIC keeps EXECUTE on the read-only helpers the triggers call, role_of and such.)
+  await db.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA vetted FROM ${group}`);
+  const functions = REVIEWER_FUNCTIONS.map((signature) => `vetted.${signature}`).join(', ');
+  await db.query(`GRANT EXECUTE ON FUNCTION ${functions} TO ${group}`);
 }

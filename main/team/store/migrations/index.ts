@@ -4,9 +4,10 @@ import type pg from 'pg';
 import type { Queryable } from '../sql.ts';
 import { TEAM_TABLES } from './01-tables.ts';
 import { LOGIN_STAMPS } from './02-login-stamps.ts';
+import { CLAIMS_ROLES } from './05-claims-roles.ts';
 import { applyTeamMigrations, requireTeamSchema, type TeamMigration } from './runner.ts';
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [TEAM_TABLES, LOGIN_STAMPS];
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [TEAM_TABLES, LOGIN_STAMPS, CLAIMS_ROLES];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
 
