@@ -16,15 +16,16 @@ import {
   orderBy,
   overdueCondition,
 } from './queue-filters.ts';
+import { holderCounts } from './queue-holders.ts';
 import { JUMP_THRESHOLD, jumpStart } from './queue-jump.ts';
 import { type QueueRowRecord, queueRowFromRecord } from './queue-row.ts';
 import type { OverdueCase, QueueRepository } from './repositories/queue.ts';
 import { matchSet, nameOrEmailLike, planSearch, type SearchPlan } from './search.ts';
 
 const CUSTOMER_COLUMNS = `c.id, c.name, c.email, c.status, c.section, c.status_since, c.changed_at,
-  c.gone_at IS NOT NULL AS gone, c.note`;
+  c.gone_at IS NOT NULL AS gone, c.note, (SELECT k.holder FROM claims k WHERE k.customer_id = c.id) AS claimed_by`;
 const DRAFT_COLUMNS = `d.id, d.name, d.email, d.state AS status, 'drafts' AS section, d.updated AS status_since,
-  d.updated AS changed_at, 0 AS gone, d.last_error AS note`;
+  d.updated AS changed_at, 0 AS gone, d.last_error AS note, NULL AS claimed_by`;
 const CAP = COUNT_CAP + 1;
 /** Matches the search index is asked for first: fewer, and the search is narrow (answered from them). */
 const PROBE = 60;
@@ -185,10 +186,10 @@ export function queueRepository(
   };
 
   return {
-    window(input, due = {}) {
+    window(input, due = {}, claim = undefined) {
       const { section, offset, limit } = input;
       const sort = input.sort ?? 'waiting';
-      const context = { filters: input.filters ?? {}, due, hasNotesTable };
+      const context = { filters: input.filters ?? {}, due, hasNotesTable, claim };
       const filters = customerFilters(context);
       const draftConditions = draftFilters(context);
       const plan = planSearch(input.search);
@@ -255,6 +256,8 @@ export function queueRepository(
         ...(capped ? { capped } : {}),
       };
     },
+
+    holderCounts: (due) => holderCounts(sql, due),
 
     overdueCounts(due) {
       const counted = { retry: 0, document: 0, review: 0 } as Record<AgeingSection, number>;

@@ -8,6 +8,7 @@ import { NOTES_IMAGES_ACTORS } from './05-notes-images-actors.ts';
 import { REAL_SERVICE_CUSTOMERS } from './06-real-service-customers.ts';
 import { QUEUE_ORDERS } from './07-queue-orders.ts';
 import { TEAM_REPLICA } from './08-team-replica.ts';
+import { TEAM_CLAIMS } from './09-team-claims.ts';
 import type { Migration } from './runner.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   REAL_SERVICE_CUSTOMERS,
   QUEUE_ORDERS,
   TEAM_REPLICA,
+  TEAM_CLAIMS,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
