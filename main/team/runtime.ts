@@ -7,7 +7,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
-import { personalCipher } from '../journal/personal.ts';
+import { type PersonalCipher, personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
@@ -51,7 +51,15 @@ export interface TeamRuntimeOptions {
 
 export interface TeamRuntime {
   readonly teamId: string;
+  /** This process's login to the team store: the reviewer (or hub) it acts as. */
+  readonly login: string;
   readonly journal: Journal;
+  /** The pool on the team store (the runtime closes it). */
+  readonly pool: pg.Pool;
+  /** The team key's cipher. */
+  readonly cipher: PersonalCipher;
+  /** Where the store is, for the words of a failure to reach it. */
+  readonly target: JoinedTeam['connection'];
   /** This desk's own journal: its replica is what the queue reads. */
   readonly local: SqliteJournal;
   readonly replication: Replication;
@@ -135,7 +143,11 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   flushTimer.unref();
   return {
     teamId: team.teamId,
+    login: team.connection.user,
     journal,
+    pool,
+    cipher,
+    target: team.connection,
     local,
     replication,
     drain,
