@@ -3,6 +3,7 @@
 // moved by the administrator rewriting its times (the store's own clock decides expiry: see ageClaim).
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
+import type { TeamConnection } from '../../main/settings/team-connection.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
 import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
@@ -15,6 +16,10 @@ afterAll(async () => {
 export interface ClaimsReviewer {
   name: string;
   pool: pg.Pool;
+  /** The team key their join code carries. */
+  teamKey: Buffer;
+  connection: TeamConnection;
+  password: string;
 }
 
 export interface ClaimsTeam {
@@ -42,7 +47,13 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
       // As many connections as a test's simultaneous calls.
       const pool = openTeamPool(added.joinCode.connection, added.password, { max: 25 });
       opened.push(pool);
-      return { name: added.name, pool };
+      return {
+        name: added.name,
+        pool,
+        teamKey: added.joinCode.teamKey,
+        connection: added.joinCode.connection,
+        password: added.password,
+      };
     },
     async setRole(name, role) {
       const run = await runTeam('set-role', name, role, '--database', store.url);

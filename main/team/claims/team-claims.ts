@@ -142,10 +142,9 @@ export function noticeFor({ claim, before }: ClaimChange, login: string): ClaimN
     if (claim.how === 'reassign') {
       return told('reassignedAway', `${by} reassigned a case you held to ${claim.holder}.${noted('Note')}`);
     }
-    if (claim.how === 'expire') {
-      return told('expired', 'Your claim on a case ended: it was idle for longer than the team allows.');
-    }
-    return null;
+    if (claim.how === 'release') return null;
+    // Swept, or taken by someone else: a case is taken from nobody, so the claim had run out first.
+    return told('expired', 'Your claim on a case ended: it was idle for longer than the team allows.');
   }
   if (claim.holder === login && before !== login && claim.how === 'reassign') {
     return told('reassignedToYou', `${by} assigned a case to you.${noted('Note')}`);
