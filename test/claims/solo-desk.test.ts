@@ -55,7 +55,7 @@ describe('a solo desk', () => {
       claim: null,
     });
     expect(await h.call('claims.release', { customerId })).toEqual({ customerId, claim: null });
-    expect(await h.call('claims.next')).toEqual({ claim: null });
+    expect(await h.call('claims.next', {})).toEqual({ claim: null });
     expect(h.events.filter((e) => e.event.startsWith('claims.'))).toEqual([]);
   });
 
