@@ -71,6 +71,8 @@ export const useAppStore = create<AppState>((set, get) => ({
   },
   watch: sharedWatch(() => [
     api.on('service.status', (service) => set({ service })),
+    // A case link opened (vetted://case/<id>): that case, whatever screen was open.
+    api.on('case.open', ({ customerId }) => get().openCustomer(customerId)),
     // Back, forward, or an address typed or pasted: the app goes where it names.
     onAddressChange(() => set(fromRoute(parseRoute(currentHash())))),
   ]),
