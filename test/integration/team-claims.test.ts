@@ -18,9 +18,9 @@ import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import { writeCustomer } from '../support/team-changes.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import type { TeamRig } from '../support/team-rig.ts';
+import type { DeskHarness } from './desk-harness.ts';
+import { teamDesksForSuite } from './team-desks-suite.ts';
 
 let rig: TeamRig;
 let alice: DeskHarness;
@@ -31,27 +31,26 @@ let service: ServiceClient;
 let names: { alice: string; bob: string };
 let serial = 0;
 
-beforeAll(async () => {
-  rig = await startTeamRig(await freshDatabase());
-  names = { alice: rig.reviewers.alice.login, bob: rig.reviewers.bob.login };
-  admin = new pg.Client({ connectionString: rig.adminUrl });
+// Alice is made a lead before the desks start.
+const team = teamDesksForSuite(async (started) => {
+  admin = new pg.Client({ connectionString: started.adminUrl });
   await admin.connect();
+  await setReviewerRole(admin, started.reviewers.alice.login, 'lead');
+});
+
+beforeAll(() => {
+  ({ rig, alice, bob } = team());
+  names = { alice: rig.reviewers.alice.login, bob: rig.reviewers.bob.login };
   service = createServiceClient({
     baseUrl: rig.sandbox.baseUrl,
     clientId: rig.sandbox.clientId,
     clientSecret: rig.sandbox.clientSecret,
   });
-  await setReviewerRole(admin, names.alice, 'lead');
-  alice = await startDesk(await rig.deskDir('alice'));
-  bob = await startDesk(await rig.deskDir('bob'));
-}, 60_000);
+});
 
 afterAll(async () => {
-  await alice?.close();
-  await bob?.close();
   await admin?.end();
   await service?.close();
-  await rig?.close();
 });
 
 /** A customer made on the service (its status from the first name), added on Alice's desk, known on Bob's. */

@@ -4,14 +4,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import type { QueueRow } from '../../contract/queue.ts';
 import { DEFAULT_COALESCE_MS } from '../../main/webhooks/event-processor.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import type { TeamRig } from '../support/team-rig.ts';
+import type { DeskHarness } from './desk-harness.ts';
+import { teamDesksForSuite } from './team-desks-suite.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
 const run = promisify(execFile);
@@ -19,17 +19,9 @@ const run = promisify(execFile);
 let rig: TeamRig;
 let alice: DeskHarness;
 let bob: DeskHarness;
-
-beforeAll(async () => {
-  rig = await startTeamRig(await freshDatabase());
-  alice = await startDesk(await rig.deskDir('alice'));
-  bob = await startDesk(await rig.deskDir('bob'));
-}, 60_000);
-
-afterAll(async () => {
-  await alice?.close();
-  await bob?.close();
-  await rig?.close();
+const team = teamDesksForSuite();
+beforeAll(() => {
+  ({ rig, alice, bob } = team());
 });
 
 const FORM = validForm({ firstName: 'retry', lastName: 'Quennell', email: 'q.quennell@example.com' });

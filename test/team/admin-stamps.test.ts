@@ -20,7 +20,8 @@ const UNDO_CLAIMS_ROLES = `
   DROP TRIGGER audit_log_lead_only ON vetted.audit_log;
   DROP TABLE vetted.claims, vetted.team_settings, vetted.reviewer_roles;
   DROP FUNCTION vetted.claim_take, vetted.claim_release, vetted.claim_reassign, vetted.claim_take_over,
-    vetted.claim_next, vetted.claims_expire, vetted.take_free, vetted.expire_claims, vetted.draw_change,
+    vetted.claim_next, vetted.claims_expire, vetted.take_free, vetted.write_claim, vetted.hand_over, vetted.expire_claims,
+    vetted.draw_change,
     vetted.set_team_setting, vetted.claim_idle, vetted.audit_log_lead_only, vetted.require_lead,
     vetted.team_reviewers, vetted.is_reviewer, vetted.role_of;
   DROP TYPE vetted.claim_outcome;`;

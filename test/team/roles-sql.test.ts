@@ -85,6 +85,9 @@ describe('a reviewer’s login, bypassing the desk', () => {
     );
     await expect(ana.pool.query('SELECT vetted.expire_claims(NULL, 1)')).rejects.toMatchObject(NO_GRANT);
     await expect(ana.pool.query('SELECT vetted.draw_change()')).rejects.toMatchObject(NO_GRANT);
+    await expect(
+      ana.pool.query(`SELECT vetted.write_claim($1, 1, $2, 'take', NULL, false)`, [caseId, ana.name]),
+    ).rejects.toMatchObject(NO_GRANT);
   });
 
   it('still does a reviewer’s part: takes, releases, sweeps, reads roles and reviewers', async () => {

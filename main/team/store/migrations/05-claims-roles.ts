@@ -186,19 +186,28 @@ BEGIN
   RETURN v_count;
 END $$;
 
--- The one atomic take: the row is written only where nobody holds it (the primary key decides between two
--- takes at the same instant). Returns whether this call took it.
+-- Writes the case's claim as p_holder's, made by the caller (how, note). With p_only_free it is the one atomic
+-- take: the row is written only where nobody holds it, so of two takes at the same instant the primary key
+-- lets exactly one write. Returns whether it wrote.
+CREATE FUNCTION vetted.write_claim(p_customer text, p_seq bigint, p_holder text, p_how text, p_note text,
+  p_only_free boolean) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO vetted.claims AS k (customer_id, seq, holder, since, touched_at, expires_at, how, changed_by,
+    changed_at, note)
+  VALUES (p_customer, p_seq, p_holder, now(), now(), now() + vetted.claim_idle(), p_how, session_user, now(),
+    p_note)
+  ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, holder = excluded.holder, since = excluded.since,
+    touched_at = excluded.touched_at, expires_at = excluded.expires_at, how = excluded.how,
+    changed_by = excluded.changed_by, changed_at = excluded.changed_at, note = excluded.note
+  WHERE NOT p_only_free OR k.holder IS NULL;
+  RETURN FOUND;
+END $$;
+
+-- The caller takes a case nobody holds; audited. Returns whether this call took it.
 CREATE FUNCTION vetted.take_free(p_customer text, p_seq bigint, p_how text) RETURNS boolean
   LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO vetted.claims AS k (customer_id, seq, holder, since, touched_at, expires_at, how, changed_by,
-    changed_at)
-  VALUES (p_customer, p_seq, session_user, now(), now(), now() + vetted.claim_idle(), p_how, session_user, now())
-  ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, holder = excluded.holder, since = excluded.since,
-    touched_at = excluded.touched_at, expires_at = excluded.expires_at, how = excluded.how,
-    changed_by = excluded.changed_by, changed_at = excluded.changed_at, note = NULL
-  WHERE k.holder IS NULL;
-  IF NOT FOUND THEN
+  IF NOT vetted.write_claim(p_customer, p_seq, session_user, p_how, NULL, true) THEN
     RETURN false;
   END IF;
   INSERT INTO vetted.audit_log (at, action, customer_id, outcome, detail)
@@ -254,56 +263,44 @@ BEGIN
   RETURN ('refused', v_holder, v_seq)::vetted.claim_outcome;
 END $$;
 
+-- A lead's hand-over (reassign, take over): the case becomes p_to's whoever held it, with a sealed note,
+-- audited with who held it before. A take-over of the lead's own case changes nothing.
+CREATE FUNCTION vetted.hand_over(p_customer text, p_to text, p_how text, p_note text)
+  RETURNS vetted.claim_outcome LANGUAGE plpgsql AS $$
+DECLARE
+  v_seq bigint := vetted.draw_change();
+  v_from text;
+BEGIN
+  SELECT holder INTO v_from FROM vetted.claims WHERE customer_id = p_customer FOR UPDATE;
+  IF p_how = 'takeOver' AND v_from = p_to THEN
+    RETURN ('held', p_to, v_seq)::vetted.claim_outcome;
+  END IF;
+  PERFORM vetted.write_claim(p_customer, v_seq, p_to, p_how, p_note, false);
+  INSERT INTO vetted.audit_log (at, action, customer_id, outcome, detail)
+    VALUES (now(), 'claim.' || p_how, p_customer, 'ok', format('from %s', coalesce(v_from, 'nobody'))
+      || CASE WHEN p_how = 'reassign' THEN ' to ' || p_to ELSE '' END);
+  RETURN (CASE WHEN p_how = 'reassign' THEN 'reassigned' ELSE 'taken' END, p_to, v_seq)::vetted.claim_outcome;
+END $$;
+
 -- A lead gives the case to p_to (a current reviewer), whoever held it, with a sealed note.
 CREATE FUNCTION vetted.claim_reassign(p_customer text, p_to text, p_note text) RETURNS vetted.claim_outcome
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  v_seq bigint;
-  v_from text;
 BEGIN
   PERFORM vetted.require_lead('reassign a case');
   IF NOT vetted.is_reviewer(p_to) THEN
     RAISE EXCEPTION 'There is no reviewer % in this team.', p_to USING ERRCODE = 'invalid_parameter_value',
       HINT = 'vetted:no-such-reviewer';
   END IF;
-  v_seq := vetted.draw_change();
-  SELECT holder INTO v_from FROM vetted.claims WHERE customer_id = p_customer FOR UPDATE;
-  INSERT INTO vetted.claims AS k (customer_id, seq, holder, since, touched_at, expires_at, how, changed_by,
-    changed_at, note)
-  VALUES (p_customer, v_seq, p_to, now(), now(), now() + vetted.claim_idle(), 'reassign', session_user, now(),
-    p_note)
-  ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, holder = excluded.holder, since = excluded.since,
-    touched_at = excluded.touched_at, expires_at = excluded.expires_at, how = excluded.how,
-    changed_by = excluded.changed_by, changed_at = excluded.changed_at, note = excluded.note;
-  INSERT INTO vetted.audit_log (at, action, customer_id, outcome, detail)
-    VALUES (now(), 'claim.reassign', p_customer, 'ok', format('from %s to %s', coalesce(v_from, 'nobody'), p_to));
-  RETURN ('reassigned', p_to, v_seq)::vetted.claim_outcome;
+  RETURN vetted.hand_over(p_customer, p_to, 'reassign', p_note);
 END $$;
 
 -- A lead takes the case from whoever holds it, with a sealed reason; the previous holder's desk is told (it
 -- reads the change). A case nobody holds is simply taken.
 CREATE FUNCTION vetted.claim_take_over(p_customer text, p_reason text) RETURNS vetted.claim_outcome
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  v_seq bigint;
-  v_from text;
 BEGIN
   PERFORM vetted.require_lead('take over a case');
-  v_seq := vetted.draw_change();
-  SELECT holder INTO v_from FROM vetted.claims WHERE customer_id = p_customer FOR UPDATE;
-  IF v_from = session_user THEN
-    RETURN ('held', session_user, v_seq)::vetted.claim_outcome;
-  END IF;
-  INSERT INTO vetted.claims AS k (customer_id, seq, holder, since, touched_at, expires_at, how, changed_by,
-    changed_at, note)
-  VALUES (p_customer, v_seq, session_user, now(), now(), now() + vetted.claim_idle(), 'takeOver', session_user,
-    now(), p_reason)
-  ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, holder = excluded.holder, since = excluded.since,
-    touched_at = excluded.touched_at, expires_at = excluded.expires_at, how = excluded.how,
-    changed_by = excluded.changed_by, changed_at = excluded.changed_at, note = excluded.note;
-  INSERT INTO vetted.audit_log (at, action, customer_id, outcome, detail)
-    VALUES (now(), 'claim.takeOver', p_customer, 'ok', format('from %s', coalesce(v_from, 'nobody')));
-  RETURN ('taken', session_user, v_seq)::vetted.claim_outcome;
+  RETURN vetted.hand_over(p_customer, session_user, 'takeOver', p_reason);
 END $$;
 
 -- Auto-assignment: the caller takes the unclaimed case of these sections that has waited longest (an expired
@@ -358,6 +355,8 @@ REVOKE ALL ON FUNCTION ${[
   'draw_change()',
   'expire_claims(text, bigint)',
   'take_free(text, bigint, text)',
+  'write_claim(text, bigint, text, text, text, boolean)',
+  'hand_over(text, text, text, text)',
 ]
   .map((signature) => `vetted.${signature}`)
   .join(', ')} FROM PUBLIC;
