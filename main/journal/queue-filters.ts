@@ -66,7 +66,9 @@ function claimCondition(claim: ClaimScope, params: Params): string {
     return 'NOT EXISTS (SELECT 1 FROM claims k WHERE k.customer_id = c.id AND k.holder IS NOT NULL)';
   }
   params.claimHolder = claim.holder;
-  return 'EXISTS (SELECT 1 FROM claims k WHERE k.customer_id = c.id AND k.holder = :claimHolder)';
+  // From the holder's claims (their index) to the customers, not the other way round: a reviewer holds a few
+  // of many cases, and testing each customer would read the whole queue for a count.
+  return 'c.id IN (SELECT k.customer_id FROM claims k WHERE k.holder = :claimHolder)';
 }
 
 /** Drafts (`d`) that pass the filters: drafts have no notes, no ageing target and no claim. */

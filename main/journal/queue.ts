@@ -88,6 +88,44 @@ export function queueRepository(
     return counts;
   };
 
+  /** No search, no filter: the counts the triggers keep, whatever the number of customers. */
+  const storedCounts = () => {
+    const counts = emptyCounts();
+    for (const { section, n } of sql.all<{ section: Section; n: number }>(
+      'SELECT section, customers AS n FROM section_counts',
+    )) {
+      counts[section] = n;
+    }
+    return counts;
+  };
+
+  /**
+   * "Unclaimed" alone: every customer of a section but those someone holds (a few, read from the claims:
+   * CROSS JOIN keeps SQLite from walking the customers instead).
+   */
+  const unclaimedCounts = () => {
+    const counts = storedCounts();
+    for (const { section, n } of sql.all<{ section: Section; n: number }>(
+      `SELECT c.section AS section, count(*) AS n FROM claims k CROSS JOIN customers c ON c.id = k.customer_id
+       WHERE k.holder IS NOT NULL GROUP BY c.section`,
+    )) {
+      counts[section] -= n;
+    }
+    return counts;
+  };
+
+  /** Counts per section in one pass: for a reviewer's cases (a few of many), read from their claims. */
+  const groupedCounts = (customers: Conditions) => {
+    const counts = emptyCounts();
+    for (const { section, n } of sql.all<{ section: Section; n: number }>(
+      `SELECT c.section AS section, count(*) AS n FROM customers c ${where(customers.where)} GROUP BY c.section`,
+      customers.params,
+    )) {
+      counts[section] = n;
+    }
+    return counts;
+  };
+
   const rows = (
     source: Source,
     section: Section | 'all',
@@ -227,16 +265,12 @@ export function queueRepository(
             Object.assign(source, broad ? walkTesting(source, plan, noted) : narrowed);
           }
         }
+      } else if (filters.where.length === 1 && claim && 'unclaimed' in claim) {
+        counts = unclaimedCounts();
       } else if (filters.where.length > 0) {
-        counts = cappedCounts(filters);
+        counts = claim && 'holder' in claim ? groupedCounts(filters) : cappedCounts(filters);
       } else {
-        // No search, no filter: the counts the triggers keep, whatever the number of customers.
-        counts = emptyCounts();
-        for (const { section: s, n } of sql.all<{ section: Section; n: number }>(
-          'SELECT section, customers AS n FROM section_counts',
-        )) {
-          counts[s] = n;
-        }
+        counts = storedCounts();
       }
       counts.drafts = draftCount({
         where: ["d.state <> 'created'", ...source.drafts.where],

@@ -36,7 +36,7 @@ describe.skipIf(NOT_THE_LOCAL_FILE)('journal migration 9: the team’s claims', 
     expect(() => db.exec(claim)).toThrow(/UNIQUE|PRIMARY KEY/);
   });
 
-  it('keeps a holder and the time they took it together, and finds a holder’s cases by index', () => {
+  it('keeps a holder and the time they took it together, and finds a holder’s cases and a section’s open cases by index', () => {
     const db = version8WithRows();
     applyMigration(db, 9);
 
@@ -49,6 +49,12 @@ describe.skipIf(NOT_THE_LOCAL_FILE)('journal migration 9: the team’s claims', 
     expect(indexOf(db, 'claims_by_holder')).toEqual({
       table: 'claims',
       columns: ['holder', 'customer_id'],
+      unique: false,
+      partial: true,
+    });
+    expect(indexOf(db, 'customers_open_by_section')).toEqual({
+      table: 'customers',
+      columns: ['section', 'status_since'],
       unique: false,
       partial: true,
     });
