@@ -6,7 +6,15 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   // Web-first assertions retry until they hold; 5 s is short for a loaded 2-core CI machine.
-  expect: { timeout: 15_000 },
+  expect: {
+    timeout: 15_000,
+    // The screenshot comparisons (look-screens.spec.ts) freeze everything that varies; what is left is
+    // anti-aliasing at the edges of glyphs and icons, a few pixels in a thousand.
+    toHaveScreenshot: { maxDiffPixelRatio: 0.002, animations: 'disabled', caret: 'hide', scale: 'css' },
+  },
+  // Baselines checked in beside the tests, one name per screen, size and scheme (no platform suffix:
+  // CI and developers draw with the same Debian Chromium and fonts, installed by .ci/run).
+  snapshotPathTemplate: '{testDir}/__screenshots__/{arg}{ext}',
   workers: 2,
   reporter: [[process.env.CI ? 'list' : 'line'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {

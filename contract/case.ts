@@ -94,6 +94,11 @@ export const AuditRowSchema = z.object({
   /** The action in words. */
   what: z.string(),
   customerId: z.string().nullable(),
+  /**
+   * The customer's name when Vetted knows the customer: the Audit screen shows it beside the ID. Exports
+   * leave it out, as the queue's masked export does: a name is personal data.
+   */
+  customerName: z.string().nullable().optional(),
   outcome: z.string(),
   detail: z.string().nullable(),
 });

@@ -3,9 +3,10 @@
  * plain requests or signed webhook deliveries, each with a fresh event id. Reads its job as JSON from
  * argv[2], prints the outcome as one JSON line, and (for deliveries) writes the acknowledged ids to a file.
  */
-import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { deliveryBody } from './delivery-body.ts';
 import type { LoadJob, LoadOutcome } from './load.ts';
 
 const job = JSON.parse(process.argv[2] ?? '{}') as LoadJob;
@@ -14,19 +15,7 @@ const acknowledged: string[] = [];
 function delivery(context: Record<string, unknown>, webhook: NonNullable<LoadJob['webhook']>) {
   webhookKey ??= createSecretKey(Buffer.from(webhook.secret));
   const key = webhookKey;
-  const id = randomUUID();
-  const customers = webhook.customerIds;
-  const customerId = customers[Math.floor(Math.random() * customers.length)] ?? randomUUID();
-  const created = new Date().toISOString();
-  const href = `${webhook.serviceBase}/customers/${customerId}`;
-  const body = JSON.stringify({
-    _links: { customer: { href }, resource: { href } },
-    id,
-    created,
-    timestamp: created,
-    topic: webhook.topic ?? 'customer_verified',
-    resourceId: customerId,
-  });
+  const { id, body } = deliveryBody(webhook);
   context.id = id;
   return {
     method: 'POST' as const,

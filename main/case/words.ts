@@ -22,6 +22,7 @@ const ACTIONS: Record<string, string> = {
   'team.setting': 'Team setting changed',
   'team.setRole': 'Reviewer’s role changed',
   'audit.export': 'Audit log exported',
+  'audit.chain': 'Audit chain begun',
   'retry.open': 'Retry form opened',
   'settings.change': 'Settings changed',
   'webhook.subscribe': 'Webhook subscription created',

@@ -8,6 +8,7 @@ import { describeError } from '../log/logger.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { openTeamRuntime } from '../team/runtime.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
+import { moveVaultSecrets } from '../webhooks/subscription-secrets.ts';
 import { openCore } from './core.ts';
 
 /** The roles `npm run hub -- run` plays: the core composed here. */
@@ -57,7 +58,13 @@ export async function startHubCore(run: HubRunContext): Promise<HubCore> {
   let webhooks: ReturnType<typeof webhooksFeature> | null = null;
   return {
     async startListener() {
-      webhooks = webhooksFeature(context, run.port === undefined ? {} : { port: run.port });
+      // The team's subscription secrets, whichever hub made them; a hub that kept its own in its vault (before
+      // the team store held them) hands them over first.
+      const secrets = core.variant.webhookSecrets;
+      await secrets.load();
+      const moved = await moveVaultSecrets(vault, secrets);
+      if (moved > 0) log.info('hub: webhook secrets moved from the vault into the team store', { moved });
+      webhooks = webhooksFeature(context, secrets, run.port === undefined ? {} : { port: run.port });
       const listener = await webhooks.listening();
       // On a real service the team's one subscription points at the tunnel (--public-url or settings).
       await webhooks.subscribePublicUrl().catch((error: unknown) => {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { openLogFile } from '../log/log-file.ts';
 import { createLogger, describeError, type Logger } from '../log/logger.ts';
 import { VaultError } from '../vault/vault.ts';
+import { HUB_HELP } from './cli-help.ts';
 import { joinCommand, leaveCommand, serviceCommand, statusCommand } from './commands.ts';
 import {
   connectTeam,
@@ -19,19 +20,8 @@ import {
 import { type HubRoles, runHub } from './run-hub.ts';
 import { readAnswers } from './stdin-lines.ts';
 
-export const HUB_USAGE = `Usage: npm run hub -- [command] [options]   (or: npx vetted-hub [command] [options])
-
-  run [--port P] [--public-url URL] [--database URL] [--retry-seconds S]
-                  lead the webhook listener, or stand by and try every S seconds (default 5)
-  join            join a team: the join code, then the database password, on standard input
-  leave           forget the team's key, the database password and the connection
-  service --base-url URL --client-id ID   the service (client secret on standard input)
-  service --sandbox                       the built-in sandbox
-  status          the team joined, who holds the listener role, the service
-
-  --data-dir DIR  the hub's data (default ~/.config/Vetted/hub)
-  --verbose       log lines on standard error too
-`;
+/** The general usage, shown with a mistake on the command line. */
+export const HUB_USAGE = HUB_HELP['']!;
 
 /** What `run` gives the coordinator's composition of the hub core. */
 export interface HubRunContext {
@@ -82,9 +72,15 @@ export async function hubCli(args: string[], io: HubIo, roles?: HubRolesFactory)
   }
   const { values, positionals } = parsed;
   const command = positionals[0] ?? 'run';
-  if (values.help || positionals.length > 1 || !COMMANDS.has(command)) {
+  const known = command !== '' && Object.hasOwn(HUB_HELP, command);
+  if (values.help && positionals.length <= 1 && (known || positionals.length === 0)) {
+    // `hub -- --help`: the general usage; `hub -- join --help`: that command's own.
+    io.out(positionals.length === 0 ? HUB_USAGE : (HUB_HELP[command] ?? HUB_USAGE));
+    return 0;
+  }
+  if (values.help || positionals.length > 1 || !known) {
     io.err(HUB_USAGE);
-    return values.help ? 0 : 2;
+    return 2;
   }
   const dataDir = values['data-dir'] ?? defaultHubDataDir();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -128,8 +124,6 @@ export async function hubCli(args: string[], io: HubIo, roles?: HubRolesFactory)
     logFile.close();
   }
 }
-
-const COMMANDS = new Set(['run', 'join', 'leave', 'service', 'status']);
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 

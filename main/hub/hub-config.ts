@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.ts';
 import { openSettings, type SettingsStore } from '../settings/store.ts';
 import type { TeamConnection } from '../settings/team-connection.ts';
 import { type JoinedTeam, joinedTeam } from '../team/joined.ts';
+import { directConnection } from '../team/store/pool.ts';
 import { openTeamClient } from '../team/team-connection.ts';
 import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault/vault.ts';
 
@@ -48,7 +49,7 @@ export type HubTeam = JoinedTeam;
 /**
  * The joined team; `databaseUrl` (`run --database URL`) points the hub at another host, port, database or
  * login of the same team store, e.g. a replica's address. Its password never comes from a URL (argv shows
- * in `ps`): it is the one `join` kept.
+ * in `ps`): it is the one `join` kept. A direct address the join code named stays where sessions go.
  */
 export function hubTeam(config: HubConfig, databaseUrl?: string): HubTeam {
   const team = joinedTeam(config.settings, config.vault);
@@ -85,7 +86,19 @@ function overridden(connection: TeamConnection, databaseUrl: string): TeamConnec
   };
 }
 
-/** A fresh connection to the team store as the hub's login, e.g. the leadership's dedicated one. */
+/** The name the listener role's connection shows in pg_stat_activity. */
+export const LEADERSHIP_APPLICATION_NAME = 'vetted-hub-leadership';
+
+/**
+ * A fresh connection of its own to the team store as the hub's login, for the listener role's lock: the lock
+ * belongs to the session, so it goes to the direct address (a pooler in transaction mode would share the
+ * session, and the lock, with other clients, and keep it after the hub died).
+ */
 export function connectTeam(team: HubTeam, timeoutMs = 10_000): Promise<pg.Client> {
-  return openTeamClient(team.connection, team.password, timeoutMs);
+  return openTeamClient(
+    directConnection(team.connection),
+    team.password,
+    timeoutMs,
+    LEADERSHIP_APPLICATION_NAME,
+  );
 }

@@ -46,6 +46,8 @@ export async function runHub(options: RunHubOptions, roles: HubRoles): Promise<R
     ...(options.schedule ? { schedule: options.schedule } : {}),
     log: options.log,
     async onLead() {
+      // Logged apart from the line below: the time from here to a listening listener is what taking over costs.
+      options.log.info('hub: took the listener role; starting the listener');
       const { url } = await core.startListener();
       options.log.info('hub: leading', { url });
       options.say(`hub: leading — webhook listener on ${url}`);

@@ -4,6 +4,7 @@
 // writes that span several of them, the webhook inbox) and its data types (repositories/). Callers never learn which
 // implementation runs; today it is SQLite (sqlite.ts), team mode adds PostgreSQL behind the same interface.
 export type { DraftState } from '../../contract/drafts.ts';
+export { entryRecord, headRecord } from './audit-export.ts';
 export { JournalError } from './errors.ts';
 export type {
   EventInbox,
@@ -16,7 +17,15 @@ export type {
   RecordedEvents,
   TransactionOptions,
 } from './interface.ts';
-export type { AuditEntry, AuditFilter, AuditInput, AuditRepository } from './repositories/audit.ts';
+export type {
+  AuditEntry,
+  AuditFilter,
+  AuditHead,
+  AuditInput,
+  AuditLink,
+  AuditRepository,
+  LinkedAuditEntry,
+} from './repositories/audit.ts';
 export type {
   CustomersRepository,
   JournalCustomer,

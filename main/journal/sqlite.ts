@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StatementSync } from 'node:sqlite';
 import { osUserName } from '../os-user.ts';
 import { auditRepository } from './audit.ts';
+import { type AuditSealer, auditSealer } from './audit-chain.ts';
 import { customersRepository } from './customers.ts';
 import {
   committedLater,
@@ -22,7 +23,7 @@ import { type EventStatements, eventsRepository, type WriteStatement } from './e
 import type { Journal, JournalRepositories, JournalTransaction, TransactionOptions } from './interface.ts';
 import { type LogInbox, type LogInboxOptions, startLogInbox } from './log-inbox.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations/index.ts';
-import { checkCanMigrate, migrate, schemaVersion } from './migrations/runner.ts';
+import { checkCanMigrate, type MigrationContext, migrate, schemaVersion } from './migrations/runner.ts';
 import { notesRepository } from './notes.ts';
 import { type PersonalCipher, personalCipher } from './personal.ts';
 import { queueRepository } from './queue.ts';
@@ -72,17 +73,18 @@ export function openJournal({
   actor = osUserName(),
 }: JournalOptions): SqliteJournal {
   const cipher = personalCipher(dataKey);
+  const sealer = auditSealer(dataKey);
   const db = openDatabase(file);
   try {
     checkCanMigrate(db, file, MIGRATIONS);
     configure(db);
-    migrateExplaining(db, file);
+    migrateExplaining(db, file, { dataKey, actor, clock });
   } catch (error) {
     db.close();
     throw error;
   }
   const sql = statements(db);
-  const sync = repositories(db, sql, cipher, clock, actor);
+  const sync = repositories(db, sql, { cipher, sealer }, clock, actor);
   const units = unitsOfWork(db);
   const inTransaction = (repos: JournalRepositories): JournalTransaction => ({
     ...repos,
@@ -128,7 +130,13 @@ export function openJournal({
   };
 }
 
-function repositories(db: Db, sql: Statements, cipher: PersonalCipher, clock: Clock, actor: string) {
+function repositories(
+  db: Db,
+  sql: Statements,
+  { cipher, sealer }: { cipher: PersonalCipher; sealer: AuditSealer },
+  clock: Clock,
+  actor: string,
+) {
   const notes = notesRepository(sql, cipher, clock, actor);
   return {
     customers: customersRepository(db, sql, cipher, clock),
@@ -137,7 +145,7 @@ function repositories(db: Db, sql: Statements, cipher: PersonalCipher, clock: Cl
     outbox: outboxRepository(sql, clock),
     events: eventsRepository(sql, clock),
     retries: retriesRepository(sql, clock),
-    audit: auditRepository(sql, clock, actor),
+    audit: auditRepository(sql, clock, actor, sealer),
     rejections: rejectionsRepository(sql, clock),
     notes,
     documentImages: documentImagesRepository(sql, cipher, clock),
@@ -240,10 +248,10 @@ function unitsOfWork(db: Db) {
   };
 }
 
-function migrateExplaining(db: Db, file: string): void {
+function migrateExplaining(db: Db, file: string, context: MigrationContext): void {
   const from = schemaVersion(db);
   try {
-    migrate(db, MIGRATIONS);
+    migrate(db, MIGRATIONS, context);
   } catch (cause) {
     const reached = schemaVersion(db);
     const failed = MIGRATIONS[reached];

@@ -2,10 +2,15 @@
 // by a join code (main/team/join-code.ts).
 import { z } from 'zod';
 
+const HostSchema = z.string().min(1).max(255);
+/** The most of a CA's PEM a connection (and so a join code) carries. */
+export const MAX_CA_CHARS = 64_000;
+const PortSchema = z.number().int().min(1).max(65535);
+
 /** How to reach the team store. `ca`: the PEM of the CA that signed the server's certificate. */
 export const TeamConnectionSchema = z.strictObject({
-  host: z.string().min(1).max(255),
-  port: z.number().int().min(1).max(65535),
+  host: HostSchema,
+  port: PortSchema,
   database: z.string().min(1).max(63),
   user: z.string().min(1).max(63),
   /**
@@ -13,6 +18,12 @@ export const TeamConnectionSchema = z.strictObject({
    * `host`. disable: no TLS, only for a database on this machine or a private network.
    */
   sslmode: z.enum(['disable', 'verify-full']),
-  ca: z.string().max(64_000).optional(),
+  ca: z.string().max(MAX_CA_CHARS).optional(),
+  /**
+   * Where work that needs a session of its own connects (LISTEN, the hub's listener lock) when `host:port`
+   * is a pooler in transaction mode (PgBouncer): the PostgreSQL server itself. Absent: `host:port` too.
+   * Same database, login and TLS settings (with verify-full, the server's certificate must name this host).
+   */
+  direct: z.strictObject({ host: HostSchema, port: PortSchema }).optional(),
 });
 export type TeamConnection = z.infer<typeof TeamConnectionSchema>;

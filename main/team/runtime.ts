@@ -2,15 +2,18 @@
 // store + this desk's local journal), the replica that keeps the local queue in step with the store (live by
 // LISTEN/NOTIFY, and from the last change number after any gap), and the team outbox's drainer. Solo mode
 // opens none of this.
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
+import { auditSealer } from '../journal/audit-chain.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
 import { type PersonalCipher, personalCipher } from '../journal/personal.ts';
 import type { Clock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
+import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';
 import { type Replication, startReplication } from './journal/replication.ts';
@@ -23,7 +26,14 @@ import {
   submitToTeam,
   type TeamDrain,
 } from './outbox/index.ts';
-import { checkTeamStore, openTeamPool, TeamConnectionError, teamClientConfig } from './store/pool.ts';
+import {
+  checkTeamStore,
+  directConnection,
+  openTeamPool,
+  TeamConnectionError,
+  teamClientConfig,
+} from './store/pool.ts';
+import { teamSubscriptionSecrets } from './subscription-secrets.ts';
 
 const FLUSH_EVERY_MS = 5_000;
 
@@ -64,6 +74,8 @@ export interface TeamRuntime {
   readonly local: SqliteJournal;
   readonly replication: Replication;
   readonly drain: TeamDrain;
+  /** The team's webhook subscription secrets (the hub that leads verifies deliveries with them). */
+  readonly webhookSecrets: SubscriptionSecrets;
   /** Moves valid drafts into the team outbox (each under its Idempotency-Key), then off this desk. */
   submit(ids: readonly string[]): Promise<SubmitResult & FlushResult>;
   /** Drafts queued here while the store was unreachable go to the team outbox now. */
@@ -88,7 +100,8 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const cipher = personalCipher(team.teamKey);
   const replication = startReplication({
     pool,
-    connection: teamClientConfig(team.connection, team.password, {
+    // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
+    connection: teamClientConfig(directConnection(team.connection), team.password, {
       applicationName: `${application}-listen`,
     }),
     cipher,
@@ -113,12 +126,24 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     await pool.end();
     throw error;
   }
-  const drain: TeamDrain = options.drains
+  // The outbox's LISTEN needs a session of its own too: one connection on the direct address.
+  const notifications = options.drains
+    ? openTeamPool(directConnection(team.connection), team.password, {
+        max: 1,
+        applicationName: `${application}-outbox-listen`,
+        onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
+      })
+    : undefined;
+  const drain: TeamDrain = notifications
     ? startTeamDrain({
         pool,
+        notifications,
         cipher,
+        sealer: auditSealer(team.teamKey),
         client: options.client,
-        holder: `${team.connection.user}@${os.hostname()}:${process.pid}`,
+        // Unique per run, not just per process: a hub restarted in a container is pid 1 again, and its
+        // previous run's rows must not pass for its own (they are taken at once, that run being gone).
+        holder: `${team.connection.user}@${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
         log,
         ...(options.drain ?? {}),
         onCreated: writeCreatedInto(journal),
@@ -151,6 +176,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     local,
     replication,
     drain,
+    webhookSecrets: teamSubscriptionSecrets({ db: pool, teamKey: team.teamKey, log }),
     submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),
     flushLocal: () => flushLocal({ local, pool, cipher, log }),
     async close() {
@@ -158,6 +184,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
       await drain.close();
       await replication.close();
       await journal.close();
+      await notifications?.end();
       await pool.end();
     },
   };

@@ -9,10 +9,11 @@ export async function openTeamClient(
   connection: TeamConnection,
   password: string,
   timeoutMs: number,
+  applicationName = 'vetted-desk',
 ): Promise<pg.Client> {
   const client = new pg.Client({
     ...teamClientConfig(connection, password, {
-      applicationName: 'vetted-desk',
+      applicationName,
       connectTimeoutMs: timeoutMs,
     }),
     query_timeout: timeoutMs,

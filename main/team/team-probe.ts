@@ -4,8 +4,10 @@
 
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamHubState } from '../../contract/team.ts';
+import type { TeamConnection } from '../settings/team-connection.ts';
 import type { JoinedTeam } from './joined.ts';
 import { checkTeamSchema } from './store/migrations/index.ts';
+import { directConnection } from './store/pool.ts';
 import { LISTENER_LOCK, type Queryable } from './store/sql.ts';
 import { openTeamClient } from './team-connection.ts';
 import { teamFailure } from './team-failures.ts';
@@ -14,18 +16,39 @@ import { isTeamKey } from './team-key.ts';
 /** What the desk expects of the store: the team it joined. */
 export type TeamExpectation = JoinedTeam;
 
-/** Connects, checks, and says whether a hub listens; throws a DeskError in words when the store is not right. */
+/**
+ * Connects, checks, and says whether a hub listens; throws a DeskError in words when the store is not right.
+ * A join code that names a direct address (the pooled one is a pooler) has it checked too: live changes and
+ * the hub's role go there, and a desk that cannot reach it would never hear of another desk's work.
+ */
 export async function probeTeamStore(
   expected: TeamExpectation,
   timeoutMs: number,
 ): Promise<{ hub: TeamHubState }> {
-  const { connection } = expected;
+  const check = async (client: Queryable) => {
+    await checkTeamSchema(client);
+    await checkTeamMeta(client, expected);
+  };
+  const hub = await onClient(expected, expected.connection, timeoutMs, async (client) => {
+    await check(client);
+    return hubState(client);
+  });
+  if (expected.connection.direct) {
+    await onClient(expected, directConnection(expected.connection), timeoutMs, check);
+  }
+  return { hub };
+}
+
+async function onClient<T>(
+  expected: TeamExpectation,
+  connection: TeamConnection,
+  timeoutMs: number,
+  work: (client: Queryable) => Promise<T>,
+): Promise<T> {
   let client: Awaited<ReturnType<typeof openTeamClient>> | undefined;
   try {
     client = await openTeamClient(connection, expected.password, timeoutMs);
-    await checkTeamSchema(client);
-    await checkTeamMeta(client, expected);
-    return { hub: await hubState(client) };
+    return await work(client);
   } catch (error) {
     throw teamFailure(error, connection);
   } finally {

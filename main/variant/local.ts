@@ -9,6 +9,7 @@ import { type Journal, openJournal } from '../journal/index.ts';
 import { osUserName } from '../os-user.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
+import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { DeskVariant } from './index.ts';
 
 export interface LocalDeskOptions {
@@ -33,7 +34,7 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
         if (!joined()) reconcileAll();
       },
     },
-    webhooks: (context) => webhooksFeature(context),
+    webhooks: (context) => webhooksFeature(context, vaultSubscriptionSecrets(context.vault)),
     teamwork: soloTeamwork(journal, osUserName()),
     close: () => journal.close(),
   };

@@ -11,6 +11,7 @@ import type { ListenerLimits } from './listener.ts';
 import { controlListener } from './listener-control.ts';
 import { createNotify } from './notify.ts';
 import { createReceiver } from './receiver.ts';
+import type { SubscriptionSecrets } from './subscription-secrets.ts';
 import { createSubscriptions } from './subscriptions.ts';
 import { checkTunnel } from './tunnel-check.ts';
 
@@ -31,10 +32,12 @@ export type DeskWebhooks = Feature<WebhookChannel> & { figures(): WebhookFigures
 
 /**
  * Webhooks: the listener (started with the desk, stopped on close), subscriptions, the event log,
- * catching up on missed events, and notifications of status changes learnt from events.
+ * catching up on missed events, and notifications of status changes learnt from events. `secrets`: where
+ * the subscriptions' secrets are kept, loaded already (main/variant/ chooses).
  */
 export function webhooksFeature(
   context: DeskContext,
+  secrets: SubscriptionSecrets,
   options: WebhooksOptions = {},
 ): DeskWebhooks & {
   listening(): Promise<ListenerStatus>;
@@ -43,7 +46,7 @@ export function webhooksFeature(
   const { journal, events, log, settings } = context;
   let closed = false;
 
-  const subs = createSubscriptions(context, () => listener.url());
+  const subs = createSubscriptions(context, () => listener.url(), secrets);
   // Never in a log line, even by accident.
   for (const secret of subs.secrets()) log.addSecret(secret);
   const receiver = createReceiver({

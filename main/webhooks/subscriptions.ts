@@ -3,13 +3,13 @@ import { DeskError } from '../../contract/errors.ts';
 import { MAX_SUBSCRIPTIONS, type SubscriptionView } from '../../contract/webhooks.ts';
 import type { DeskContext } from '../feature.ts';
 import { isNotFound, retainedDates, ServiceError, type Subscription } from '../service/index.ts';
-import type { SecretName } from '../vault/vault.ts';
 import { WEBHOOK_PATH } from './listener.ts';
+import type { SubscriptionSecrets } from './subscription-secrets.ts';
 
 /**
  * The application's webhook subscriptions on the service. Vetted creates each with a fresh random
- * secret that goes straight to the vault and is never shown; a subscription whose secret Vetted
- * holds is "ours", and only ours can be verified.
+ * secret that goes straight to where secrets are kept (the vault, or a team's store) and is never
+ * shown; a subscription whose secret Vetted holds is "ours", and only ours can be verified.
  */
 export interface Subscriptions {
   list(): Promise<SubscriptionView[]>;
@@ -26,12 +26,14 @@ export interface Subscriptions {
   secrets(): string[];
 }
 
-const SECRET_PREFIX = 'webhookSecret:';
 const DELIVERY_PAGE = 100;
-const secretName = (id: string): SecretName => `${SECRET_PREFIX}${id}`;
 
-export function createSubscriptions(context: DeskContext, listenerUrl: () => string | null): Subscriptions {
-  const { vault, log, journal } = context;
+export function createSubscriptions(
+  context: DeskContext,
+  listenerUrl: () => string | null,
+  kept: SubscriptionSecrets,
+): Subscriptions {
+  const { log, journal } = context;
   // A secret whose subscription is being created: its first delivery may beat the service's answer.
   const creating = new Set<string>();
   const client = () => context.connection().client();
@@ -42,7 +44,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
     url: subscription.url,
     created: subscription.created,
     paused: subscription.paused,
-    ours: vault.has(secretName(subscription.id)),
+    ours: kept.has(subscription.id),
     target: sameUrl(subscription.url, listenerUrl())
       ? 'listener'
       : sameUrl(subscription.url, publicUrl())
@@ -79,7 +81,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
         .catch((error: unknown) => {
           throw error instanceof ServiceError && error.is('MaxNumberOfResources') ? tooMany() : error;
         });
-      keepSecret(id, secret);
+      await keepSecret(id, secret);
       await journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
       return view(await client().subscriptions.get(id));
     } finally {
@@ -87,10 +89,10 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
     }
   };
 
-  /** Into the vault; if that fails, the subscription could never be verified, so it goes again. */
-  const keepSecret = (id: string, secret: string) => {
+  /** Kept; if that fails, the subscription could never be verified, so it goes again. */
+  const keepSecret = async (id: string, secret: string) => {
     try {
-      vault.set(secretName(id), secret);
+      await kept.keep(id, secret);
     } catch (error) {
       void client()
         .subscriptions.delete(id)
@@ -127,7 +129,7 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
     // from an earlier run (another port, or a secret a memory-only vault forgot). It could never be verified.
     for (const stale of subscriptions.filter((subscription) => isOldListenerUrl(subscription.url))) {
       await client().subscriptions.delete(stale.id);
-      vault.delete(secretName(stale.id));
+      await kept.forget(stale.id);
     }
     await create(url);
   }
@@ -166,16 +168,12 @@ export function createSubscriptions(context: DeskContext, listenerUrl: () => str
         // Already gone on the service: forgetting its secret is all that is left to do.
         if (!isNotFound(error)) throw error;
       }
-      vault.delete(secretName(id));
+      await kept.forget(id);
       await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
     },
     ensureListenerSubscribed,
     secrets() {
-      const held = vault
-        .names()
-        .filter((name) => name.startsWith(SECRET_PREFIX))
-        .map((name) => vault.get(name))
-        .filter((secret) => secret !== undefined);
+      const held = kept.all();
       return creating.size > 0 ? [...held, ...creating] : held;
     },
   };

@@ -1,3 +1,14 @@
+import {
+  Activity,
+  FlaskConical,
+  Inbox,
+  type LucideIcon,
+  ScrollText,
+  Settings,
+  ShieldCheck,
+  UserPlus,
+  Webhook,
+} from 'lucide-react';
 import { Suspense, useEffect } from 'react';
 import { useJobStore } from './features/jobs/job-store.ts';
 import { QueueScreen } from './features/queue/QueueScreen.tsx';
@@ -12,24 +23,26 @@ import {
   WebhooksScreen,
 } from './screens.ts';
 import { useAppStore, type View } from './store.ts';
+import { Button } from './ui/Button.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
+import { Tag } from './ui/Tag.tsx';
 import { Toasts } from './ui/Toasts.tsx';
 import { useToastStore } from './ui/toast-store.ts';
 import { useWatch } from './ui/watch.ts';
 
-const VIEWS: { view: View; label: string; sandboxOnly?: true }[] = [
-  { view: 'queue', label: 'Queue' },
-  { view: 'draft', label: 'New customer' },
-  { view: 'events', label: 'Events' },
-  { view: 'webhooks', label: 'Webhooks' },
-  { view: 'audit', label: 'Audit' },
-  { view: 'settings', label: 'Settings' },
+const VIEWS: { view: View; label: string; icon: LucideIcon; sandboxOnly?: true }[] = [
+  { view: 'queue', label: 'Queue', icon: Inbox },
+  { view: 'draft', label: 'New customer', icon: UserPlus },
+  { view: 'events', label: 'Events', icon: Activity },
+  { view: 'webhooks', label: 'Webhooks', icon: Webhook },
+  { view: 'audit', label: 'Audit', icon: ScrollText },
+  { view: 'settings', label: 'Settings', icon: Settings },
   // Only while on the built-in sandbox: its controls mean nothing on a real service.
-  { view: 'sandbox', label: 'Sandbox', sandboxOnly: true },
+  { view: 'sandbox', label: 'Sandbox', icon: FlaskConical, sandboxOnly: true },
 ];
 
 export function App() {
-  const { service, problem, view, draftId, draftOpening, show, load } = useAppStore();
+  const { info, service, problem, view, draftId, draftOpening, show, load, openCustomer } = useAppStore();
   const onSandbox = service?.mode === 'sandbox';
 
   useEffect(() => {
@@ -50,22 +63,26 @@ export function App() {
   return (
     <div className="shell">
       <header className="shell-header">
-        <h1>Vetted</h1>
+        <h1 className="brand">
+          <ShieldCheck aria-hidden="true" className="brand-mark" />
+          Vetted
+        </h1>
         {service?.mode === 'sandbox' && (
-          <span className="badge badge-sandbox" title="Built-in sandbox: no real customers">
+          <Tag tone="warning" icon={FlaskConical} title="Built-in sandbox: no real customers">
             Sandbox
-          </span>
+          </Tag>
         )}
-        <nav aria-label="Main">
+        <nav aria-label="Main" className="main-nav">
           {VIEWS.filter((item) => onSandbox || !item.sandboxOnly).map((item) => (
-            <button
+            <Button
               key={item.view}
-              type="button"
+              weight="quiet"
+              icon={item.icon}
               aria-current={view === item.view ? 'page' : undefined}
               onClick={() => show(item.view)}
             >
               {item.label}
-            </button>
+            </Button>
           ))}
         </nav>
       </header>
@@ -86,12 +103,12 @@ export function App() {
           ) : view === 'draft' ? (
             <DraftScreen key={draftOpening} draftId={draftId} />
           ) : (
-            <QueueScreen />
+            <QueueScreen onRowsPainted={loadScreensSoon} />
           )}
         </Suspense>
       </main>
-      <StatusBar />
-      <Toasts />
+      <StatusBar info={info} service={service} />
+      <Toasts onOpen={openCustomer} />
     </div>
   );
 }

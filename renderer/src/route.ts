@@ -1,5 +1,7 @@
-import { SECTIONS } from '../../contract/queue.ts';
-import type { SectionFilter } from './features/queue/queue-store.ts';
+import { SECTIONS, type Section } from '../../contract/queue.ts';
+
+/** The queue's section as the address names it: one section, or the whole queue. */
+export type SectionFilter = Section | 'all';
 
 /**
  * The app's places, each with an address in the URL's fragment: `#/queue/<section>/<customerId>`, `#/events`…

@@ -3,13 +3,13 @@ import type { AppInfo } from '../../contract/channels.ts';
 import { VettedError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
 import { api } from './api.ts';
-import type { SectionFilter } from './features/queue/queue-store.ts';
 import {
   currentHash,
   formatRoute,
   onAddressChange,
   parseRoute,
   type Route,
+  type SectionFilter,
   type View,
   writeHash,
 } from './route.ts';
@@ -71,6 +71,8 @@ export const useAppStore = create<AppState>((set, get) => ({
   },
   watch: sharedWatch(() => [
     api.on('service.status', (service) => set({ service })),
+    // A native notification was clicked: the window opens its customer, as a clicked toast does.
+    api.on('notification.clicked', ({ customerId }) => get().openCustomer(customerId)),
     // A case link opened (vetted://case/<id>): that case, whatever screen was open.
     api.on('case.open', ({ customerId }) => get().openCustomer(customerId)),
     // Back, forward, or an address typed or pasted: the app goes where it names.

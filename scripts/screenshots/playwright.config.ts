@@ -12,5 +12,5 @@ export default defineConfig({
   outputDir: '../../test-results/screenshots',
   reporter: 'line',
   workers: 1,
-  use: { ...e2e.use, viewport: { width: 1366, height: 768 }, colorScheme: 'light' },
+  use: { ...e2e.use, viewport: { width: 1440, height: 900 }, colorScheme: 'light' },
 });

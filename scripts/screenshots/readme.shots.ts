@@ -11,8 +11,8 @@ import { expect, test } from '../../test/e2e/queue-fixtures.ts';
 import { caseRow } from '../../test/e2e/queue-helpers.ts';
 
 /**
- * The README's screenshots, on the built-in sandbox at 1366×768 in the light scheme: each one waits for
- * what it shows, so a screenshot never catches a screen half drawn.
+ * The README's screenshots, on the built-in sandbox at 1440×900 in the light scheme (and the split view in
+ * the dark one too): each one waits for what it shows, so a screenshot never catches a screen half drawn.
  */
 
 const OUT = path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -53,7 +53,11 @@ test('the split view, and a case with its timeline', async ({ page, app }) => {
       .getByRole('region', { name: 'Documents sent from this desk' })
       .getByRole('button', { name: /^View Passport, uploaded/ }),
   ).toBeVisible();
+  await page.mouse.move(2, 2);
   await shoot(page, 'split-view');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'split-view-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await timeline.scrollIntoViewIfNeeded();
   await shoot(page, 'case-timeline');

@@ -46,8 +46,16 @@ describe('desk: the case panel, the audit log and exports', () => {
     );
 
     const audit = await h.call('audit.window', { filter: { action: 'note.add' }, offset: 0, limit: 10 });
+    const customer = await h.call('customers.get', { id: customerId });
+    // The Audit screen shows the customer's name beside its ID, as the queue does.
     expect(audit.rows).toMatchObject([
-      { action: 'note.add', what: 'Note written', customerId, actor: note.author },
+      {
+        action: 'note.add',
+        what: 'Note written',
+        customerId,
+        customerName: customer.name,
+        actor: note.author,
+      },
     ]);
     expect(JSON.stringify(audit)).not.toContain('scar');
 
@@ -118,16 +126,27 @@ describe('desk: the case panel, the audit log and exports', () => {
     expect(csv.mimeType).toBe('text/csv');
     expect(csv.fileName).toMatch(/^vetted-audit-.*\.csv$/);
     const lines = csv.content.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('When,Who,What,Action,Customer,Outcome,Detail');
+    expect(lines[0]).toBe('Entry,When,Who,What,Action,Customer,Outcome,Detail,Chain hash');
     expect(lines).toHaveLength(csv.count + 1);
+    // Full times to the millisecond, where the screen shows minutes (and the full time on hover); the entry's
+    // number in the chain first.
+    expect(lines[1]).toMatch(/^\d+,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/);
     expect(lines.slice(1).every((line) => line.includes(customerId))).toBe(true);
+    expect(lines.slice(1).every((line) => /,[0-9a-f]{64}$/.test(line))).toBe(true);
 
     const jsonl = await h.call('audit.export', { filter: { action: 'note.add' }, format: 'jsonl' });
     const rows = jsonl.content
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(rows).toMatchObject([{ action: 'note.add', customerId }]);
+    // Each entry with its place in the chain, and the chain's head last (test/case/audit-export.test.ts).
+    expect(rows).toMatchObject([
+      { action: 'note.add', customerId, chain: { hash: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+      { head: { entries: 1, filter: { action: 'note.add' } } },
+    ]);
+    // A name is personal data: the export leaves it out, as the queue's masked export does.
+    expect(rows[0]).not.toHaveProperty('customerName');
+    expect(jsonl.content).not.toContain((await h.call('customers.get', { id: customerId })).name);
     const exports = await h.call('audit.window', { filter: { action: 'audit.export' }, offset: 0, limit: 5 });
     expect(exports.total).toBe(2);
   });

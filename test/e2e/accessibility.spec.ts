@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { uploadPassportFromDesk } from './documents-helpers.ts';
 import { fillPerson, person, startNewCustomer } from './drafts-helpers.ts';
 import { expect, test } from './queue-fixtures.ts';
-import { caseRow } from './queue-helpers.ts';
+import { caseRow, grid, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 /**
@@ -76,8 +76,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
       test.setTimeout(240_000);
       const { id } = await app.sandbox.createCustomer('document', 'Carrow');
       await app.sandbox.createCustomer('retry', 'Dunne');
+      // Enough cases that the queue's grid scrolls: a scroller the keyboard must reach (scrollable-region-focusable).
+      await Promise.all(
+        Array.from({ length: 16 }, (_, i) => app.sandbox.createCustomer('Axel', `Scroll${i}`)),
+      );
       await page.goto(app.launchUrl);
       await page.getByRole('button', { name: 'Import from service' }).click();
+      await expect(section(page, 'All')).toHaveAccessibleName('All 18');
+      await expect
+        .poll(() => grid(page).evaluate((element) => element.scrollHeight > element.clientHeight))
+        .toBe(true);
       await caseRow(page, 'document Carrow').click();
       await expect(page.getByRole('heading', { level: 2, name: 'document Carrow' })).toBeVisible();
       const timeline = page.getByRole('region', { name: 'Timeline' });

@@ -63,9 +63,10 @@ test('the case header shows the customer ID and copies it, saying so', async ({ 
   await page.keyboard.press('c');
   await expect.poll(() => copied(page)).toBe(id);
   // It lays out in a narrow pane: nothing wider than the panel at about 480 px. The queue at its narrowest
-  // (Home on the splitter) and a window just wide enough for both give the case that pane.
+  // (Home on the splitter) beside the sections, and a window just wide enough for all three, give the
+  // case that pane.
   await page.getByRole('separator', { name: 'Resize the queue' }).press('Home');
-  await page.setViewportSize({ width: 860, height: 900 });
+  await page.setViewportSize({ width: 1110, height: 900 });
   const { overflow, width } = await page.evaluate(() => {
     const panel = (
       globalThis as unknown as {
@@ -150,7 +151,7 @@ test('the audit screen filters by action and customer, and exports CSV and JSON 
   const csv = await csvDownload;
   expect(csv.suggestedFilename()).toMatch(/^vetted-audit-note\.add-.*\.csv$/);
   const csvText = readFileSync((await csv.path()) ?? '', 'utf8');
-  expect(csvText.split('\r\n')[0]).toBe('When,Who,What,Action,Customer,Outcome,Detail');
+  expect(csvText.split('\r\n')[0]).toBe('Entry,When,Who,What,Action,Customer,Outcome,Detail,Chain hash');
   expect(csvText).toContain(`Note written,note.add,${id}`);
   await expect(page.getByText('Exported 1 entry.')).toBeVisible();
   await expectAccessible(page, 'section.audit');
@@ -161,12 +162,15 @@ test('the audit screen filters by action and customer, and exports CSV and JSON 
   const jsonlDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON Lines' }).click();
   const jsonl = readFileSync((await (await jsonlDownload).path()) ?? '', 'utf8');
-  const rows = jsonl
+  const records = jsonl
     .trimEnd()
     .split('\n')
-    .map((line) => JSON.parse(line) as { customerId: string });
-  expect(rows.length).toBeGreaterThanOrEqual(2);
-  expect(rows.every((row) => row.customerId === id)).toBe(true);
+    .map((line) => JSON.parse(line) as { customerId?: string; head?: { filter: unknown } });
+  // The entries, then the audit chain's head (for `npm run team -- verify-audit --file`).
+  const head = records.pop();
+  expect(records.length).toBeGreaterThanOrEqual(2);
+  expect(records.every((row) => row.customerId === id)).toBe(true);
+  expect(head?.head?.filter).toEqual({ customerId: id });
 });
 
 test('a document uploaded from the desk opens in the viewer, zooms and rotates by key, and can be removed', async ({

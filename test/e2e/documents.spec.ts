@@ -92,7 +92,7 @@ test('a blurry photo chosen from the keyboard is rejected, with the reason in wo
   await expect(dropZone(page)).toBeVisible();
 
   // Back in "Needs document", with the reason on the row.
-  await page.getByRole('button', { name: '← Back to queue' }).click();
+  await page.getByRole('button', { name: 'Back to queue' }).click();
   await page
     .getByRole('navigation', { name: 'Sections' })
     .getByRole('button', { name: /^Needs document/ })

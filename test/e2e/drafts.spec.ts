@@ -115,9 +115,9 @@ test('submitted while the service is unreachable, a draft waits queued and is cr
   await form.getByRole('button', { name: 'Open customer' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Olive Ortiz' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Case' }).getByText(who.email)).toBeVisible();
-  await page.getByRole('button', { name: '← Back to queue' }).click();
+  await page.getByRole('button', { name: 'Back to queue' }).click();
   await section(page, 'Verified').click();
-  await expect(list(page).getByRole('row', { name: /Olive Ortiz/ })).toContainText('verified');
+  await expect(list(page).getByRole('row', { name: /Olive Ortiz/ })).toContainText('Verified');
   await expect(section(page, 'Drafts & outbox')).toHaveAccessibleName('Drafts & outbox 0');
 });
 

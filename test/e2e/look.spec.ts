@@ -44,9 +44,17 @@ for (const [colorScheme, light] of [
         getComputedStyle(e: unknown): { getPropertyValue(name: string): string };
       };
       const style = getComputedStyle(document.documentElement);
-      return ['--link', '--accent', '--on-accent', '--danger', '--on-danger', '--ok', '--on-ok'].map(
-        (name) => [name, style.getPropertyValue(name).trim() !== ''],
-      );
+      return [
+        '--color-canvas',
+        '--color-text',
+        '--color-text-muted',
+        '--color-accent-solid',
+        '--color-on-accent',
+        '--color-accent-text',
+        '--color-danger-fg',
+        '--color-success-fg',
+        '--color-focus',
+      ].map((name) => [name, style.getPropertyValue(name).trim() !== '']);
     });
     expect(properties.filter(([, defined]) => !defined)).toEqual([]);
   });

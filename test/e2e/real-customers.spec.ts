@@ -59,7 +59,7 @@ test('a kba customer says what to do, keeps the service’s extra fields masked,
   await expect(personal).toContainText(ADDRESS);
   await expect(personal).toContainText('Gold-7');
 
-  await page.getByRole('button', { name: '← Back to queue' }).click();
+  await page.getByRole('button', { name: 'Back to queue' }).click();
   await add(page, withheld.id);
   await open(page, /retry Withheld/);
   await expect(page.getByRole('button', { name: 'Retry verification' })).toHaveAccessibleDescription(

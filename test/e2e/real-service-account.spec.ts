@@ -30,7 +30,7 @@ const test = base.extend<{ realService: RealService }>({
 
 const navigateTo = (page: Page, name: 'Queue' | 'Settings' | 'Webhooks') =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name }).click();
-const backToQueue = (page: Page) => page.getByRole('button', { name: '← Back to queue' }).click();
+const backToQueue = (page: Page) => page.getByRole('button', { name: 'Back to queue' }).click();
 
 test('my service account on today’s real service: connect, create, retry, upload, a webhook, a kba customer', async ({
   page,

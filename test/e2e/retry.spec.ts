@@ -131,7 +131,7 @@ test('a first name corrected in the retry form is what the service gets: the cus
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText(/^Needs document for/)).toBeVisible();
 
-  await page.getByRole('button', { name: '← Back to queue' }).click();
+  await page.getByRole('button', { name: 'Back to queue' }).click();
   await section(page, 'Needs document').click();
   await expect(
     page.getByRole('grid', { name: 'Customers' }).getByRole('row', { name: /document Okafor/ }),

@@ -85,7 +85,7 @@ test('the Webhooks screen shows the sandbox’s subscription of the listener, an
 test('events arrive in the event log by themselves, and filter and export', async ({ page, app }) => {
   await page.goto(app.launchUrl);
   await navigateTo(page, 'Events');
-  await expect(page.getByText('No events received yet.')).toBeVisible();
+  await expect(page.getByText('No events received yet')).toBeVisible();
 
   // A customer made on the service behind Vetted's back: its events are logged all the same, by its id
   // until Vetted has read the customer they name.

@@ -172,3 +172,58 @@ test('the separator between queue and case moves from the keyboard and is rememb
     String(before + 48),
   );
 });
+
+test('a case is open from the start: the first row, then the last one looked at; one primary action per state', async ({
+  page,
+  app,
+}) => {
+  await app.sandbox.createCustomer('retry', 'Quill');
+  await app.sandbox.createCustomer('Vera', 'Voss');
+  await page.goto(app.launchUrl);
+  await page.getByRole('button', { name: 'Import from service' }).click();
+  await expect(caseRows(page)).toHaveCount(2);
+  // Nothing clicked: the first row's case is open beside the list, and its row selected.
+  const first = (await caseRows(page).first().textContent())?.match(/^(retry Quill|Vera Voss)/)?.[0] ?? '';
+  await expect(caseHeading(page, first)).toBeVisible();
+  await expect(caseRows(page).first()).toHaveAttribute('aria-selected', 'true');
+
+  const pane = page.getByRole('region', { name: 'Case' });
+  await caseRow(page, /retry Quill/).click();
+  await expect(caseHeading(page, 'retry Quill')).toBeVisible();
+  // The status asks for the retry: it is the one primary action, the rest are secondary.
+  await expect(pane.locator('.button-primary')).toHaveCount(1);
+  await expect(pane.locator('.button-primary')).toHaveAccessibleName('Retry verification');
+  await caseRow(page, /Vera Voss/).click();
+  await expect(caseHeading(page, 'Vera Voss')).toBeVisible();
+  // Verified: nothing to do, so no primary action at all, and it says so.
+  await expect(pane.locator('.button-primary')).toHaveCount(0);
+  await expect(pane.getByText('Nothing left to do', { exact: true })).toBeVisible();
+
+  // Opened again at the queue's own address (no case in it), the last case looked at opens.
+  const origin = new URL(app.launchUrl).origin;
+  await page.goto(`${origin}/#/queue/all`);
+  await expect(caseHeading(page, 'Vera Voss')).toBeVisible();
+  await expect(page).toHaveURL(/#\/queue\/all\/[0-9a-f-]{36}$/);
+});
+
+test('a column is resized from the keyboard by the edge before it, and the width is remembered', async ({
+  page,
+  app,
+}) => {
+  await app.sandbox.createCustomer('retry', 'Rowe');
+  await page.goto(app.launchUrl);
+  const edge = page.getByRole('separator', { name: 'Resize the Status column' });
+  const before = Number(await edge.getAttribute('aria-valuenow'));
+  await edge.focus();
+  // The edge moves left, the column to its right grows.
+  await page.keyboard.press('ArrowLeft');
+  await expect(edge).toHaveAttribute('aria-valuenow', String(before + 16));
+  const header = grid(page).getByRole('columnheader', { name: 'Status' });
+  const width = (await header.boundingBox())?.width ?? 0;
+  await page.reload();
+  await expect(page.getByRole('separator', { name: 'Resize the Status column' })).toHaveAttribute(
+    'aria-valuenow',
+    String(before + 16),
+  );
+  await expect.poll(async () => Math.round((await header.boundingBox())?.width ?? 0)).toBe(Math.round(width));
+});

@@ -20,7 +20,7 @@ import { until } from '../support/poll.ts';
 import { writeCustomer } from '../support/team-changes.ts';
 import type { TeamRig } from '../support/team-rig.ts';
 import type { DeskHarness } from './desk-harness.ts';
-import { teamDesksForSuite } from './team-desks-suite.ts';
+import { teamSuite } from './team-suite.ts';
 
 let rig: TeamRig;
 let alice: DeskHarness;
@@ -32,14 +32,14 @@ let names: { alice: string; bob: string };
 let serial = 0;
 
 // Alice is made a lead before the desks start.
-const team = teamDesksForSuite(async (started) => {
+const team = teamSuite(async (started) => {
   admin = new pg.Client({ connectionString: started.adminUrl });
   await admin.connect();
   await setReviewerRole(admin, started.reviewers.alice.login, 'lead');
 });
 
 beforeAll(() => {
-  ({ rig, alice, bob } = team());
+  ({ rig, alice, bob } = team);
   names = { alice: rig.reviewers.alice.login, bob: rig.reviewers.bob.login };
   service = createServiceClient({
     baseUrl: rig.sandbox.baseUrl,

@@ -108,7 +108,9 @@ describe('journal migrations', () => {
       { status: 'retry', at: '2026-01-01T10:00:00.000Z', source: 'created', eventId: null },
       { status: 'document', at: '2026-01-02T10:00:00.000Z', source: 'event', eventId: 'ev-1' },
     ]);
+    // The audit chain began with migration 9, which says so after the entries it chained.
     expect(await journal.audit.list()).toMatchObject([
+      { action: 'audit.chain', detail: expect.stringMatching(/the 1 entries before this one were chained/) },
       { action: 'customer.create', customerId: 'c-1', outcome: 'ok' },
     ]);
     // The queue's counts and search index came along with the rows.

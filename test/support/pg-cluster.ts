@@ -32,6 +32,12 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
   await run(command, argv, { timeout: 60_000 });
 }
 
+/** Replaces a file of the cluster's, keeping it the cluster user's (pg_hba.conf). */
+async function writeAs(file: string, text: string): Promise<void> {
+  fs.writeFileSync(file, text);
+  if (asRoot) await run('chown', ['postgres:postgres', file]);
+}
+
 export function havePostgres(): boolean {
   return fs.existsSync(path.join(BIN, 'initdb'));
 }
@@ -39,6 +45,10 @@ export function havePostgres(): boolean {
 export interface PgClusterOptions {
   /** Turns TLS on (ssl=on) with this certificate and key (PEM files; copied into the cluster's directory). */
   ssl?: { certFile: string; keyFile: string };
+  /** With `ssl`: TCP connections without TLS are refused (pg_hba.conf hostssl only), as managed services do. */
+  requireTls?: boolean;
+  /** Commits wait for the disk, as on a real server (benches); tests leave it off, for speed. */
+  fsync?: boolean;
 }
 
 /** Starts a new cluster (about a second): scram-sha-256 over TCP on 127.0.0.1, nothing else reachable. */
@@ -74,10 +84,19 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
     '--no-sync',
   ]);
   fs.rmSync(pwfile);
+  if (clusterOptions.requireTls) {
+    // Written as the cluster's user (runuser as root): the file must stay theirs.
+    const hba = [
+      'local all all scram-sha-256',
+      'hostssl all all 127.0.0.1/32 scram-sha-256',
+      'hostnossl all all 127.0.0.1/32 reject',
+    ];
+    await writeAs(path.join(data, 'pg_hba.conf'), `${hba.join('\n')}\n`);
+  }
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200${sslOptions}`;
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=200${sslOptions}`;
     try {
       await pgTool('pg_ctl', [
         '-D',

@@ -1,29 +1,23 @@
-// One team on one standalone sandbox, made the way an administrator and reviewers make it: `team init` and
-// `add-reviewer` through the admin module, a hub joined and pointed at the service through its commands and
-// run in-process (it leads, its listener subscribed on loopback as its public URL), and data directories for
-// desks joined before they start. No vitest here: the e2e specs use it too.
-import crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { hubRoles } from '../../main/compose/hub.ts';
-import { joinCommand, serviceCommand } from '../../main/hub/commands.ts';
-import { connectTeam, hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
+import { connectTeam, hubTeam } from '../../main/hub/hub-config.ts';
 import { type RunningHub, runHub } from '../../main/hub/run-hub.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { createServiceClient } from '../../main/service/index.ts';
 import { openSettings } from '../../main/settings/store.ts';
-import { initTeam } from '../../main/team/admin/init.ts';
-import { addReviewer, type NewReviewer } from '../../main/team/admin/reviewers.ts';
+import type { NewReviewer } from '../../main/team/admin/reviewers.ts';
 import { createMembership } from '../../main/team/membership.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { freePort } from './free-port.ts';
 import { samplePerson } from './person.ts';
+import { joinedHubConfig, makeTeam, type TeamReach } from './team-admin.ts';
 
-export type RigReviewer = 'alice' | 'bob' | 'hub';
+/** `hub2`: a second hub's login, for a standby (the rig runs only `hub`). */
+export type RigReviewer = 'alice' | 'bob' | 'hub' | 'hub2';
 
 export interface TeamRig {
   adminUrl: string;
@@ -41,7 +35,7 @@ export interface TeamRig {
    */
   retryOnService(customerId: string, lastName: string, email: string): Promise<void>;
   /** A new data directory for a desk, joined as `who` and set to the sandbox as "My service account". */
-  deskDir(who: Exclude<RigReviewer, 'hub'>): Promise<string>;
+  deskDir(who: Exclude<RigReviewer, 'hub' | 'hub2'>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -69,32 +63,7 @@ async function prejoin(dir: string, sandbox: RunningSandbox, reviewer: NewReview
   await createMembership({ vault, settings, startedOn: null }).join(reviewer.joinCode, reviewer.password);
 }
 
-async function makeTeam(adminUrl: string, keyDir: string) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    const keyFile = path.join(keyDir, 'team.key');
-    const { teamId } = await initTeam(admin, { keyFile });
-    const { hostname, port } = new URL(adminUrl);
-    const suffix = crypto.randomBytes(4).toString('hex');
-    const add = async (name: RigReviewer) => {
-      const login = `${name}_${suffix}`;
-      const made = await addReviewer(admin, {
-        name: login,
-        keyFile,
-        host: hostname,
-        port: Number(port),
-        sslmode: 'disable',
-      });
-      return { ...made, login };
-    };
-    return { teamId, reviewers: { alice: await add('alice'), bob: await add('bob'), hub: await add('hub') } };
-  } finally {
-    await admin.end();
-  }
-}
-
-export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
+export async function startTeamRig(adminUrl: string, options: TeamReach = {}): Promise<TeamRig> {
   const dirs: string[] = [];
   const keep = (dir: string) => {
     dirs.push(dir);
@@ -104,15 +73,14 @@ export async function startTeamRig(adminUrl: string): Promise<TeamRig> {
   const hubLog: string[] = [];
   let hub: RunningHub | undefined;
   try {
-    const { teamId, reviewers } = await makeTeam(adminUrl, keep(tempDir('vetted-team-admin-')));
-    const log = createLogger((line) => hubLog.push(line));
-    const config = openHubConfig(keep(tempDir('vetted-hub-')), log);
-    await joinCommand(config, { code: reviewers.hub.joinCode, password: reviewers.hub.password }, log);
-    serviceCommand(
-      config,
-      { sandbox: false, baseUrl: sandbox.baseUrl, clientId: sandbox.clientId },
-      sandbox.clientSecret,
+    const { teamId, reviewers } = await makeTeam(
+      adminUrl,
+      keep(tempDir('vetted-team-admin-')),
+      ['alice', 'bob', 'hub', 'hub2'] as const,
+      options,
     );
+    const log = createLogger((line) => hubLog.push(line));
+    const config = await joinedHubConfig(keep(tempDir('vetted-hub-')), reviewers.hub, sandbox, log);
     const port = await freePort();
     const hubListenerUrl = `http://127.0.0.1:${port}${WEBHOOK_PATH}`;
     const team = hubTeam(config);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
+import { NO_TLS_WARNING } from '../../main/team/admin/cli.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { checkTeamStore } from '../../main/team/store/pool.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -31,17 +32,18 @@ test('init, add-reviewer and status from the command line; the admin password is
   expect(init.out).toMatch(/The team store is ready/);
 
   const name = uniqueName('erin');
-  const added = await team(
-    'add-reviewer',
-    name,
-    '--database',
-    url,
-    '--key-file',
-    keyFile,
-    '--host',
-    '127.0.0.1',
+  const args = ['add-reviewer', name, '--database', url, '--key-file', keyFile, '--host', '127.0.0.1'];
+  // The URL does not ask for TLS: that is not taken as a choice to send the desks without it.
+  const noTls = await team(...args);
+  expect(noTls).toMatchObject({ code: 1, out: '' });
+  expect(noTls.err).toMatch(
+    /does not ask for sslmode=verify-full, so the join code would tell the desks to connect without TLS\. Give --sslmode verify-full .* or --sslmode disable/,
   );
-  expect(added, added.err).toMatchObject({ code: 0 });
+  expect((await team('status', '--database', url)).out).not.toContain(name);
+  // Said explicitly, for a loopback store: done, with a warning that cannot be missed.
+  const added = await team(...args, '--sslmode', 'disable');
+  expect(added, added.err).toMatchObject({ code: 0, err: NO_TLS_WARNING });
+  expect(added.out).toContain('sslmode disable');
   const printed = parseAddReviewer(added.out);
   const joinCode = decodeJoinCode(printed.joinCode);
   expect(joinCode.connection.user).toBe(name);
@@ -56,7 +58,7 @@ test('init, add-reviewer and status from the command line; the admin password is
   const refused = await team('status', '--database', wrong.toString());
   expect(refused.code).toBe(1);
   expect(refused.err).toMatch(/refused the password for "postgres"/);
-  for (const run of [init, added, status, refused]) {
+  for (const run of [init, noTls, added, status, refused]) {
     expect(run.out + run.err).not.toContain(adminPassword);
     expect(run.out + run.err).not.toContain('not-the-admin-password-0123');
   }

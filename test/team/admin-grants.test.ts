@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import { addTestReviewer, initTeamStore, reviewerPool, type TestReviewer } from './admin-support.ts';
 
 let reviewer: TestReviewer;
@@ -17,19 +18,28 @@ const NO_GRANT = { code: '42501', message: 'permission denied for table audit_lo
 
 test('a reviewer inserts audit rows, stamped with their own login whatever they claim', async () => {
   const db = await as();
-  const { rows } = await db.query<{ actor: string }>(
-    `INSERT INTO vetted.audit_log (at, actor, action, outcome) VALUES (now(), 'postgres', 'status.read', 'ok')
-     RETURNING actor`,
-  );
-  expect(rows).toEqual([{ actor: reviewer.name }]);
+  const { actor } = await insertAuditRow(db, { action: 'status.read', claimedActor: 'postgres' });
+  expect(actor).toBe(reviewer.name);
 });
 
 test('a reviewer can never update, delete or truncate the audit log (permission denied)', async () => {
   const db = await as();
-  await db.query(`INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'note.add', 'ok')`);
+  await insertAuditRow(db, { action: 'note.add' });
   await expect(db.query(`UPDATE vetted.audit_log SET outcome = 'forged'`)).rejects.toMatchObject(NO_GRANT);
   await expect(db.query('DELETE FROM vetted.audit_log')).rejects.toMatchObject(NO_GRANT);
   await expect(db.query('TRUNCATE vetted.audit_log')).rejects.toMatchObject(NO_GRANT);
+});
+
+test('a reviewer locks the audit chain’s head through its function only, and can never write the head', async () => {
+  const db = await as();
+  const { rows } = await db.query<{ actor: string }>('SELECT actor FROM vetted.audit_chain_head()');
+  expect(rows).toEqual([{ actor: reviewer.name }]);
+  const NO_HEAD_GRANT = { code: '42501', message: 'permission denied for table audit_head' };
+  await expect(db.query('UPDATE vetted.audit_head SET seq = 0')).rejects.toMatchObject(NO_HEAD_GRANT);
+  await expect(db.query('DELETE FROM vetted.audit_head')).rejects.toMatchObject(NO_HEAD_GRANT);
+  // FOR UPDATE needs an UPDATE grant: the lock is the function's to take.
+  await expect(db.query('SELECT seq FROM vetted.audit_head FOR UPDATE')).rejects.toMatchObject(NO_HEAD_GRANT);
+  await expect(db.query('SELECT vetted.audit_log_link()')).rejects.toMatchObject(PERMISSION_DENIED);
 });
 
 test('a reviewer cannot delete customers, retries or notes, edit notes, change the schema, or write the team meta', async () => {
@@ -55,9 +65,29 @@ test('a reviewer cannot delete customers, retries or notes, edit notes, change t
   );
   const { rows } = await db.query('SELECT reviewer_role FROM vetted.team_meta');
   expect(rows).toHaveLength(1);
+  // A kept webhook secret is kept or forgotten whole, never rewritten (its seal names the subscription).
+  await expect(db.query(`UPDATE vetted.webhook_secrets SET secret = 'x'`)).rejects.toMatchObject(
+    PERMISSION_DENIED,
+  );
 });
 
-test('a reviewer does what the desk does: customers, history, change numbers, retries, the outbox', async () => {
+test('a reviewer cannot delete from the webhooks’ security log: only the store’s pruning function deletes', async () => {
+  const db = await as();
+  await db.query(
+    `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason) VALUES (now(), '10.0.0.9', 401, 'x')`,
+  );
+  await expect(db.query('DELETE FROM vetted.webhook_rejections')).rejects.toMatchObject({
+    code: '42501',
+    message: 'permission denied for table webhook_rejections',
+  });
+  await expect(db.query('TRUNCATE vetted.webhook_rejections')).rejects.toMatchObject(PERMISSION_DENIED);
+  // The function keeps the newest entries: one row is far from the limit, so it stays.
+  await db.query('SELECT vetted.prune_webhook_rejections()');
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM vetted.webhook_rejections');
+  expect(rows).toEqual([{ n: 1 }]);
+});
+
+test('a reviewer does what the desk (or a hub) does: customers, history, change numbers, retries, the outbox, webhook secrets', async () => {
   const db = await as();
   const client = await db.connect();
   try {
@@ -94,7 +124,12 @@ test('a reviewer does what the desk does: customers, history, change numbers, re
     await client.query(
       `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason) VALUES (now(), '10.0.0.1', 401, 'bad signature')`,
     );
-    await client.query('DELETE FROM vetted.webhook_rejections WHERE seq < 0');
+    await client.query('SELECT vetted.prune_webhook_rejections()');
+    // A hub is a reviewer's login: it keeps the secret of a subscription it makes, and forgets it.
+    await client.query(
+      `INSERT INTO vetted.webhook_secrets (subscription_id, secret) VALUES ('s1', 'v1.sealed')`,
+    );
+    await client.query(`DELETE FROM vetted.webhook_secrets WHERE subscription_id = 's1'`);
     const notes = await client.query<{ author: string }>('SELECT author FROM vetted.notes');
     expect(notes.rows).toEqual([{ author: reviewer.name }]);
     await client.query('COMMIT');

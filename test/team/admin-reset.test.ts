@@ -3,7 +3,15 @@
 import { expect, test } from 'vitest';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { checkTeamStore } from '../../main/team/store/pool.ts';
-import { addTestReviewer, connectFailure, initTeamStore, reviewerPool, runTeam } from './admin-support.ts';
+import { insertAuditRow } from '../support/audit-rows.ts';
+import {
+  addTestReviewer,
+  connectFailure,
+  initTeamStore,
+  joinCodeCommand,
+  reviewerPool,
+  runTeam,
+} from './admin-support.ts';
 
 /** The password printed under its label, as an administrator reads it. */
 const printedPassword = (out: string) => {
@@ -32,10 +40,8 @@ test('a new password under the same name: the old one is refused and its session
   const renewed = reviewerPool({ joinCode: alice.joinCode, password });
   await checkTeamStore(renewed, alice.joinCode.teamKey);
   // Still the same reviewer: the store stamps the same name.
-  const { rows } = await renewed.query<{ actor: string }>(
-    `INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'note.add', 'ok') RETURNING actor`,
-  );
-  expect(rows).toEqual([{ actor: alice.name }]);
+  const { actor } = await insertAuditRow(renewed, { action: 'note.add' });
+  expect(actor).toBe(alice.name);
 });
 
 test('reset-password refuses a removed reviewer, a login that is not a reviewer, and a name nobody has', async () => {
@@ -58,7 +64,7 @@ test('reset-password refuses a removed reviewer, a login that is not a reviewer,
 test('join-code prints a current reviewer’s code again, which joins as before; a removed reviewer gets none', async () => {
   const store = await initTeamStore();
   const carol = await addTestReviewer(store, 'carol');
-  const run = await runTeam('join-code', carol.name, '--database', store.url, '--key-file', store.keyFile);
+  const run = await joinCodeCommand('join-code', carol.name, store, store.keyFile);
   expect(run.code, run.err).toBe(0);
   expect(run.out).toContain('nothing in the store changed');
   const lines = run.out.split('\n');
@@ -68,14 +74,7 @@ test('join-code prints a current reviewer’s code again, which joins as before;
 
   expect((await runTeam('join-code', carol.name, '--database', store.url)).err).toMatch(/needs --key-file/);
   expect(await runTeam('remove-reviewer', carol.name, '--database', store.url)).toMatchObject({ code: 0 });
-  const removed = await runTeam(
-    'join-code',
-    carol.name,
-    '--database',
-    store.url,
-    '--key-file',
-    store.keyFile,
-  );
+  const removed = await joinCodeCommand('join-code', carol.name, store, store.keyFile);
   expect(removed).toMatchObject({ code: 1, out: '' });
   expect(removed.err).toMatch(/was removed from the team/);
 });

@@ -1,8 +1,14 @@
 // Who did something in the team store is the database login: a reviewer can neither claim to be someone
 // else when writing a row nor rewrite who wrote it afterwards (team store migration 2 and the grants).
+import crypto from 'node:crypto';
 import pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
-import { TEAM_LATEST_VERSION } from '../../main/team/store/migrations/index.ts';
+import { defaultReviewerRole } from '../../main/team/admin/grants.ts';
+import { writeKeyFile } from '../../main/team/admin/key-file.ts';
+import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
+import { applyTeamMigrations } from '../../main/team/store/migrations/runner.ts';
+import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+import { freshDatabase } from '../support/team-db.ts';
 import {
   addTestReviewer,
   initTeamStore,
@@ -10,21 +16,11 @@ import {
   runTeam,
   type TestReviewer,
   type TestStore,
+  tempPath,
   trackPool,
 } from './admin-support.ts';
 
 const PERMISSION_DENIED = { code: '42501' };
-
-/** What the claims and roles migration ("05", #28) made, so that a store can be as schema 1 left it. */
-const UNDO_CLAIMS_ROLES = `
-  DROP TRIGGER audit_log_lead_only ON vetted.audit_log;
-  DROP TABLE vetted.claims, vetted.team_settings, vetted.reviewer_roles;
-  DROP FUNCTION vetted.claim_take, vetted.claim_release, vetted.claim_reassign, vetted.claim_take_over,
-    vetted.claim_next, vetted.claims_expire, vetted.take_free, vetted.write_claim, vetted.hand_over, vetted.expire_claims,
-    vetted.draw_change,
-    vetted.set_team_setting, vetted.claim_idle, vetted.audit_log_lead_only, vetted.require_lead,
-    vetted.team_reviewers, vetted.is_reviewer, vetted.role_of;
-  DROP TYPE vetted.claim_outcome;`;
 let store: TestStore;
 let dora: TestReviewer;
 let eve: TestReviewer;
@@ -132,20 +128,40 @@ test('a released retry used again belongs to its new user; any other update keep
   expect(rows).toEqual([{ actor: eve.name }]);
 });
 
-test('`migrate` brings a store as schema 1 left it to the latest: the claims and rewrites it allowed stop', async () => {
-  const old = await initTeamStore();
-  const frank = await addTestReviewer(old, 'frank');
-  const owner = trackPool(new pg.Pool({ connectionString: old.url, max: 1 }));
-  // Schema 1: no stamping triggers, and the reviewers' UPDATE grants were table-wide.
-  const { rows } = await owner.query<{ role: string }>('SELECT reviewer_role AS role FROM vetted.team_meta');
-  await owner.query(`
-    DROP TRIGGER notes_stamp ON vetted.notes; DROP TRIGGER retries_stamp ON vetted.retries;
-    DROP TRIGGER retries_keep ON vetted.retries; DROP TRIGGER retries_reuse ON vetted.retries;
-    DROP TRIGGER team_outbox_stamp ON vetted.team_outbox; DROP FUNCTION vetted.stamp_login();
-    ${UNDO_CLAIMS_ROLES}
-    GRANT UPDATE ON vetted.retries, vetted.status_history, vetted.events, vetted.team_outbox
-      TO ${pg.escapeIdentifier(rows[0]!.role)};
-    UPDATE vetted.schema_version SET version = 1;`);
+/**
+ * A team store as Vetted's schema 1 left it: `init` of that version (its tables, a team, the group with
+ * table-wide UPDATE grants), for `migrate` to bring up to this Vetted's schema.
+ */
+async function storeAtSchema1(): Promise<TestStore> {
+  const url = await freshDatabase();
+  const keyFile = tempPath('team.key');
+  const key = createTeamKey();
+  writeKeyFile(keyFile, key);
+  const owner = trackPool(new pg.Pool({ connectionString: url, max: 1 }));
+  const client = await owner.connect();
+  try {
+    await applyTeamMigrations(client, TEAM_MIGRATIONS.slice(0, 1));
+    const role = defaultReviewerRole(new URL(url).pathname.slice(1));
+    const group = pg.escapeIdentifier(role);
+    await client.query(`
+      CREATE ROLE ${group} NOLOGIN;
+      GRANT USAGE ON SCHEMA vetted TO ${group};
+      GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA vetted TO ${group};
+      GRANT DELETE ON vetted.webhook_rejections TO ${group};
+      GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group};`);
+    await client.query(
+      'INSERT INTO vetted.team_meta (team_id, key_check, reviewer_role) VALUES ($1, $2, $3)',
+      [crypto.randomUUID(), teamKeyCheck(key), role],
+    );
+  } finally {
+    client.release();
+  }
+  return { url, keyFile };
+}
+
+test('`migrate` brings a store as schema 1 left it to this schema: the claims and rewrites it allowed stop', async () => {
+  const old = await storeAtSchema1();
+  const frank = await addTestReviewer(old, 'frank', '--sslmode', 'disable');
   const db = reviewerPool(frank);
   const next = await customer(db, 'c-old');
   const forge = () =>
@@ -157,13 +173,16 @@ test('`migrate` brings a store as schema 1 left it to the latest: the claims and
       ),
     );
   expect((await forge()).rows).toEqual([{ author: 'someone' }]);
+  const emptyTheSecurityLog = () => db.query('DELETE FROM vetted.webhook_rejections');
+  await emptyTheSecurityLog();
 
   const run = await runTeam('migrate', '--database', old.url);
-  expect(run.out).toMatch(
+  expect(run.out).toContain(
     `migrated from schema version 1 to ${TEAM_LATEST_VERSION}; the reviewers' grants were re-applied`,
   );
   expect((await forge()).rows).toEqual([{ author: frank.name }]);
   await expect(db.query(`UPDATE vetted.status_history SET status = 'x'`)).rejects.toMatchObject(
     PERMISSION_DENIED,
   );
+  await expect(emptyTheSecurityLog()).rejects.toMatchObject(PERMISSION_DENIED);
 });

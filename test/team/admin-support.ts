@@ -66,21 +66,33 @@ export function parseAddReviewer(out: string): { joinCode: string; password: str
   return { joinCode: after('JOIN CODE'), password: after('ONE-TIME PASSWORD') };
 }
 
+/**
+ * `add-reviewer` or `join-code` for `name` on `store`, with `keyFile`. A store on loopback without TLS is said
+ * explicitly, as an administrator must (a URL with sslmode=verify-full, or --sslmode/--ca among `extra`,
+ * chooses for itself).
+ */
+export function joinCodeCommand(
+  command: 'add-reviewer' | 'join-code',
+  name: string,
+  store: TestStore,
+  keyFile: string,
+  ...extra: string[]
+): Promise<CliRun> {
+  const chosen =
+    extra.includes('--sslmode') ||
+    extra.includes('--ca') ||
+    new URL(store.url).searchParams.get('sslmode') === 'verify-full';
+  const tls = chosen ? [] : ['--sslmode', 'disable'];
+  return runTeam(command, name, '--database', store.url, '--key-file', keyFile, ...tls, ...extra);
+}
+
 export async function addTestReviewer(
   store: TestStore,
   prefix = 'alice',
   ...extra: string[]
 ): Promise<TestReviewer> {
   const name = uniqueName(prefix);
-  const run = await runTeam(
-    'add-reviewer',
-    name,
-    '--database',
-    store.url,
-    '--key-file',
-    store.keyFile,
-    ...extra,
-  );
+  const run = await joinCodeCommand('add-reviewer', name, store, store.keyFile, ...extra);
   expect(run, run.err).toMatchObject({ code: 0 });
   const printed = parseAddReviewer(run.out);
   return { name, password: printed.password, joinCode: decodeJoinCode(printed.joinCode), out: run.out };

@@ -5,11 +5,13 @@ import { advisoryLockParts } from '../../main/team/admin/status.ts';
 import { TEAM_LATEST_VERSION } from '../../main/team/store/migrations/index.ts';
 import { checkTeamStore, TeamConnectionError } from '../../main/team/store/pool.ts';
 import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import {
   addTestReviewer,
   initTeamStore,
+  joinCodeCommand,
   reviewerPool,
   runTeam,
   tempPath,
@@ -85,7 +87,7 @@ test('add-reviewer refuses names that are not lower-case identifiers, reserved, 
     ['pg_monitor', /reserved/],
     [taken.name, /already exists/],
   ] as const) {
-    const run = await runTeam('add-reviewer', name, '--database', store.url, '--key-file', store.keyFile);
+    const run = await joinCodeCommand('add-reviewer', name, store, store.keyFile);
     expect(run.code, name).toBe(1);
     expect(run.err, name).toMatch(words);
   }
@@ -94,14 +96,7 @@ test('add-reviewer refuses names that are not lower-case identifiers, reserved, 
 test('add-reviewer refuses a key file that is not the team key', async () => {
   const store = await initTeamStore();
   const other = await initTeamStore();
-  const run = await runTeam(
-    'add-reviewer',
-    uniqueName('carol'),
-    '--database',
-    store.url,
-    '--key-file',
-    other.keyFile,
-  );
+  const run = await joinCodeCommand('add-reviewer', uniqueName('carol'), store, other.keyFile);
   expect(run.code).toBe(1);
   expect(run.err).toMatch(/not this team's key/);
 });
@@ -112,7 +107,7 @@ test('remove-reviewer: they can no longer log in, open sessions end, what they w
   const open = reviewerPool(alice);
   const session = await open.connect();
   session.on('error', () => undefined);
-  await session.query(`INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), 'note.add', 'ok')`);
+  await insertAuditRow(session, { action: 'note.add' });
   const removed = await runTeam('remove-reviewer', alice.name, '--database', store.url);
   expect(removed.code, removed.err).toBe(0);
   expect(removed.out).toMatch(/1 open session\(s\) ended/);
@@ -164,6 +159,7 @@ test('--help explains each command; an unknown command shows the usage and fails
     'join-code',
     'status',
     'migrate',
+    'verify-audit',
   ]) {
     const run = await runTeam(command, '--help');
     expect(run.code).toBe(0);

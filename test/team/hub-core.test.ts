@@ -10,7 +10,7 @@ import { startHubCore } from '../../main/compose/hub.ts';
 import { hubCli } from '../../main/hub/cli.ts';
 import { hubTeam, openHubConfig } from '../../main/hub/hub-config.ts';
 import { createLogger } from '../../main/log/logger.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { quickClient } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
@@ -38,11 +38,8 @@ async function hubCommand(args: string[], input: string): Promise<void> {
   expect(status, output.text).toBe(0);
 }
 
-test('leading on a service of its own, the hub subscribes its public URL and records what is delivered', async () => {
-  const url = await freshDatabase();
-  const store = await makeTeamStore(url);
-  const sandbox = await startSandbox({ port: 0 });
-  cleanups.push(() => sandbox.close());
+/** A hub's data directory joined to `store` and pointed at `sandbox`, and its core (not leading yet). */
+async function hubOn(store: Awaited<ReturnType<typeof makeTeamStore>>, sandbox: RunningSandbox) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-core-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
@@ -50,18 +47,34 @@ test('leading on a service of its own, the hub subscribes its public URL and rec
     ['service', '--data-dir', dir, '--base-url', sandbox.baseUrl, '--client-id', sandbox.clientId],
     `${sandbox.clientSecret}\n`,
   );
-
   const log = createLogger(() => undefined);
   const config = openHubConfig(dir, log);
+  return { config, log };
+}
+
+/** A team store, a sandbox as its service, a client of it, the store's admin client, a public URL. */
+async function teamOnSandbox() {
+  const url = await freshDatabase();
+  const store = await makeTeamStore(url);
+  const sandbox = await startSandbox({ port: 0 });
+  cleanups.push(() => sandbox.close());
+  const client = quickClient(sandbox);
+  cleanups.push(() => client.close());
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  // Loopback stands in for the tunnel (or load balancer) every hub of the team stands behind.
   const port = await freePort();
-  // Loopback stands in for the tunnel: the service runs on this machine.
-  const publicUrl = `http://127.0.0.1:${port}/webhooks`;
+  return { store, sandbox, client, db, port, publicUrl: `http://127.0.0.1:${port}/webhooks` };
+}
+
+test('leading on a service of its own, the hub subscribes its public URL and records what is delivered', async () => {
+  const { store, sandbox, client, db, port, publicUrl } = await teamOnSandbox();
+  const { config, log } = await hubOn(store, sandbox);
   const core = await startHubCore({ config, team: hubTeam(config), log, port, publicUrl });
   cleanups.push(() => core.close());
   expect((await core.startListener()).url).toBe(publicUrl);
 
-  const client = quickClient(sandbox);
-  cleanups.push(() => client.close());
   const subscriptions = await client.subscriptions.list();
   expect(subscriptions.map((subscription) => subscription.url)).toEqual([publicUrl]);
 
@@ -69,9 +82,6 @@ test('leading on a service of its own, the hub subscribes its public URL and rec
   const created = await client.customers.create(samplePerson('Hub', 'Heard', 'hub.heard@example.com'), {
     idempotencyKey: crypto.randomUUID(),
   });
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  cleanups.push(() => db.end());
   await until(
     async () => {
       await sandbox.advanceClock(0);
@@ -87,4 +97,62 @@ test('leading on a service of its own, the hub subscribes its public URL and rec
   await core.stopListener();
   await core.startListener();
   expect(await client.subscriptions.list()).toHaveLength(1);
+});
+
+test('a hub taking the role over verifies what the service signs for the subscription another hub made', async () => {
+  const { store, sandbox, client, db, port, publicUrl } = await teamOnSandbox();
+  const first = await hubOn(store, sandbox);
+  const a = await startHubCore({ ...first, team: hubTeam(first.config), port, publicUrl });
+  cleanups.push(() => a.close());
+  await a.startListener();
+  await a.stopListener();
+
+  const second = await hubOn(store, sandbox);
+  const b = await startHubCore({ ...second, team: hubTeam(second.config), port, publicUrl });
+  cleanups.push(() => b.close());
+  await b.startListener();
+  // The first hub's subscription is the team's: none is made twice, and its secret is in the store, sealed.
+  expect((await client.subscriptions.list()).map((subscription) => subscription.url)).toEqual([publicUrl]);
+  const kept = await db.query<{ secret: string }>('SELECT secret FROM vetted.webhook_secrets');
+  expect(kept.rows).toEqual([{ secret: expect.stringMatching(/^v1\./) }]);
+  expect(second.config.vault.names().filter((name) => name.startsWith('webhookSecret:'))).toEqual([]);
+
+  const created = await client.customers.create(samplePerson('Hub', 'Over', 'hub.over@example.com'), {
+    idempotencyKey: crypto.randomUUID(),
+  });
+  await until(
+    async () => {
+      await sandbox.advanceClock(0);
+      const { rows } = await db.query<{ verified: boolean }>(
+        'SELECT signature_verified AS verified FROM vetted.events WHERE customer_id = $1',
+        [created.id],
+      );
+      return rows.length > 0 && rows.every((row) => row.verified);
+    },
+    'the delivery, signed for the first hub’s subscription, recorded by the second',
+    20_000,
+  );
+  const refused = await db.query('SELECT reason FROM vetted.webhook_rejections');
+  expect(refused.rows).toEqual([]);
+});
+
+test('a hub that kept a subscription’s secret in its own vault moves it into the team store', async () => {
+  const { store, sandbox, client, db, port, publicUrl } = await teamOnSandbox();
+  const hub = await hubOn(store, sandbox);
+  // As a hub of an earlier Vetted left it: the subscription on the service, its secret in the hub's vault.
+  const secret = crypto.randomUUID();
+  const { id } = await client.subscriptions.create(publicUrl, secret, {
+    idempotencyKey: crypto.randomUUID(),
+  });
+  hub.config.vault.set(`webhookSecret:${id}`, secret);
+
+  const core = await startHubCore({ ...hub, team: hubTeam(hub.config), port, publicUrl });
+  cleanups.push(() => core.close());
+  await core.startListener();
+  expect(hub.config.vault.has(`webhookSecret:${id}`)).toBe(false);
+  expect(await client.subscriptions.list()).toHaveLength(1);
+  const { rows } = await db.query<{ id: string; secret: string }>(
+    'SELECT subscription_id AS id, secret FROM vetted.webhook_secrets',
+  );
+  expect(rows).toEqual([{ id, secret: expect.not.stringContaining(secret) }]);
 });

@@ -12,7 +12,7 @@ import { openForm } from '../../main/team/outbox/rows.ts';
 import { customersWithEmail, validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
 import { sharedSandbox } from '../support/shared-sandbox.ts';
-import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
+import { aliveAs, outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const shared = sharedSandbox();
 
@@ -44,6 +44,7 @@ function drain(r: TeamOutboxRig, holder: string, more: Partial<TeamDrainOptions>
   const drainer = startTeamDrain({
     pool: r.pool,
     cipher: r.cipher,
+    sealer: r.audit.sealer,
     client: () => shared.client,
     holder,
     log: r.log,
@@ -57,6 +58,7 @@ function drain(r: TeamOutboxRig, holder: string, more: Partial<TeamDrainOptions>
 
 test('SKIP LOCKED: two drainers taking at once never take the same row', async () => {
   const { r } = await rigWith(15);
+  for (const holder of ['a', 'b']) open.push({ close: (await aliveAs(r.url, holder)).die });
   const [a, b] = await Promise.all([takeDue(r.pool, 'a', 60_000, 10), takeDue(r.pool, 'b', 60_000, 10)]);
   const keys = [...a, ...b].map((row) => row.idempotency_key);
   expect(new Set(keys).size).toBe(15);
@@ -88,37 +90,46 @@ test('two drainers in one process: each row is sent once, and every customer is 
 
 test('a lease that ran out is taken over and the row re-sent with the same key: the first answer comes back', async () => {
   const { r } = await rigWith(4);
-  // A desk takes three rows, sends the first (the service creates the customer) and dies before recording it.
-  const taken = await takeDue(r.pool, 'dead-desk', 60_000, 3);
-  const sentBeforeDying = taken[0]!;
-  const body = customerBody(openForm(r.cipher, sentBeforeDying)) as CustomerInput;
+  // Both desks are alive as the store sees them: only a lease that ran out frees a row.
+  for (const holder of ['stalled-desk', 'busy-desk'])
+    open.push({ close: (await aliveAs(r.url, holder)).die });
+  // A desk takes three rows, sends the first (the service creates the customer) and stalls before recording it.
+  const taken = await takeDue(r.pool, 'stalled-desk', 60_000, 3);
+  const sentBeforeStalling = taken[0]!;
+  const body = customerBody(openForm(r.cipher, sentBeforeStalling)) as CustomerInput;
   const firstAnswer = await shared.client.customers.create(body, {
-    idempotencyKey: sentBeforeDying.idempotency_key,
+    idempotencyKey: sentBeforeStalling.idempotency_key,
   });
   // Another desk, alive, holds the fourth.
   const [held] = await takeDue(r.pool, 'busy-desk', 60_000, 1);
   await r.pool.query(
-    `UPDATE vetted.team_outbox SET lease_until = now() - interval '1 second' WHERE lease_holder = 'dead-desk'`,
+    `UPDATE vetted.team_outbox SET lease_until = now() - interval '1 second' WHERE lease_holder = 'stalled-desk'`,
   );
 
   const survivor = drain(r, 'survivor');
   const mine = async () => (await outboxRows(r.pool)).filter((row) => row.draft_id !== held!.draft_id);
   await until(
     async () => (await mine()).every((row) => row.state === 'created'),
-    'the dead desk’s rows created',
+    'the stalled desk’s rows created',
   );
   await survivor.settled();
   for (const row of await mine())
     expect([row.state, row.attempts, row.lease_holder]).toEqual(['created', 2, null]);
-  const replayed = (await outboxRows(r.pool)).find((row) => row.draft_id === sentBeforeDying.draft_id)!;
+  const replayed = (await outboxRows(r.pool)).find((row) => row.draft_id === sentBeforeStalling.draft_id)!;
   expect(replayed.customer_id).toBe(firstAnswer.id);
   expect(await customersWithEmail(shared.client, body.email)).toHaveLength(1);
   // A lease still running is left to its holder.
   const busy = (await outboxRows(r.pool)).find((row) => row.draft_id === held!.draft_id)!;
   expect([busy.state, busy.lease_holder]).toEqual(['queued', 'busy-desk']);
-  // The dead desk's late answer is not recorded: it no longer holds the lease.
+  // The stalled desk's late answer is not recorded: it no longer holds the lease.
   expect(
-    await recordOutcome(r.pool, sentBeforeDying.idempotency_key, 'dead-desk', { kind: 'released' }),
+    await recordOutcome(
+      r.pool,
+      sentBeforeStalling.idempotency_key,
+      'stalled-desk',
+      { kind: 'released' },
+      r.audit,
+    ),
   ).toBe(undefined);
 });
 

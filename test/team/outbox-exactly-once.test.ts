@@ -13,8 +13,9 @@ import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 /**
  * Exactly once across desks: two drainers in child processes drain 200 drafts from one team outbox; one is
  * killed with SIGKILL while requests of its are on their way. The service finishes those requests (nobody
- * reads the answers); the survivor takes the dead drainer's rows over once their leases run out and sends
- * them again with the same keys. Each customer is created once.
+ * reads the answers); the survivor takes the dead drainer's rows over (as soon as it has a free slot: the
+ * dead one's liveness lock went with its session, outbox-liveness.test.ts) and sends them again with the
+ * same keys. Each customer is created once.
  *
  * The kill lands at a chosen point however loaded the machine: the sandbox holds every create (`delay`
  * fault) until the test sets the faults again, so the test waits until both drainers have every slot

@@ -17,7 +17,7 @@ import {
 import { openForm, type TeamOutboxRow } from '../../main/team/outbox/rows.ts';
 import { until } from '../support/poll.ts';
 import { sharedSandbox } from '../support/shared-sandbox.ts';
-import { type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
+import { aliveAs, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const shared = sharedSandbox();
 const open: { close(): Promise<void> }[] = [];
@@ -43,10 +43,16 @@ async function diedAfterRecording(r: TeamOutboxRig, count: number) {
     /** Records the `at`th created, as long ago as the repair's grace and more: the dead desk had its chance. */
     async record(at: number) {
       const { row, customer } = created[at]!;
-      await recordOutcome(r.pool, row.idempotency_key, 'dead-desk', {
-        kind: 'created',
-        customerId: customer.id,
-      });
+      await recordOutcome(
+        r.pool,
+        row.idempotency_key,
+        'dead-desk',
+        {
+          kind: 'created',
+          customerId: customer.id,
+        },
+        r.audit,
+      );
       await r.pool.query(
         `UPDATE vetted.team_outbox SET finished_at = now() - make_interval(secs => $2) WHERE idempotency_key = $1`,
         [row.idempotency_key, REPAIR_GRACE_SECONDS + 1],
@@ -73,6 +79,7 @@ test('created but never recorded: the next drainer writes the customer, and a ru
   const drainer: TeamDrain = startTeamDrain({
     pool: r.pool,
     cipher: r.cipher,
+    sealer: r.audit.sealer,
     client: () => shared.client,
     holder: 'next-desk',
     log: r.log,
@@ -98,13 +105,30 @@ test('created but never recorded: the next drainer writes the customer, and a ru
   expect(r.lines.join('\n')).toContain('recorded customers whose drainer stopped first');
 });
 
-test('a row recorded within the grace is left to the drainer that recorded it', async () => {
+test('a row recorded within the grace is left to the drainer that recorded it while it lives, not once it is gone', async () => {
   const r = await teamOutboxRig();
   open.push(r);
-  const dead = await diedAfterRecording(r, 1);
-  const { row, customer } = dead.created[0]!;
-  await recordOutcome(r.pool, row.idempotency_key, 'dead-desk', { kind: 'created', customerId: customer.id });
+  const recorder = await aliveAs(r.url, 'dead-desk');
+  const dead = await diedAfterRecording(r, 2);
+  for (const { row, customer } of dead.created) {
+    await recordOutcome(
+      r.pool,
+      row.idempotency_key,
+      'dead-desk',
+      {
+        kind: 'created',
+        customerId: customer.id,
+      },
+      r.audit,
+    );
+  }
   expect(await createdWithoutCustomer(r.pool, 10)).toEqual([]);
+  // Past the grace, even a live recorder's row is another drainer's to write.
   await dead.record(0);
-  expect((await createdWithoutCustomer(r.pool, 10)).map((found) => found.customer_id)).toEqual([customer.id]);
+  const ids = async () => (await createdWithoutCustomer(r.pool, 10)).map((found) => found.customer_id);
+  expect(await ids()).toEqual([dead.created[0]!.customer.id]);
+  // Its recorder gone (its session ended): the other one too, without waiting for the grace.
+  await recorder.die();
+  await until(async () => (await ids()).length === 2, 'the gone recorder’s row found');
+  expect((await ids()).toSorted()).toEqual(dead.created.map((c) => c.customer.id).toSorted());
 });

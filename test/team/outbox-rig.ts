@@ -4,9 +4,12 @@ import path from 'node:path';
 import pg from 'pg';
 import type { CustomerForm } from '../../contract/drafts.ts';
 import { createFieldKey } from '../../main/crypto.ts';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { type Journal, openJournal } from '../../main/journal/index.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
 import { createLogger, type Logger } from '../../main/log/logger.ts';
+import type { OutcomeAudit } from '../../main/team/outbox/lease.ts';
+import { holdLiveness } from '../../main/team/outbox/liveness.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { removeDir, tempDir, validForm } from '../drafts/helpers.ts';
 import { migratedDatabase } from '../support/team-db.ts';
@@ -16,6 +19,8 @@ export interface TeamOutboxRig {
   pool: pg.Pool;
   teamKey: Buffer;
   cipher: PersonalCipher;
+  /** How a drainer writes an outcome into the audit chain (recordOutcome's last argument). */
+  audit: OutcomeAudit;
   /** The desk's local SQLite journal. */
   local: Journal;
   log: Logger;
@@ -38,6 +43,7 @@ export async function teamOutboxRig(): Promise<TeamOutboxRig> {
     pool,
     teamKey,
     cipher: personalCipher(teamKey),
+    audit: { sealer: auditSealer(teamKey), now: () => new Date() },
     local,
     lines,
     log: createLogger((line) => lines.push(line)),
@@ -72,4 +78,15 @@ export async function outboxRows(db: Pick<pg.Pool, 'query'>): Promise<OutboxRowS
        FROM vetted.team_outbox ORDER BY submitted_at, draft_id`,
   );
   return rows;
+}
+
+/**
+ * A drainer named `holder` alive as the store sees it: a session of its own holding its liveness lock, as a
+ * running drainer's listening connection does. `die()` ends that session.
+ */
+export async function aliveAs(url: string, holder: string): Promise<{ die(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  if (!(await holdLiveness(client, holder)).held) throw new Error(`${holder}'s liveness lock is taken`);
+  return { die: () => client.end() };
 }

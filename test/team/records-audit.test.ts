@@ -51,13 +51,16 @@ describe('the audit log on the team store', () => {
   it('has no way to change or delete an entry through the repository', async () => {
     const audit = teamAuditRepository((await teamStore()).ctx);
     const methods = Object.keys(audit).sort();
-    expect(methods).toEqual(['count', 'facets', 'list', 'record']);
+    expect(methods).toEqual(['count', 'facets', 'head', 'linked', 'list', 'record']);
   });
 
   it('takes who did it from the database login, whatever the caller claims; filters by person, action, customer, date', async () => {
     const time = manualClock();
     const { url, ctx: adminCtx } = await teamStore(time.clock);
-    const grace = await loginRole(url, ['INSERT, SELECT ON vetted.audit_log']);
+    const grace = await loginRole(url, [
+      'INSERT, SELECT ON vetted.audit_log',
+      'EXECUTE ON FUNCTION vetted.audit_chain_head()',
+    ]);
     const admin = teamAuditRepository(adminCtx);
     const asGrace = teamAuditRepository(contextOn(grace.url, time.clock).ctx);
 

@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterEach } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
 import { type Clock, systemClock } from '../../main/journal/time.ts';
 import { poolDb, type TeamRepositoryContext } from '../../main/team/journal/team-db.ts';
@@ -23,7 +24,12 @@ export function openPool(url: string): pg.Pool {
 /** A repositories' context on `url` (the team data key made up for the test unless given). */
 export function contextOn(url: string, clock: Clock = systemClock, teamKey = createFieldKey()) {
   const pool = openPool(url);
-  const ctx: TeamRepositoryContext = { db: poolDb(pool), cipher: personalCipher(teamKey), clock };
+  const ctx: TeamRepositoryContext = {
+    db: poolDb(pool),
+    cipher: personalCipher(teamKey),
+    sealer: auditSealer(teamKey),
+    clock,
+  };
   return { pool, ctx };
 }
 

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
 import { teamAuditRepository } from '../../main/team/journal/audit.ts';
 import { teamEventsRepository } from '../../main/team/journal/events.ts';
 import { teamEventInbox } from '../../main/team/journal/inbox.ts';
@@ -9,17 +10,21 @@ import { inboxEvent } from '../support/inbox-event.ts';
 import { contextOn, insertCustomer, loginRole, teamStore } from './records-context.ts';
 
 /**
- * All the records need of a login beyond USAGE on the schema and its sequences: no DELETE but pruning the
- * security log, no UPDATE of notes or the audit log (the team's grants may be narrower than this, never need
- * more).
+ * All the records need of a login beyond USAGE on the schema and its sequences: no DELETE at all (the security
+ * log is pruned by the store's own function), no UPDATE of notes or the audit log (the team's grants may be
+ * narrower than this, never need more).
  */
 const RECORDS_GRANTS = [
   'SELECT, INSERT, UPDATE (duplicates_seen, processed_at) ON vetted.events',
   'SELECT, INSERT ON vetted.audit_log',
+  // Appending to the audit chain locks its head through this function (it may not write the head itself).
+  'EXECUTE ON FUNCTION vetted.audit_chain_head()',
+  'SELECT ON vetted.audit_head',
   'SELECT, INSERT ON vetted.notes',
   'SELECT, INSERT, UPDATE (seq, used_at, outcome, released) ON vetted.retries',
   'SELECT ON vetted.customers',
-  'SELECT, INSERT, DELETE ON vetted.webhook_rejections',
+  'SELECT, INSERT ON vetted.webhook_rejections',
+  'EXECUTE ON FUNCTION vetted.prune_webhook_rejections()',
 ];
 
 it('works for a login granted only what the records need', async () => {
@@ -41,6 +46,15 @@ it('works for a login granted only what the records need', async () => {
 
   await teamRejectionsRepository(ctx).record({ remoteAddress: '10.0.0.2', status: 413, reason: 'too-large' });
   expect(await teamRejectionsRepository(ctx).count()).toBe(2);
+  // A full log: recording one more forgets the oldest, without a DELETE grant.
+  await pool.query(
+    `INSERT INTO vetted.webhook_rejections (at, remote_address, status, reason)
+     SELECT now(), '10.0.0.3', 401, 'signature-missing' FROM generate_series(1, $1)`,
+    [KEPT_REJECTIONS],
+  );
+  await teamRejectionsRepository(ctx).record({ remoteAddress: '10.0.0.4', status: 401, reason: 'newest' });
+  expect(await teamRejectionsRepository(ctx).count()).toBe(KEPT_REJECTIONS);
+  expect((await teamRejectionsRepository(ctx).list({ limit: 1 }))[0]?.reason).toBe('newest');
   expect((await teamAuditRepository(ctx).record({ action: 'note.add', outcome: 'ok' })).actor).toBe(
     reviewer.name,
   );

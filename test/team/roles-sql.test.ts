@@ -2,7 +2,7 @@
 // (no desk in between), tries each lead action in SQL and is refused; a lead's login is not. Approving (four
 // eyes) comes later and checks `vetted.require_lead` the same way.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_ONLY_AUDIT_ACTIONS } from '../../main/team/store/migrations/05-claims-roles.ts';
+import { LEAD_ONLY_AUDIT_ACTIONS } from '../../main/team/store/migrations/07-claims-roles.ts';
 import { type ClaimsReviewer, type ClaimsTeam, claimsTeam, holderOf, take } from './claims-support.ts';
 
 const LEAD_ONLY = { code: '42501', hint: 'vetted:lead-only' };

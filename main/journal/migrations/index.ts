@@ -8,7 +8,8 @@ import { NOTES_IMAGES_ACTORS } from './05-notes-images-actors.ts';
 import { REAL_SERVICE_CUSTOMERS } from './06-real-service-customers.ts';
 import { QUEUE_ORDERS } from './07-queue-orders.ts';
 import { TEAM_REPLICA } from './08-team-replica.ts';
-import { TEAM_CLAIMS } from './09-team-claims.ts';
+import { AUDIT_CHAIN } from './09-audit-chain.ts';
+import { TEAM_CLAIMS } from './10-team-claims.ts';
 import type { Migration } from './runner.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   REAL_SERVICE_CUSTOMERS,
   QUEUE_ORDERS,
   TEAM_REPLICA,
+  AUDIT_CHAIN,
   TEAM_CLAIMS,
 ];
 

@@ -3,6 +3,16 @@
 // list is in index.ts, and tests give it the first N of them to build a journal as version N left it.
 import { type Db, transaction } from '../db.ts';
 import { JournalError } from '../errors.ts';
+import type { Clock } from '../time.ts';
+
+/** What the journal knows when it migrates, for a migration that writes rows of its own. */
+export interface MigrationContext {
+  /** The vault's data key (the audit chain's seal is derived from it). */
+  dataKey?: Buffer;
+  /** Who acts at this desk. */
+  actor?: string;
+  clock?: Clock;
+}
 
 export interface Migration {
   /** 1, 2, 3…: its position in the list (`MIGRATIONS`), and the `user_version` once applied. */
@@ -11,7 +21,7 @@ export interface Migration {
   name: string;
   sql: string;
   /** Run after `sql`, in the same transaction: for a change that must read the schema it changes. */
-  run?: (db: Db) => void;
+  run?: (db: Db, context: MigrationContext) => void;
 }
 
 /** 'VETT' in `PRAGMA application_id`: tells a Vetted journal from any other SQLite file. */
@@ -42,11 +52,11 @@ export function checkCanMigrate(db: Db, file: string, migrations: readonly Migra
 }
 
 /** Applies the migrations the database lacks, each in its own transaction with its version number. */
-export function migrate(db: Db, migrations: readonly Migration[]): void {
+export function migrate(db: Db, migrations: readonly Migration[], context: MigrationContext = {}): void {
   for (const migration of migrations.slice(schemaVersion(db))) {
     transaction(db, () => {
       db.exec(migration.sql);
-      migration.run?.(db);
+      migration.run?.(db, context);
       // Both pragmas are part of the transaction: a failed migration leaves the version as it was.
       db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${migration.version};`);
     });

@@ -32,11 +32,48 @@ export interface AuditFilter {
   to?: string;
 }
 
+/**
+ * An entry's place in the audit log's hash chain (main/journal/audit-chain.ts says how each is computed):
+ * lower-case hex SHA-256 hashes and an HMAC-SHA256 seal.
+ */
+export interface AuditLink {
+  /** The version of the content's hashed form. */
+  version: number;
+  /** The chain hash of the entry before (64 zeros for the first). */
+  prevHash: string;
+  contentHash: string;
+  chainHash: string;
+  seal: string;
+}
+
+export interface LinkedAuditEntry extends AuditEntry {
+  link: AuditLink;
+}
+
+/** The chain's last entry: seq 0 and the zero hash while the log is empty. */
+export interface AuditHead {
+  seq: number;
+  chainHash: string;
+  /** The last entry's seal; null while the log is empty. */
+  seal: string | null;
+  /** Tells the key that seals this log from another one (see AuditSealer.keyCheck). */
+  keyCheck: string;
+}
+
 export interface AuditRepository {
+  /** Appends the entry to the chain, linked and sealed where it is written. */
   record(entry: AuditInput): Promise<AuditEntry>;
   /** Newest first, narrowed by the filter. */
   list(query?: AuditFilter & { limit?: number; offset?: number }): Promise<AuditEntry[]>;
   count(filter?: AuditFilter): Promise<number>;
   /** The people and actions that occur, for the filter's choices. */
   facets(): Promise<{ actors: string[]; actions: string[] }>;
+  /**
+   * Entries with their links, oldest first (chain order), narrowed by the filter, after `afterSeq` and up to
+   * `upToSeq`: a long log is read page by page.
+   */
+  linked(
+    query: AuditFilter & { afterSeq?: number; upToSeq?: number; limit: number },
+  ): Promise<LinkedAuditEntry[]>;
+  head(): Promise<AuditHead>;
 }

@@ -11,6 +11,7 @@ Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   set-role        make a reviewer a lead (who may reassign and take over cases), or a reviewer again
   status          schema, reviewers, the hub holding the webhook listener, the team outbox, events
   migrate         update the store's schema to this Vetted's and re-apply the reviewers' grants
+  verify-audit    check the audit log's hash chain and seals, in the store or in an export file
 
 The administrator's password may be in the URL, in PGPASSWORD or in ~/.pgpass; it is never printed.
 Run \`npm run team -- <command> --help\` for a command's options.
@@ -24,15 +25,21 @@ Refuses a database that already is a team store (use \`migrate\`).
 `,
   'add-reviewer': `Usage: npm run team -- add-reviewer NAME --database URL --key-file FILE
          [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
+         [--direct-host HOST] [--direct-port PORT]
 
 Creates the login NAME (lower-case letters, digits, _) in the reviewers' group with a random password, and
 prints the join code for their desk (where the store is as desks reach it, their login, the team key) and,
 separately, the one-time password: hand the two over by different channels.
   --host, --port  how desks reach the database (default: the host and port of --database)
-  --sslmode       verify-full (TLS, the server's certificate checked) or disable (default: --database's
-                  sslmode if it is verify-full, else disable; verify-full when --ca is given)
+  --sslmode       verify-full (TLS, the server's certificate checked) or disable (no TLS: only for a store
+                  on the desks' own machine or a private network; said with a warning). Default: verify-full
+                  when --database has sslmode=verify-full or --ca is given; otherwise it must be given
   --ca            the PEM certificate of the CA that signed the server's certificate (default with
                   verify-full: --database's sslrootcert, if it names one)
+  --direct-host, --direct-port
+                  when --host/--port is a pooler in transaction mode (PgBouncer): the PostgreSQL server
+                  itself, where desks and hubs open what needs a session of its own (LISTEN, the hub's
+                  listener lock); --direct-port defaults to the port of --database
 `,
   'remove-reviewer': `Usage: npm run team -- remove-reviewer NAME --database URL
 
@@ -49,6 +56,7 @@ by another channel than the join code.
 `,
   'join-code': `Usage: npm run team -- join-code NAME --database URL --key-file FILE
          [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
+         [--direct-host HOST] [--direct-port PORT]
 
 Prints the join code of NAME, a current reviewer, again: for a new desk, or one whose join code was lost.
 Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they
@@ -66,9 +74,26 @@ desk does). Everyone starts as a reviewer. The change is recorded in the team's 
 Shows the schema version, the team, its reviewers, whether a hub holds the webhook listener, the team
 outbox by state, and the webhook events received.
 `,
-  migrate: `Usage: npm run team -- migrate --database URL
+  migrate: `Usage: npm run team -- migrate --database URL [--key-file FILE]
 
 Brings the team store's schema up to this Vetted's version and re-applies the reviewers' grants.
-Run it after updating Vetted, before the desks and the hub update.
+Run it after updating Vetted, before the desks and the hub update. The update that makes the audit log a
+sealed hash chain chains the entries already there and seals them with the team key: give it --key-file
+(the file init wrote); a store whose audit log is still empty needs none.
+`,
+  'verify-audit': `Usage: npm run team -- verify-audit --database URL --key-file FILE [--head SEQ:HASH]
+       npm run team -- verify-audit --file EXPORT.jsonl [--key-file FILE]
+
+Checks the audit log's hash chain: each entry's content against its hash, each entry's link to the one
+before, and each entry's seal, made with a key derived from the team key, which the database never holds
+(so even the database's owner cannot rewrite an entry and recompute the chain unseen). Prints OK with the
+number of entries and the chain's head (SEQ:HASH), or names the first entry that was changed, removed or
+reordered, and exits with 1.
+  --key-file  the team key file init wrote (needed for the store; for an export, to check its seals)
+  --head      a head printed before: the chain must still hold that entry (its end was not cut since)
+  --file      an audit export in JSON Lines (Audit → Export), checked offline, without a database: an
+              export of the whole log is checked from the chain's start to its head; a filtered one entry
+              by entry (it cannot show that no entry was left out). A solo desk's export is checked the
+              same way; its seals are made with that desk's own key, which no key file holds.
 `,
 };

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
+import type { TeamConnection } from '../../settings/team-connection.ts';
 import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './admin-connection.ts';
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
@@ -16,6 +17,13 @@ import {
 } from './reviewers.ts';
 import { parseRole, setReviewerRole } from './roles.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
+import {
+  exportVerdictText,
+  parseChainPoint,
+  storeVerdictText,
+  verifyExportFile,
+  verifyStoreAudit,
+} from './verify-audit.ts';
 
 export interface TeamCliIo {
   out(text: string): void;
@@ -27,8 +35,12 @@ const OPTIONS = {
   'key-file': { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
+  'direct-host': { type: 'string' },
+  'direct-port': { type: 'string' },
   sslmode: { type: 'string' },
   ca: { type: 'string' },
+  file: { type: 'string' },
+  head: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -42,6 +54,16 @@ export async function runTeamCli(argv: readonly string[], io: TeamCliIo): Promis
     if (!(command in TEAM_HELP) || values.help || !command) {
       io.out(TEAM_HELP[command] ?? TEAM_HELP['']!);
       return command && !(command in TEAM_HELP) ? 1 : values.help ? 0 : 1;
+    }
+    // An export is checked offline: no database.
+    if (command === 'verify-audit' && values.file) {
+      if (values.database || values.head) {
+        throw new TeamAdminError(
+          'verify-audit --file checks the file alone: leave out --database and --head.',
+        );
+      }
+      io.out(exportVerdictText(verifyExportFile(values.file, values['key-file'])));
+      return 0;
     }
     if (!values.database) throw new TeamAdminError(`${command} needs --database URL (see --help).`);
     admin = parseAdminUrl(values.database);
@@ -62,6 +84,13 @@ const LEAD_CAN =
   'They may now reassign and take over cases, export names, remove stored images and change the team settings.';
 const REVIEWER_CANNOT =
   'They may no longer reassign or take over cases, export names, remove stored images or change the team settings.';
+
+/** host:port/database, the direct address if any, the TLS mode: what a join code tells desks. */
+function whereDesksGo(connection: TeamConnection): string {
+  const { host, port, database, direct, sslmode } = connection;
+  const sessions = direct ? `, sessions of their own at ${direct.host}:${direct.port}` : '';
+  return `${host}:${port}/${database}${sessions}, sslmode ${sslmode}`;
+}
 
 function oneName(command: string, rest: string[]): string {
   if (rest.length !== 1) throw new TeamAdminError(`${command} takes one NAME (see --help).`);
@@ -90,11 +119,10 @@ async function runCommand(
     case 'add-reviewer': {
       const name = oneName(command, rest);
       const options = reviewerOptions(command, name, values, admin);
+      if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
       const reviewer = await addReviewer(client, options);
-      const sslmode = options.sslmode;
-      const where = `${reviewer.connection.host}:${reviewer.connection.port}/${reviewer.connection.database}`;
       io.out(
-        `Reviewer ${name} added (${where}, sslmode ${sslmode}).\n\n` +
+        `Reviewer ${name} added (${whereDesksGo(reviewer.connection)}).\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
           `${reviewer.joinCode}\n\n` +
           `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
@@ -104,12 +132,11 @@ async function runCommand(
     }
     case 'join-code': {
       const name = oneName(command, rest);
-      const { joinCode, connection } = await reviewerJoinCode(
-        client,
-        reviewerOptions(command, name, values, admin),
-      );
+      const options = reviewerOptions(command, name, values, admin);
+      if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
+      const { joinCode, connection } = await reviewerJoinCode(client, options);
       io.out(
-        `The join code of ${name} again (${connection.host}:${connection.port}/${connection.database}, sslmode ${connection.sslmode}); nothing in the store changed.\n\n` +
+        `The join code of ${name} again (${whereDesksGo(connection)}); nothing in the store changed.\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
           `${joinCode}\n`,
       );
@@ -150,8 +177,19 @@ async function runCommand(
     case 'status':
       io.out(formatTeamStatus(await teamStatus(client)));
       return;
+    case 'verify-audit': {
+      const keyFile = values['key-file'];
+      if (!keyFile) {
+        throw new TeamAdminError(
+          'verify-audit needs --key-file FILE: the seals are what the database owner cannot forge.',
+        );
+      }
+      const holds = values.head ? parseChainPoint(values.head) : undefined;
+      io.out(storeVerdictText(await verifyStoreAudit(client, { keyFile, ...(holds ? { holds } : {}) })));
+      return;
+    }
     case 'migrate': {
-      const { from, to } = await migrateTeam(client);
+      const { from, to } = await migrateTeam(client, values['key-file']);
       io.out(
         from === to
           ? `The team store is already at schema version ${to}; the reviewers' grants were re-applied.\n`
@@ -162,21 +200,37 @@ async function runCommand(
   }
 }
 
-/** What a join code tells desks (add-reviewer, join-code), defaulting to how the administrator reached the store. */
+/** Said on stderr whenever a join code tells desks to connect without TLS: the administrator chose it. */
+export const NO_TLS_WARNING =
+  'WARNING: this join code tells the desks to connect WITHOUT TLS (sslmode disable): the password exchange ' +
+  'is protected (SCRAM), but every query and answer crosses the network readable. Only for a store on the ' +
+  "desks' own machine or a private network you trust.\n";
+
+/**
+ * What a join code tells desks (add-reviewer, join-code): TLS as the administrator's URL asks for it
+ * (sslmode=verify-full, its sslrootcert) unless --sslmode says otherwise. A URL that does not ask for TLS is
+ * not taken as a choice to go without: the administrator says so with --sslmode disable.
+ */
 function reviewerOptions(command: string, name: string, values: Values, admin: AdminUrl): AddReviewerOptions {
   const keyFile = values['key-file'];
   if (!keyFile) throw new TeamAdminError(`${command} needs --key-file FILE (the file init wrote).`);
   const sslmode =
-    values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : 'disable');
+    values.sslmode ?? (values.ca || admin.sslmode === 'verify-full' ? 'verify-full' : undefined);
+  if (sslmode === undefined) {
+    throw new TeamAdminError(
+      `--database does not ask for sslmode=verify-full, so the join code would tell the desks to connect without TLS. ` +
+        'Give --sslmode verify-full (with --ca CA.pem, or sslrootcert in the URL), or --sslmode disable for a ' +
+        'store on the desks’ own machine or a private network you trust.',
+    );
+  }
   if (sslmode !== 'verify-full' && sslmode !== 'disable') {
     throw new TeamAdminError('--sslmode is verify-full or disable.');
   }
   if (values.ca && sslmode === 'disable') throw new TeamAdminError('--ca needs --sslmode verify-full.');
   // Desks verify the server with the CA the administrator's own connection trusts, unless told otherwise.
   const ca = values.ca ?? (sslmode === 'verify-full' ? admin.sslrootcert : undefined);
-  const port = values.port ? Number(values.port) : admin.target.port;
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new TeamAdminError('--port is a port number.');
+  const port = portOption('--port', values.port) ?? admin.target.port;
+  const direct = directOption(values, admin);
   return {
     name,
     keyFile,
@@ -184,5 +238,28 @@ function reviewerOptions(command: string, name: string, values: Values, admin: A
     port,
     sslmode,
     ...(ca ? { caFile: ca } : {}),
+    ...(direct ? { direct } : {}),
   };
+}
+
+function portOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new TeamAdminError(`${name} is a port number.`);
+  return port;
+}
+
+/**
+ * Where desks open what needs a session of its own when --host/--port is a pooler in transaction mode: the
+ * server itself, by default at the port of --database (the administrator's own connection goes there).
+ */
+function directOption(values: Values, admin: AdminUrl): { host: string; port: number } | undefined {
+  const port = portOption('--direct-port', values['direct-port']);
+  const host = values['direct-host'];
+  if (!host) {
+    if (port !== undefined) throw new TeamAdminError('--direct-port needs --direct-host.');
+    return undefined;
+  }
+  return { host, port: port ?? admin.target.port };
 }

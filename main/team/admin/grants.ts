@@ -1,10 +1,9 @@
 // What the team's reviewers may do in the team store, granted to one NOLOGIN group role every reviewer's
 // login is a member of. Re-runnable (`team migrate` runs it again): it revokes what the group holds and grants
 // exactly this. Nobody in the group may change the schema, and the audit log takes INSERT only (its trigger
-// refusing UPDATE/DELETE/TRUNCATE is the second lock). Claims, roles and team settings take no write grant:
-// reviewers read them, and change claims and settings through functions that check who calls.
+// refusing UPDATE/DELETE/TRUNCATE is the second lock); its chain's head is locked through one function and
+// moved on by the store's trigger, never written by a reviewer.
 import pg from 'pg';
-import { REVIEWER_FUNCTIONS } from '../store/migrations/05-claims-roles.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 
@@ -12,11 +11,12 @@ import { TeamAdminError } from './errors.ts';
 type Privilege = 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
 
 /**
- * Beyond SELECT (granted on every table): what each table takes. DELETE only where a repository deletes:
- * pruning the webhook rejections kept. A released retry stays as a tombstone (UPDATE), the team outbox keeps
- * every row (its state says where it is), and notes and history are never edited. UPDATE names its columns
- * wherever a row says who did something (a retry's actor, an outbox row's submitter) or what happened (an
- * event): the rest of such a row is not a desk's to rewrite.
+ * Beyond SELECT (granted on every table): what each table takes. DELETE only on a deleted subscription's
+ * secret (the hub, a member like any desk, forgets it); none on the webhooks' security log, which the store's
+ * own function prunes (REVIEWER_FUNCTIONS), so no reviewer can empty it. A released retry stays as a
+ * tombstone (UPDATE), the team outbox keeps every row (its state says where it is), and notes and history are
+ * never edited. UPDATE names its columns wherever a row says who did something (a retry's actor, an outbox
+ * row's submitter) or what happened (an event): the rest of such a row is not a desk's to rewrite.
  */
 export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   customers: ['INSERT', 'UPDATE'],
@@ -24,14 +24,38 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   retries: ['INSERT', 'UPDATE (seq, used_at, outcome, released)'],
   notes: ['INSERT'],
   events: ['INSERT', 'UPDATE (duplicates_seen, processed_at)'],
-  webhook_rejections: ['INSERT', 'DELETE'],
+  webhook_rejections: ['INSERT'],
   team_outbox: [
     'INSERT',
     `UPDATE (lease_holder, lease_until, attempts, maybe_created, state, customer_id, last_error, field_errors,
-       duplicate_of, next_attempt_at, finished_at)`,
+       duplicate_of, next_attempt_at, finished_at, recorded_by)`,
   ],
   audit_log: ['INSERT'],
+  webhook_secrets: ['INSERT', 'DELETE'],
 };
+
+/**
+ * Every function of the store the group may run; EXECUTE on any other is revoked. Those that write are
+ * SECURITY DEFINER (owned by the administrator), each doing one thing by the store's own rule, what no grant
+ * allows: pruning the security log to its newest entries (migration 3); locking the audit chain's head to
+ * append an entry after it (migration 6; the head itself takes no reviewer's write); taking, releasing,
+ * reassigning and taking over a case, the next case, ending idle claims and changing a team setting, each
+ * checking the caller's role and answering what changed for the desk to audit in the same transaction
+ * (migration 7). Two only read: a login's role, and the team's reviewers with theirs (migration 7).
+ */
+export const REVIEWER_FUNCTIONS: readonly string[] = [
+  'vetted.prune_webhook_rejections()',
+  'vetted.audit_chain_head()',
+  'vetted.claim_take(text, text)',
+  'vetted.claim_release(text)',
+  'vetted.claim_reassign(text, text, text)',
+  'vetted.claim_take_over(text, text)',
+  'vetted.claim_next(text[])',
+  'vetted.claims_expire()',
+  'vetted.set_team_setting(text, jsonb)',
+  'vetted.role_of(text)',
+  'vetted.team_reviewers()',
+];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);
 
@@ -72,9 +96,7 @@ export async function grantReviewerRole(db: Queryable, role: string): Promise<vo
   }
   await db.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA vetted FROM PUBLIC, ${group}`);
   await db.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA vetted TO ${group}`);
-  // Claims, team settings: written only through these functions, which check the caller's role themselves.
-  // (From the group only: PUBLIC keeps EXECUTE on the read-only helpers the triggers call, role_of and such.)
-  await db.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA vetted FROM ${group}`);
-  const functions = REVIEWER_FUNCTIONS.map((signature) => `vetted.${signature}`).join(', ');
-  await db.query(`GRANT EXECUTE ON FUNCTION ${functions} TO ${group}`);
+  // Trigger functions need no EXECUTE to fire: what a reviewer may call is exactly the list.
+  await db.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA vetted FROM PUBLIC, ${group}`);
+  for (const fn of REVIEWER_FUNCTIONS) await db.query(`GRANT EXECUTE ON FUNCTION ${fn} TO ${group}`);
 }

@@ -6,7 +6,7 @@ import { migrateTeamStore } from '../store/migrations/index.ts';
 import { createTeamKey, teamKeyCheck } from '../team-key.ts';
 import { TeamAdminError } from './errors.ts';
 import { defaultReviewerRole, ensureGroupRole, grantReviewerRole } from './grants.ts';
-import { writeKeyFile } from './key-file.ts';
+import { readKeyFile, writeKeyFile } from './key-file.ts';
 import { readTeamMeta } from './team-meta.ts';
 import { inTransactionOn } from './transaction.ts';
 
@@ -36,7 +36,7 @@ export async function initTeam(
   const key = createTeamKey();
   writeKeyFile(options.keyFile, key);
   try {
-    const { to } = await migrateTeamStore(client);
+    const { to } = await migrateTeamStore(client, { teamKey: key });
     const teamId = crypto.randomUUID();
     await inTransactionOn(client, async () => {
       // Two administrators running init at once: the second waits here and then finds the team.
@@ -58,9 +58,17 @@ export async function initTeam(
   }
 }
 
-/** Brings the schema up to date and grants the group what this version's tables need. */
-export async function migrateTeam(client: pg.Client): Promise<{ from: number; to: number }> {
-  const result = await migrateTeamStore(client);
+/**
+ * Brings the schema up to date and grants the group what this version's tables need. A migration that seals
+ * rows (the audit chain's) needs the team key: `keyFile`, the file init wrote.
+ */
+export async function migrateTeam(
+  client: pg.Client,
+  keyFile?: string,
+): Promise<{ from: number; to: number }> {
+  const before = await readTeamMeta(client);
+  const teamKey = keyFile && before ? readKeyFile(keyFile, before.keyCheck) : undefined;
+  const result = await migrateTeamStore(client, teamKey ? { teamKey } : {});
   const meta = await readTeamMeta(client);
   if (!meta) {
     throw new TeamAdminError(

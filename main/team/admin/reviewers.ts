@@ -2,7 +2,7 @@
 // its own, a member of the team's group role, so the database itself stamps who did what.
 import fs from 'node:fs';
 import type pg from 'pg';
-import { type TeamConnection, TeamConnectionSchema } from '../../settings/team-connection.ts';
+import { MAX_CA_CHARS, type TeamConnection, TeamConnectionSchema } from '../../settings/team-connection.ts';
 import { encodeJoinCode } from '../join-code.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
@@ -70,6 +70,8 @@ export interface AddReviewerOptions {
   port: number;
   sslmode: TeamConnection['sslmode'];
   caFile?: string;
+  /** Where desks open what needs a session of its own, when host:port is a pooler in transaction mode. */
+  direct?: TeamConnection['direct'];
 }
 
 export interface NewReviewer {
@@ -96,6 +98,12 @@ async function joinCodeOf(
     if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
       throw new TeamAdminError(`${options.caFile} is not a PEM certificate (-----BEGIN CERTIFICATE-----).`);
     }
+    if (ca.length > MAX_CA_CHARS) {
+      throw new TeamAdminError(
+        `${options.caFile} holds ${ca.length} characters; a join code carries at most ${MAX_CA_CHARS}. ` +
+          "A managed service's bundle of every region is too large: give the bundle of the database's region.",
+      );
+    }
   }
   const { rows } = await client.query<{ database: string }>('SELECT current_database() AS database');
   const connection = TeamConnectionSchema.parse({
@@ -105,6 +113,7 @@ async function joinCodeOf(
     user: options.name,
     sslmode: options.sslmode,
     ...(ca ? { ca } : {}),
+    ...(options.direct ? { direct: options.direct } : {}),
   });
   return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), connection };
 }

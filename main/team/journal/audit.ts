@@ -1,26 +1,53 @@
 // The team's audit log: every reviewer action, append-only (INSERT-only grants, and the schema's triggers
 // refuse UPDATE, DELETE and TRUNCATE). Who did it is the database login, stamped by the trigger from
 // session_user: whatever a caller claims in `actor` is not written (RETURNING gives back what was stamped).
+// A sealed hash chain (journal/audit-chain.ts), linked here, on the desk or hub that appends: the entry's
+// transaction locks the chain's head (vetted.audit_chain_head(), which also tells the login the trigger
+// will stamp), so appends from every desk follow one another and the chain never forks; the store's
+// trigger refuses an entry that does not follow the head, and moves the head on.
 import { z } from 'zod';
-import { toEntry } from '../../journal/audit.ts';
-import type { AuditEntry, AuditFilter, AuditRepository } from '../../journal/repositories/audit.ts';
+import { toEntry, toLinkedEntry } from '../../journal/audit.ts';
+import { type AuditSealer, linkAfter } from '../../journal/audit-chain.ts';
+import { JournalError } from '../../journal/errors.ts';
+import type {
+  AuditEntry,
+  AuditFilter,
+  AuditInput,
+  AuditRepository,
+  LinkedAuditEntry,
+} from '../../journal/repositories/audit.ts';
 import { isoTime } from '../../journal/time.ts';
+import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 
-const AuditRowSchema = z
+const AuditRowFields = {
+  seq: PgSeq,
+  at: PgTime,
+  actor: z.string(),
+  action: z.string(),
+  customer_id: z.string().nullable(),
+  outcome: z.string(),
+  detail: z.string().nullable(),
+};
+export const AuditRowSchema = z.object(AuditRowFields).transform((row): AuditEntry => toEntry(row));
+
+export const LinkedRowSchema = z
   .object({
-    seq: PgSeq,
-    at: PgTime,
-    actor: z.string(),
-    action: z.string(),
-    customer_id: z.string().nullable(),
-    outcome: z.string(),
-    detail: z.string().nullable(),
+    ...AuditRowFields,
+    hash_version: z.number().int(),
+    prev_hash: z.string(),
+    content_hash: z.string(),
+    chain_hash: z.string(),
+    seal: z.string(),
   })
-  .transform((row): AuditEntry => toEntry(row));
+  .transform((row): LinkedAuditEntry => toLinkedEntry(row));
+
+const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string() });
+const HeadSealSchema = z.object({ seq: PgSeq, chain_hash: z.string(), seal: z.string().nullable() });
 
 const COLUMNS = 'seq, at, actor, action, customer_id, outcome, detail';
+export const LINKED_COLUMNS = `${COLUMNS}, hash_version, prev_hash, content_hash, chain_hash, seal`;
 
 const CONDITIONS: Record<keyof AuditFilter, string> = {
   actor: 'actor = $',
@@ -30,8 +57,8 @@ const CONDITIONS: Record<keyof AuditFilter, string> = {
   to: 'at < $',
 };
 
-function whereOf(filter: AuditFilter): { where: string; params: string[] } {
-  const params: string[] = [];
+function whereOf(filter: AuditFilter, more: Record<string, number> = {}) {
+  const params: Array<string | number> = [];
   const conditions: string[] = [];
   for (const [key, condition] of Object.entries(CONDITIONS) as [keyof AuditFilter, string][]) {
     const value = filter[key];
@@ -39,20 +66,75 @@ function whereOf(filter: AuditFilter): { where: string; params: string[] } {
     params.push(key === 'from' || key === 'to' ? isoTime(value) : value);
     conditions.push(`${condition}${params.length}`);
   }
+  for (const [condition, value] of Object.entries(more)) {
+    params.push(value);
+    conditions.push(`${condition}${params.length}`);
+  }
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
-export function teamAuditRepository({ db, clock }: TeamRepositoryContext): AuditRepository {
+/**
+ * Appends one entry to the chain inside the caller's transaction (which holds the head's lock until it
+ * ends). The desks' repository and the store's migration append through here.
+ */
+export async function appendAuditEntry(
+  client: Queryable,
+  sealer: AuditSealer,
+  input: Required<Omit<AuditInput, 'actor'>> & { at: string },
+  /**
+   * Another login than the session's, for the one entry the store lets name one: the submitter of a draft
+   * whose outcome this transaction recorded (team store migration 4). Anything else is refused below, since
+   * the store stamps the session's login and the hash would not match what it wrote.
+   */
+  onBehalfOf?: (sessionLogin: string) => { actor: string; detail: string },
+): Promise<AuditEntry> {
+  const head = parseRow(
+    HeadSchema,
+    'audit_head',
+    (await client.query('SELECT seq, chain_hash, actor FROM vetted.audit_chain_head()')).rows,
+  );
+  const entry = { seq: head.seq + 1, actor: head.actor, ...input, ...onBehalfOf?.(head.actor) };
+  const link = linkAfter(head.chain_hash, entry, sealer);
+  const { rows } = await client.query(
+    `INSERT INTO vetted.audit_log (seq, at, actor, action, customer_id, outcome, detail, hash_version,
+       prev_hash, content_hash, chain_hash, seal)
+     VALUES ($1, $2, $12, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    [
+      entry.seq,
+      entry.at,
+      entry.action,
+      entry.customerId,
+      entry.outcome,
+      entry.detail,
+      link.version,
+      link.prevHash,
+      link.contentHash,
+      link.chainHash,
+      link.seal,
+      entry.actor,
+    ],
+  );
+  const written = parseRow(AuditRowSchema, 'audit_log', rows);
+  // The hash covers the login the head named; the stamp trigger wrote the session's login. They are one.
+  if (written.actor !== entry.actor || written.at !== entry.at) {
+    throw new JournalError('The team store wrote another audit entry than the one this desk hashed.');
+  }
+  return written;
+}
+
+export function teamAuditRepository({ db, clock, sealer }: TeamRepositoryContext): AuditRepository {
   return {
-    async record({ action, customerId = null, outcome, detail = null }) {
-      const { rows } = await db.write((client) =>
-        client.query(
-          `INSERT INTO vetted.audit_log (at, action, customer_id, outcome, detail)
-           VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-          [isoTime(clock()), action, customerId, outcome, detail],
-        ),
-      );
-      return parseRow(AuditRowSchema, 'audit_log', rows);
+    record({ action, customerId = null, outcome, detail = null }) {
+      return db.write(async (client) => {
+        await db.beforeAuditHead(client);
+        return appendAuditEntry(client, sealer, {
+          at: isoTime(clock()),
+          action,
+          customerId,
+          outcome,
+          detail,
+        });
+      });
     },
     async list({ limit = 100, offset = 0, ...filter } = {}) {
       const { where, params } = whereOf(filter);
@@ -78,6 +160,22 @@ export function teamAuditRepository({ db, clock }: TeamRepositoryContext): Audit
       };
       const [actors, actions] = await Promise.all([distinct('actor'), distinct('action')]);
       return { actors: actors.filter(Boolean), actions };
+    },
+    async linked({ afterSeq = 0, upToSeq = Number.MAX_SAFE_INTEGER, limit, ...filter }) {
+      const { where, params } = whereOf(filter, { 'seq > $': afterSeq, 'seq <= $': upToSeq });
+      const { rows } = await db.read.query(
+        `SELECT ${LINKED_COLUMNS} FROM vetted.audit_log ${where} ORDER BY seq LIMIT $${params.length + 1}`,
+        [...params, limit],
+      );
+      return parseRows(LinkedRowSchema, 'audit_log', rows);
+    },
+    async head() {
+      const { rows } = await db.read.query(
+        `SELECT h.seq, h.chain_hash, a.seal FROM vetted.audit_head h
+         LEFT JOIN vetted.audit_log a ON a.seq = h.seq`,
+      );
+      const head = parseRow(HeadSealSchema, 'audit_head', rows);
+      return { seq: head.seq, chainHash: head.chain_hash, seal: head.seal, keyCheck: sealer.keyCheck };
     },
   };
 }

@@ -3,6 +3,7 @@
 // and the queue, which reads the desk's replica of the team's customers). Personal data is sealed with the
 // team data key before it leaves the desk.
 import type pg from 'pg';
+import { auditSealer } from '../../journal/audit-chain.ts';
 import type { Journal, JournalRepositories } from '../../journal/interface.ts';
 import { personalCipher } from '../../journal/personal.ts';
 import { type Clock, systemClock } from '../../journal/time.ts';
@@ -14,6 +15,8 @@ import { teamEventInbox } from './inbox.ts';
 import { teamNotesRepository } from './notes.ts';
 import { teamRejectionsRepository } from './rejections.ts';
 import { teamRetriesRepository } from './retries.ts';
+import { storeFailure } from './store-failures.ts';
+import { draftByCustomer } from './submitted-drafts.ts';
 import { poolDb, type TeamDb, type TeamRepositoryContext } from './team-db.ts';
 import { gated, teamUnits } from './units.ts';
 
@@ -45,7 +48,8 @@ function compose(team: TeamRepositoryContext, local: JournalRepositories): Journ
   return {
     customers: teamCustomersRepository(team),
     queue: local.queue,
-    drafts: local.drafts,
+    // A submitted draft left this desk for the team outbox: the retry's pre-fill finds it there.
+    drafts: { ...local.drafts, byCustomer: draftByCustomer(team, local.drafts) },
     outbox: local.outbox,
     documentImages: local.documentImages,
     events: teamEventsRepository(team),
@@ -67,13 +71,19 @@ export async function openTeamJournal({
   storeChecked = false,
 }: TeamJournalOptions): Promise<Journal> {
   const cipher = personalCipher(teamKey);
+  const sealer = auditSealer(teamKey);
   if (!storeChecked) await checkTeamSchema(pool);
-  const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, clock });
+  const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, sealer, clock });
   const units = teamUnits({ pool, local, onCommitted, compose: (db, repos) => compose(context(db), repos) });
+  // What the store refused or could not answer reaches the desk in words (a removed reviewer's, say).
+  const inWords = <T>(call: Promise<T>): Promise<T> =>
+    call.catch(async (error: unknown) => {
+      throw await storeFailure(pool, error);
+    });
   return {
     schemaVersion: TEAM_LATEST_VERSION,
-    ...gated(compose(context(poolDb(pool, onCommitted)), local), units.outside),
-    transaction: units.transaction,
+    ...gated(compose(context(poolDb(pool, onCommitted)), local), (call) => inWords(units.outside(call))),
+    transaction: (work, options) => inWords(units.transaction(work, options)),
     // The hub's listener records the team's webhooks straight into the team store (events unique by id).
     openInbox: (options) => teamEventInbox(context(poolDb(pool)), options),
     // The pool is its owner's to close.

@@ -1,7 +1,8 @@
 // The webhook listener's security log on the team store: requests a hub refused, with when and from where,
-// kept to the newest KEPT_REJECTIONS so that a flood cannot fill the database (as the SQLite journal's).
+// kept to the newest KEPT_REJECTIONS so that a flood cannot fill the database (as the SQLite journal's): the
+// store prunes it by that rule (migration 3), so no reviewer may delete from it.
 import { z } from 'zod';
-import { KEPT_REJECTIONS, toRejection } from '../../journal/rejections.ts';
+import { toRejection } from '../../journal/rejections.ts';
 import type {
   Rejection,
   RejectionInput,
@@ -23,7 +24,10 @@ const RejectionRowSchema = z
   })
   .transform((row): Rejection => toRejection(row));
 
-/** Records one refusal and forgets those beyond the newest KEPT_REJECTIONS (needs DELETE on the table). */
+/**
+ * Records one refusal and forgets those beyond the newest KEPT_REJECTIONS, through the store's own pruning
+ * function (migration 3): reviewers hold no DELETE on the log.
+ */
 export async function recordRejection(
   client: Queryable,
   { remoteAddress, forwardedFor = null, status, reason }: RejectionInput,
@@ -34,10 +38,7 @@ export async function recordRejection(
      VALUES ($1, $2, $3, $4, $5)`,
     [at, remoteAddress, forwardedFor, status, reason],
   );
-  await client.query(
-    'DELETE FROM vetted.webhook_rejections WHERE seq <= (SELECT max(seq) FROM vetted.webhook_rejections) - $1',
-    [KEPT_REJECTIONS],
-  );
+  await client.query('SELECT vetted.prune_webhook_rejections()');
 }
 
 export function teamRejectionsRepository({ db, clock }: TeamRepositoryContext): RejectionsRepository {

@@ -2,6 +2,7 @@
 // unit of work, every write opens a transaction of its own; inside one (journal.transaction), every
 // statement runs on that transaction's client. Repositories never call BEGIN/COMMIT themselves.
 import type pg from 'pg';
+import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { Clock } from '../../journal/time.ts';
 import { CHANGE_LOCK, CHANGES_CHANNEL, type Queryable } from '../store/sql.ts';
@@ -20,6 +21,12 @@ export interface TeamDb {
   nextChange(client: Queryable): Promise<number>;
   /** Change numbers drawn by writes committed (or about to be) through this TeamDb, for read-your-writes. */
   readonly lastChange: () => number;
+  /**
+   * Before an audit entry locks the chain's head: inside a unit of work, which may draw a change number after
+   * it, takes CHANGE_LOCK first, so every writer takes the two in the same order (CHANGE_LOCK, then the head)
+   * and none waits on another in a circle. A write of its own locks the head alone.
+   */
+  beforeAuditHead(client: Queryable): Promise<void>;
 }
 
 /** What every team repository is built from. */
@@ -27,6 +34,8 @@ export interface TeamRepositoryContext {
   db: TeamDb;
   /** Seals personal data with the team data key (the AAD names table, row and column, as locally). */
   cipher: PersonalCipher;
+  /** Seals the audit chain with the audit key derived from the team data key. */
+  sealer: AuditSealer;
   clock: Clock;
 }
 
@@ -76,6 +85,7 @@ export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<voi
       return seq;
     },
     lastChange: () => last,
+    beforeAuditHead: async () => undefined,
   };
 }
 
@@ -92,5 +102,8 @@ export function transactionDb(client: pg.PoolClient, onChange: (seq: number) => 
       return seq;
     },
     lastChange: () => last,
+    async beforeAuditHead(inner) {
+      await inner.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_LOCK]);
+    },
   };
 }

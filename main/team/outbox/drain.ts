@@ -1,24 +1,35 @@
 // A drainer of the team outbox: every desk and the hub run one. It takes due rows with a lease (lease.ts),
 // sends each with its key (send.ts) and records the outcome while it still holds the lease. It wakes on
-// `NOTIFY vetted_outbox` (sent by submit) and otherwise polls at a bounded interval, which is also how it
-// finds leases that ran out (nobody announces a holder's death). It also writes customers another drainer
-// created but did not live to record (repair.ts), at its first look and every REPAIR_EVERY_MS.
+// `NOTIFY vetted_outbox` (sent by submit) and otherwise polls at a bounded interval. The connection it keeps
+// for LISTEN also holds its liveness lock (liveness.ts): a drainer that dies loses it with its session, and
+// the next look of any other drainer takes its rows at once instead of waiting for their leases. It also
+// writes customers another drainer recorded created but did not live to write (repair.ts): at its first
+// look, every REPAIR_EVERY_MS, and as soon as it sees a drainer gone.
 import type pg from 'pg';
 import type { CustomerForm } from '../../../contract/drafts.ts';
 import type { Backoff } from '../../drafts/outbox/backoff.ts';
+import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
 import { type Outcome, recordOutcome, takeDue } from './lease.ts';
 import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
+import { holdLiveness, liveDrainers } from './liveness.ts';
 import { REPAIR_EVERY_MS, repairCreated } from './repair.ts';
 import { OUTBOX_CHANNEL, type TeamOutboxRow } from './rows.ts';
 import { sendRow } from './send.ts';
 
 export interface TeamDrainOptions {
   pool: pg.Pool;
+  /**
+   * Where the LISTEN connection comes from: a pool on the direct address when `pool` goes through a pooler in
+   * transaction mode (it drops notifications); default `pool`.
+   */
+  notifications?: pg.Pool;
   /** personalCipher(teamKey). */
   cipher: PersonalCipher;
+  /** auditSealer(teamKey): an outcome is in the team's audit chain as it is recorded. */
+  sealer: AuditSealer;
   client(): ServiceClient;
   /** Who holds a lease, e.g. `${reviewer}@${hostname}:${pid}`: unique per running drainer. */
   holder: string;
@@ -73,6 +84,12 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   /** A kick that came while no sleep was waiting: the next sleep is skipped, so none is lost. */
   let kicked = false;
   let listener: pg.PoolClient | undefined;
+  /** This drainer's liveness lock key, once known, and whether its listening session holds it. */
+  let liveness: { key: string; held: boolean } | undefined;
+  /** The drainers alive at the last look: one missing now has stopped. */
+  let lastAlive = new Set<string>();
+  /** When the last look for customers created but not written was made; undefined: due now. */
+  let repairedAt: number | undefined;
 
   /** Said once when the team store stops answering, once when it answers again: not at every poll. */
   let reachable = true;
@@ -88,17 +105,27 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     else kicked = true;
   };
 
+  /** The connection that hears submits and holds this drainer's liveness lock, for as long as it lives. */
   async function listen(): Promise<void> {
-    if (listener || closing) return;
-    const client = await pool.connect();
+    if (closing) return;
+    if (listener) {
+      // The lock may still have been held by this drainer's previous session when it asked.
+      if (!liveness?.held) liveness = await holdLiveness(listener, holder);
+      return;
+    }
+    const client = await (options.notifications ?? pool).connect();
     client.on('notification', kick);
     client.on('error', (error) => {
       log.warn('team outbox: lost the notification connection', describeError(error));
-      if (listener === client) listener = undefined;
+      if (listener === client) {
+        listener = undefined;
+        liveness = undefined;
+      }
       client.release(error);
     });
     try {
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      liveness = await holdLiveness(client, holder);
     } catch (error) {
       client.release(error as Error);
       throw error;
@@ -106,10 +133,31 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     listener = client;
   }
 
+  /**
+   * Whether other drainers see this one alive (so they respect its leases), and a look for customers whose
+   * recording drainer has stopped since the last pass. Without a liveness lock anyone could take the rows
+   * this drainer would take now: it waits until its session holds the lock again.
+   */
+  async function lookAtDrainers(): Promise<boolean> {
+    let alive: Set<string>;
+    try {
+      alive = await liveDrainers(pool);
+    } catch (error) {
+      reached(false, error);
+      return false;
+    }
+    if ([...lastAlive].some((key) => !alive.has(key))) repairedAt = undefined;
+    lastAlive = alive;
+    return liveness !== undefined && alive.has(liveness.key);
+  }
+
   async function send(row: TeamOutboxRow): Promise<void> {
     const sent = await sendRow(sendContext, row);
     const outcome: Outcome = closing && sent.outcome.kind === 'retry' ? { kind: 'released' } : sent.outcome;
-    const written = await recordOutcome(pool, row.idempotency_key, holder, outcome);
+    const written = await recordOutcome(pool, row.idempotency_key, holder, outcome, {
+      sealer: options.sealer,
+      now: sendContext.now,
+    });
     if (!written) {
       log.info('team outbox: lease lost before the answer was recorded', { draftId: row.draft_id });
       return;
@@ -151,7 +199,6 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     });
   }
 
-  let repairedAt: number | undefined;
   /** Due at the first look and every REPAIR_EVERY_MS after; awaited, so `settled` also covers it. */
   async function repairIfDue(): Promise<void> {
     const onCreated = options.onCreated;
@@ -165,14 +212,17 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     const pass = ++passes;
     // Without the notification connection, submits are found at the next poll.
     await listen().catch((error) => reached(false, error));
+    const seenAlive = await lookAtDrainers();
     await repairIfDue();
     const free = concurrency - inFlight.size;
     // Every slot busy: a finished send kicks the loop.
     if (free <= 0) return false;
     let rows: TeamOutboxRow[] = [];
     try {
-      rows = await takeDue(pool, holder, leaseMs, free);
-      reached(true);
+      if (seenAlive) {
+        rows = await takeDue(pool, holder, leaseMs, free);
+        reached(true);
+      }
     } catch (error) {
       reached(false, error);
     }
@@ -212,10 +262,8 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       for (const waiter of waiters.splice(0)) waiter.resolve();
       const client = listener;
       listener = undefined;
-      if (client) {
-        await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
-        client.release();
-      }
+      // Ended, not given back to the pool: the liveness lock goes with the session.
+      client?.release(true);
     },
   };
 }

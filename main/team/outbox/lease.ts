@@ -2,14 +2,21 @@
 // clock every desk and hub shares. A drainer writes an outcome only while it still holds the row's lease:
 // once its lease ran out and another drainer took the row, the late answer is dropped (the taker replays
 // the same key and learns the same answer).
+import type pg from 'pg';
 import type { Failure } from '../../drafts/outbox/classify.ts';
-import type { Queryable } from '../store/sql.ts';
+import type { AuditSealer } from '../../journal/audit-chain.ts';
+import { isoTime } from '../../journal/time.ts';
+import { appendAuditEntry } from '../journal/audit.ts';
+import { inTransaction, type Queryable } from '../store/sql.ts';
+import { holderIsGone } from './liveness.ts';
 import { parseRows, ROW_COLUMNS, type TeamOutboxRow } from './rows.ts';
 
 /**
- * Takes up to `limit` due rows: queued, lease free or expired, next attempt due. SKIP LOCKED: two drainers
- * taking at once never take the same row. One statement, so the lease is committed before any send. A row
- * taken from another holder (its lease expired: it died or stalled) may have been sent: it is marked so.
+ * Takes up to `limit` due rows: queued, next attempt due, and lease free, expired, or held by a drainer that
+ * is gone (liveness.ts: a killed drainer's rows are taken at once, a live one's lease is respected). SKIP
+ * LOCKED: two drainers taking at once never take the same row. One statement, so the lease is committed
+ * before any send. A row taken from another holder (it died or stalled) may have been sent: it is marked so,
+ * and its send replays the same key, so the service answers with the customer it already created.
  */
 export async function takeDue(
   db: Queryable,
@@ -21,7 +28,7 @@ export async function takeDue(
     `WITH due AS (
        SELECT idempotency_key FROM vetted.team_outbox
         WHERE state = 'queued'
-          AND (lease_until IS NULL OR lease_until < now())
+          AND (lease_until IS NULL OR lease_until < now() OR ${holderIsGone('lease_holder')})
           AND (next_attempt_at IS NULL OR next_attempt_at <= now())
         ORDER BY next_attempt_at NULLS FIRST, submitted_at
         LIMIT $3
@@ -52,29 +59,59 @@ export type Outcome =
 
 const CLEAR_LEASE = 'lease_holder = NULL, lease_until = NULL';
 
-/** Records the outcome if `holder` still holds the row; returns the row as written, or undefined. */
+/** What a drainer writes into the audit log with an outcome: the chain's sealer and the desk's clock. */
+export interface OutcomeAudit {
+  sealer: AuditSealer;
+  now(): Date;
+}
+
+/**
+ * Records the outcome if `holder` still holds the row; returns the row as written, or undefined. An outcome
+ * that ends the row (created, rejected, for a person to look at) is in the team's audit log in the same
+ * transaction, as a solo desk records it: `customer.create` under the reviewer who submitted the draft (the
+ * store checks that this transaction recorded that draft's outcome), naming the draft and who sent it.
+ */
 export async function recordOutcome(
-  db: Queryable,
+  pool: pg.Pool,
   key: string,
   holder: string,
   outcome: Outcome,
+  audit: OutcomeAudit,
 ): Promise<TeamOutboxRow | undefined> {
   const [set, params] = outcomeUpdate(outcome);
-  const { rows } = await db.query(
-    `UPDATE vetted.team_outbox SET ${CLEAR_LEASE}, ${set}
-      WHERE idempotency_key = $1 AND lease_holder = $2
-      RETURNING ${ROW_COLUMNS}`,
-    [key, holder, ...params],
-  );
-  return parseRows(rows)[0];
+  return inTransaction(pool, async (client) => {
+    const { rows } = await client.query(
+      `UPDATE vetted.team_outbox SET ${CLEAR_LEASE}, ${set}
+        WHERE idempotency_key = $1 AND lease_holder = $2
+        RETURNING ${ROW_COLUMNS}`,
+      [key, holder, ...params],
+    );
+    const written = parseRows(rows)[0];
+    if (written && written.state !== 'queued') {
+      await appendAuditEntry(
+        client,
+        audit.sealer,
+        {
+          at: isoTime(audit.now()),
+          action: 'customer.create',
+          customerId: written.state === 'created' ? written.customer_id : null,
+          outcome: written.state === 'created' ? 'ok' : written.state,
+          detail: '',
+        },
+        (sender) => ({ actor: written.submitted_by, detail: `draft ${written.draft_id}, sent by ${sender}` }),
+      );
+    }
+    return written;
+  });
 }
 
 function outcomeUpdate(outcome: Outcome): [string, unknown[]] {
   switch (outcome.kind) {
     case 'created':
+      // Who recorded it writes the customer next: if it is gone before that, the repair need not wait.
       return [
         `state = 'created', customer_id = $3, maybe_created = false, last_error = NULL, field_errors = '{}',
-         next_attempt_at = NULL, finished_at = now()`,
+         next_attempt_at = NULL, finished_at = now(), recorded_by = $2`,
         [outcome.customerId],
       ];
     case 'retry':

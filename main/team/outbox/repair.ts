@@ -1,14 +1,15 @@
 // A row the outbox created whose customer never reached the team store: its drainer recorded the outcome and
 // then died, or could not read the customer back, before writing it (two steps, since the customer comes from
 // the service after the commit). Without this the customer would reach the desks only through the hub's
-// webhook, and never while no hub runs. Every drainer looks for such rows when it starts and then every
-// REPAIR_EVERY_MS, and writes each customer as its drainer would have; two drainers doing it at once write
-// the same customer twice, which the upsert absorbs.
+// webhook, and never while no hub runs. Every drainer looks for such rows when it starts, every
+// REPAIR_EVERY_MS, and as soon as it sees another drainer gone (liveness.ts), and writes each customer as its
+// drainer would have; two drainers doing it at once write the same customer twice, which the upsert absorbs.
 import type pg from 'pg';
 import type { CustomerForm } from '../../../contract/drafts.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
+import { holderIsGone } from './liveness.ts';
 import { openForm, parseRows, ROW_COLUMNS, type TeamOutboxRow } from './rows.ts';
 
 /** A crash between the two steps is rare: a look every ten minutes costs one anti-join and finds it soon. */
@@ -16,9 +17,9 @@ export const REPAIR_EVERY_MS = 10 * 60_000;
 /** Rows repaired per look; more wait for the next. */
 const REPAIR_BATCH = 100;
 /**
- * How long the drainer that recorded a row has to write its customer before another does it: a live drainer
- * does it within a GET, and leaving it that long keeps the repair from doing, at the same moment, what the
- * live drainer is doing.
+ * How long the drainer that recorded a row has to write its customer before another does it, while it is
+ * alive: a live drainer does it within a GET, and leaving it that long keeps the repair from doing, at the
+ * same moment, what the live drainer is doing. One that is gone (liveness.ts) is not waited for.
  */
 export const REPAIR_GRACE_SECONDS = 60;
 
@@ -29,7 +30,8 @@ export async function createdWithoutCustomer(
   const { rows } = await db.query(
     `SELECT ${ROW_COLUMNS} FROM vetted.team_outbox o
       WHERE o.state = 'created' AND o.customer_id IS NOT NULL
-        AND o.finished_at < now() - make_interval(secs => ${REPAIR_GRACE_SECONDS})
+        AND (o.finished_at < now() - make_interval(secs => ${REPAIR_GRACE_SECONDS})
+             OR ${holderIsGone('o.recorded_by')})
         AND NOT EXISTS (SELECT 1 FROM vetted.customers c WHERE c.id = o.customer_id)
       ORDER BY o.finished_at, o.draft_id
       LIMIT $1`,

@@ -30,6 +30,8 @@ export const TeamOutboxRowSchema = z.object({
   duplicate_of: z.string().nullable(),
   next_attempt_at: when.nullable(),
   finished_at: when.nullable(),
+  /** The drainer that recorded it created (migration 4). */
+  recorded_by: z.string().nullable(),
 });
 export type TeamOutboxRow = z.infer<typeof TeamOutboxRowSchema>;
 

@@ -76,6 +76,10 @@ function tlsFailure(codes: string, message: string, where: string): string | und
   return undefined;
 }
 
+/** What a desk says when the store turns its login away: `team.status` and every refused call alike. */
+export const notLetIn = (user: string) =>
+  `The team store does not let "${user}" log in (removed from the team, or not allowed from here by pg_hba.conf).`;
+
 /** The failure as a TeamConnectionError (unchanged if it already is one). */
 export function teamConnectionError(
   error: unknown,
@@ -96,12 +100,7 @@ export function teamConnectionError(
       true,
     );
   }
-  if (codes.includes('28000')) {
-    return fail(
-      'auth',
-      `The team store does not let "${target.user}" log in (removed from the team, or not allowed from here by pg_hba.conf).`,
-    );
-  }
+  if (codes.includes('28000')) return fail('auth', notLetIn(target.user));
   if (codes.includes('42501')) {
     return fail(
       'auth',

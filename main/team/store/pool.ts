@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import pg from 'pg';
 import type { TeamConnection } from '../../settings/team-connection.ts';
 import { isTeamKey } from '../team-key.ts';
-import { TeamConnectionError, teamConnectionError } from './connection-error.ts';
+import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
 
@@ -35,8 +35,18 @@ export function teamTls(connection: TeamConnection): false | tls.ConnectionOptio
 }
 
 /**
- * Settings for one connection to the team store, TLS included: for a dedicated `pg.Client` (LISTEN, the
- * hub's listener lock) made exactly as the pool makes its own.
+ * Where a connection that needs its own session goes (LISTEN, a session's advisory lock): the connection's
+ * `direct` address when it names one (its `host:port` is then a pooler in transaction mode, which hands each
+ * transaction a different server session), else the same address.
+ */
+export function directConnection(connection: TeamConnection): TeamConnection {
+  const { direct, ...pooled } = connection;
+  return direct ? { ...pooled, host: direct.host, port: direct.port } : pooled;
+}
+
+/**
+ * Settings for one connection to the team store, TLS included, made exactly as the pool makes its own. A
+ * dedicated `pg.Client` that needs a session of its own takes `directConnection(connection)`.
  */
 export function teamClientConfig(
   connection: TeamConnection,
@@ -83,15 +93,25 @@ export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
   }
 }
 
-function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError {
+/** Where a pool connects (its settings, or the URL it was given), and the password never to repeat. */
+export function poolTarget(pool: pg.Pool): { target: ConnectionTarget; secrets: string[] } {
   const options = pool.options as pg.PoolConfig;
-  const target = {
-    host: String(options.host ?? ''),
-    port: Number(options.port ?? 5432),
-    database: String(options.database ?? ''),
-    user: String(options.user ?? ''),
+  const url = options.connectionString ? new URL(options.connectionString) : undefined;
+  const password = options.password ?? (url && decodeURIComponent(url.password));
+  return {
+    target: {
+      host: String(options.host ?? url?.hostname ?? ''),
+      port: Number(options.port ?? (url?.port || 5432)),
+      database: String(options.database ?? url?.pathname.slice(1) ?? ''),
+      user: String(options.user ?? (url ? decodeURIComponent(url.username) : '')),
+    },
+    secrets: typeof password === 'string' && password ? [password] : [],
   };
-  return teamConnectionError(error, target, typeof options.password === 'string' ? [options.password] : []);
+}
+
+function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError {
+  const { target, secrets } = poolTarget(pool);
+  return teamConnectionError(error, target, secrets);
 }
 
 export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {

@@ -14,6 +14,11 @@ export const CHANGE_LOCK = 0x5645_5454_01;
 export const LISTENER_LOCK = 0x5645_5454_02;
 /** Migrations run one at a time whoever starts them. */
 export const MIGRATION_LOCK = 0x5645_5454_03;
+/**
+ * The first key of each team outbox drainer's liveness lock (a two-key advisory lock, the second its holder
+ * name's hashtext: outbox/liveness.ts). The one-key locks above show in pg_locks with objsubid 1, these with 2.
+ */
+export const DRAINER_LOCK = 0x5645_5454;
 /** Channel of `NOTIFY` after each committed change; the payload is the change's sequence number. */
 export const CHANGES_CHANNEL = 'vetted_changes';
 

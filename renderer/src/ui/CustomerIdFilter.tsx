@@ -9,6 +9,7 @@ export function CustomerIdFilter({ value, onChange }: { value: string; onChange(
       <input
         id={id}
         type="search"
+        className="input input-id"
         value={value}
         autoComplete="off"
         spellCheck={false}

@@ -1,4 +1,6 @@
+import { X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { IconButton } from './Button.tsx';
 
 interface DialogProps {
   open: boolean;
@@ -42,9 +44,7 @@ export function Dialog({ open, title, onClose, children }: DialogProps) {
         <>
           <header className="dialog-header">
             <h2 id={titleId}>{title}</h2>
-            <button type="button" className="dialog-close" aria-label="Close" onClick={onClose}>
-              ×
-            </button>
+            <IconButton icon={X} label="Close" className="dialog-close" onClick={onClose} />
           </header>
           {children}
         </>

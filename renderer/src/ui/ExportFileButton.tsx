@@ -1,3 +1,4 @@
+import { Download } from 'lucide-react';
 import { useState } from 'react';
 import type { ExportFile } from '../../../contract/case.ts';
 import { downloadFile } from './download.ts';
@@ -32,10 +33,18 @@ export function ExportFileButton({ label, make, noun }: ExportFileButtonProps) {
   };
   return (
     <span className="export-file">
-      <ReasonButton unavailable={null} busy={busy} onClick={() => void onExport()}>
+      <ReasonButton
+        unavailable={null}
+        busy={busy}
+        weight="quiet"
+        icon={Download}
+        onClick={() => void onExport()}
+      >
         {busy ? 'Exporting…' : label}
       </ReasonButton>
-      <span role="status">{result?.kind === 'done' && result.text}</span>
+      <span role="status" className="export-file-result">
+        {result?.kind === 'done' && result.text}
+      </span>
       {result?.kind === 'failed' && <span role="alert">{result.text}</span>}
     </span>
   );

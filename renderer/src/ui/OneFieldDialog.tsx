@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { VettedError } from '../../../contract/errors.ts';
+import { Button } from './Button.tsx';
 import { Dialog } from './Dialog.tsx';
 import { Field } from './Field.tsx';
 
@@ -97,13 +98,11 @@ export function OneFieldDialog(props: OneFieldDialogProps) {
           }
         </Field>
         {below?.(value)}
-        <div className="actions">
-          <button type="submit" disabled={busy}>
+        <div className="actions dialog-actions">
+          <Button type="submit" weight="primary" disabled={busy}>
             {busy ? action.busyLabel : action.label}
-          </button>
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
+          </Button>
+          <Button onClick={close}>Cancel</Button>
         </div>
       </form>
     </Dialog>

@@ -1,5 +1,6 @@
+import type { LucideIcon } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
-import { KeyHint } from './KeyHint.tsx';
+import { Button, type ButtonWeight } from './Button.tsx';
 
 interface ReasonButtonProps {
   children: ReactNode;
@@ -9,34 +10,39 @@ interface ReasonButtonProps {
   busy?: boolean;
   /** The key that runs it, shown on the button (the screen wires the key itself). */
   shortcut?: string;
+  weight?: ButtonWeight;
+  icon?: LucideIcon;
 }
 
 /**
  * A button that, when its action is not available, says why. It stays focusable (aria-disabled
  * rather than disabled) so that a keyboard or screen-reader user meets the reason too.
  */
-export function ReasonButton({ children, unavailable, onClick, busy = false, shortcut }: ReasonButtonProps) {
+export function ReasonButton({
+  children,
+  unavailable,
+  onClick,
+  busy = false,
+  shortcut,
+  weight = 'secondary',
+  icon,
+}: ReasonButtonProps) {
   const reasonId = useId();
   const blocked = unavailable !== null || busy;
   return (
     <span className="reason-button">
-      <button
-        type="button"
+      <Button
+        weight={weight}
+        icon={icon}
+        shortcut={shortcut}
         aria-disabled={blocked || undefined}
         aria-describedby={unavailable ? reasonId : undefined}
-        aria-keyshortcuts={shortcut}
         onClick={() => {
           if (!blocked) onClick();
         }}
       >
         {children}
-        {shortcut && (
-          <>
-            {' '}
-            <KeyHint keys={shortcut} />
-          </>
-        )}
-      </button>
+      </Button>
       {unavailable && (
         <small id={reasonId} className="hint">
           {unavailable}

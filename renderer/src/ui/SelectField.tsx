@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { Field } from './Field.tsx';
+import { Select } from './Select.tsx';
 
 interface SelectFieldProps {
   label: string;
@@ -15,7 +16,7 @@ interface SelectFieldProps {
   selectRef?: Ref<HTMLSelectElement>;
 }
 
-/** A native select in a `Field`, with an empty first choice so that "not chosen yet" is visible. */
+/** A `Select` in a `Field`, with an empty first choice so that "not chosen yet" is visible. */
 export function SelectField({
   label,
   name,
@@ -31,9 +32,9 @@ export function SelectField({
   return (
     <Field label={label} error={error} hint={hint}>
       {(control) => (
-        <select
+        <Select
           {...control}
-          ref={selectRef}
+          selectRef={selectRef}
           name={name}
           value={value}
           required={required}
@@ -45,7 +46,7 @@ export function SelectField({
               {option.label}
             </option>
           ))}
-        </select>
+        </Select>
       )}
     </Field>
   );

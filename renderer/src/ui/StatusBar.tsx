@@ -1,8 +1,22 @@
-import { useAppStore } from '../store.ts';
+import { CircleAlert, CircleCheck, CircleDashed, Clock } from 'lucide-react';
+import type { AppInfo } from '../../../contract/channels.ts';
+import type { ConnectionState, ServiceStatus } from '../../../contract/settings.ts';
 import { stateText } from './connection-text.ts';
+import { formatClockTime, formatDateTime } from './time.tsx';
 
-export function StatusBar() {
-  const { info, service } = useAppStore();
+const STATE_ICON: Record<ConnectionState, typeof CircleCheck> = {
+  connecting: CircleDashed,
+  online: CircleCheck,
+  offline: CircleAlert,
+  'auth-failed': CircleAlert,
+  'not-configured': CircleDashed,
+  'rate-limited': Clock,
+};
+
+/** The window's last line: which service, whether it answers, and which Vetted this is. */
+export function StatusBar({ info, service }: { info: AppInfo | null; service: ServiceStatus | null }) {
+  const state = service?.state ?? 'connecting';
+  const Icon = STATE_ICON[state];
   return (
     <footer className="status-bar">
       <span>
@@ -12,13 +26,16 @@ export function StatusBar() {
             : `Service: ${service.baseUrl ?? 'not set'}`
           : '…'}
       </span>
-      <span role="status" className={`connection connection-${service?.state ?? 'connecting'}`}>
+      <span role="status" className={`connection connection-${state}`}>
+        <Icon aria-hidden="true" className="connection-icon" />
         {stateText(service)}
       </span>
       {service?.lastSuccessAt && (
         <span>
           Last answer{' '}
-          <time dateTime={service.lastSuccessAt}>{new Date(service.lastSuccessAt).toLocaleTimeString()}</time>
+          <time dateTime={service.lastSuccessAt} title={formatDateTime(service.lastSuccessAt)}>
+            {formatClockTime(service.lastSuccessAt)}
+          </time>
         </span>
       )}
       {info && (

@@ -1,6 +1,7 @@
+import { Bell, X } from 'lucide-react';
 import { useRef } from 'react';
 import { flushSync } from 'react-dom';
-import { useAppStore } from '../store.ts';
+import { IconButton } from './Button.tsx';
 import { type Toast, useToastStore } from './toast-store.ts';
 
 /**
@@ -8,7 +9,7 @@ import { type Toast, useToastStore } from './toast-store.ts';
  * the page, so what enters it is read out; nothing here ever takes the focus on its own. Toasts stay
  * until dismissed (no timer to race against), and each is a pair of buttons in the tab order.
  */
-export function Toasts() {
+export function Toasts({ onOpen }: { onOpen(customerId: string): void }) {
   const toasts = useToastStore((state) => state.toasts);
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -21,7 +22,7 @@ export function Toasts() {
   };
   const open = (toast: Toast) => {
     useToastStore.getState().dismiss(toast.id);
-    useAppStore.getState().openCustomer(toast.customerId);
+    onOpen(toast.customerId);
   };
 
   return (
@@ -39,17 +40,16 @@ export function Toasts() {
                 remove(toast);
               }}
             >
+              <Bell aria-hidden="true" className="toast-icon" />
               <button type="button" className="toast-open" onClick={() => open(toast)}>
                 <strong>{toast.title}</strong> <span>{toast.body}</span>
               </button>
-              <button
-                type="button"
+              <IconButton
+                icon={X}
                 className="toast-dismiss"
-                aria-label={`Dismiss: ${toast.title}, ${toast.body}`}
+                label={`Dismiss: ${toast.title}, ${toast.body}`}
                 onClick={() => remove(toast)}
-              >
-                ×
-              </button>
+              />
             </li>
           ))}
         </ul>

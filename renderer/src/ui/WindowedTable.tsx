@@ -1,4 +1,6 @@
+import type { LucideIcon } from 'lucide-react';
 import { type CSSProperties, Fragment, type ReactNode, useRef } from 'react';
+import { EmptyState } from './EmptyState.tsx';
 import { useWindowedList } from './use-windowed-list.ts';
 import { type Pages, type Range, rowAt } from './windowed-pages.ts';
 
@@ -24,8 +26,10 @@ interface WindowedTableProps<Row> {
   rowKey(row: Row): string | number;
   /** A `<tr>` with the given index and style. */
   renderRow(row: Row, place: WindowedRowProps): ReactNode;
-  /** Said when the list is empty. */
-  empty: string;
+  /** Said when the list is empty and unfiltered: why nothing is here yet. */
+  empty: { icon: LucideIcon; title: string; text: string };
+  /** A filter narrows the list: empty, it says none match, in these words ("events", "entries"). */
+  filtered: { on: boolean; noun: string };
 }
 
 /**
@@ -35,7 +39,7 @@ interface WindowedTableProps<Row> {
  */
 export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
   const { label, columns, rowClass, rowHeight, pages, total, queryVersion, showRange } = props;
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const { virtualizer, items } = useWindowedList({
     total,
     scrollRef,
@@ -45,10 +49,11 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
     queryVersion,
   });
   return (
-    <div className="event-log-pane">
-      {/* Chromium lets the keyboard reach and scroll a scroller by itself (Electron's too). */}
-      <div ref={scrollRef} className="event-table-scroll">
-        <table aria-label={label} aria-rowcount={(total ?? 0) + 1} className="event-table">
+    <div className="log-pane">
+      {/* The scroller is a tab stop of its own: rows may hold no control, and the keyboard must still scroll. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroller must take focus to scroll by keyboard (axe: scrollable-region-focusable). */}
+      <section ref={scrollRef} className="log-scroll" tabIndex={0} aria-label={`${label}, scrollable`}>
+        <table aria-label={label} aria-rowcount={(total ?? 0) + 1} className="log-table">
           <thead>
             <tr aria-rowindex={1} className={rowClass}>
               {columns.map((column) => (
@@ -68,7 +73,7 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
                 </Fragment>
               ) : (
                 <tr key={item.key} aria-rowindex={item.index + 2} className={rowClass} style={style}>
-                  <td colSpan={columns.length} className="event-row-loading">
+                  <td colSpan={columns.length} className="log-row-loading">
                     Loading…
                   </td>
                 </tr>
@@ -76,8 +81,17 @@ export function WindowedTable<Row>(props: WindowedTableProps<Row>) {
             })}
           </tbody>
         </table>
-      </div>
-      {total === 0 && <p className="event-log-empty">{props.empty}</p>}
+      </section>
+      {total === 0 &&
+        (props.filtered.on ? (
+          <EmptyState icon={props.empty.icon} title={`No ${props.filtered.noun} match this filter`}>
+            Clear the filter to see them all.
+          </EmptyState>
+        ) : (
+          <EmptyState icon={props.empty.icon} title={props.empty.title}>
+            {props.empty.text}
+          </EmptyState>
+        ))}
     </div>
   );
 }

@@ -1,35 +1,81 @@
 import { useEffect, useState } from 'react';
 
-const UNITS: { unit: 'day' | 'hour' | 'minute'; ms: number }[] = [
-  { unit: 'day', ms: 86_400_000 },
-  { unit: 'hour', ms: 3_600_000 },
-  { unit: 'minute', ms: 60_000 },
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const UNITS: { ms: number; short: string; long: 'day' | 'hour' | 'minute' }[] = [
+  { ms: DAY, short: 'd', long: 'day' },
+  { ms: HOUR, short: 'h', long: 'hour' },
+  { ms: MINUTE, short: 'min', long: 'minute' },
 ];
 
-const formats = new Map<string, Intl.NumberFormat>();
-function formatUnit(value: number, unit: string): string {
-  let format = formats.get(unit);
+const longFormats = new Map<string, Intl.NumberFormat>();
+function formatLong(value: number, unit: string): string {
+  let format = longFormats.get(unit);
   if (!format) {
     format = new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long' });
-    formats.set(unit, format);
+    longFormats.set(unit, format);
   }
   return format.format(value);
 }
 
-/**
- * How long since `since`, in the largest whole unit ("3 days", "5 hours"). A time ahead of ours (the
- * sandbox's clock can run ahead) counts as just now rather than as a negative wait.
- */
-export function elapsedSince(since: string, now: number): string {
+/** The largest whole unit in `elapsed`; a time ahead of ours (the sandbox's clock can run ahead) is none. */
+function wholeUnit(since: string, now: number): { value: number; unit: (typeof UNITS)[number] } | null {
   const elapsed = now - Date.parse(since);
-  for (const { unit, ms } of UNITS) {
-    if (elapsed >= ms) return formatUnit(Math.floor(elapsed / ms), unit);
+  for (const unit of UNITS) {
+    if (elapsed >= unit.ms) return { value: Math.floor(elapsed / unit.ms), unit };
   }
-  return 'under a minute';
+  return null;
 }
 
+/** How long since `since`, short enough for a column: "4 min", "2 h", "3 d", "< 1 min". */
+export function elapsedShort(since: string, now: number): string {
+  const whole = wholeUnit(since, now);
+  return whole ? `${whole.value} ${whole.unit.short}` : '< 1 min';
+}
+
+/** The same in words, as a screen reader says it: "4 minutes", "2 hours", "3 days", "under a minute". */
+export function elapsedSince(since: string, now: number): string {
+  const whole = wholeUnit(since, now);
+  return whole ? formatLong(whole.value, whole.unit.long) : 'under a minute';
+}
+
+/** The reviewer's own way of writing dates (the system's locale and time zone). */
+const dates = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, options);
+const FULL = dates({ dateStyle: 'medium', timeStyle: 'medium' });
+const COMPACT = dates({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const CLOCK = dates({ hour: 'numeric', minute: '2-digit' });
+const DAY_TITLE = dates({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+// A key that sorts, in the reviewer's time zone: en-CA writes dates as YYYY-MM-DD.
+const DAY_KEY = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The moment in full, to the second: what a hover shows, and what exports carry (as ISO). */
 export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString();
+  return FULL.format(new Date(iso));
+}
+
+/** Day and time to the minute, for a table's column: "Nov 27, 2:30 PM". */
+export function formatCompactDateTime(iso: string): string {
+  return COMPACT.format(new Date(iso));
+}
+
+/** The time of day: "2:30 PM". */
+export function formatClockTime(iso: string): string {
+  return CLOCK.format(new Date(iso));
+}
+
+/** The local day a moment falls on, as a key that sorts: "2026-11-27". */
+export function dayKey(iso: string | number): string {
+  return DAY_KEY.format(new Date(iso));
+}
+
+/** A day as a heading: "Today", "Yesterday", else "Friday, November 20, 2026". */
+export function formatDayTitle(iso: string, now: number): string {
+  const day = dayKey(iso);
+  if (day === dayKey(now)) return 'Today';
+  if (day === dayKey(now - DAY)) return 'Yesterday';
+  return DAY_TITLE.format(new Date(iso));
 }
 
 /** The current time, re-read every `everyMs` so that "time in status" keeps up while the screen is open. */
@@ -42,11 +88,30 @@ export function useNow(everyMs = 60_000): number {
   return now;
 }
 
-/** "3 days", with the exact moment for anyone who hovers or reads the markup. */
+/**
+ * "3 d" on screen, "3 days" to a screen reader, and the exact moment for anyone who hovers or reads the
+ * markup.
+ */
 export function TimeSince({ since, now }: { since: string; now: number }) {
   return (
     <time dateTime={since} title={formatDateTime(since)}>
-      {elapsedSince(since, now)}
+      <span aria-hidden="true">{elapsedShort(since, now)}</span>
+      <span className="visually-hidden">{elapsedSince(since, now)}</span>
+    </time>
+  );
+}
+
+/** A moment in a table or list: compact on screen, in full on hover. */
+export function Moment({
+  at,
+  format = formatCompactDateTime,
+}: {
+  at: string;
+  format?: (iso: string) => string;
+}) {
+  return (
+    <time dateTime={at} title={formatDateTime(at)}>
+      {format(at)}
     </time>
   );
 }

@@ -1,7 +1,6 @@
 import { create } from 'zustand';
 import type { StatusNotice } from '../../../contract/webhooks.ts';
 import { api } from '../api.ts';
-import { useAppStore } from '../store.ts';
 import { sharedWatch } from './watch.ts';
 
 export interface Toast extends StatusNotice {
@@ -15,7 +14,7 @@ interface ToastState {
   toasts: Toast[];
   show(notice: StatusNotice): void;
   dismiss(id: number): void;
-  /** The app is on screen (App watches): status notices from main become toasts. */
+  /** The app is on screen (App watches): status notices from main become toasts (browser mode only). */
   watch(): () => void;
 }
 
@@ -38,14 +37,10 @@ export const useToastStore = create<ToastState>((set) => ({
       .info()
       .then((info) => info.host === 'browser')
       .catch(() => false);
-    return [
-      api.on('notification.show', (notice) => {
-        void inBrowser.then((browser) => {
-          if (browser) useToastStore.getState().show(notice);
-        });
-      }),
-      // A native notification was clicked: the window opens its customer, as a clicked toast does.
-      api.on('notification.clicked', ({ customerId }) => useAppStore.getState().openCustomer(customerId)),
-    ];
+    return api.on('notification.show', (notice) => {
+      void inBrowser.then((browser) => {
+        if (browser) useToastStore.getState().show(notice);
+      });
+    });
   }),
 }));

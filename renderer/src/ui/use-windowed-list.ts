@@ -11,6 +11,8 @@ interface WindowedListOptions {
   showRange(range: { start: number; end: number }): void;
   /** Changes when the query does (a new filter or search): the list goes back to its top. */
   queryVersion: number;
+  /** Where the rows start in the scroller (below a header that scrolls with it), in pixels. */
+  scrollMargin?: number;
 }
 
 /**
@@ -24,12 +26,14 @@ export function useWindowedList({
   overscan,
   showRange,
   queryVersion,
+  scrollMargin = 0,
 }: WindowedListOptions) {
   const virtualizer = useVirtualizer({
     count: total ?? 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan,
+    scrollMargin,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index;

@@ -39,15 +39,18 @@ async function app() {
 }
 
 describe('app-wide stores', () => {
-  it('the app store loads, and follows the connection while watched', async () => {
+  it('the app store loads, follows the connection while watched, and opens a clicked notice’s customer', async () => {
     const { fake, useAppStore } = await app();
     await useAppStore.getState().load();
     expect(useAppStore.getState().info).toEqual(INFO);
     const stop = useAppStore.getState().watch();
     fake.push('service.status', { ...ONLINE, state: 'offline' });
     expect(useAppStore.getState().service?.state).toBe('offline');
+    fake.push('notification.clicked', { customerId: 'c1' });
+    expect(useAppStore.getState()).toMatchObject({ view: 'queue', customerId: 'c1' });
     stop();
     expect(fake.listeners('service.status')).toBe(0);
+    expect(fake.listeners('notification.clicked')).toBe(0);
   });
 
   it('opens the case a link names, from whatever screen is open', async () => {
@@ -64,15 +67,13 @@ describe('app-wide stores', () => {
     expect(fake.listeners('case.open')).toBe(0);
   });
 
-  it('toasts a status notice in browser mode, one per customer, and a clicked notice opens the customer', async () => {
-    const { fake, useAppStore, useToastStore } = await app();
+  it('toasts a status notice in browser mode, one per customer', async () => {
+    const { fake, useToastStore } = await app();
     const stop = useToastStore.getState().watch();
     fake.push('notification.show', NOTICE);
     fake.push('notification.show', { ...NOTICE, body: 'Now suspended.' });
     await settle();
     expect(useToastStore.getState().toasts.map((toast) => toast.body)).toEqual(['Now suspended.']);
-    fake.push('notification.clicked', { customerId: 'c1' });
-    expect(useAppStore.getState()).toMatchObject({ view: 'queue', customerId: 'c1' });
     stop();
     expect(fake.listeners('notification.show')).toBe(0);
   });

@@ -1,7 +1,10 @@
+import { X } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { Button } from '../../ui/Button.tsx';
 import { CustomerIdFilter } from '../../ui/CustomerIdFilter.tsx';
 import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { AuditTable } from './AuditTable.tsx';
 import { type AuditFilterFields, filterOf, useAuditStore } from './audit-store.ts';
 
@@ -17,24 +20,26 @@ export function AuditScreen() {
   useEffect(() => useAuditStore.getState().refresh(), []);
 
   return (
-    <section className="event-log audit" aria-labelledby="audit-title">
-      <header className="event-log-header">
+    <section className="log-screen audit" aria-labelledby="audit-title">
+      <header className="screen-header">
         <h2 id="audit-title">Audit</h2>
-        <AuditFilters />
-        <ExportFileButton
-          label="Export CSV"
-          noun={ENTRIES}
-          make={() => useAuditStore.getState().exportShown('csv')}
-        />
-        <ExportFileButton
-          label="Export JSON Lines"
-          noun={ENTRIES}
-          make={() => useAuditStore.getState().exportShown('jsonl')}
-        />
+        <p className="log-count">
+          {total === null ? '' : `${total} ${total === 1 ? 'entry' : 'entries'}${filtered ? ' match' : ''}`}
+        </p>
+        <div className="screen-tools">
+          <ExportFileButton
+            label="Export CSV"
+            noun={ENTRIES}
+            make={() => useAuditStore.getState().exportShown('csv')}
+          />
+          <ExportFileButton
+            label="Export JSON Lines"
+            noun={ENTRIES}
+            make={() => useAuditStore.getState().exportShown('jsonl')}
+          />
+        </div>
       </header>
-      <p className="event-log-count">
-        {total === null ? '' : `${total} ${total === 1 ? 'entry' : 'entries'}${filtered ? ' match' : ''}`}
-      </p>
+      <AuditFilters />
       {problem && <p role="alert">{problem}</p>}
       <AuditTable filtered={filtered} />
     </section>
@@ -51,34 +56,42 @@ function AuditFilters() {
     setField(name, event.target.value);
   const anyFilter = Object.values(fields).some(Boolean);
   return (
-    <div className="event-log-filters audit-filters">
-      <label htmlFor={`${id}-actor`}>Person</label>
-      <select id={`${id}-actor`} value={fields.actor} onChange={on('actor')}>
-        <option value="">Everyone</option>
-        {[...new Set([fields.actor, ...actors])].filter(Boolean).map((actor) => (
-          <option key={actor} value={actor}>
-            {actor}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-action`}>Action</label>
-      <select id={`${id}-action`} value={fields.action} onChange={on('action')}>
-        <option value="">Every action</option>
-        {actions.map(({ action, what }) => (
-          <option key={action} value={action}>
-            {what}
-          </option>
-        ))}
-      </select>
-      <CustomerIdFilter value={fields.customerId} onChange={(value) => setField('customerId', value)} />
-      <label htmlFor={`${id}-from`}>From</label>
-      <input id={`${id}-from`} type="date" value={fields.fromDay} onChange={on('fromDay')} />
-      <label htmlFor={`${id}-to`}>To</label>
-      <input id={`${id}-to`} type="date" value={fields.toDay} onChange={on('toDay')} />
+    <div className="filter-bar log-filters audit-filters">
+      <span className="filter-item">
+        <label htmlFor={`${id}-actor`}>Person</label>
+        <Select id={`${id}-actor`} value={fields.actor} onChange={on('actor')}>
+          <option value="">Everyone</option>
+          {[...new Set([fields.actor, ...actors])].filter(Boolean).map((actor) => (
+            <option key={actor} value={actor}>
+              {actor}
+            </option>
+          ))}
+        </Select>
+      </span>
+      <span className="filter-item">
+        <label htmlFor={`${id}-action`}>Action</label>
+        <Select id={`${id}-action`} value={fields.action} onChange={on('action')}>
+          <option value="">Every action</option>
+          {actions.map(({ action, what }) => (
+            <option key={action} value={action}>
+              {what}
+            </option>
+          ))}
+        </Select>
+      </span>
+      <span className="filter-item">
+        <CustomerIdFilter value={fields.customerId} onChange={(value) => setField('customerId', value)} />
+      </span>
+      <span className="filter-item">
+        <label htmlFor={`${id}-from`}>From</label>
+        <input id={`${id}-from`} type="date" value={fields.fromDay} onChange={on('fromDay')} />
+        <label htmlFor={`${id}-to`}>to</label>
+        <input id={`${id}-to`} type="date" value={fields.toDay} onChange={on('toDay')} />
+      </span>
       {anyFilter && (
-        <button type="button" onClick={clearFilter}>
+        <Button size="sm" weight="quiet" icon={X} onClick={clearFilter}>
           Clear filters
-        </button>
+        </Button>
       )}
     </div>
   );

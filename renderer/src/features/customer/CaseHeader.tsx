@@ -1,9 +1,11 @@
+import { Copy, ExternalLink } from 'lucide-react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import { SECTION_TITLES } from '../../../../contract/queue.ts';
-import { KeyHint } from '../../ui/KeyHint.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { TimeSince, useNow } from '../../ui/time.tsx';
+import { statusLook } from '../queue/status-look.ts';
 import { useCaseStore } from './case-store.ts';
-import { StatusGuidance } from './StatusGuidance.tsx';
 
 const isWebAddress = (href: string) => /^https:\/\//i.test(href);
 
@@ -12,34 +14,38 @@ function dashboardLink(links: CustomerDetail['links']): string | null {
   return links.find((link) => /dashboard/i.test(link.rel) && isWebAddress(link.href))?.href ?? null;
 }
 
-/** Who the case is, its ID (copyable), where it stands and since when, and the service's page for it. */
+/** Who the case is, where it stands and since when, its ID (copyable), and the service's page for it. */
 export function CaseHeader({ customer }: { customer: CustomerDetail }) {
   const now = useNow();
   const dashboard = dashboardLink(customer.links);
+  const look = statusLook(customer.section, customer.status);
+  const title = customer.section === 'other' ? customer.status : SECTION_TITLES[customer.section];
   return (
     <header className="case-header">
       <h2 id="customer-title" tabIndex={-1}>
         {customer.name}
       </h2>
-      <p className="case-id">
-        <span>Customer ID</span> <code>{customer.id}</code>{' '}
-        <button type="button" aria-keyshortcuts="c" onClick={() => void useCaseStore.getState().copyId()}>
-          Copy customer ID <KeyHint keys="c" />
-        </button>
-      </p>
       <p className="case-status">
-        <strong>{SECTION_TITLES[customer.section]}</strong>
-        {customer.section === 'other' && ` (${customer.status})`} for{' '}
-        <TimeSince since={customer.statusSince} now={now} />
+        <StatusBadge {...look} label={title} /> for <TimeSince since={customer.statusSince} now={now} />
       </p>
-      <StatusGuidance status={customer.status} pendingDocuments={customer.section === 'review' ? 1 : 0} />
-      {dashboard && (
-        <p>
-          <a href={dashboard} target="_blank" rel="noreferrer">
+      <p className="case-id">
+        <span className="case-id-label">Customer ID</span> <code>{customer.id}</code>
+        <Button
+          size="sm"
+          weight="quiet"
+          icon={Copy}
+          shortcut="c"
+          onClick={() => void useCaseStore.getState().copyId()}
+        >
+          Copy<span className="visually-hidden"> customer ID</span>
+        </Button>
+        {dashboard && (
+          <a href={dashboard} target="_blank" rel="noreferrer" className="case-dashboard">
+            <ExternalLink aria-hidden="true" className="link-icon" />
             Open in the service’s dashboard
           </a>
-        </p>
-      )}
+        )}
+      </p>
     </header>
   );
 }

@@ -1,55 +1,100 @@
+import {
+  ArrowRightLeft,
+  Eye,
+  FileText,
+  History,
+  type LucideIcon,
+  MousePointerClick,
+  Radio,
+  StickyNote,
+} from 'lucide-react';
 import type { TimelineEntry } from '../../../../contract/case.ts';
-import { formatDateTime } from '../../ui/time.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { dayKey, formatClockTime, formatDayTitle, Moment, useNow } from '../../ui/time.tsx';
 import { EventLogLink } from '../events/EventLogLink.tsx';
 import { useCaseStore } from './case-store.ts';
 
-const KIND_LABEL: Record<TimelineEntry['kind'], string> = {
-  status: 'Status',
-  event: 'Service event',
-  action: 'Action',
-  note: 'Note',
-  reveal: 'Personal data',
-  document: 'Document',
+const KINDS: Record<TimelineEntry['kind'], { label: string; icon: LucideIcon }> = {
+  status: { label: 'Status', icon: ArrowRightLeft },
+  event: { label: 'Service event', icon: Radio },
+  action: { label: 'Action', icon: MousePointerClick },
+  note: { label: 'Note', icon: StickyNote },
+  reveal: { label: 'Personal data', icon: Eye },
+  document: { label: 'Document', icon: FileText },
 };
 
-/** Everything about the customer, newest first, each with who and when; older entries on request. */
+/** Entries newest first, cut into the local days they fall on. */
+export function byDay(entries: readonly TimelineEntry[]): { day: string; entries: TimelineEntry[] }[] {
+  const days: { day: string; entries: TimelineEntry[] }[] = [];
+  for (const entry of entries) {
+    const day = dayKey(entry.at);
+    const last = days.at(-1);
+    if (last?.day === day) last.entries.push(entry);
+    else days.push({ day, entries: [entry] });
+  }
+  return days;
+}
+
+/** Everything about the customer, newest first, by day, each with its kind, who and when; older on request. */
 export function CaseTimeline({ customerId }: { customerId: string }) {
   const entries = useCaseStore((state) => state.timeline);
   const hasOlder = useCaseStore((state) => state.hasOlder);
   const problem = useCaseStore((state) => state.problem);
+  const now = useNow();
   return (
-    <section aria-labelledby="case-timeline" className="customer-section">
+    <section aria-labelledby="case-timeline" className="case-section">
       <h3 id="case-timeline">Timeline</h3>
       {problem && <p role="alert">{problem}</p>}
       {entries.length === 0 ? (
-        <p>Nothing recorded yet.</p>
+        <EmptyState icon={History} title="Nothing recorded yet" />
       ) : (
-        <ol className="case-timeline" aria-label="Timeline, newest first">
-          {entries.map((entry) => (
-            <li key={entry.key} className={`case-timeline-${entry.kind}`}>
-              <p className="case-timeline-head">
-                <span className="case-timeline-kind">{KIND_LABEL[entry.kind]}</span>{' '}
-                <strong>{entry.title}</strong>
-              </p>
-              {entry.detail && <p className="case-timeline-detail">{entry.detail}</p>}
-              <p className="case-timeline-meta">
-                {entry.who} · <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                {entry.eventId && (
-                  <>
-                    {' · '}
-                    <EventLogLink customerId={customerId} eventId={entry.eventId} />
-                  </>
-                )}
-              </p>
-            </li>
-          ))}
-        </ol>
+        byDay(entries).map(({ day, entries: onDay }) => {
+          const title = formatDayTitle(onDay[0]?.at ?? day, now);
+          return (
+            <div key={day} className="timeline-day">
+              <h4 className="timeline-day-title">{title}</h4>
+              <ol className="timeline" aria-label={`${title}, newest first`}>
+                {onDay.map((entry) => (
+                  <TimelineItem key={entry.key} entry={entry} customerId={customerId} />
+                ))}
+              </ol>
+            </div>
+          );
+        })
       )}
       {hasOlder && (
-        <button type="button" onClick={() => void useCaseStore.getState().showOlder()}>
+        <Button size="sm" onClick={() => void useCaseStore.getState().showOlder()}>
           Show older
-        </button>
+        </Button>
       )}
     </section>
+  );
+}
+
+function TimelineItem({ entry, customerId }: { entry: TimelineEntry; customerId: string }) {
+  const kind = KINDS[entry.kind];
+  return (
+    <li className={`timeline-entry timeline-${entry.kind}`}>
+      <span className="timeline-icon">
+        <kind.icon aria-hidden="true" />
+      </span>
+      <div className="timeline-body">
+        <p className="timeline-head">
+          <span className="visually-hidden">{kind.label}: </span>
+          <strong>{entry.title}</strong>
+        </p>
+        {entry.detail && <p className="timeline-detail">{entry.detail}</p>}
+        <p className="timeline-meta">
+          {entry.who} · <Moment at={entry.at} format={formatClockTime} />
+          {entry.eventId && (
+            <>
+              {' · '}
+              <EventLogLink customerId={customerId} eventId={entry.eventId} />
+            </>
+          )}
+        </p>
+      </div>
+    </li>
   );
 }

@@ -1,16 +1,17 @@
+import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
+import { Button } from '../../ui/Button.tsx';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { useShortcuts } from '../../ui/shortcuts.ts';
-import { formatDateTime } from '../../ui/time.tsx';
+import { Moment } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
 import { focusDropZone } from '../documents/DropZone.tsx';
 import { RetryDialog } from '../retry/RetryDialog.tsx';
+import { CaseActions } from './CaseActions.tsx';
 import { CaseHeader } from './CaseHeader.tsx';
 import { CaseTimeline } from './CaseTimeline.tsx';
-import { CaseToolbar } from './CaseToolbar.tsx';
-import { CustomerActions } from './CustomerActions.tsx';
 import { caseShortcuts } from './case-shortcuts.ts';
 import { useCaseStore } from './case-store.ts';
 import { useCustomerStore } from './customer-store.ts';
@@ -26,7 +27,7 @@ interface CustomerViewProps {
 
 type Opened = 'help' | 'note' | 'retry' | null;
 
-/** The case panel: who, where it stands and since when, what happened, and what can be done, by key too. */
+/** The case panel: who, where it stands and since when, what to do next, and what happened, by key too. */
 export function CustomerView({ id, onBack }: CustomerViewProps) {
   const { detail, problem, refreshing, notice, open, refresh } = useCustomerStore();
   const announcement = useCaseStore((state) => state.announcement);
@@ -52,26 +53,41 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
 
   return (
     <article className="customer case" aria-labelledby="customer-title" aria-busy={!shown || undefined}>
-      <div className="customer-bar">
-        <button type="button" onClick={onBack} aria-keyshortcuts="Escape">
-          ← Back to queue
-        </button>
-        <button type="button" onClick={() => void refresh()} disabled={!shown || refreshing}>
-          {refreshing ? 'Refreshing…' : 'Refresh'}
-        </button>
-        <span className="customer-notice" aria-live="polite">
+      <div className="case-bar">
+        <Button
+          weight="quiet"
+          size="sm"
+          icon={ArrowLeft}
+          shortcut="Esc"
+          onClick={onBack}
+          aria-keyshortcuts="Escape"
+        >
+          Back to queue
+        </Button>
+        <span className="case-bar-notice" aria-live="polite">
           {notice}
         </span>
+        <Button
+          weight="quiet"
+          size="sm"
+          icon={RefreshCw}
+          onClick={() => void refresh()}
+          disabled={!shown || refreshing}
+        >
+          {refreshing ? 'Refreshing…' : 'Refresh'}
+        </Button>
       </div>
-      <p className="case-announcement" role="status">
-        {announcement}
-      </p>
-      {problem && <p role="alert">{problem}</p>}
-      {shown ? (
-        <CaseDetails customer={shown} onNote={() => setOpened('note')} onRetry={() => setOpened('retry')} />
-      ) : (
-        !problem && <p>Loading customer…</p>
-      )}
+      <div className="case-body">
+        <p className="case-announcement" role="status">
+          {announcement}
+        </p>
+        {problem && <p role="alert">{problem}</p>}
+        {shown ? (
+          <CaseDetails customer={shown} onNote={() => setOpened('note')} onRetry={() => setOpened('retry')} />
+        ) : (
+          !problem && <p className="hint">Loading customer…</p>
+        )}
+      </div>
       {shown && (
         <RetryDialog
           open={opened === 'retry'}
@@ -99,42 +115,32 @@ function CaseDetails({
   return (
     <>
       <CaseHeader customer={customer} />
-      {customer.gone && (
-        <p className="notice-gone">
-          <strong>This customer no longer exists on the service.</strong> The service answered “not found” for
-          it. Vetted keeps what it knew, below.
-        </p>
-      )}
-      <CustomerActions actions={customer.actions} slots={{ retry: onRetry, upload: focusDropZone }} />
-      <CaseToolbar customerId={customer.id} onNote={onNote} />
-      <dl className="facts">
-        <dt>Email</dt>
-        <dd>{customer.email}</dd>
-        <dt>Type</dt>
-        <dd>{customer.type}</dd>
-        {customer.note && (
-          <>
-            <dt>Latest</dt>
-            <dd>{customer.note}</dd>
-          </>
-        )}
-        {customer.created && (
-          <>
-            <dt>Created</dt>
-            <dd>
-              <time dateTime={customer.created}>{formatDateTime(customer.created)}</time>
-            </dd>
-          </>
-        )}
-        <dt>Last refreshed</dt>
-        <dd>
-          {customer.lastRefreshedAt ? (
-            <time dateTime={customer.lastRefreshedAt}>{formatDateTime(customer.lastRefreshedAt)}</time>
-          ) : (
-            'Never'
+      <CaseActions customer={customer} onRetry={onRetry} onUpload={focusDropZone} onNote={onNote} />
+      <section aria-labelledby="customer-details" className="case-section">
+        <h3 id="customer-details">Details</h3>
+        <dl className="facts">
+          <dt>Email</dt>
+          <dd>{customer.email}</dd>
+          <dt>Type</dt>
+          <dd>{customer.type}</dd>
+          {customer.note && (
+            <>
+              <dt>Latest</dt>
+              <dd>{customer.note}</dd>
+            </>
           )}
-        </dd>
-      </dl>
+          {customer.created && (
+            <>
+              <dt>Created</dt>
+              <dd>
+                <Moment at={customer.created} />
+              </dd>
+            </>
+          )}
+          <dt>Last refreshed</dt>
+          <dd>{customer.lastRefreshedAt ? <Moment at={customer.lastRefreshedAt} /> : 'Never'}</dd>
+        </dl>
+      </section>
       <PersonalDataPanel customerId={customer.id} personal={customer.personal} reported={customer.reported} />
       <DocumentsPanel customer={customer} />
       <StoredImages />

@@ -56,7 +56,8 @@ export function ImageViewer({ src, title, onClose }: ImageViewerProps) {
             {percent}%, rotated {turns * 90}°
           </output>
         </div>
-        <div className="image-viewer-stage">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: zoomed in, the image scrolls: the keyboard must reach it (axe: scrollable-region-focusable). */}
+        <section className="image-viewer-stage" tabIndex={0} aria-label="Image, scrollable when zoomed">
           {src && (
             <img
               src={src}
@@ -66,7 +67,7 @@ export function ImageViewer({ src, title, onClose }: ImageViewerProps) {
               data-rotation={turns * 90}
             />
           )}
-        </div>
+        </section>
       </div>
     </Dialog>
   );

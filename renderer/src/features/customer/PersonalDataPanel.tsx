@@ -1,5 +1,7 @@
+import { Eye, EyeOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { CustomerDetail, PersonalData } from '../../../../contract/customers.ts';
+import { Button } from '../../ui/Button.tsx';
 import { RevealDialog } from './RevealDialog.tsx';
 
 /** The masked form of an SSN; the full number never reaches the renderer. */
@@ -44,10 +46,10 @@ export function PersonalDataPanel({ customerId, personal, reported = [] }: Perso
   useEffect(() => setRevealed(null), [customerId]);
 
   return (
-    <section aria-labelledby="customer-personal" className="customer-section">
+    <section aria-labelledby="customer-personal" className="case-section">
       <h3 id="customer-personal">Personal data</h3>
       {!personal && reported.length === 0 ? (
-        <p>Vetted holds no personal data for this customer: it was not created here.</p>
+        <p className="hint">Vetted holds no personal data for this customer: it was not created here.</p>
       ) : (
         <>
           {personal && (
@@ -68,13 +70,13 @@ export function PersonalDataPanel({ customerId, personal, reported = [] }: Perso
             </dl>
           )}
           {revealed ? (
-            <button type="button" onClick={() => setRevealed(null)}>
+            <Button size="sm" icon={EyeOff} onClick={() => setRevealed(null)}>
               Hide personal data
-            </button>
+            </Button>
           ) : (
-            <button type="button" onClick={() => setAsking(true)}>
+            <Button size="sm" icon={Eye} onClick={() => setAsking(true)}>
               Reveal personal data…
-            </button>
+            </Button>
           )}
           <RevealDialog
             open={asking}

@@ -14,10 +14,10 @@ function titleOf(rel: string): string {
  */
 export function ServiceLinks({ links }: { links: CustomerDetail['links'] }) {
   return (
-    <section aria-labelledby="customer-links" className="customer-section">
+    <section aria-labelledby="customer-links" className="case-section">
       <h3 id="customer-links">On the service</h3>
       {links.length === 0 ? (
-        <p>The service returned no links for this customer.</p>
+        <p className="hint">The service returned no links for this customer.</p>
       ) : (
         <ul className="service-links">
           {links.map((link) => (

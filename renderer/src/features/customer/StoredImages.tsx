@@ -1,5 +1,7 @@
+import { Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { StoredImageInfo } from '../../../../contract/case.ts';
+import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
 import { useCaseStore } from './case-store.ts';
@@ -48,7 +50,7 @@ export function StoredImages() {
 
   if (images.length === 0) return null;
   return (
-    <section aria-labelledby="case-images" className="customer-section">
+    <section aria-labelledby="case-images" className="case-section">
       <h3 id="case-images">Documents sent from this desk</h3>
       <ul className="stored-images">
         {images.map((image) => (
@@ -66,9 +68,9 @@ export function StoredImages() {
               )}
             </button>
             <span>{titleOf(image)}</span>
-            <button type="button" onClick={() => setRemoving(image)}>
+            <Button size="sm" weight="quiet" icon={Trash2} onClick={() => setRemoving(image)}>
               Remove stored image
-            </button>
+            </Button>
           </li>
         ))}
       </ul>
@@ -82,9 +84,10 @@ export function StoredImages() {
           Vetted deletes its copy of this image for good; the service keeps the document. The audit log
           records the removal.
         </p>
-        <div className="actions">
-          <button
-            type="button"
+        <div className="actions dialog-actions">
+          <Button
+            weight="danger"
+            icon={Trash2}
             data-autofocus
             onClick={() => {
               const target = removing;
@@ -93,10 +96,8 @@ export function StoredImages() {
             }}
           >
             Remove
-          </button>
-          <button type="button" onClick={() => setRemoving(null)}>
-            Cancel
-          </button>
+          </Button>
+          <Button onClick={() => setRemoving(null)}>Cancel</Button>
         </div>
       </Dialog>
     </section>

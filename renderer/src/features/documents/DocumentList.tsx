@@ -1,6 +1,8 @@
+import { CircleCheck, CircleX, Hourglass } from 'lucide-react';
 import { documentTypeLabel, MAX_PENDING_DOCUMENTS } from '../../../../contract/document-rules.ts';
 import type { CustomerDocument } from '../../../../contract/documents.ts';
-import { formatDateTime } from '../../ui/time.tsx';
+import { type BadgeLook, StatusBadge } from '../../ui/StatusBadge.tsx';
+import { Moment } from '../../ui/time.tsx';
 import type { CustomerDocuments } from './documents-store.ts';
 
 const REVIEW_LABELS: Record<string, string> = {
@@ -11,6 +13,18 @@ const REVIEW_LABELS: Record<string, string> = {
 
 /** A review state in words; one Vetted does not know, as the service sent it. */
 export const reviewLabel = (review: string) => REVIEW_LABELS[review] ?? review;
+
+const REVIEW_LOOKS: Record<string, Omit<BadgeLook, 'label'>> = {
+  pending: { tone: 'info', icon: Hourglass },
+  accepted: { tone: 'success', icon: CircleCheck },
+  rejected: { tone: 'danger', icon: CircleX },
+};
+
+/** A review as a badge; one Vetted does not know is neutral. */
+const reviewLook = (review: string): BadgeLook => ({
+  ...(REVIEW_LOOKS[review] ?? { tone: 'neutral', icon: Hourglass }),
+  label: reviewLabel(review),
+});
 
 function Reasons({ document }: { document: CustomerDocument }) {
   if (document.reasons.length === 0) return null;
@@ -38,11 +52,11 @@ export function DocumentList({ entry }: { entry: CustomerDocuments | undefined }
     <>
       {entry?.problem && <p role="alert">{entry.problem}</p>}
       {!list ? (
-        !entry?.problem && <p>Loading documents…</p>
+        !entry?.problem && <p className="hint">Loading documents…</p>
       ) : list.documents.length === 0 ? (
-        <p>No documents uploaded for this customer yet.</p>
+        <p className="hint">No documents uploaded for this customer yet.</p>
       ) : (
-        <table className="documents-table">
+        <table className="data-table documents-table">
           <caption>
             Documents on the service: {list.pending} of at most {MAX_PENDING_DOCUMENTS} waiting for review
           </caption>
@@ -59,10 +73,10 @@ export function DocumentList({ entry }: { entry: CustomerDocuments | undefined }
               <tr key={document.id}>
                 <td>{documentTypeLabel(document.type)}</td>
                 <td>
-                  <time dateTime={document.uploadedAt}>{formatDateTime(document.uploadedAt)}</time>
+                  <Moment at={document.uploadedAt} />
                 </td>
                 <td>
-                  <span className={`review review-${document.review}`}>{reviewLabel(document.review)}</span>
+                  <StatusBadge {...reviewLook(document.review)} />
                 </td>
                 <td>
                   <Reasons document={document} />

@@ -40,7 +40,7 @@ export function DocumentsPanel({ customer }: { customer: CustomerDetail }) {
   useFollowReview(customer.id, !customer.gone, waiting);
 
   return (
-    <section aria-labelledby="customer-documents" className="customer-section documents">
+    <section aria-labelledby="customer-documents" className="case-section documents">
       <h3 id="customer-documents">ID documents</h3>
       {status === 'document' && !customer.gone ? (
         <DropZone onFiles={(files) => void addFiles(customer.id, files)} />

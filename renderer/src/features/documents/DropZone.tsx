@@ -1,4 +1,6 @@
+import { ImageUp } from 'lucide-react';
 import { type DragEvent, useId, useRef, useState } from 'react';
+import { Button } from '../../ui/Button.tsx';
 
 const CHOOSE_FILE_ID = 'documents-choose-file';
 
@@ -55,10 +57,11 @@ export function DropZone({ onFiles }: { onFiles(files: File[]): void }) {
       onDrop={onDrop}
     >
       <legend>Drop ID photos here</legend>
+      <ImageUp aria-hidden="true" className="drop-zone-icon" />
       <p id={hintId}>Drag photos of the customer’s ID here (JPEG or PNG, up to 10 MB each), or</p>
-      <button id={CHOOSE_FILE_ID} type="button" onClick={() => input.current?.click()}>
+      <Button id={CHOOSE_FILE_ID} size="sm" onClick={() => input.current?.click()}>
         Choose file
-      </button>
+      </Button>
       <input
         ref={input}
         type="file"

@@ -1,3 +1,4 @@
+import { RotateCcw, Trash2, Upload, X } from 'lucide-react';
 import { useId } from 'react';
 import {
   DOCUMENT_TYPE_LABELS,
@@ -5,6 +6,8 @@ import {
   type DocumentType,
   formatFileSize,
 } from '../../../../contract/document-rules.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { reviewLabel } from './DocumentList.tsx';
 import { type FileCard as Card, useDocumentsStore } from './documents-store.ts';
 
@@ -40,6 +43,7 @@ export function FileCard({ card, review }: FileCardProps) {
   const remove = useDocumentsStore((state) => state.remove);
   const nameId = useId();
   const problemId = useId();
+  const typeId = useId();
   const name = card.file.name;
   const problem = card.fileProblem ?? card.problem;
   const uploading = card.state === 'uploading';
@@ -60,9 +64,10 @@ export function FileCard({ card, review }: FileCardProps) {
           <span className="file-size">{formatFileSize(card.file.size)}</span>
         </p>
         {uploadable && (
-          <label className="field">
-            Document type
-            <select
+          <div className="field">
+            <label htmlFor={typeId}>Document type</label>
+            <Select
+              id={typeId}
               value={card.documentType}
               disabled={uploading}
               aria-describedby={problem ? problemId : undefined}
@@ -74,8 +79,8 @@ export function FileCard({ card, review }: FileCardProps) {
                   {DOCUMENT_TYPE_LABELS[type]}
                 </option>
               ))}
-            </select>
-          </label>
+            </Select>
+          </div>
         )}
         {uploading && <UploadProgress card={card} label={`Uploading ${name}`} />}
         {problem && (
@@ -95,19 +100,29 @@ export function FileCard({ card, review }: FileCardProps) {
         )}
         <div className="actions">
           {uploadable && !uploading && (
-            <button type="button" onClick={() => void upload(card.key)}>
+            <Button
+              size="sm"
+              icon={card.state === 'failed' ? RotateCcw : Upload}
+              onClick={() => void upload(card.key)}
+            >
               {card.state === 'failed' ? 'Try again' : 'Upload'}
-            </button>
+            </Button>
           )}
           {uploading && (
-            <button type="button" onClick={() => void cancel(card.key)}>
+            <Button size="sm" icon={X} onClick={() => void cancel(card.key)}>
               Cancel upload
-            </button>
+            </Button>
           )}
           {!uploading && (
-            <button type="button" onClick={() => remove(card.key)} aria-describedby={nameId}>
+            <Button
+              size="sm"
+              weight="quiet"
+              icon={card.state === 'uploaded' ? X : Trash2}
+              onClick={() => remove(card.key)}
+              aria-describedby={nameId}
+            >
               {card.state === 'uploaded' ? 'Dismiss' : 'Remove'}
-            </button>
+            </Button>
           )}
         </div>
       </div>

@@ -1,4 +1,6 @@
+import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 
 interface DiscardDialogProps {
@@ -38,13 +40,13 @@ export function DiscardDialog({ open, name, onClose, onConfirm }: DiscardDialogP
         be undone; Vetted notes in its audit log that you discarded it.
       </p>
       {problem && <p role="alert">{problem}</p>}
-      <div className="actions">
-        <button type="button" className="button-danger" disabled={busy} onClick={() => void confirm()}>
+      <div className="actions dialog-actions">
+        <Button weight="danger" icon={Trash2} disabled={busy} onClick={() => void confirm()}>
           {busy ? 'Discarding…' : 'Discard draft'}
-        </button>
-        <button type="button" data-autofocus onClick={close}>
+        </Button>
+        <Button data-autofocus onClick={close}>
           Keep draft
-        </button>
+        </Button>
       </div>
     </Dialog>
   );

@@ -1,4 +1,6 @@
+import { ExternalLink, Link2, RotateCcw, Send, Trash2 } from 'lucide-react';
 import type { DraftStatus } from '../../../../contract/drafts.ts';
+import { Button } from '../../ui/Button.tsx';
 
 interface DraftActionsProps {
   /** Null for a new form that is not a draft yet. */
@@ -10,7 +12,7 @@ interface DraftActionsProps {
   onDiscard(): void;
 }
 
-/** The buttons the draft's state allows; Submit is the form's own submit button. */
+/** The buttons the draft's state allows, its next step the primary one; Submit is the form's own submit. */
 export function DraftActions({
   status,
   busy,
@@ -21,32 +23,38 @@ export function DraftActions({
 }: DraftActionsProps) {
   const actions = status?.actions;
   const customerId = status?.state === 'created' ? status.customerId : null;
+  const submits = !actions || actions.submit;
   return (
-    <div className="actions">
-      {(!actions || actions.submit) && (
-        <button type="submit" disabled={busy}>
+    <div className="actions draft-actions">
+      {submits && (
+        <Button type="submit" weight="primary" icon={Send} disabled={busy}>
           {busy ? 'Submitting…' : 'Submit'}
-        </button>
+        </Button>
       )}
       {actions?.tryAgain && (
-        <button type="button" disabled={busy} onClick={onTryAgain}>
+        <Button
+          weight={submits ? 'secondary' : 'primary'}
+          icon={RotateCcw}
+          disabled={busy}
+          onClick={onTryAgain}
+        >
           Try again
-        </button>
+        </Button>
       )}
       {actions?.linkDuplicate && (
-        <button type="button" disabled={busy} onClick={onLinkDuplicate}>
+        <Button icon={Link2} disabled={busy} onClick={onLinkDuplicate}>
           Link to the existing customer
-        </button>
+        </Button>
       )}
       {customerId && (
-        <button type="button" onClick={() => onOpenCustomer(customerId)}>
+        <Button weight="primary" icon={ExternalLink} onClick={() => onOpenCustomer(customerId)}>
           Open customer
-        </button>
+        </Button>
       )}
       {actions?.discard && (
-        <button type="button" disabled={busy} onClick={onDiscard}>
+        <Button weight="danger" icon={Trash2} disabled={busy} onClick={onDiscard} className="draft-discard">
           Discard draft…
-        </button>
+        </Button>
       )}
     </div>
   );

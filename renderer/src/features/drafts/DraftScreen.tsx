@@ -118,7 +118,9 @@ function DraftEditor({ session, opened }: { session: DraftSession; opened: Draft
   return (
     <div className="drafts">
       <form className="draft" aria-labelledby="draft-title" onSubmit={submit} noValidate>
-        <h2 id="draft-title">New customer</h2>
+        <header className="screen-header">
+          <h2 id="draft-title">New customer</h2>
+        </header>
         <DraftState ref={stateRef} status={status} saveState={saveState} />
         {control.formMessage && <p role="alert">{control.formMessage}</p>}
         {problem && <p role="alert">{problem}</p>}

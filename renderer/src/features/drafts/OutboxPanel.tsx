@@ -1,11 +1,14 @@
+import { SendHorizontal } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import type { OutboxStatus } from '../../../../contract/drafts.ts';
 import { useAppStore } from '../../store.ts';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
-import { outboxSummary, SERVICE_UNREACHABLE, stateLabel, submitAllUnavailable } from './draft-states.ts';
+import { statusLook } from '../queue/status-look.ts';
+import { outboxSummary, SERVICE_UNREACHABLE, submitAllUnavailable } from './draft-states.ts';
 import { useOutboxStore } from './outbox-store.ts';
 
 interface OutboxPanelProps {
@@ -42,6 +45,7 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
       <ReasonButton
         unavailable={status && submitAllUnavailable(status.counts)}
         busy={submitting}
+        icon={SendHorizontal}
         onClick={() => void submitAll()}
       >
         Submit all
@@ -63,7 +67,7 @@ export function OutboxPanel({ currentId, beforeSubmitAll }: OutboxPanelProps) {
                 {draft.name || 'Unnamed draft'}
               </button>
             )}{' '}
-            <span className="outbox-draft-state">{stateLabel(draft.status)}</span>
+            <StatusBadge {...statusLook('drafts', draft.status)} />
           </li>
         ))}
       </ul>
@@ -80,7 +84,7 @@ function OutboxSummary({ status }: { status: OutboxStatus }) {
     <div className="outbox-summary">
       <p>{outboxSummary(status.counts)}</p>
       {waiting && !status.online && (
-        <p role="status" className="notice-warning outbox-unreachable">
+        <p role="status" className="notice notice-warning outbox-unreachable">
           {SERVICE_UNREACHABLE}
         </p>
       )}

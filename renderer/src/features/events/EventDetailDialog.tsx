@@ -15,7 +15,7 @@ export function EventDetailDialog() {
       {!data && !detail?.problem && <p role="status">Loading the event…</p>}
       {data && (
         <div className="event-detail">
-          <dl className="event-detail-facts">
+          <dl className="facts event-detail-facts">
             <dt>Topic</dt>
             <dd>
               <code>{data.event.topic}</code>
@@ -44,7 +44,9 @@ export function EventDetailDialog() {
             // A scroller the keyboard can reach: the payload may be wider or taller than the dialog.
             <section className="event-payload" aria-label="Payload">
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroller must take focus to scroll by keyboard. */}
-              <pre tabIndex={0}>{data.payload}</pre>
+              <pre className="code-block" tabIndex={0}>
+                {data.payload}
+              </pre>
             </section>
           ) : (
             <p>{data.payloadProblem}</p>

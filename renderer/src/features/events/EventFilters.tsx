@@ -1,7 +1,10 @@
+import { X } from 'lucide-react';
 import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { topicText } from '../../../../contract/event-topics.ts';
+import { Button } from '../../ui/Button.tsx';
 import { CustomerIdFilter } from '../../ui/CustomerIdFilter.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
 /**
@@ -18,26 +21,30 @@ export function EventFilters() {
   const options = topic && !topics.includes(topic) ? [topic, ...topics] : topics;
   const active = activeFilterText(topic, customerId.trim());
   return (
-    <fieldset className="event-log-filters">
+    <fieldset className="filter-bar log-filters">
       <legend className="visually-hidden">Filter</legend>
-      <label htmlFor={`${id}-topic`}>Topic</label>
-      <select id={`${id}-topic`} value={topic} onChange={(event) => setTopic(event.target.value)}>
-        <option value="">All topics</option>
-        {options.map((name) => (
-          <option key={name} value={name}>
-            {topicText(name)}
-          </option>
-        ))}
-      </select>
-      <CustomerIdFilter value={customerId} onChange={setCustomerId} />
+      <span className="filter-item">
+        <label htmlFor={`${id}-topic`}>Topic</label>
+        <Select id={`${id}-topic`} value={topic} onChange={(event) => setTopic(event.target.value)}>
+          <option value="">All topics</option>
+          {options.map((name) => (
+            <option key={name} value={name}>
+              {topicText(name)}
+            </option>
+          ))}
+        </Select>
+      </span>
+      <span className="filter-item">
+        <CustomerIdFilter value={customerId} onChange={setCustomerId} />
+      </span>
       {active && (
         <>
-          <output className="event-log-active-filter" htmlFor={`${id}-topic`}>
+          <output className="log-active-filter" htmlFor={`${id}-topic`}>
             {active}
           </output>
-          <button type="button" onClick={clearFilter}>
+          <Button size="sm" weight="quiet" icon={X} onClick={clearFilter}>
             Clear filter
-          </button>
+          </Button>
         </>
       )}
     </fieldset>

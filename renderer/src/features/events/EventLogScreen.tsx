@@ -22,19 +22,21 @@ export function EventLogScreen() {
   useWatch(useEventLogStore.getState().watch);
 
   return (
-    <section className="event-log" aria-labelledby="event-log-title">
-      <header className="event-log-header">
+    <section className="log-screen event-log" aria-labelledby="event-log-title">
+      <header className="screen-header">
         <h2 id="event-log-title">Events</h2>
-        <EventFilters />
-        {/* What the filter shows (all of it, not only the rows loaded), as JSON Lines. */}
-        <ExportFileButton
-          label="Export JSON Lines"
-          noun={{ one: 'event', many: 'events' }}
-          make={async () => eventsFile(await useEventLogStore.getState().exportShown())}
-        />
+        {/* Not a live region: while events pour in, it would speak over everything else. */}
+        <p className="log-count">{total === null ? '' : countText(total, filtered)}</p>
+        <div className="screen-tools">
+          {/* What the filter shows (all of it, not only the rows loaded), as JSON Lines. */}
+          <ExportFileButton
+            label="Export JSON Lines"
+            noun={{ one: 'event', many: 'events' }}
+            make={async () => eventsFile(await useEventLogStore.getState().exportShown())}
+          />
+        </div>
       </header>
-      {/* Not a live region: while events pour in, it would speak over everything else. */}
-      <p className="event-log-count">{total === null ? '' : countText(total, filtered)}</p>
+      <EventFilters />
       {problem && <p role="alert">{problem}</p>}
       <EventLogTable filtered={filtered} />
       <EventDetailDialog />

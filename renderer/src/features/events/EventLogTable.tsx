@@ -1,12 +1,13 @@
+import { Activity, ShieldCheck, ShieldQuestion } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import { topicText } from '../../../../contract/event-topics.ts';
 import type { EventRow } from '../../../../contract/webhooks.ts';
-import { useAppStore } from '../../store.ts';
-import { formatDateTime } from '../../ui/time.tsx';
+import { formatCompactDateTime as formatCompact, formatDateTime } from '../../ui/time.tsx';
 import { type WindowedRowProps, WindowedTable } from '../../ui/WindowedTable.tsx';
+import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
-const ROW_HEIGHT = 44;
+const ROW_HEIGHT = 40;
 const COLUMNS = ['Time', 'Topic', 'Customer', 'Signature', 'Duplicates'] as const;
 
 /** The event log, newest first, as a windowed table, as the queue's list is. */
@@ -19,7 +20,7 @@ export function EventLogTable({ filtered }: { filtered: boolean }) {
     <WindowedTable
       label="Events"
       columns={COLUMNS}
-      rowClass="event-row"
+      rowClass="log-row event-row"
       rowHeight={ROW_HEIGHT}
       pages={pages}
       total={total}
@@ -27,7 +28,12 @@ export function EventLogTable({ filtered }: { filtered: boolean }) {
       showRange={showRange}
       rowKey={(row) => row.id}
       renderRow={(row, { index, style }) => <EventLogRow row={row} index={index} style={style} />}
-      empty={filtered ? 'No events match this filter.' : 'No events received yet.'}
+      empty={{
+        icon: Activity,
+        title: 'No events received yet',
+        text: 'The service’s events appear here as they arrive.',
+      }}
+      filtered={{ on: filtered, noun: 'events' }}
     />
   );
 }
@@ -46,15 +52,18 @@ function EventLogRow({ row, index, style }: EventLogRowProps) {
     <tr
       aria-rowindex={index + 2}
       aria-current={highlighted || undefined}
-      className="event-row event-row-openable"
+      className="log-row event-row log-row-openable"
       style={style}
       onClick={(event) => {
         if (!(event.target as Element).closest('button')) open();
       }}
     >
       <td>
-        <time dateTime={row.created} title={`Received ${formatDateTime(row.receivedAt)}`}>
-          {formatDateTime(row.created)}
+        <time
+          dateTime={row.created}
+          title={`Sent ${formatDateTime(row.created)}, received ${formatDateTime(row.receivedAt)}`}
+        >
+          {formatCompact(row.created)}
         </time>
       </td>
       <td className="event-topic">
@@ -62,33 +71,20 @@ function EventLogRow({ row, index, style }: EventLogRowProps) {
           {topicText(row.topic)}
         </button>
       </td>
-      <td className="event-customer">
-        {row.customerId ? <EventCustomer customerId={row.customerId} name={row.customerName} /> : '—'}
-      </td>
-      <td>
+      <CustomerCell id={row.customerId} name={row.customerName} />
+      <td className="event-signature">
         {row.signatureVerified ? (
-          'Verified'
+          <>
+            <ShieldCheck aria-hidden="true" className="event-signature-icon event-signature-verified" />{' '}
+            Verified
+          </>
         ) : (
-          <span title="Fetched from the service while catching up, not delivered signed">Fetched</span>
+          <span title="Fetched from the service while catching up, not delivered signed">
+            <ShieldQuestion aria-hidden="true" className="event-signature-icon" /> Fetched
+          </span>
         )}
       </td>
       <td className="event-duplicates">{row.duplicatesSeen}</td>
     </tr>
-  );
-}
-
-/** The customer an event names: opens it when Vetted knows it (the filter narrows the log to it). */
-function EventCustomer({ customerId, name }: { customerId: string; name: string | null }) {
-  return name ? (
-    <button
-      type="button"
-      className="link-button"
-      title="Open this customer"
-      onClick={() => useAppStore.getState().openCustomer(customerId)}
-    >
-      {name}
-    </button>
-  ) : (
-    <code title="Not a customer Vetted follows">{customerId}</code>
   );
 }

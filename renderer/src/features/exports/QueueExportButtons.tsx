@@ -1,6 +1,8 @@
+import { FileLock2 } from 'lucide-react';
 import { useState } from 'react';
 import { QueueExportInputSchema } from '../../../../contract/case.ts';
 import { api } from '../../api.ts';
+import { Button } from '../../ui/Button.tsx';
 import { downloadFile } from '../../ui/download.ts';
 import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
@@ -25,9 +27,9 @@ export function QueueExportButtons() {
   return (
     <>
       <ExportFileButton label="Export view (CSV)" noun={ROWS} make={() => exportView()} />
-      <button type="button" onClick={() => setAsking(true)}>
+      <Button weight="quiet" icon={FileLock2} onClick={() => setAsking(true)}>
         Export with names…
-      </button>
+      </Button>
       <span role="status" className="visually-hidden">
         {done}
       </span>

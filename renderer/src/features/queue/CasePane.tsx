@@ -1,5 +1,14 @@
-import { useEffect, useRef } from 'react';
-import { CustomerView } from '../customer/CustomerView.tsx';
+import { MousePointerClick } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+
+/**
+ * The case panel is a chunk of its own: the queue's rows paint without it (bench/start-up.ts), and the case
+ * that opens on start is fetched right after them.
+ */
+const CustomerView = lazy(() =>
+  import('../customer/CustomerView.tsx').then((module) => ({ default: module.CustomerView })),
+);
 
 /** The case panel's heading: opening a case moves focus there, so a screen reader starts at its name. */
 const HEADING_ID = 'customer-title';
@@ -38,11 +47,13 @@ export function CasePane({ customerId, focusRequest, onBack }: CasePaneProps) {
   return (
     <section ref={paneRef} className="case-pane" aria-label="Case">
       {customerId ? (
-        <CustomerView id={customerId} onBack={onBack} />
+        <Suspense fallback={<p className="hint case-loading">Loading the case…</p>}>
+          <CustomerView id={customerId} onBack={onBack} />
+        </Suspense>
       ) : (
-        <p className="case-pane-empty">
+        <EmptyState icon={MousePointerClick} title="No case open">
           Select a case in the queue (j and k, or the arrow keys) to see it here.
-        </p>
+        </EmptyState>
       )}
     </section>
   );

@@ -1,5 +1,7 @@
+import { SlidersHorizontal, X } from 'lucide-react';
 import { Fragment, useId } from 'react';
 import type { QueueFilters as Filters } from '../../../../contract/queue-view.ts';
+import { Button } from '../../ui/Button.tsx';
 import { useQueueStore } from './queue-store.ts';
 
 type DayField = 'createdFrom' | 'createdTo' | 'changedFrom' | 'changedTo';
@@ -29,7 +31,10 @@ export function QueueFilters() {
   const active = Object.keys(filters).length;
   return (
     <details className="queue-filters">
-      <summary>Filters{active > 0 ? ` (${active} on)` : ''}</summary>
+      <summary>
+        <SlidersHorizontal aria-hidden="true" className="queue-filters-icon" />
+        Filters{active > 0 ? ` (${active} on)` : ''}
+      </summary>
       <form aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
         {RANGES.map((range) => (
           <fieldset key={range.legend}>
@@ -49,7 +54,7 @@ export function QueueFilters() {
           </fieldset>
         ))}
         {FLAGS.map((flag) => (
-          <label key={flag.key}>
+          <label key={flag.key} className="checkbox">
             <input
               type="checkbox"
               checked={filters[flag.key] ?? false}
@@ -59,9 +64,9 @@ export function QueueFilters() {
           </label>
         ))}
         {active > 0 && (
-          <button type="button" onClick={() => setFilters({})}>
+          <Button size="sm" weight="quiet" icon={X} onClick={() => setFilters({})}>
             Clear filters
-          </button>
+          </Button>
         )}
       </form>
     </details>

@@ -1,33 +1,37 @@
-import { type CSSProperties, type RefObject, useEffect, useRef } from 'react';
+import { SearchX, UsersRound } from 'lucide-react';
+import { type CSSProperties, type RefObject, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QueueRow } from '../../../../contract/queue.ts';
-import { loadScreensSoon } from '../../screens.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
 import { useNow } from '../../ui/time.tsx';
 import { useWindowedList } from '../../ui/use-windowed-list.ts';
 import { rowAt } from '../../ui/windowed-pages.ts';
 import { useOverdueStore } from './overdue-store.ts';
-import { QueueGridHeader } from './QueueGridHeader.tsx';
+import { HEADER_HEIGHT, QueueGridHeader } from './QueueGridHeader.tsx';
 import { QueueGridRow, rowId } from './QueueGridRow.tsx';
 import { ROWS_PAINTED_MEASURE, useQueueStore } from './queue-store.ts';
+import { useQueueColumns } from './use-queue-columns.ts';
 
 /** Rows have one height, so the scroll height is exact without measuring anything. */
-const ROW_HEIGHT = 48;
+const ROW_HEIGHT = 52;
 const OVERSCAN = 6;
 
 interface QueueGridProps {
   /** The grid itself: it keeps focus while the reviewer moves, the selected row its active descendant. */
   gridRef: RefObject<HTMLTableElement | null>;
   onPick(row: QueueRow): void;
+  /** The list's rows are on screen: the shell fetches the other screens then. */
+  onRowsPainted(): void;
 }
 
 /**
  * The queue as a virtualized grid: column headers, then only the rows on screen (and a few around) in
- * the DOM; the store holds only their pages. Screen readers hear its length (aria-rowcount) and each
- * row's place (aria-rowindex).
+ * the DOM; the store holds only their pages. The grid is its own scroller, so the one tab stop that takes
+ * the keyboard (j/k, the arrows) is also what scrolls. Screen readers hear its length (aria-rowcount) and
+ * each row's place (aria-rowindex).
  */
-export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
-  const scrollRef = useRef<HTMLTableSectionElement>(null);
-  const { pages, total, selectedId, cursor, scrollRequest, queryVersion, section, search, askedAt, capped } =
+export function QueueGrid({ gridRef, onPick, onRowsPainted }: QueueGridProps) {
+  const { pages, total, selectedId, cursor, scrollRequest, queryVersion, search, askedAt, capped } =
     useQueueStore(
       useShallow((state) => ({
         pages: state.pages,
@@ -36,7 +40,6 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
         cursor: state.cursor,
         scrollRequest: state.scrollRequest,
         queryVersion: state.queryVersion,
-        section: state.section,
         search: state.search,
         askedAt: state.askedAt,
         capped: state.capped,
@@ -46,13 +49,15 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
   useOverdueStore((state) => state.overdue);
   const overdue = useOverdueStore.getState().isOverdue;
   const now = useNow();
+  const columns = useQueueColumns(gridRef);
   const { virtualizer, items } = useWindowedList({
     total,
-    scrollRef,
+    scrollRef: gridRef,
     rowHeight: ROW_HEIGHT,
     overscan: OVERSCAN,
     showRange,
     queryVersion,
+    scrollMargin: HEADER_HEIGHT,
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only keyboard moves scroll, not every change of cursor.
@@ -65,10 +70,11 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
     if (askedAt === null || !shownRows) return;
     rowsPainted();
     measureUntilPainted(askedAt);
-    loadScreensSoon();
-  }, [askedAt, shownRows, rowsPainted]);
+    onRowsPainted();
+  }, [askedAt, shownRows, rowsPainted, onRowsPainted]);
 
   const activeShown = items.some((item) => rowAt(pages, item.index)?.id === selectedId);
+  const top = (start: number) => start - HEADER_HEIGHT;
   return (
     <div className="queue-list-pane">
       <table
@@ -80,14 +86,10 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
         tabIndex={0}
         aria-activedescendant={selectedId && activeShown ? rowId(selectedId) : undefined}
         className="queue-grid"
+        style={{ '--queue-columns': columns.template } as CSSProperties}
       >
-        <QueueGridHeader />
-        {/* The scroll height is the spacer after the rows (CSS), so only the rows on screen are in the DOM. */}
-        <tbody
-          ref={scrollRef}
-          className="queue-list"
-          style={{ '--queue-height': `${virtualizer.getTotalSize()}px` } as CSSProperties}
-        >
+        <QueueGridHeader columns={columns} />
+        <tbody className="queue-list" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rowAt(pages, item.index);
             if (!row) {
@@ -96,7 +98,7 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
                   key={item.key}
                   aria-rowindex={item.index + 2}
                   className="queue-row queue-row-loading"
-                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                  style={{ transform: `translateY(${top(item.start)}px)`, height: ROW_HEIGHT }}
                 >
                   <td>Loading…</td>
                 </tr>
@@ -107,11 +109,11 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
                 key={row.id}
                 row={row}
                 index={item.index}
+                columns={columns.visible}
                 selected={row.id === selectedId}
                 overdue={overdue(row.section, row.statusSince, now)}
-                showSection={section === 'all'}
                 now={now}
-                top={item.start}
+                top={top(item.start)}
                 height={ROW_HEIGHT}
                 onPick={() => {
                   select(row.id, item.index);
@@ -123,13 +125,18 @@ export function QueueGrid({ gridRef, onPick }: QueueGridProps) {
           })}
         </tbody>
       </table>
-      {total === 0 && (
-        <p className="queue-empty">
-          {search ? `No customers match “${search}” here.` : 'No customers in this section.'}
-        </p>
-      )}
+      {total === 0 &&
+        (search ? (
+          <EmptyState icon={SearchX} title={`No customers match “${search}” here`}>
+            Try another name or e-mail, or look in All.
+          </EmptyState>
+        ) : (
+          <EmptyState icon={UsersRound} title="No customers in this section">
+            Cases arrive here as the service reports them, or when you add or import customers.
+          </EmptyState>
+        ))}
       {capped && (
-        <p className="queue-capped">
+        <p className="queue-capped hint">
           More than 1,000 match: the list shows the first 1,000. Narrow the search to see others.
         </p>
       )}

@@ -1,34 +1,87 @@
-import { type QueueRow, SECTION_TITLES } from '../../../../contract/queue.ts';
+import { AlarmClock, Ban, TriangleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { QueueRow } from '../../../../contract/queue.ts';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { Tag } from '../../ui/Tag.tsx';
 import { TimeSince } from '../../ui/time.tsx';
+import type { ColumnId } from './queue-columns.ts';
+import { statusLook } from './status-look.ts';
 
 export const rowId = (id: string) => `queue-row-${id}`;
 
 interface QueueGridRowProps {
   row: QueueRow;
   index: number;
+  columns: readonly ColumnId[];
   selected: boolean;
   overdue: boolean;
-  /** The whole queue is shown: each row says its section. */
-  showSection: boolean;
   now: number;
   top: number;
   height: number;
   onPick(): void;
 }
 
-/** One case in the queue's grid: its cells line up under the column headers. */
+/** One case in the queue's grid: its cells line up under the column headers shown. */
 export function QueueGridRow({
   row,
   index,
+  columns,
   selected,
   overdue,
-  showSection,
   now,
   top,
   height,
   onPick,
 }: QueueGridRowProps) {
   const classes = ['queue-row', row.gone && 'queue-row-gone', overdue && 'queue-row-overdue'].filter(Boolean);
+  const look = statusLook(row.section, row.status);
+  const note = row.latestNote ?? null;
+  const cells: Record<ColumnId, () => ReactNode> = {
+    name: () => (
+      <td key="name" className="queue-cell-name">
+        <span className="queue-row-name">{row.name}</span>{' '}
+        {row.gone ? (
+          <Tag tone="danger" icon={Ban} title="The service answered “not found” for this customer">
+            Gone from the service
+          </Tag>
+        ) : row.note ? (
+          // The service's word on the case (why the last document was rejected): what triage needs, so it
+          // takes the e-mail's place; the e-mail stays on hover and in the case.
+          <span className="queue-row-note" title={`${row.note}\n${row.email}`}>
+            <TriangleAlert aria-hidden="true" className="queue-row-note-icon" />
+            {row.note}
+          </span>
+        ) : (
+          <span className="queue-row-email">{row.email}</span>
+        )}
+      </td>
+    ),
+    status: () => (
+      <td key="status" className="queue-cell-status">
+        <StatusBadge {...look} title={row.section === 'other' ? undefined : row.status} />
+      </td>
+    ),
+    waiting: () => (
+      <td key="waiting" className="queue-cell-waiting">
+        <TimeSince since={row.statusSince} now={now} />
+        {overdue && (
+          <Tag tone="danger" icon={AlarmClock}>
+            Overdue
+          </Tag>
+        )}
+      </td>
+    ),
+    lastChange: () => (
+      <td key="lastChange" className="queue-cell-change">
+        {row.changedAt ? <TimeSince since={row.changedAt} now={now} /> : '—'}
+      </td>
+    ),
+    note: () => (
+      <td key="note" className="queue-cell-note" title={note ?? undefined}>
+        {note}
+      </td>
+    ),
+  };
   return (
     <tr
       id={rowId(row.id)}
@@ -38,28 +91,7 @@ export function QueueGridRow({
       style={{ transform: `translateY(${top}px)`, height }}
       onClick={onPick}
     >
-      <td className="queue-cell-name">
-        <span className="queue-row-name">{row.name}</span>{' '}
-        <span className="queue-row-email">{row.email}</span>
-      </td>
-      <td className="queue-cell-status">
-        {row.status}
-        {showSection && <span className="queue-row-section"> · {SECTION_TITLES[row.section]}</span>}
-        {row.gone && <span className="badge badge-gone"> gone</span>}
-      </td>
-      <td className="queue-cell-waiting">
-        <TimeSince since={row.statusSince} now={now} />
-        {overdue && (
-          <span className="overdue-mark">
-            {' '}
-            <span aria-hidden="true">⚠</span> Overdue
-          </span>
-        )}
-      </td>
-      <td className="queue-cell-change">
-        {row.changedAt ? <TimeSince since={row.changedAt} now={now} /> : '—'}
-      </td>
-      <td className="queue-cell-note">{row.note}</td>
+      {columns.map((column) => cells[column]())}
     </tr>
   );
 }

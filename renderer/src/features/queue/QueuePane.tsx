@@ -1,20 +1,21 @@
+import { RefreshCw } from 'lucide-react';
 import { type RefObject, useEffect } from 'react';
 import type { QueueRow } from '../../../../contract/queue.ts';
-import { QueueFilters } from './QueueFilters.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { QueueGrid } from './QueueGrid.tsx';
 import { useQueueStore } from './queue-store.ts';
-import { SectionNav } from './SectionNav.tsx';
 
 interface QueuePaneProps {
   gridRef: RefObject<HTMLTableElement | null>;
   onPick(row: QueueRow): void;
+  onRowsPainted(): void;
 }
 
 /**
  * The left side of the split view. While the pointer is over the list or the keyboard is in it, the
  * reviewer is at work there: live updates that would move rows wait, and a button offers them.
  */
-export function QueuePane({ gridRef, onPick }: QueuePaneProps) {
+export function QueuePane({ gridRef, onPick, onRowsPainted }: QueuePaneProps) {
   const pendingUpdates = useQueueStore((state) => state.pendingUpdates);
   const { setInteracting, applyUpdates } = useQueueStore.getState();
   useEffect(() => {
@@ -43,18 +44,14 @@ export function QueuePane({ gridRef, onPick }: QueuePaneProps) {
   }, [gridRef, setInteracting]);
   return (
     <div className="queue-pane">
-      <div className="queue-side">
-        <SectionNav />
-        <QueueFilters />
-      </div>
       <div className="queue-updates" aria-live="polite">
         {pendingUpdates > 0 && (
-          <button type="button" onClick={applyUpdates}>
+          <Button size="sm" icon={RefreshCw} onClick={applyUpdates}>
             {pendingUpdates === 1 ? '1 update' : `${pendingUpdates} updates`} — show
-          </button>
+          </Button>
         )}
       </div>
-      <QueueGrid gridRef={gridRef} onPick={onPick} />
+      <QueueGrid gridRef={gridRef} onPick={onPick} onRowsPainted={onRowsPainted} />
     </div>
   );
 }

@@ -9,14 +9,20 @@ import { JobProgress } from '../jobs/JobProgress.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
 import { CasePane } from './CasePane.tsx';
 import { useOverdueStore } from './overdue-store.ts';
+import { QueueFilters } from './QueueFilters.tsx';
 import { QueuePane } from './QueuePane.tsx';
 import { QueueToolbar } from './QueueToolbar.tsx';
 import { useQueueStore } from './queue-store.ts';
+import { SectionNav } from './SectionNav.tsx';
 import { SplitView } from './SplitView.tsx';
+import { useOpenOnStart } from './use-open-on-start.ts';
 import { useRouteSync } from './use-route-sync.ts';
 
-/** The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address. */
-export function QueueScreen() {
+/**
+ * The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address.
+ * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens).
+ */
+export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
   const gridRef = useRef<HTMLTableElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -32,6 +38,7 @@ export function QueueScreen() {
   useWatch(useQueueStore.getState().watch);
   useWatch(useOverdueStore.getState().watch);
   useRouteSync();
+  useOpenOnStart();
 
   useEffect(() => {
     const { reload, loadImportAvailability } = useQueueStore.getState();
@@ -83,7 +90,7 @@ export function QueueScreen() {
 
   return (
     <section className="queue" aria-labelledby="queue-title">
-      <header className="queue-header">
+      <header className="screen-header queue-header">
         <h2 id="queue-title">Queue</h2>
         <QueueToolbar
           searchRef={searchRef}
@@ -98,10 +105,16 @@ export function QueueScreen() {
         {notice}
       </p>
       {problem && <p role="alert">{problem}</p>}
-      <SplitView
-        list={<QueuePane gridRef={gridRef} onPick={open} />}
-        detail={<CasePane customerId={customerId} focusRequest={focusRequest} onBack={backToList} />}
-      />
+      <div className="queue-body">
+        <div className="queue-side">
+          <SectionNav />
+          <QueueFilters />
+        </div>
+        <SplitView
+          list={<QueuePane gridRef={gridRef} onPick={open} onRowsPainted={onRowsPainted} />}
+          detail={<CasePane customerId={customerId} focusRequest={focusRequest} onBack={backToList} />}
+        />
+      </div>
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />
       <AddCustomerDialog
         open={adding}

@@ -1,4 +1,6 @@
+import { CloudDownload, Keyboard, Plus, RefreshCw, Search } from 'lucide-react';
 import type { RefObject } from 'react';
+import { Button, IconButton } from '../../ui/Button.tsx';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
 import { QueueExportButtons } from '../exports/QueueExportButtons.tsx';
 import { isRunning, useJobStore } from '../jobs/job-store.ts';
@@ -29,37 +31,45 @@ export function QueueToolbar({ searchRef, listRef, onOpenFirst, onAdd, onHelp }:
 
   return (
     <div className="queue-toolbar">
-      <input
-        ref={searchRef}
-        type="search"
-        className="queue-search"
-        aria-label="Search customers"
-        aria-keyshortcuts="/"
-        placeholder="Search by name or email  ( / )"
-        autoComplete="off"
-        spellCheck={false}
-        value={search}
-        onChange={(event) => setSearch(event.target.value)}
-        onKeyDown={(event) => {
-          // From the search box straight into the results, as in any search-as-you-type list.
-          if (event.key === 'Enter') {
-            event.preventDefault();
-            onOpenFirst();
-          } else if (event.key === 'ArrowDown') {
-            event.preventDefault();
-            if (!useQueueStore.getState().selectedId) moveBy(1);
-            listRef.current?.focus();
-          } else if (event.key === 'Escape' && search === '') {
-            listRef.current?.focus();
-          }
-        }}
-      />
-      <button type="button" onClick={onAdd}>
+      <span className="search-field">
+        <Search aria-hidden="true" className="search-field-icon" />
+        <input
+          ref={searchRef}
+          type="search"
+          className="queue-search"
+          aria-label="Search customers"
+          aria-keyshortcuts="/"
+          placeholder="Search by name or e-mail"
+          autoComplete="off"
+          spellCheck={false}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          onKeyDown={(event) => {
+            // From the search box straight into the results, as in any search-as-you-type list.
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              onOpenFirst();
+            } else if (event.key === 'ArrowDown') {
+              event.preventDefault();
+              if (!useQueueStore.getState().selectedId) moveBy(1);
+              listRef.current?.focus();
+            } else if (event.key === 'Escape' && search === '') {
+              listRef.current?.focus();
+            }
+          }}
+        />
+        <span className="key-hint search-field-key" aria-hidden="true">
+          /
+        </span>
+      </span>
+      <Button icon={Plus} onClick={onAdd}>
         Add customer
-      </button>
+      </Button>
       <ReasonButton
         unavailable={importUnavailable}
         busy={isRunning(jobs.import)}
+        weight="quiet"
+        icon={CloudDownload}
         onClick={() => void start('import')}
       >
         Import from service
@@ -67,14 +77,14 @@ export function QueueToolbar({ searchRef, listRef, onOpenFirst, onAdd, onHelp }:
       <ReasonButton
         unavailable={null}
         busy={isRunning(jobs.reconcile)}
+        weight="quiet"
+        icon={RefreshCw}
         onClick={() => void start('reconcile')}
       >
         Refresh all
       </ReasonButton>
       <QueueExportButtons />
-      <button type="button" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={onHelp}>
-        ?
-      </button>
+      <IconButton icon={Keyboard} label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={onHelp} />
     </div>
   );
 }

@@ -1,8 +1,11 @@
+import { AlarmClock } from 'lucide-react';
 import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/queue.ts';
 import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP } from '../../../../contract/queue-view.ts';
+import type { SectionFilter } from '../../route.ts';
 import { useAppStore } from '../../store.ts';
 import { useOverdueStore } from './overdue-store.ts';
-import { type SectionFilter, useQueueStore } from './queue-store.ts';
+import { useQueueStore } from './queue-store.ts';
+import { sectionIcon } from './status-look.ts';
 
 const FILTERS: { value: SectionFilter; title: string }[] = [
   { value: 'all', title: 'All' },
@@ -37,13 +40,16 @@ export function SectionNav() {
       <ul>
         {FILTERS.map((filter) => {
           const late = overdue && isAgeing(filter.value) ? overdue.counts[filter.value] : 0;
+          const Icon = sectionIcon(filter.value);
           return (
             <li key={filter.value}>
               <button
                 type="button"
+                className="queue-section"
                 aria-pressed={section === filter.value}
                 onClick={() => open(filter.value)}
               >
+                <Icon aria-hidden="true" className="queue-section-icon" />
                 <span className="queue-section-title">{filter.title}</span>{' '}
                 <span className="queue-section-count">
                   {counts && !(capped && filter.value !== 'drafts' && countOf(filter.value, counts) === 0)
@@ -53,7 +59,8 @@ export function SectionNav() {
                 {late > 0 && (
                   <span className="queue-section-overdue">
                     {' '}
-                    <span aria-hidden="true">⚠</span> {formatCount(late)} overdue
+                    <AlarmClock aria-hidden="true" className="queue-section-overdue-icon" />
+                    {formatCount(late)} overdue
                   </span>
                 )}
               </button>

@@ -1,16 +1,20 @@
 import { type ReactNode, useState } from 'react';
+import { ResizeHandle } from '../../ui/ResizeHandle.tsx';
 
 const STORAGE_KEY = 'vetted.queue.listWidth';
-const MIN = 320;
+const MIN = 360;
 const MAX = 1100;
-const STEP = 24;
-const DEFAULT = 560;
+/** Until the reviewer moves it, the list takes this share of the room beside the sections. */
+const DEFAULT_SHARE = 0.5;
+/** The window's width that is not the split's: the screen's padding, the sections and the gap (CSS). */
+const AROUND_SPLIT = 268;
 
 const clamp = (width: number) => Math.min(MAX, Math.max(MIN, Math.round(width)));
 
 function rememberedWidth(): number {
   const stored = Number(localStorage.getItem(STORAGE_KEY));
-  return Number.isFinite(stored) && stored > 0 ? clamp(stored) : DEFAULT;
+  if (Number.isFinite(stored) && stored > 0) return clamp(stored);
+  return clamp((window.innerWidth - AROUND_SPLIT) * DEFAULT_SHARE);
 }
 
 interface SplitViewProps {
@@ -20,7 +24,8 @@ interface SplitViewProps {
 
 /**
  * The queue on the left, the case on the right, with a separator between them that the pointer drags
- * and the arrow keys move (Home and End to the ends); the width is remembered on this computer.
+ * and the arrow keys move (Home and End to the ends); the width is remembered on this computer. The case
+ * keeps at least 480 px where the window has them, whatever the list was set to on a wider one.
  */
 export function SplitView({ list, detail }: SplitViewProps) {
   const [width, setWidth] = useState(rememberedWidth);
@@ -29,44 +34,22 @@ export function SplitView({ list, detail }: SplitViewProps) {
     setWidth(clamped);
     localStorage.setItem(STORAGE_KEY, String(clamped));
   };
-  const keys: Record<string, () => void> = {
-    ArrowLeft: () => resize(width - STEP),
-    ArrowRight: () => resize(width + STEP),
-    Home: () => resize(MIN),
-    End: () => resize(MAX),
-  };
   return (
-    <div className="split" style={{ gridTemplateColumns: `${width}px auto minmax(0, 1fr)` }}>
+    <div
+      className="split"
+      style={{
+        gridTemplateColumns: `minmax(${MIN}px, min(${width}px, calc(100% - 492px))) auto minmax(0, 1fr)`,
+      }}
+    >
       {list}
-      {/* biome-ignore lint/a11y/useSemanticElements: an <hr> cannot be focused and moved; a focusable separator is the ARIA pattern for a splitter. */}
-      <div
-        role="separator"
-        aria-orientation="vertical"
-        aria-label="Resize the queue"
-        aria-valuenow={width}
-        aria-valuemin={MIN}
-        aria-valuemax={MAX}
-        tabIndex={0}
+      <ResizeHandle
+        label="Resize the queue"
+        value={width}
+        min={MIN}
+        max={MAX}
+        grows="right"
         className="split-handle"
-        onKeyDown={(event) => {
-          const run = keys[event.key];
-          if (!run) return;
-          event.preventDefault();
-          event.stopPropagation();
-          run();
-        }}
-        onPointerDown={(event) => {
-          const start = event.clientX - width;
-          const target = event.currentTarget;
-          target.setPointerCapture(event.pointerId);
-          const move = (moved: PointerEvent) => resize(moved.clientX - start);
-          const up = () => {
-            target.removeEventListener('pointermove', move);
-            target.removeEventListener('pointerup', up);
-          };
-          target.addEventListener('pointermove', move);
-          target.addEventListener('pointerup', up);
-        }}
+        onResize={resize}
       />
       {detail}
     </div>

@@ -6,13 +6,13 @@ import type { DraftState } from '../../../../contract/drafts.ts';
 import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
 import type { QueueFilters, QueueSort } from '../../../../contract/queue-view.ts';
 import { api } from '../../api.ts';
+import type { SectionFilter } from '../../route.ts';
 import { sharedWatch } from '../../ui/watch.ts';
 import { windowedLoader } from '../../ui/windowed-loader.ts';
 import { indexOfRow, mapRows, PAGE_SIZE, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
 import { earlyWindow } from './early-window.ts';
 import { afterRow, patchPushedRow } from './queue-patch.ts';
 
-export type SectionFilter = QueueWindowInput['section'];
 export type ImportAvailability = ChannelOutput<'customers.importAvailability'>;
 
 /** The name of the `performance` measure from asking for a new list to its rows on screen (bench/queue-render.ts). */

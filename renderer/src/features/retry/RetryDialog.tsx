@@ -1,6 +1,8 @@
+import { Send, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { RetryOutcome as Outcome, RetryPrefill } from '../../../../contract/drafts.ts';
 import { VettedError } from '../../../../contract/errors.ts';
+import { Button } from '../../ui/Button.tsx';
 import { CustomerFields } from '../../ui/customer-form/CustomerFields.tsx';
 import { useCustomerForm } from '../../ui/customer-form/useCustomerForm.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -138,10 +140,13 @@ function RetryForm({
   }
   return (
     <form className="retry-flow" aria-label="Corrected details" onSubmit={review} noValidate>
-      <p className="notice-warning">
-        <strong>One retry only.</strong> The service accepts the corrected details of a customer once: check
-        every field before you send them.
-      </p>
+      <div className="notice notice-warning">
+        <TriangleAlert aria-hidden="true" className="notice-icon" />
+        <p>
+          <strong>One retry only.</strong> The service accepts the corrected details of a customer once: check
+          every field before you send them.
+        </p>
+      </div>
       <p className="hint">
         {prefill.fromDraft
           ? 'Filled in from the draft that created this customer in Vetted. Type the full Social Security number: Vetted never kept it.'
@@ -161,11 +166,11 @@ function RetryForm({
           />
         }
       />
-      <div className="actions">
-        <button type="submit">Send retry…</button>
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
+      <div className="actions dialog-actions">
+        <Button type="submit" weight="primary">
+          Send retry…
+        </Button>
+        <Button onClick={onClose}>Cancel</Button>
       </div>
     </form>
   );
@@ -191,13 +196,11 @@ function RetryConfirm({
         The service allows a single retry. Once it is sent, Vetted cannot send another for this customer,
         whatever the outcome.
       </p>
-      <div className="actions">
-        <button type="button" onClick={onSend}>
+      <div className="actions dialog-actions">
+        <Button weight="primary" icon={Send} onClick={onSend}>
           Send the retry
-        </button>
-        <button type="button" onClick={onBack}>
-          Back to the form
-        </button>
+        </Button>
+        <Button onClick={onBack}>Back to the form</Button>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { SANDBOX_FAULTS, type SandboxFault } from '../../../../contract/sandbox-panel.ts';
 import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
 import { useSandboxStore } from './sandbox-store.ts';
 
@@ -49,7 +50,7 @@ export function SandboxScreen() {
             <p>Gets a token and lists the customers (the sandbox answers on this machine only):</p>
             <section aria-label="curl command">
               {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroller must take focus to scroll by keyboard. */}
-              <pre className="sandbox-curl" tabIndex={0}>
+              <pre className="code-block" tabIndex={0}>
                 {panel.curl}
               </pre>
             </section>
@@ -77,7 +78,7 @@ function FaultControls() {
       </p>
       <div className="sandbox-fault-row">
         <label htmlFor={`${id}-kind`}>Fault to inject</label>
-        <select
+        <Select
           id={`${id}-kind`}
           value={kind}
           onChange={(event) => setKind(event.target.value as SandboxFault | '')}
@@ -88,7 +89,7 @@ function FaultControls() {
               {label}
             </option>
           ))}
-        </select>
+        </Select>
         <ReasonButton
           unavailable={kind === '' ? 'Choose a fault first.' : null}
           busy={busy !== null}

@@ -1,5 +1,6 @@
 import type { SandboxProfile } from '../../../../contract/settings.ts';
 import { Field } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Select.tsx';
 
 const PROFILES: readonly { value: SandboxProfile; label: string }[] = [
   { value: 'interface', label: 'Interface document (default)' },
@@ -23,7 +24,7 @@ export function SandboxProfileField({
       hint="Saving a change restarts the built-in sandbox and reconnects; its customers are kept. “Like today’s real service” issues tokens at /token and has the kba, unverified and deactivated statuses."
     >
       {(control) => (
-        <select
+        <Select
           {...control}
           name="sandboxProfile"
           value={value}
@@ -34,7 +35,7 @@ export function SandboxProfileField({
               {profile.label}
             </option>
           ))}
-        </select>
+        </Select>
       )}
     </Field>
   );

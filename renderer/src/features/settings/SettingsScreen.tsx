@@ -1,7 +1,11 @@
+import { CircleCheck, CircleX, PlugZap } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
+import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { formatDateTime } from '../../ui/time.tsx';
 import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
@@ -116,7 +120,9 @@ export function SettingsScreen() {
 
   return (
     <section aria-labelledby="settings-title" className="settings">
-      <h2 id="settings-title">Settings</h2>
+      <header className="screen-header">
+        <h2 id="settings-title">Settings</h2>
+      </header>
       {settings.problem && <p role="alert">{settings.problem}</p>}
       <form onSubmit={onSubmit} noValidate>
         <fieldset>
@@ -182,7 +188,7 @@ export function SettingsScreen() {
                 hint="Automatic tries today’s form, falls back on the other, and remembers what works for this account."
               >
                 {(control) => (
-                  <select
+                  <Select
                     {...control}
                     name="tokenEndpoint"
                     value={draft.tokenEndpoint}
@@ -193,7 +199,7 @@ export function SettingsScreen() {
                         {text}
                       </option>
                     ))}
-                  </select>
+                  </Select>
                 )}
               </Field>
               {NETWORK_FIELDS.map((field) => (
@@ -239,12 +245,12 @@ export function SettingsScreen() {
           Notify me when a customer’s status changes
         </label>
         <div className="actions">
-          <button type="submit" disabled={saving}>
+          <Button type="submit" weight="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" onClick={() => void testConnection()} disabled={testing}>
+          </Button>
+          <Button icon={PlugZap} onClick={() => void testConnection()} disabled={testing}>
             {testing ? 'Testing…' : 'Test connection'}
-          </button>
+          </Button>
         </div>
         {message && <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p>}
         {test && <ConnectionTestResult test={test} />}
@@ -260,16 +266,19 @@ export function SettingsScreen() {
 function ConnectionTestResult({ test }: { test: ConnectionTest }) {
   if (!test.ok) {
     return (
-      <div role="alert" className="test-result test-failed">
-        Connection failed: {test.message}
+      <div role="alert" className="test-result notice notice-danger">
+        <CircleX aria-hidden="true" className="notice-icon" />
+        <p>Connection failed: {test.message}</p>
       </div>
     );
   }
   return (
-    <div role="status" className="test-result test-ok">
-      Connected. Token valid until{' '}
-      <time dateTime={test.expiresAt}>{new Date(test.expiresAt).toLocaleString()}</time>, with scope:{' '}
-      {test.scope.join(', ')}.
+    <div role="status" className="test-result notice notice-success">
+      <CircleCheck aria-hidden="true" className="notice-icon" />
+      <p>
+        Connected. Token valid until <time dateTime={test.expiresAt}>{formatDateTime(test.expiresAt)}</time>,
+        with scope: {test.scope.join(', ')}.
+      </p>
     </div>
   );
 }

@@ -1,7 +1,9 @@
+import { LogOut } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../../../contract/channels.ts';
 import type { TeamStatus } from '../../../../contract/team.ts';
 import { useAppStore } from '../../store.ts';
+import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
 import { useWatch } from '../../ui/watch.ts';
@@ -84,9 +86,9 @@ function TeamMembership({ status }: { status: TeamStatus }) {
         <button type="button" onClick={() => setNewPassword(true)} disabled={busy}>
           New password…
         </button>
-        <button type="button" onClick={() => setConfirming(true)} disabled={busy}>
+        <Button weight="danger" icon={LogOut} onClick={() => setConfirming(true)} disabled={busy}>
           Leave team
-        </button>
+        </Button>
       </div>
       <OneFieldDialog
         open={newPassword}
@@ -105,19 +107,20 @@ function TeamMembership({ status }: { status: TeamStatus }) {
           This desk forgets the team’s key, your database password and where the team store is. Your own
           journal on this computer stays. To come back you need a join code again.
         </p>
-        <div className="actions">
-          <button
-            type="button"
+        <div className="actions dialog-actions">
+          <Button
+            weight="danger"
+            icon={LogOut}
             onClick={async () => {
               setConfirming(false);
               if (await leave()) document.getElementById('team-title')?.focus();
             }}
           >
             Leave team
-          </button>
-          <button type="button" data-autofocus onClick={() => setConfirming(false)}>
+          </Button>
+          <Button data-autofocus onClick={() => setConfirming(false)}>
             Cancel
-          </button>
+          </Button>
         </div>
       </Dialog>
     </>

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { MIN_PASSPHRASE_LENGTH } from '../../../../contract/vault.ts';
+import { Button } from '../../ui/Button.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useVaultStore } from './vault-store.ts';
 
@@ -61,9 +62,9 @@ function UnlockScreen() {
           />
         )}
         {error && <p role="alert">{error}</p>}
-        <button type="submit" disabled={busy}>
+        <Button type="submit" weight="primary" disabled={busy}>
           {busy ? 'Opening…' : isNew ? 'Create vault' : 'Unlock'}
-        </button>
+        </Button>
       </form>
     </main>
   );

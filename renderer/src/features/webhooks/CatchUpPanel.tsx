@@ -41,7 +41,7 @@ function summaryOf(result: CatchUpResult): string {
 function PausedOffer({ result }: { result: CatchUpResult }) {
   const pending = useWebhooksStore((state) => state.pending);
   return (
-    <div className="notice-warning">
+    <div className="notice notice-warning">
       <p>
         {result.pausedSubscriptions.length === 1
           ? 'A subscription of Vetted is paused'

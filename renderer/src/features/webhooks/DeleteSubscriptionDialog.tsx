@@ -21,7 +21,7 @@ export function DeleteSubscriptionDialog({ subscription, onClose }: DeleteSubscr
           <div className="actions">
             <button
               type="button"
-              className="button-danger"
+              className="button button-danger"
               onClick={() => {
                 onClose();
                 void useWebhooksStore.getState().remove(subscription);

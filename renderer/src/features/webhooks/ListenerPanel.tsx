@@ -30,7 +30,7 @@ export function ListenerPanel({ listener }: { listener: ListenerStatus }) {
           {listener.rejected === 1 ? '1 request' : `${listener.rejected} requests`} since Vetted started
         </dd>
       </dl>
-      {listener.problem && <p className="notice-warning">{listener.problem}</p>}
+      {listener.problem && <p className="notice notice-warning">{listener.problem}</p>}
       <ReasonButton
         unavailable={null}
         busy={relistening}

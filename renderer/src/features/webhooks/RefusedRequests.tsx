@@ -17,7 +17,7 @@ export function RefusedRequests() {
       {problem && <p role="alert">{problem}</p>}
       {log && log.rows.length === 0 && <p>No request has been refused.</p>}
       {log && log.rows.length > 0 && (
-        <table className="webhooks-table">
+        <table className="data-table webhooks-table">
           <caption>
             {log.total > log.rows.length ? `The last ${log.rows.length} of ${log.total}` : `${log.total}`}{' '}
             refused, newest first. “Forwarded for” is what a tunnel claimed, not proven.

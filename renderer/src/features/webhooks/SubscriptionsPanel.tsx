@@ -52,7 +52,7 @@ function SubscriptionTable({ subscriptions, onDelete }: SubscriptionTableProps) 
   const pending = useWebhooksStore((state) => state.pending);
   const { setPaused } = useWebhooksStore.getState();
   return (
-    <table className="webhooks-table">
+    <table className="data-table webhooks-table">
       <thead>
         <tr>
           <th scope="col">URL</th>
@@ -99,6 +99,7 @@ function SubscriptionTable({ subscriptions, onDelete }: SubscriptionTableProps) 
                 {/* aria-disabled rather than disabled while busy: the focus stays on the button pressed. */}
                 <button
                   type="button"
+                  className="button button-secondary button-sm"
                   aria-label={`${toggle} the subscription to ${subscription.url}`}
                   aria-disabled={busy || undefined}
                   onClick={() => {
@@ -109,6 +110,7 @@ function SubscriptionTable({ subscriptions, onDelete }: SubscriptionTableProps) 
                 </button>
                 <button
                   type="button"
+                  className="button button-danger button-sm"
                   aria-label={`Delete the subscription to ${subscription.url}`}
                   aria-disabled={busy || undefined}
                   onClick={() => {

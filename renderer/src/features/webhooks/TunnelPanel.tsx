@@ -40,7 +40,7 @@ export function TunnelPanel({ overview }: { overview: WebhooksOverview }) {
         {tunnel && !failed(tunnel) && tunnel.message}
       </p>
       {tunnel && failed(tunnel) && (
-        <p role="alert" className="test-result test-failed">
+        <p role="alert" className="test-result notice notice-danger">
           {tunnel.message}
         </p>
       )}

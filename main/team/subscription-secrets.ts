@@ -1,0 +1,59 @@
+// A team's webhook subscription secrets in the team store (vetted.webhook_secrets), sealed with the team data
+// key on the hub: whichever hub holds the listener role verifies deliveries signed with a secret another hub
+// chose, and the service's redeliveries of what a dead hub never acknowledged are accepted, not refused.
+import { z } from 'zod';
+import { DecryptError, decryptField, encryptField } from '../crypto.ts';
+import { describeError, type Logger } from '../log/logger.ts';
+import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
+import { parseRows } from './journal/rows.ts';
+import type { Queryable } from './store/sql.ts';
+
+const RowSchema = z.object({ subscription_id: z.string().min(1), secret: z.string().min(1) });
+
+/** The AAD binds a sealed secret to its subscription: a token copied onto another row does not open. */
+const aadOf = (subscriptionId: string) => `team:webhook_secrets/${subscriptionId}/secret`;
+
+export function teamSubscriptionSecrets(options: {
+  db: Queryable;
+  teamKey: Buffer;
+  log: Pick<Logger, 'warn' | 'addSecret'>;
+}): SubscriptionSecrets {
+  const { db, teamKey, log } = options;
+  let known = new Map<string, string>();
+  return {
+    async load() {
+      const { rows } = await db.query('SELECT subscription_id, secret FROM vetted.webhook_secrets');
+      const opened = new Map<string, string>();
+      for (const row of parseRows(RowSchema, 'webhook_secrets', rows)) {
+        try {
+          const secret = decryptField(teamKey, row.secret, aadOf(row.subscription_id));
+          log.addSecret(secret);
+          opened.set(row.subscription_id, secret);
+        } catch (error) {
+          if (!(error instanceof DecryptError)) throw error;
+          // Not sealed with this team's key for this subscription (altered, or copied): its deliveries stay
+          // unverified, and the rest are not held up by it.
+          log.warn('team store: a webhook secret does not open with the team key', {
+            subscriptionId: row.subscription_id,
+            ...describeError(error),
+          });
+        }
+      }
+      known = opened;
+    },
+    has: (id) => known.has(id),
+    all: () => [...known.values()],
+    async keep(id, secret) {
+      await db.query(
+        `INSERT INTO vetted.webhook_secrets (subscription_id, secret) VALUES ($1, $2)
+         ON CONFLICT (subscription_id) DO NOTHING`,
+        [id, encryptField(teamKey, secret, aadOf(id))],
+      );
+      known.set(id, secret);
+    },
+    async forget(id) {
+      await db.query('DELETE FROM vetted.webhook_secrets WHERE subscription_id = $1', [id]);
+      known.delete(id);
+    },
+  };
+}

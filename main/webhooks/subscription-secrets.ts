@@ -1,0 +1,48 @@
+// Where the secrets of the application's webhook subscriptions are kept. The service never shows a
+// subscription's secret again, so whoever must verify its deliveries needs it from here: a desk keeps its own
+// in its vault; a team's hubs keep theirs in the team store, so whichever hub takes the listener role over
+// verifies what another hub subscribed (main/team/subscription-secrets.ts).
+import type { SecretName, Vault } from '../vault/vault.ts';
+
+export interface SubscriptionSecrets {
+  /** Reads what is kept elsewhere into memory: before the listener starts (every delivery reads them). */
+  load(): Promise<void>;
+  has(subscriptionId: string): boolean;
+  /** Every secret kept, for verifying a delivery. */
+  all(): string[];
+  keep(subscriptionId: string, secret: string): Promise<void>;
+  forget(subscriptionId: string): Promise<void>;
+}
+
+const PREFIX = 'webhookSecret:';
+const nameOf = (id: string): SecretName => `${PREFIX}${id}`;
+
+type SecretVault = Pick<Vault, 'names' | 'get' | 'has' | 'set' | 'delete'>;
+
+/** Each in the vault as `webhookSecret:<subscription id>`. */
+export function vaultSubscriptionSecrets(vault: SecretVault): SubscriptionSecrets {
+  return {
+    load: async () => undefined,
+    has: (id) => vault.has(nameOf(id)),
+    all: () =>
+      vault
+        .names()
+        .filter((name) => name.startsWith(PREFIX))
+        .map((name) => vault.get(name))
+        .filter((secret) => secret !== undefined),
+    keep: async (id, secret) => vault.set(nameOf(id), secret),
+    forget: async (id) => vault.delete(nameOf(id)),
+  };
+}
+
+/** Moves the secrets a vault holds into `target` (a hub that kept them in its own vault before). */
+export async function moveVaultSecrets(vault: SecretVault, target: SubscriptionSecrets): Promise<number> {
+  let moved = 0;
+  for (const name of vault.names().filter((one) => one.startsWith(PREFIX))) {
+    const secret = vault.get(name);
+    if (secret !== undefined) await target.keep(name.slice(PREFIX.length), secret);
+    vault.delete(name);
+    moved += 1;
+  }
+  return moved;
+}
