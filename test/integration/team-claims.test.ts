@@ -35,7 +35,11 @@ let serial = 0;
 const team = teamSuite(async (started) => {
   admin = new pg.Client({ connectionString: started.adminUrl });
   await admin.connect();
-  await setReviewerRole(admin, started.reviewers.alice.login, 'lead');
+  await setReviewerRole(admin, {
+    name: started.reviewers.alice.login,
+    role: 'lead',
+    keyFile: started.keyFile,
+  });
 });
 
 beforeAll(() => {

@@ -56,7 +56,7 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
       };
     },
     async setRole(name, role) {
-      const run = await runTeam('set-role', name, role, '--database', store.url);
+      const run = await runTeam('set-role', name, role, '--database', store.url, '--key-file', store.keyFile);
       expect(run, run.err).toMatchObject({ code: 0 });
     },
     async addCustomers(n, section = 'document', from = 1) {

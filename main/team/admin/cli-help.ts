@@ -62,12 +62,14 @@ Prints the join code of NAME, a current reviewer, again: for a new desk, or one 
 Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they
 check it). If the password was lost too, \`reset-password\` gives a new one.
 `,
-  'set-role': `Usage: npm run team -- set-role NAME lead|reviewer --database URL
+  'set-role': `Usage: npm run team -- set-role NAME lead|reviewer --database URL --key-file FILE
 
 Gives NAME, a current reviewer, a role in the team. A lead may reassign a case to another reviewer, take a
 case over from whoever holds it, export the queue with names, remove stored document images and change the
 team settings (how long a claim lasts unused); a reviewer may not (the team store refuses it, whatever their
-desk does). Everyone starts as a reviewer. The change is recorded in the team's audit log and holds at once.
+desk does). Everyone starts as a reviewer. The change holds at once and is recorded in the team's audit
+chain, sealed with the team key: --key-file is the file init wrote (the store refuses a role change that is
+not in the chain).
 `,
   status: `Usage: npm run team -- status --database URL
 

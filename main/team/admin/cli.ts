@@ -166,7 +166,13 @@ async function runCommand(
     case 'set-role': {
       if (rest.length !== 2) throw new TeamAdminError('set-role takes NAME and a role: lead or reviewer.');
       const [name = '', role] = rest;
-      const { from, to } = await setReviewerRole(client, name, parseRole(role));
+      const keyFile = values['key-file'];
+      if (!keyFile) {
+        throw new TeamAdminError(
+          'set-role needs --key-file FILE (the file init wrote): the change is sealed into the audit chain.',
+        );
+      }
+      const { from, to } = await setReviewerRole(client, { name, role: parseRole(role), keyFile });
       io.out(
         from === to
           ? `${name} is already a ${to}; nothing changed.\n`
