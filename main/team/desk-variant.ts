@@ -10,7 +10,12 @@ import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
 import type { TeamRuntime } from './runtime.ts';
 
 export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
-  const store = claimStore({ db: runtime.pool, target: runtime.target });
+  const store = claimStore({
+    pool: runtime.pool,
+    target: runtime.target,
+    sealer: runtime.sealer,
+    clock: runtime.clock,
+  });
   const claims = teamClaims({
     store,
     replication: runtime.replication,

@@ -2,9 +2,11 @@
 // with the team key in the store's formats and numbered by `drawChange`, as another desk or the hub would: the
 // replication tests read them back without depending on the team journal's own repositories.
 import pg from 'pg';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { claimNotePlace } from '../../main/journal/claims.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
 import type { PersonalData } from '../../main/journal/repositories/personal-data.ts';
+import { appendAuditEntry } from '../../main/team/journal/audit.ts';
 import { drawChange } from '../../main/team/journal/team-db.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
@@ -123,7 +125,10 @@ export async function writeRetry(
   });
 }
 
-/** A case's claim as the store's claim functions leave it (holder null: released), its note sealed. */
+/**
+ * A case's claim as the store's claim functions leave it (holder null: released), its note sealed, with the
+ * audit entry the store requires of every claim change in its transaction.
+ */
 export async function writeClaim(
   store: TeamStore,
   claim: { customerId: string; holder: string | null; how?: string; by?: string; note?: string },
@@ -142,6 +147,13 @@ export async function writeClaim(
          changed_by = excluded.changed_by, changed_at = excluded.changed_at, note = excluded.note`,
       [customerId, seq, holder, how, claim.by ?? holder ?? 'someone', note],
     );
+    await appendAuditEntry(client, auditSealer(store.teamKey), {
+      at: new Date().toISOString(),
+      action: `claim.${['take', 'action', 'next'].includes(how) ? 'take' : how}`,
+      customerId,
+      outcome: 'ok',
+      detail: null,
+    });
     return seq;
   });
 }

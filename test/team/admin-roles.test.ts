@@ -1,6 +1,6 @@
 // `npm run team -- set-role NAME lead|reviewer`: the administrator gives a reviewer a role, audited in the
 // team's chain (sealed with the key file); status shows the leads; anything else is refused in words and
-// changes nothing.
+// changes nothing. The store itself refuses a role change that is not in the chain.
 
 import fs from 'node:fs';
 import pg from 'pg';
@@ -52,6 +52,20 @@ test('set-role needs this team’s key file, and without it changes nothing', as
     err: `The key in ${otherKey} is not this team's key (another team's file?).\n`,
   });
   expect((await runTeam('status', '--database', store.url)).out).not.toContain('(lead)');
+});
+
+test('the store refuses to commit a role change without its audit entry, even the administrator’s', async () => {
+  const store = await initTeamStore();
+  const ana = await addTestReviewer(store, 'ana');
+  const db = trackPool(new pg.Pool({ connectionString: store.url, max: 1 }));
+  await expect(
+    db.query(`INSERT INTO vetted.reviewer_roles (login, role) VALUES ($1, 'lead')`, [ana.name]),
+  ).rejects.toMatchObject({
+    code: '23000',
+    hint: 'vetted:unaudited',
+    message: `Every change to reviewer_roles is audited in its transaction: ${ana.name} has no team.setRole entry.`,
+  });
+  expect((await db.query('SELECT * FROM vetted.reviewer_roles')).rows).toEqual([]);
 });
 
 test('set-role refuses a role it does not know, a name that is no reviewer, and a removed reviewer', async () => {

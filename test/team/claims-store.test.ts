@@ -1,5 +1,6 @@
-// Claims in the team store (migration "05"), called as the desks call them, each reviewer on their own
-// login: one holder per case whatever the contention, release, idle expiry by the store's clock (audited),
+// Claims in the team store (migration 7), called as the desks call them (the desk's claim store, which
+// appends each change's audit entry in the change's transaction), each reviewer on their own login: one
+// holder per case whatever the contention, release, idle expiry by the store's clock (audited),
 // auto-assignment under contention, reassign and take-over by a lead.
 import { describe, expect, it } from 'vitest';
 import { type ClaimsReviewer, claimsTeam, holderOf, take } from './claims-support.ts';
@@ -48,10 +49,9 @@ describe('taking a case', () => {
     );
     expect(rows[0]).toMatchObject({ idle: { minutes: 30 }, fresh: true });
 
-    const release = (who: ClaimsReviewer) =>
-      who.pool.query('SELECT outcome, holder FROM vetted.claim_release($1)', [id]).then((r) => r.rows[0]);
-    expect(await release(ben)).toEqual({ outcome: 'refused', holder: ana.name });
-    expect(await release(ana)).toEqual({ outcome: 'released', holder: null });
+    const release = (who: ClaimsReviewer) => who.store.release(id!);
+    expect(await release(ben)).toMatchObject({ outcome: 'refused', holder: ana.name });
+    expect(await release(ana)).toMatchObject({ outcome: 'released', holder: null });
     expect(await holderOf(team, id!)).toBeNull();
     expect(await take(ben, id!)).toEqual({ outcome: 'taken', holder: ben.name });
     expect((await team.auditOf('claim.release')).map((row) => row.actor)).toEqual([ana.name]);
@@ -60,7 +60,10 @@ describe('taking a case', () => {
   it('refuses a case the store does not know', async () => {
     const team = await claimsTeam();
     const ana = await team.reviewer('ana');
-    await expect(take(ana, 'nobody')).rejects.toMatchObject({ code: '23503' });
+    await expect(take(ana, 'nobody')).rejects.toMatchObject({
+      code: 'NotFound',
+      message: 'Vetted does not know this customer. Add it by its id first.',
+    });
   });
 });
 
@@ -72,8 +75,7 @@ describe('idle expiry', () => {
     const [first, second] = await team.addCustomers(2);
     await take(ana, first!);
     await take(ana, second!);
-    const sweep = async () =>
-      (await lee.pool.query<{ n: number }>('SELECT vetted.claims_expire() AS n')).rows[0]?.n;
+    const sweep = () => lee.store.expire();
     await team.ageClaim(first!, 29);
     expect(await sweep()).toBe(0);
     await team.ageClaim(first!, 1);
@@ -87,7 +89,7 @@ describe('idle expiry', () => {
     expect(expired[0]?.detail).toMatch(new RegExp(`^${ana.name}'s claim, idle since \\d{4}-`));
 
     // A lead shortens the idle time: claims taken from then on last that long.
-    await lee.pool.query(`SELECT vetted.set_team_setting('claim_idle_minutes', '5')`);
+    await lee.store.setSetting('claim_idle_minutes', 5);
     await take(ana, first!);
     const { rows } = await team.admin.query(
       'SELECT expires_at - touched_at AS idle FROM vetted.claims WHERE customer_id = $1',
@@ -113,9 +115,7 @@ describe('idle expiry', () => {
 });
 
 describe('the next unclaimed case', () => {
-  const next = async (who: ClaimsReviewer, sections = ['retry', 'document', 'review']) =>
-    (await who.pool.query<{ id: string | null }>('SELECT vetted.claim_next($1) AS id', [sections])).rows[0]
-      ?.id ?? null;
+  const next = (who: ClaimsReviewer, sections = ['retry', 'document', 'review']) => who.store.next(sections);
 
   it('gives 20 reviewers calling at once 20 different cases, the longest waiting first', async () => {
     const team = await claimsTeam();
@@ -169,12 +169,8 @@ describe('reassign and take over (a lead’s)', () => {
     await team.setRole(lee.name, 'lead');
     const [id] = await team.addCustomers(1);
     await take(ana, id!);
-    const reassign = await lee.pool.query('SELECT outcome, holder FROM vetted.claim_reassign($1, $2, $3)', [
-      id,
-      ben.name,
-      'sealed-note',
-    ]);
-    expect(reassign.rows[0]).toEqual({ outcome: 'reassigned', holder: ben.name });
+    const reassign = await lee.store.reassign(id!, ben.name, 'sealed-note');
+    expect(reassign).toMatchObject({ outcome: 'reassigned', holder: ben.name });
     const row = await team.admin.query('SELECT holder, how, changed_by, note FROM vetted.claims');
     expect(row.rows[0]).toEqual({
       holder: ben.name,
@@ -183,11 +179,8 @@ describe('reassign and take over (a lead’s)', () => {
       note: 'sealed-note',
     });
 
-    const over = await lee.pool.query('SELECT outcome, holder FROM vetted.claim_take_over($1, $2)', [
-      id,
-      'sealed-reason',
-    ]);
-    expect(over.rows[0]).toEqual({ outcome: 'taken', holder: lee.name });
+    const over = await lee.store.takeOver(id!, 'sealed-reason');
+    expect(over).toMatchObject({ outcome: 'taken', holder: lee.name });
     expect(await team.auditOf('claim.reassign')).toMatchObject([
       { actor: lee.name, detail: `from ${ana.name} to ${ben.name}` },
     ]);
@@ -201,8 +194,9 @@ describe('reassign and take over (a lead’s)', () => {
     const lee = await team.reviewer('lee');
     await team.setRole(lee.name, 'lead');
     const [id] = await team.addCustomers(1);
-    await expect(
-      lee.pool.query('SELECT * FROM vetted.claim_reassign($1, $2, $3)', [id, 'postgres', 'n']),
-    ).rejects.toMatchObject({ code: '22023', hint: 'vetted:no-such-reviewer' });
+    await expect(lee.store.reassign(id!, 'postgres', 'n')).rejects.toMatchObject({
+      code: 'NoSuchReviewer',
+      message: 'There is no reviewer “postgres” in this team.',
+    });
   });
 });

@@ -1,9 +1,14 @@
 // A team store for the claims and roles tests: made by `team init`, reviewers added by `add-reviewer` (each
-// logs in as themselves), customers written by the administrator, roles set by `set-role`. A claim's clock is
-// moved by the administrator rewriting its times (the store's own clock decides expiry: see ageClaim).
+// logs in as themselves and calls the store as their desk does: main/team/claims/claim-store.ts, which
+// appends the audit entries a change needs), customers written by the administrator, roles set by
+// `set-role`. A claim's clock is moved by the administrator rewriting its times (the store's own clock
+// decides expiry: see ageClaim).
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
+import { systemClock } from '../../main/journal/time.ts';
 import type { TeamConnection } from '../../main/settings/team-connection.ts';
+import { type ClaimStore, claimStore } from '../../main/team/claims/claim-store.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
 import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
@@ -16,6 +21,8 @@ afterAll(async () => {
 export interface ClaimsReviewer {
   name: string;
   pool: pg.Pool;
+  /** The store's claim functions as their desk calls them. */
+  store: ClaimStore;
   /** The team key their join code carries. */
   teamKey: Buffer;
   connection: TeamConnection;
@@ -50,6 +57,12 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
       return {
         name: added.name,
         pool,
+        store: claimStore({
+          pool,
+          target: added.joinCode.connection,
+          sealer: auditSealer(added.joinCode.teamKey),
+          clock: systemClock,
+        }),
         teamKey: added.joinCode.teamKey,
         connection: added.joinCode.connection,
         password: added.password,
@@ -93,16 +106,14 @@ export interface ClaimOutcome {
   holder: string | null;
 }
 
+/** A take through the desk's claim store: the outcome and who holds the case. */
 export async function take(
   reviewer: ClaimsReviewer,
   customerId: string,
-  how = 'take',
+  how: 'take' | 'action' = 'take',
 ): Promise<ClaimOutcome> {
-  const { rows } = await reviewer.pool.query<ClaimOutcome>(
-    'SELECT outcome, holder FROM vetted.claim_take($1, $2)',
-    [customerId, how],
-  );
-  return rows[0]!;
+  const { outcome, holder } = await reviewer.store.take(customerId, how);
+  return { outcome, holder };
 }
 
 export async function holderOf(team: ClaimsTeam, customerId: string): Promise<string | null> {

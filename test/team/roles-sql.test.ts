@@ -3,6 +3,7 @@
 // eyes) comes later and checks `vetted.require_lead` the same way.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_ONLY_AUDIT_ACTIONS } from '../../main/team/store/migrations/07-claims-roles.ts';
+import { insertAuditRow } from '../support/audit-rows.ts';
 import { type ClaimsReviewer, type ClaimsTeam, claimsTeam, holderOf, take } from './claims-support.ts';
 
 const LEAD_ONLY = { code: '42501', hint: 'vetted:lead-only' };
@@ -69,6 +70,11 @@ describe('a reviewer’s login, bypassing the desk', () => {
 
   it('cannot record a lead’s action (an export with names, a stored image removed…) in the audit log', async () => {
     for (const action of LEAD_ONLY_AUDIT_ACTIONS) {
+      // Linked after the head and sealed with the team key, as a desk appends: refused all the same.
+      await expect(insertAuditRow(ana.pool, { action }, ana.teamKey), action).rejects.toMatchObject(
+        LEAD_ONLY,
+      );
+      // Not linked at all: the lead-only check fires before the chain's (triggers fire by name).
       await expect(
         ana.pool.query(`INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), $1, 'ok')`, [
           action,
@@ -80,9 +86,9 @@ describe('a reviewer’s login, bypassing the desk', () => {
   });
 
   it('cannot call the store’s internal claim functions, which skip the checks', async () => {
-    await expect(ana.pool.query(`SELECT vetted.take_free($1, 1, 'take')`, [caseId])).rejects.toMatchObject(
-      NO_GRANT,
-    );
+    await expect(
+      ana.pool.query(`SELECT vetted.hand_over($1, $2, 'reassign', NULL)`, [caseId, ana.name]),
+    ).rejects.toMatchObject(NO_GRANT);
     await expect(ana.pool.query('SELECT vetted.expire_claims(NULL, 1)')).rejects.toMatchObject(NO_GRANT);
     await expect(ana.pool.query('SELECT vetted.draw_change()')).rejects.toMatchObject(NO_GRANT);
     await expect(
@@ -93,8 +99,8 @@ describe('a reviewer’s login, bypassing the desk', () => {
   it('still does a reviewer’s part: takes, releases, sweeps, reads roles and reviewers', async () => {
     const [own] = await team.addCustomers(1, 'retry', 50);
     expect(await take(ana, own!)).toEqual({ outcome: 'taken', holder: ana.name });
-    await ana.pool.query('SELECT vetted.claim_release($1)', [own]);
-    await ana.pool.query('SELECT vetted.claims_expire()');
+    expect(await ana.store.release(own!)).toMatchObject({ outcome: 'released' });
+    expect(await ana.store.expire()).toBe(0);
     const { rows } = await ana.pool.query('SELECT login, role FROM vetted.team_reviewers()');
     expect(rows).toEqual(
       expect.arrayContaining([
@@ -109,16 +115,12 @@ describe('a reviewer’s login, bypassing the desk', () => {
 
 describe('a lead’s login', () => {
   it('does each of those lead actions', async () => {
-    await lee.pool.query('SELECT * FROM vetted.claim_reassign($1, $2, $3)', [caseId, ana.name, 'n']);
+    await lee.store.reassign(caseId, ana.name, 'n');
     expect(await holderOf(team, caseId)).toBe(ana.name);
-    await lee.pool.query('SELECT * FROM vetted.claim_take_over($1, $2)', [caseId, 'r']);
+    await lee.store.takeOver(caseId, 'r');
     expect(await holderOf(team, caseId)).toBe(lee.name);
-    await lee.pool.query(`SELECT vetted.set_team_setting('claim_idle_minutes', '45')`);
-    for (const action of LEAD_ONLY_AUDIT_ACTIONS) {
-      await lee.pool.query(`INSERT INTO vetted.audit_log (at, action, outcome) VALUES (now(), $1, 'ok')`, [
-        action,
-      ]);
-    }
+    await lee.store.setSetting('claim_idle_minutes', 45);
+    for (const action of LEAD_ONLY_AUDIT_ACTIONS) await insertAuditRow(lee.pool, { action }, lee.teamKey);
     expect((await team.auditOf('queue.exportNames')).map((row) => row.actor)).toEqual([lee.name]);
   });
 

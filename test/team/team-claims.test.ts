@@ -9,7 +9,6 @@ import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
 import { createLogger } from '../../main/log/logger.ts';
-import { claimStore } from '../../main/team/claims/claim-store.ts';
 import { noticeFor, SWEEP_EVERY_MS, teamClaims } from '../../main/team/claims/team-claims.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
 import { teamClientConfig } from '../../main/team/store/pool.ts';
@@ -47,7 +46,7 @@ function deskOf(reviewer: ClaimsReviewer): ClaimsDesk {
   cleanup.push(() => replication.close());
   let sweep: (() => void) | null = null;
   const claims = teamClaims({
-    store: claimStore({ db: reviewer.pool, target: reviewer.connection }),
+    store: reviewer.store,
     replication,
     local,
     cipher,
