@@ -12,7 +12,6 @@ import type { CaseClaim, ClaimNotice } from '../../contract/claims.ts';
 import type { QueueRow } from '../../contract/queue.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
 import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
-import { setReviewerRole } from '../../main/team/admin/roles.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
@@ -31,19 +30,12 @@ let service: ServiceClient;
 let names: { alice: string; bob: string };
 let serial = 0;
 
-// Alice is made a lead before the desks start.
-const team = teamSuite(async (started) => {
-  admin = new pg.Client({ connectionString: started.adminUrl });
-  await admin.connect();
-  await setReviewerRole(admin, {
-    name: started.reviewers.alice.login,
-    role: 'lead',
-    keyFile: started.keyFile,
-  });
-});
+const team = teamSuite({ leads: ['alice'] });
 
-beforeAll(() => {
+beforeAll(async () => {
   ({ rig, alice, bob } = team);
+  admin = new pg.Client({ connectionString: rig.adminUrl });
+  await admin.connect();
   names = { alice: rig.reviewers.alice.login, bob: rig.reviewers.bob.login };
   service = createServiceClient({
     baseUrl: rig.sandbox.baseUrl,
