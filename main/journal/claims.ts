@@ -1,4 +1,4 @@
-// The desk's copy of the team's claims (migration 9): written only by the team replica (replica.ts), read by
+// The desk's copy of the team's claims (migration 10): written only by the team replica (replica.ts), read by
 // the team's claims on this desk and by the queue (queue-filters.ts). A solo desk's table stays empty.
 import type { ClaimHow } from '../../contract/claims.ts';
 import type { Statements } from './db.ts';

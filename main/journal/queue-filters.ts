@@ -59,7 +59,7 @@ export function customerFilters({ filters, due, hasNotesTable, claim }: FilterCo
   return out;
 }
 
-/** Customers (`c`) in a claim scope, from the claims team mode's replica copies (migration 9). */
+/** Customers (`c`) in a claim scope, from the claims team mode's replica copies (migration 10). */
 function claimCondition(claim: ClaimScope, params: Params): string {
   if ('nothing' in claim) return '0';
   if ('unclaimed' in claim) {

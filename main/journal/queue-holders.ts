@@ -1,6 +1,6 @@
 // The queue's work by who holds it (team mode's claims, copied by the replica): for each holder, and for the
 // cases nobody holds, how many open cases wait in each section with an ageing target and how many of those
-// are overdue. A section's totals come from its open cases' index (migration 9), the holders' share from
+// are overdue. A section's totals come from its open cases' index (migration 10), the holders' share from
 // their claims (a team holds what it works on, a small part of the queue), and nobody's is what is left:
 // the cost follows the claims, not the queue. Solo mode has no claims and gets one row, for nobody.
 import { AGEING_SECTIONS, type AgeingSection } from '../../contract/queue-view.ts';

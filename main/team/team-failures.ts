@@ -71,8 +71,8 @@ export function teamFailure(error: unknown, connection: ConnectionTarget): DeskE
  * undefined (an unexpected one stays a generic internal error, its details logged).
  */
 export function teamAppError(error: unknown): AppError | undefined {
-  // A lead's action the store refused to a reviewer (its trigger on the audit log, migration "05"): the desk
-  // checks first, so this is a role changed a moment ago, or a desk that skipped its check.
+  // A lead's action the store refused to a reviewer (its trigger on the audit log, team store migration 7):
+  // the desk checks first, so this is a role changed a moment ago, or a desk that skipped its check.
   if (error instanceof pg.DatabaseError && error.hint === 'vetted:lead-only') {
     return new DeskError(
       'LeadOnly',

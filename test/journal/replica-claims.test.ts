@@ -1,4 +1,4 @@
-// The team's claims in a desk's replica (migration 9): applied once and never over a newer change, the note
+// The team's claims in a desk's replica (migration 10): applied once and never over a newer change, the note
 // sealed with the desk's key, and read by the queue: "Ana has this" on the row, the claim filters (Mine,
 // Unclaimed, by reviewer) and the work by who holds it.
 import fs from 'node:fs';

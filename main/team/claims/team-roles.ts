@@ -1,6 +1,6 @@
 // Roles and the team's settings on a team's desk: the role is read from the store (set-role holds at once),
 // the settings too. A lead's change to a setting goes through the store's function, which checks the role
-// again and audits it.
+// again; the claim store appends its audit entry in the same transaction.
 import { allowedTo, type TeamSettings, TeamSettingsSchema } from '../../../contract/roles.ts';
 import type { Roles, TeamSettingsAccess } from '../../claims/claims.ts';
 import { type ClaimStore, SETTING_NAMES } from './claim-store.ts';
