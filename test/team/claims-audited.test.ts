@@ -2,12 +2,12 @@
 // one), so whoever calls a claim function appends the entries it answers in the same transaction, as the desk
 // does (main/team/claims/claim-store.ts). A reviewer's own login calling the functions straight, with no desk
 // in between, has the change refused at the commit unless they append those entries too, linked and sealed.
-import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { appendAuditEntry } from '../../main/team/journal/audit.ts';
+import { inTransaction } from '../../main/team/store/sql.ts';
 import { runTeam } from './admin-support.ts';
-import { type ClaimsReviewer, type ClaimsTeam, claimsTeam, holderOf, take } from './claims-support.ts';
+import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
 
 const UNAUDITED = { code: '23000', hint: 'vetted:unaudited' };
 
@@ -18,33 +18,10 @@ let lee: ClaimsReviewer;
 let serial = 0;
 
 beforeAll(async () => {
-  team = await claimsTeam();
-  ana = await team.reviewer('ana');
-  ben = await team.reviewer('ben');
-  lee = await team.reviewer('lee');
-  await team.setRole(lee.name, 'lead');
+  ({ team, ana, ben, lee } = await reviewersAndALead());
 });
 
 const aCase = async () => (await team.addCustomers(1, 'document', ++serial))[0]!;
-
-/** `work` in one transaction on one of `who`'s connections. */
-async function inTransaction<T>(
-  who: ClaimsReviewer,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await who.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 describe('a reviewer’s login calling the claim functions straight', () => {
   it('changes nothing without the entries: a take, a release, a sweep, a lead’s reassign and take-over', async () => {
@@ -77,7 +54,7 @@ describe('a reviewer’s login calling the claim functions straight', () => {
   it('cannot have the check run before the entries exist and pass: asked for at once, it refuses at once', async () => {
     const id = await aCase();
     await expect(
-      inTransaction(ana, async (client) => {
+      inTransaction(ana.pool, async (client) => {
         await client.query('SET CONSTRAINTS ALL IMMEDIATE');
         await client.query('SELECT * FROM vetted.claim_take($1)', [id]);
       }),
@@ -95,7 +72,7 @@ describe('a reviewer’s login calling the claim functions straight', () => {
   it('commits when the entries the function answers are appended in its transaction, as the desk does', async () => {
     const id = await aCase();
     const sealer = auditSealer(ben.teamKey);
-    await inTransaction(ben, async (client) => {
+    await inTransaction(ben.pool, async (client) => {
       const { rows } = await client.query('SELECT * FROM vetted.claim_take($1)', [id]);
       for (const due of rows[0].audit) {
         await appendAuditEntry(client, sealer, { at: new Date().toISOString(), outcome: 'ok', ...due });

@@ -3,7 +3,7 @@
 // holder per case whatever the contention, release, idle expiry by the store's clock (audited),
 // auto-assignment under contention, reassign and take-over by a lead.
 import { describe, expect, it } from 'vitest';
-import { type ClaimsReviewer, claimsTeam, holderOf, take } from './claims-support.ts';
+import { type ClaimsReviewer, claimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
 
 describe('taking a case', () => {
   it('gives a case to exactly one of many reviewers taking it at the same instant; the others learn who', async () => {
@@ -160,13 +160,7 @@ describe('the next unclaimed case', () => {
 
 describe('reassign and take over (a lead’s)', () => {
   it('lets a lead reassign a case to a reviewer with a note, and take a case over with a reason', async () => {
-    const team = await claimsTeam();
-    const [ana, ben, lee] = [
-      await team.reviewer('ana'),
-      await team.reviewer('ben'),
-      await team.reviewer('lee'),
-    ];
-    await team.setRole(lee.name, 'lead');
+    const { team, ana, ben, lee } = await reviewersAndALead();
     const [id] = await team.addCustomers(1);
     await take(ana, id!);
     const reassign = await lee.store.reassign(id!, ben.name, 'sealed-note');

@@ -101,6 +101,23 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
   };
 }
 
+/** One store's team for a test file: ana and ben, reviewers, and lee, a lead. */
+export async function reviewersAndALead(): Promise<{
+  team: ClaimsTeam;
+  ana: ClaimsReviewer;
+  ben: ClaimsReviewer;
+  lee: ClaimsReviewer;
+}> {
+  const team = await claimsTeam();
+  const [ana, ben, lee] = [
+    await team.reviewer('ana'),
+    await team.reviewer('ben'),
+    await team.reviewer('lee'),
+  ];
+  await team.setRole(lee.name, 'lead');
+  return { team, ana, ben, lee };
+}
+
 export interface ClaimOutcome {
   outcome: string;
   holder: string | null;

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_ONLY_AUDIT_ACTIONS } from '../../main/team/store/migrations/07-claims-roles.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
-import { type ClaimsReviewer, type ClaimsTeam, claimsTeam, holderOf, take } from './claims-support.ts';
+import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
 
 const LEAD_ONLY = { code: '42501', hint: 'vetted:lead-only' };
 const NO_GRANT = { code: '42501', message: expect.stringMatching(/^permission denied for (table|function)/) };
@@ -16,11 +16,7 @@ let lee: ClaimsReviewer;
 let caseId: string;
 
 beforeAll(async () => {
-  team = await claimsTeam();
-  ana = await team.reviewer('ana');
-  ben = await team.reviewer('ben');
-  lee = await team.reviewer('lee');
-  await team.setRole(lee.name, 'lead');
+  ({ team, ana, ben, lee } = await reviewersAndALead());
   [caseId] = (await team.addCustomers(1)) as [string];
   await take(ben, caseId);
 });
