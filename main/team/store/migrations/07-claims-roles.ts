@@ -10,9 +10,8 @@
 // - `team_settings`: one row per setting (its value JSON), seeded here; a lead changes one.
 //
 // Reviewers get SELECT on the tables (grants.ts) and write them only through the SECURITY DEFINER functions
-// below, which check the caller's role and stamp session_user (inside them still the reviewer's login). Every
-// claim change draws a change number under CHANGE_LOCK, as every replicated write does (so claim writes take
-// turns, which the unique take does not need but the replica's ordering does).
+// below, which check the caller's role and stamp session_user (inside them still the reviewer's login). Each
+// claim change draws a change number under CHANGE_LOCK, as every replicated write does (the replica's order).
 //
 // The audit: the store cannot write an audit entry since migration 6 (it cannot seal one), so each function
 // answers the entries its change needs (`audit`: action, customer, detail) and the caller appends them to
@@ -147,7 +146,8 @@ CREATE TABLE vetted.team_settings (
     AND (value #>> '{}')::numeric = trunc((value #>> '{}')::numeric)))
 );
 INSERT INTO vetted.team_settings (name, value) VALUES ('claim_idle_minutes', '30');
-CREATE CONSTRAINT TRIGGER team_settings_audited AFTER INSERT OR UPDATE ON vetted.team_settings
+-- A change, not a migration's seed (a later one adding a setting has no key to seal an entry with).
+CREATE CONSTRAINT TRIGGER team_settings_audited AFTER UPDATE ON vetted.team_settings
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   EXECUTE FUNCTION vetted.require_audit_entry('team.setting', 'name');
 
