@@ -6,8 +6,8 @@ import { AGEING_SECTIONS } from '../../contract/queue-view.ts';
 import type { TeamMe } from '../../contract/roles.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import { dueBefore } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
-import { dueBefore } from '../queue/overdue.ts';
 import { requireLead, type Teamwork } from './claims.ts';
 
 type ClaimsChannel =

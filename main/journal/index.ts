@@ -5,6 +5,7 @@
 // implementation runs; today it is SQLite (sqlite.ts), team mode adds PostgreSQL behind the same interface.
 export type { DraftState } from '../../contract/drafts.ts';
 export { entryRecord, headRecord } from './audit-export.ts';
+export { dueBefore } from './due-before.ts';
 export { JournalError } from './errors.ts';
 export type {
   EventInbox,

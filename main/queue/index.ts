@@ -1,7 +1,8 @@
 import type { Claims } from '../claims/claims.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import { dueBefore } from '../journal/index.ts';
 import { withLatestNotes } from '../reconcile/queue-row.ts';
-import { dueBefore, overdueWatch } from './overdue.ts';
+import { overdueWatch } from './overdue.ts';
 
 type QueueChannels = 'queue.window' | 'queue.overdue';
 

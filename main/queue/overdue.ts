@@ -1,24 +1,13 @@
 // Ageing targets: which cases have waited past their section's target, counted for the queue and
 // announced (once, as they cross it) as notifications. Main's clock decides, injectable for tests.
 import { SECTION_TITLES } from '../../contract/queue.ts';
-import { AGEING_SECTIONS, type AgeingTargets, type Overdue } from '../../contract/queue-view.ts';
+import type { Overdue } from '../../contract/queue-view.ts';
 import type { SettingsStore } from '../config/settings-store.ts';
 import type { EventHub } from '../event-hub.ts';
-import type { DueBefore, Journal } from '../journal/index.ts';
+import { dueBefore, type Journal } from '../journal/index.ts';
 
 /** More cases than this going overdue at once make one notification, not a burst. */
 const SINGLE_NOTICES = 3;
-const HOUR_MS = 3_600_000;
-
-/** For each section with a target: the time before which a case that entered it is overdue at `now`. */
-export function dueBefore(targets: AgeingTargets, now: Date): DueBefore {
-  return Object.fromEntries(
-    AGEING_SECTIONS.map((section) => [
-      section,
-      new Date(now.getTime() - targets[section] * HOUR_MS).toISOString(),
-    ]),
-  );
-}
 
 export interface OverdueWatch {
   /** Counts overdue cases now, pushes `queue.overdue`, and announces the cases that crossed since the last check. */
