@@ -36,6 +36,9 @@ export function CaseClaim({ customerId, me }: { customerId: string; me: TeamMe }
 
   const { take, release, takeOver } = useClaimsStore.getState();
   const say = useCaseStore.getState().announce;
+  /** A take or a release; said once main agrees (a refusal shows in main's words below). */
+  const change = (run: (id: string) => Promise<boolean>, said: string) => () =>
+    void run(customerId).then((ok) => ok && say(said));
   const theirs = claim !== null && !claim.mine;
   const Icon = !claim ? UserRoundX : claim.mine ? UserRoundCheck : UserRound;
   const origin = claimOrigin(claim);
@@ -50,12 +53,7 @@ export function CaseClaim({ customerId, me }: { customerId: string; me: TeamMe }
       {origin && <p className="hint case-claim-origin">{origin}</p>}
       <div className="actions case-claim-actions">
         {known && !claim && (
-          <Button
-            size="sm"
-            icon={Hand}
-            disabled={busy}
-            onClick={() => void take(customerId).then((ok) => ok && say('You have this case now.'))}
-          >
+          <Button size="sm" icon={Hand} disabled={busy} onClick={change(take, 'You have this case now.')}>
             Take
           </Button>
         )}
@@ -64,7 +62,7 @@ export function CaseClaim({ customerId, me }: { customerId: string; me: TeamMe }
             size="sm"
             icon={LogOut}
             disabled={busy}
-            onClick={() => void release(customerId).then((ok) => ok && say('You released this case.'))}
+            onClick={change(release, 'You released this case.')}
           >
             Release
           </Button>
