@@ -5,6 +5,7 @@ import { type CaseApp, expect, test } from './case-fixtures.ts';
 import { uploadPassportFromDesk } from './documents-helpers.ts';
 import type { PageGlobals } from './fixtures.ts';
 import { caseRow, caseRows } from './queue-helpers.ts';
+import { copied, recordClipboard } from './support/clipboard.ts';
 
 /** The case panel, notes, the timeline, the Audit screen and its exports, driven as a reviewer would. */
 
@@ -32,21 +33,8 @@ async function openCase(page: Page, app: CaseApp, firstName: string, lastName: s
   return id;
 }
 
-/** What the page put on the clipboard: the policy keeps pages (and tests) from reading it back. */
-const copied = (page: Page) => page.evaluate(() => (globalThis as { copiedText?: string }).copiedText ?? '');
-
 test('the case header shows the customer ID and copies it, saying so', async ({ page, app }) => {
-  await page.addInitScript(() => {
-    // The test project has no DOM types: the little of the page this needs, typed here.
-    const { clipboard } = (
-      globalThis as unknown as { navigator: { clipboard: { writeText(text: string): Promise<void> } } }
-    ).navigator;
-    const write = clipboard.writeText.bind(clipboard);
-    clipboard.writeText = async (text: string) => {
-      await write(text);
-      (globalThis as { copiedText?: string }).copiedText = text;
-    };
-  });
+  await recordClipboard(page);
   const id = await openCase(page, app, 'retry', 'Quist');
   await expect(page.getByText(id, { exact: true })).toBeVisible();
   await expect(page.getByText(/^Needs retry for/)).toBeVisible();

@@ -203,6 +203,8 @@ describe('who is told of a claim change', () => {
     expect(noticeFor(change(null, 'expire', 'ana'), 'ana')).toMatchObject({ kind: 'expired' });
     expect(noticeFor(change('ben', 'take', 'ana'), 'ana')).toMatchObject({ kind: 'expired' });
     expect(noticeFor(change(null, 'release', 'ana'), 'ana')).toBeNull();
+    // The lead reassigning their own case away is not told of what they did.
+    expect(noticeFor(change('ben', 'reassign', 'lee'), 'lee')).toBeNull();
   });
 
   it('tells the reviewer given a case, and nobody else', () => {

@@ -137,6 +137,8 @@ export function noticeFor({ claim, before }: ClaimChange, login: string): ClaimN
   });
   const noted = (label: string) => (note ? ` ${label}: ${note}` : '');
   if (before === login && claim.holder !== login) {
+    // A lead who gives their own case away did it themselves: nothing to tell them.
+    if (claim.how === 'reassign' && by === login) return null;
     if (claim.how === 'takeOver')
       return told('takenOver', `${by} took over a case you held.${noted('Reason')}`);
     if (claim.how === 'reassign') {

@@ -4,6 +4,7 @@ import type { Metrics } from '../../../contract/metrics.ts';
 import type { QueueRow, QueueWindowInput } from '../../../contract/queue.ts';
 import { SECTIONS } from '../../../contract/queue.ts';
 import { DEFAULT_AGEING_TARGETS, isOverdue } from '../../../contract/queue-view.ts';
+import { allowedTo } from '../../../contract/roles.ts';
 import { startBrowserHost } from '../../../main/browser/host.ts';
 import { createEventHub } from '../../../main/event-hub.ts';
 import { type Handlers, serve } from '../../../main/serve.ts';
@@ -132,6 +133,14 @@ const WORLD: Partial<Handlers> = {
     problem: null,
   }),
   'team.status': () => ({ mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: false }),
+  // A solo desk: its reviewer is their own lead and nothing is claimed, so no claim shows on any screen.
+  'team.me': () => ({
+    mode: 'solo',
+    reviewer: 'dana.reviewer',
+    role: 'lead',
+    claims: false,
+    can: allowedTo('lead'),
+  }),
   'updates.status': () => ({
     offered: false,
     notOffered: 'Browser mode does not update itself: update Vetted where it was installed from.',

@@ -4,6 +4,8 @@ import { SECTION_TITLES } from '../../../../contract/queue.ts';
 import { Button } from '../../ui/Button.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { TimeSince, useNow } from '../../ui/time.tsx';
+import { CaseClaim } from '../claims/CaseClaim.tsx';
+import { useTeamMe } from '../claims/team-me-store.ts';
 import { statusLook } from '../queue/status-look.ts';
 import { useCaseStore } from './case-store.ts';
 
@@ -17,6 +19,7 @@ function dashboardLink(links: CustomerDetail['links']): string | null {
 /** Who the case is, where it stands and since when, its ID (copyable), and the service's page for it. */
 export function CaseHeader({ customer }: { customer: CustomerDetail }) {
   const now = useNow();
+  const me = useTeamMe();
   const dashboard = dashboardLink(customer.links);
   const look = statusLook(customer.section, customer.status);
   const title = customer.section === 'other' ? customer.status : SECTION_TITLES[customer.section];
@@ -46,6 +49,7 @@ export function CaseHeader({ customer }: { customer: CustomerDetail }) {
           </a>
         )}
       </p>
+      {me?.claims && <CaseClaim customerId={customer.id} me={me} />}
     </header>
   );
 }

@@ -1,11 +1,13 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { useShortcuts } from '../../ui/shortcuts.ts';
 import { Moment } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
+import { withClaim } from '../claims/claim-words.ts';
+import { useClaimsStore } from '../claims/claims-store.ts';
 import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
 import { focusDropZone } from '../documents/DropZone.tsx';
 import { RetryDialog } from '../retry/RetryDialog.tsx';
@@ -40,7 +42,9 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
     void useCaseStore.getState().open(id);
   }, [id, open]);
 
-  const shown = detail?.id === id ? detail : null;
+  // Team mode: while another reviewer holds the case, what would change it on the service says why not.
+  const claim = useClaimsStore((state) => state.byCase[id]);
+  const shown = useMemo(() => (detail?.id === id ? withClaim(detail, claim) : null), [detail, id, claim]);
   const shortcuts = caseShortcuts(shown, {
     back: onBack,
     help: () => setOpened('help'),

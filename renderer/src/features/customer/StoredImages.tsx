@@ -4,6 +4,7 @@ import type { StoredImageInfo } from '../../../../contract/case.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
+import { LeadOnly, useCan } from '../claims/LeadOnly.tsx';
 import { useCaseStore } from './case-store.ts';
 import { ImageViewer } from './ImageViewer.tsx';
 
@@ -22,6 +23,7 @@ export function StoredImages() {
   const [viewing, setViewing] = useState<StoredImageInfo | null>(null);
   const [removing, setRemoving] = useState<StoredImageInfo | null>(null);
   const asked = useRef(new Set<string>());
+  const purge = useCan('purgeImages');
 
   const mounted = useRef(true);
   useEffect(
@@ -68,12 +70,15 @@ export function StoredImages() {
               )}
             </button>
             <span>{titleOf(image)}</span>
-            <Button size="sm" weight="quiet" icon={Trash2} onClick={() => setRemoving(image)}>
-              Remove stored image
-            </Button>
+            {purge && (
+              <Button size="sm" weight="quiet" icon={Trash2} onClick={() => setRemoving(image)}>
+                Remove stored image
+              </Button>
+            )}
           </li>
         ))}
       </ul>
+      {!purge && <LeadOnly action="purgeImages" />}
       <ImageViewer
         src={viewing ? (sources[viewing.documentId] ?? null) : null}
         title={viewing ? titleOf(viewing) : ''}

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { downloadFile } from '../../ui/download.ts';
 import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { LeadOnly, useCan } from '../claims/LeadOnly.tsx';
 import { useQueueStore } from '../queue/queue-store.ts';
 
 const reasonRule = QueueExportInputSchema.shape.revealReason.unwrap();
@@ -24,12 +25,17 @@ const exportView = (revealReason?: string) => {
 export function QueueExportButtons() {
   const [asking, setAsking] = useState(false);
   const [done, setDone] = useState('');
+  const withNames = useCan('exportNames');
   return (
     <>
       <ExportFileButton label="Export view (CSV)" noun={ROWS} make={() => exportView()} />
-      <Button weight="quiet" icon={FileLock2} onClick={() => setAsking(true)}>
-        Export with names…
-      </Button>
+      {withNames ? (
+        <Button weight="quiet" icon={FileLock2} onClick={() => setAsking(true)}>
+          Export with names…
+        </Button>
+      ) : (
+        <LeadOnly action="exportNames" short="With names: leads only" />
+      )}
       <span role="status" className="visually-hidden">
         {done}
       </span>

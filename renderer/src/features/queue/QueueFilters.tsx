@@ -28,7 +28,9 @@ export function QueueFilters() {
     }
     setFilters(next);
   };
-  const active = Object.keys(filters).length;
+  // Who holds a case is chosen in the sections (team mode), not here: it is neither counted nor cleared here.
+  const { claim, ...narrowing } = filters;
+  const active = Object.keys(narrowing).length;
   return (
     <details className="queue-filters">
       <summary>
@@ -64,7 +66,7 @@ export function QueueFilters() {
           </label>
         ))}
         {active > 0 && (
-          <Button size="sm" weight="quiet" icon={X} onClick={() => setFilters({})}>
+          <Button size="sm" weight="quiet" icon={X} onClick={() => setFilters(claim ? { claim } : {})}>
             Clear filters
           </Button>
         )}

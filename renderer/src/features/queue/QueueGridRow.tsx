@@ -4,6 +4,7 @@ import type { QueueRow } from '../../../../contract/queue.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Tag } from '../../ui/Tag.tsx';
 import { TimeSince } from '../../ui/time.tsx';
+import { ClaimTag } from '../claims/ClaimTag.tsx';
 import type { ColumnId } from './queue-columns.ts';
 import { statusLook } from './status-look.ts';
 
@@ -37,25 +38,35 @@ export function QueueGridRow({
   const look = statusLook(row.section, row.status);
   const note = row.latestNote ?? null;
   const cells: Record<ColumnId, () => ReactNode> = {
-    name: () => (
-      <td key="name" className="queue-cell-name">
-        <span className="queue-row-name">{row.name}</span>{' '}
-        {row.gone ? (
-          <Tag tone="danger" icon={Ban} title="The service answered “not found” for this customer">
-            Gone from the service
-          </Tag>
-        ) : row.note ? (
-          // The service's word on the case (why the last document was rejected): what triage needs, so it
-          // takes the e-mail's place; the e-mail stays on hover and in the case.
-          <span className="queue-row-note" title={`${row.note}\n${row.email}`}>
-            <TriangleAlert aria-hidden="true" className="queue-row-note-icon" />
-            {row.note}
-          </span>
-        ) : (
-          <span className="queue-row-email">{row.email}</span>
-        )}
-      </td>
-    ),
+    name: () => {
+      const second = row.gone ? (
+        <Tag tone="danger" icon={Ban} title="The service answered “not found” for this customer">
+          Gone from the service
+        </Tag>
+      ) : row.note ? (
+        // The service's word on the case (why the last document was rejected): what triage needs, so it
+        // takes the e-mail's place; the e-mail stays on hover and in the case.
+        <span className="queue-row-note" title={`${row.note}\n${row.email}`}>
+          <TriangleAlert aria-hidden="true" className="queue-row-note-icon" />
+          {row.note}
+        </span>
+      ) : (
+        <span className="queue-row-email">{row.email}</span>
+      );
+      return (
+        <td key="name" className="queue-cell-name">
+          <span className="queue-row-name">{row.name}</span>{' '}
+          {row.claimedBy ? (
+            // Who holds it leads the second line, the name keeping its own: the row keeps its height.
+            <span className="queue-row-held">
+              <ClaimTag holder={row.claimedBy} /> {second}
+            </span>
+          ) : (
+            second
+          )}
+        </td>
+      );
+    },
     status: () => (
       <td key="status" className="queue-cell-status">
         <StatusBadge {...look} title={row.section === 'other' ? undefined : row.status} />

@@ -5,6 +5,7 @@ import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
 import { useWatch } from '../../ui/watch.ts';
 import { rowAt } from '../../ui/windowed-pages.ts';
+import { useNextCase } from '../claims/use-next-case.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
 import { CasePane } from './CasePane.tsx';
@@ -66,6 +67,12 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
     open(firstRow);
   });
 
+  // Team mode: the next unclaimed case, taken and opened (its heading focused) by one key.
+  const nextCase = useNextCase((customerId) => {
+    navigate({ view: 'queue', section: queue().section, customerId });
+    setFocusRequest((n) => n + 1);
+  }, setNotice);
+
   const move = (delta: 1 | -1) => {
     queue().moveBy(delta);
     if (!gridRef.current?.contains(document.activeElement)) gridRef.current?.focus({ preventScroll: true });
@@ -84,6 +91,7 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
       run: () => open(queue().selectedRow()),
     },
     { keys: ['Escape'], label: 'Back to the list, at the same row', run: backToList },
+    ...(nextCase.shortcut ? [nextCase.shortcut] : []),
     { keys: ['?'], label: 'Show these shortcuts', run: () => setHelpOpen(true) },
   ];
   useShortcuts(shortcuts);
@@ -107,7 +115,7 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
       {problem && <p role="alert">{problem}</p>}
       <div className="queue-body">
         <div className="queue-side">
-          <SectionNav />
+          <SectionNav onNextCase={nextCase.shown ? nextCase.run : null} />
           <QueueFilters />
         </div>
         <SplitView

@@ -1,10 +1,11 @@
-import { AlarmClock } from 'lucide-react';
 import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/queue.ts';
-import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP } from '../../../../contract/queue-view.ts';
+import { AGEING_SECTIONS, type AgeingSection } from '../../../../contract/queue-view.ts';
 import type { SectionFilter } from '../../route.ts';
 import { useAppStore } from '../../store.ts';
+import { ClaimSections } from './ClaimSections.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { useQueueStore } from './queue-store.ts';
+import { formatCount, OverdueCount } from './section-counts.tsx';
 import { sectionIcon } from './status-look.ts';
 
 const FILTERS: { value: SectionFilter; title: string }[] = [
@@ -16,17 +17,11 @@ function countOf(filter: SectionFilter, counts: Record<Section, number>): number
   return filter === 'all' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : counts[filter];
 }
 
-/** "1,000+" past the cap: counting further would cost more with every customer. */
-export function formatCount(n: number, capped = false): string {
-  if (n > COUNT_CAP) return `${COUNT_CAP.toLocaleString('en')}+`;
-  return capped ? `${n.toLocaleString('en')}+` : n.toLocaleString('en');
-}
-
 const isAgeing = (section: SectionFilter): section is AgeingSection =>
   (AGEING_SECTIONS as readonly string[]).includes(section);
 
 /** The sections as toggle buttons, each with its live count of rows matching, and how many are overdue. */
-export function SectionNav() {
+export function SectionNav({ onNextCase }: { onNextCase: (() => void) | null }) {
   const section = useQueueStore((state) => state.section);
   const counts = useQueueStore((state) => state.counts);
   const capped = useQueueStore((state) => state.capped);
@@ -56,18 +51,13 @@ export function SectionNav() {
                     ? formatCount(countOf(filter.value, counts), capped && filter.value !== 'drafts')
                     : ''}
                 </span>
-                {late > 0 && (
-                  <span className="queue-section-overdue">
-                    {' '}
-                    <AlarmClock aria-hidden="true" className="queue-section-overdue-icon" />
-                    {formatCount(late)} overdue
-                  </span>
-                )}
+                <OverdueCount count={late} />
               </button>
             </li>
           );
         })}
       </ul>
+      {onNextCase && <ClaimSections onNextCase={onNextCase} />}
     </nav>
   );
 }

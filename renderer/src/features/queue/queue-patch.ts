@@ -1,3 +1,4 @@
+import type { CaseClaim } from '../../../../contract/claims.ts';
 import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
 import type { QueueAfter, QueueFilters, QueueSort } from '../../../../contract/queue-view.ts';
 import {
@@ -65,12 +66,34 @@ export function patchPushedRow(list: QueueList, row: QueueRow): Patched {
   const moved = moveCount(counts, before.section, row.section);
   if (section === 'all' || section === row.section) {
     return {
-      pages: mapRows(pages, (held) => (held.id === row.id ? row : undefined)) ?? pages,
+      pages: mapRows(pages, (held) => (held.id === row.id ? keepClaim(held, row) : undefined)) ?? pages,
       total,
       counts: moved,
     };
   }
   return { pages: withoutRow(pages, row.id, total - 1) ?? pages, total: total - 1, counts: moved };
+}
+
+/** A pushed row in place of the one held: `customer.updated` never carries the claim, so the held one stays. */
+export function keepClaim(held: QueueRow, row: QueueRow): QueueRow {
+  if (row.claimedBy !== undefined || held.claimedBy === undefined) return row;
+  return { ...row, claimedBy: held.claimedBy };
+}
+
+/**
+ * `claims.changed`: a held row shows its new holder where it is. Under a claim filter (Mine, Unclaimed, a
+ * reviewer's) the row may enter or leave the list: 'ask' main. Null when the list does not hold the case.
+ */
+export function patchClaim(
+  list: Pick<QueueList, 'pages' | 'filters'>,
+  change: CaseClaim,
+): Pages<QueueRow> | 'ask' | null {
+  if (list.filters.claim) return 'ask';
+  return mapRows(list.pages, (held) => {
+    if (held.id !== change.customerId) return undefined;
+    const { claimedBy: _, ...row } = held;
+    return change.claim ? { ...row, claimedBy: change.claim.holder } : row;
+  });
 }
 
 /** A row's key in the order `sort`, as main's `queue.window` compares it (keyset pagination). */

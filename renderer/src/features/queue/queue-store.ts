@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { ChannelOutput } from '../../../../contract/channels.ts';
+import type { CaseClaim } from '../../../../contract/claims.ts';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import type { DraftState } from '../../../../contract/drafts.ts';
 import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
@@ -11,7 +12,7 @@ import { sharedWatch } from '../../ui/watch.ts';
 import { windowedLoader } from '../../ui/windowed-loader.ts';
 import { indexOfRow, mapRows, PAGE_SIZE, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
 import { earlyWindow } from './early-window.ts';
-import { afterRow, patchPushedRow } from './queue-patch.ts';
+import { afterRow, keepClaim, patchClaim, patchPushedRow } from './queue-patch.ts';
 
 export type ImportAvailability = ChannelOutput<'customers.importAvailability'>;
 
@@ -71,6 +72,8 @@ interface QueueState {
   selectedRow(): QueueRow | undefined;
   /** Main pushed a customer's row (`customer.updated`): patched in place when the list can place it. */
   pushed(row: QueueRow): void;
+  /** A case's claim changed on some desk (`claims.changed`): its row shows the new holder. */
+  claimChanged(change: CaseClaim): void;
   /** Brings a customer that exists on the service into Vetted, by its id or URL, and selects it. */
   add(ref: string): Promise<CustomerDetail>;
   loadImportAvailability(): Promise<void>;
@@ -167,6 +170,7 @@ export const useQueueStore = create<QueueState>()(
             draftStates.delete(id);
             refreshOrHold();
           }),
+          api.on('claims.changed', (change) => get().claimChanged(change)),
         ]),
         setSection: (section) => {
           if (section !== get().section) startQuery({ section });
@@ -228,7 +232,9 @@ export const useQueueStore = create<QueueState>()(
           const patched = patchPushedRow(state, row);
           // A row that comes, goes or needs main to place it moves others: not under a working reviewer.
           if (state.interacting && (!patched || patched.total !== state.total)) {
-            const inPlace = mapRows(state.pages, (held) => (held.id === row.id ? row : undefined));
+            const inPlace = mapRows(state.pages, (held) =>
+              held.id === row.id ? keepClaim(held, row) : undefined,
+            );
             set((now) => ({
               pendingUpdates: now.pendingUpdates + 1,
               ...(inPlace ? { pages: inPlace } : {}),
@@ -241,6 +247,11 @@ export const useQueueStore = create<QueueState>()(
           }
           set((now) => ({ ...patched, ...followSelection(patched.pages, now) }));
           loader.patched();
+        },
+        claimChanged(change) {
+          const patched = patchClaim(get(), change);
+          if (patched === 'ask') refreshOrHold();
+          else if (patched) set({ pages: patched });
         },
         async add(ref) {
           const customer = await api.customers.add({ ref: ref.trim() });

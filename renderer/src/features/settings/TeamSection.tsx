@@ -8,6 +8,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
 import { useWatch } from '../../ui/watch.ts';
 import { JoinTeamForm } from './JoinTeamForm.tsx';
+import { TeamSettingsForm } from './TeamSettingsForm.tsx';
 import { HUB_TEXT, restartNotice, STORE_TEXT, useTeamStore } from './team-store.ts';
 
 /** Settings → Team: join a team with a code, or see the team this desk is on and leave it. */
@@ -79,6 +80,7 @@ function TeamMembership({ status }: { status: TeamStatus }) {
         <dd>{HUB_TEXT[status.hub]}</dd>
       </dl>
       {status.problem && <p role="alert">{status.problem}</p>}
+      {status.store === 'connected' && <TeamSettingsForm />}
       <div className="actions">
         <button type="button" onClick={() => void load()} disabled={busy}>
           Check again
