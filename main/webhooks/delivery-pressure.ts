@@ -1,10 +1,14 @@
 import type { InboxPriority } from '../journal/index.ts';
 
 /**
- * How hard deliveries are coming, for the inbox (inbox-backlog.ts): busy while the last `busyAt` deliveries
- * all arrived within `windowMs` (by default 25 in 50 ms, 500 a second), the rate of a flood (a service
- * redelivering its backlog after an outage), not of a working day: at the service's ordinary pace nothing
- * waits. It turns quiet once the rate has fallen below that, which a timer notices (there may be no further
+ * How hard deliveries are coming, for the inbox (inbox-backlog.ts). A flood begins once the last `busyAt`
+ * deliveries all arrived within `windowMs` (by default 25 in 50 ms, 500 a second: a service redelivering its
+ * backlog after an outage, not a working day: at the service's ordinary pace nothing waits), and lasts until
+ * the last `busyAt` no longer arrived within `releaseMs` (by default 250 ms, 100 a second). The two rates
+ * differ on purpose: while a flood is served, main's own work (a batch of the events table, a slow sync, a
+ * collection of the heap) holds arrivals back for tens of milliseconds, and with one rate that gap read as the
+ * flood's end: the held-back writes went at once, their batches made the next gap, and the whole backlog was
+ * written in the middle of the flood (bench/README.md). A timer notices the end (there may be no further
  * delivery to notice it). O(1) per delivery: the arrival times of the last `busyAt` in a ring.
  */
 export interface DeliveryPressure extends InboxPriority {
@@ -16,6 +20,8 @@ export interface DeliveryPressure extends InboxPriority {
 
 export interface DeliveryPressureOptions {
   windowMs?: number;
+  /** Once busy, how long the last `busyAt` may take to arrive before the flood counts as over. */
+  releaseMs?: number;
   busyAt?: number;
   /** Milliseconds on a monotonic clock; injectable for tests (with fake timers). */
   now?: () => number;
@@ -23,16 +29,23 @@ export interface DeliveryPressureOptions {
 
 export function createDeliveryPressure(options: DeliveryPressureOptions = {}): DeliveryPressure {
   const windowMs = options.windowMs ?? 50;
+  const releaseMs = Math.max(windowMs, options.releaseMs ?? 250);
   const busyAt = Math.max(1, options.busyAt ?? 25);
   const now = options.now ?? (() => performance.now());
   const arrivals = new Float64Array(busyAt).fill(Number.NEGATIVE_INFINITY);
   /** Where the next arrival goes: the oldest of the last `busyAt` is there. */
   let next = 0;
+  let flooding = false;
   let waiting: Array<() => void> = [];
   let timer: NodeJS.Timeout | null = null;
 
   /** Milliseconds until quiet if nothing else arrives; 0 when quiet now. */
-  const untilQuiet = () => Math.max(0, (arrivals[next] as number) + windowMs - now());
+  const untilQuiet = () => {
+    if (!flooding) return 0;
+    const wait = (arrivals[next] as number) + releaseMs - now();
+    if (wait <= 0) flooding = false;
+    return Math.max(0, wait);
+  };
 
   const check = () => {
     timer = null;
@@ -52,8 +65,10 @@ export function createDeliveryPressure(options: DeliveryPressureOptions = {}): D
       return untilQuiet() > 0;
     },
     arrived() {
-      arrivals[next] = now();
+      const at = now();
+      arrivals[next] = at;
       next = (next + 1) % busyAt;
+      if (!flooding && (arrivals[next] as number) + windowMs > at) flooding = true;
     },
     onQuiet(callback) {
       waiting.push(callback);

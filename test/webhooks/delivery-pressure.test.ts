@@ -9,7 +9,8 @@ describe('delivery pressure', () => {
     now = 1_000;
   });
   afterEach(() => vi.useRealTimers());
-  const pressure = () => createDeliveryPressure({ windowMs: 50, busyAt: 5, now: () => now });
+  const pressure = (releaseMs = 50) =>
+    createDeliveryPressure({ windowMs: 50, releaseMs, busyAt: 5, now: () => now });
 
   it('is not busy at an ordinary pace', () => {
     const p = pressure();
@@ -46,6 +47,44 @@ describe('delivery pressure', () => {
     now += 30;
     vi.advanceTimersByTime(30);
     expect(p.busy).toBe(false);
+    expect(quiet).toHaveBeenCalledTimes(1);
+  });
+
+  it('stays busy through a gap shorter than releaseMs: main held the deliveries back, the flood goes on', () => {
+    const p = pressure(250);
+    for (let i = 0; i < 5; i++) p.arrived();
+    expect(p.busy).toBe(true);
+    now += 200; // a batch of the events table, a slow sync: nothing read meanwhile
+    expect(p.busy).toBe(true);
+    for (let i = 0; i < 2; i++) p.arrived();
+    now += 40; // the 5 last span 240 ms: still 20 a second or more
+    expect(p.busy).toBe(true);
+    now += 11;
+    expect(p.busy).toBe(false);
+  });
+
+  it('once quiet, needs the rate of a flood to be busy again', () => {
+    const p = pressure(250);
+    for (let i = 0; i < 5; i++) p.arrived();
+    now += 300;
+    expect(p.busy).toBe(false);
+    for (let i = 0; i < 5; i++) {
+      p.arrived();
+      now += 15; // 5 arrivals span 60 ms: below the flood's rate, though above the release's
+    }
+    expect(p.busy).toBe(false);
+  });
+
+  it('tells whoever waits when a flood ends, releaseMs after the last busyAt arrived', () => {
+    const p = pressure(250);
+    for (let i = 0; i < 5; i++) p.arrived();
+    const quiet = vi.fn();
+    p.onQuiet(quiet);
+    now += 249;
+    vi.advanceTimersByTime(249);
+    expect(quiet).not.toHaveBeenCalled();
+    now += 1;
+    vi.advanceTimersByTime(1);
     expect(quiet).toHaveBeenCalledTimes(1);
   });
 
