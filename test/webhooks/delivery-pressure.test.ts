@@ -9,8 +9,9 @@ describe('delivery pressure', () => {
     now = 1_000;
   });
   afterEach(() => vi.useRealTimers());
-  const pressure = (releaseMs = 50) =>
-    createDeliveryPressure({ windowMs: 50, releaseMs, busyAt: 5, now: () => now });
+  // Deliveries here are never answered: the rate alone decides, unless a test says how many may wait.
+  const pressure = (releaseMs = 50, busyInFlight = 1_000) =>
+    createDeliveryPressure({ windowMs: 50, releaseMs, busyAt: 5, busyInFlight, now: () => now });
 
   it('is not busy at an ordinary pace', () => {
     const p = pressure();
@@ -97,5 +98,39 @@ describe('delivery pressure', () => {
     now += 100;
     vi.advanceTimersByTime(100);
     expect(quiet).not.toHaveBeenCalled();
+  });
+
+  it('is busy while busyInFlight deliveries wait unanswered, however slowly they come, and quiet once answered', () => {
+    const p = pressure(50, 3);
+    const quiet = vi.fn();
+    for (let i = 0; i < 2; i++) {
+      p.arrived();
+      now += 100; // far below the rate of a flood
+    }
+    expect(p.busy).toBe(false);
+    p.arrived();
+    expect(p.busy).toBe(true);
+    p.onQuiet(quiet);
+    // Still three waiting a second later: the flood goes on.
+    now += 1_000;
+    vi.advanceTimersByTime(1_000);
+    expect(quiet).not.toHaveBeenCalled();
+    expect(p.busy).toBe(true);
+    // One answered: none has found three waiting since, and releaseMs later the flood is over.
+    p.answered();
+    now += 49;
+    vi.advanceTimersByTime(49);
+    expect(quiet).not.toHaveBeenCalled();
+    now += 1;
+    vi.advanceTimersByTime(1);
+    expect(quiet).toHaveBeenCalledTimes(1);
+    expect(p.busy).toBe(false);
+    // Answered ones count no more: two waiting, slowly, is an ordinary pace.
+    p.answered();
+    p.answered();
+    p.arrived();
+    now += 100;
+    p.arrived();
+    expect(p.busy).toBe(false);
   });
 });
