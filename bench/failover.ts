@@ -21,10 +21,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createLogger } from '../main/log/logger.ts';
 import { createServiceClient } from '../main/service/index.ts';
-import { readKeyFile } from '../main/team/admin/key-file.ts';
-import { teamSubscriptionSecrets } from '../main/team/subscription-secrets.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { startFrontRelay } from '../test/support/front-relay.ts';
 import { type HubProcess, startHubFleet } from '../test/support/hub-fleet.ts';
@@ -33,6 +30,7 @@ import { startPgCluster } from '../test/support/pg-cluster.ts';
 import type { FailoverLoadJob, Outcome } from './support/failover-load.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, median, printResult, type ResultRow } from './support/protocol.ts';
+import { teamSubscriptionSecret } from './support/team-secret.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -114,15 +112,9 @@ try {
   hubs.push(fleet.start(1));
   await hubs[1]!.standingBy();
 
-  // The subscription's secret, as the service knows it: the team store holds it sealed with the team key.
+  const secret = await teamSubscriptionSecret(adminUrl, fleet.keyFile);
   const db = new pg.Client({ connectionString: adminUrl });
   await db.connect();
-  const meta = await db.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
-  const teamKey = readKeyFile(fleet.keyFile, meta.rows[0]!.key_check);
-  const secrets = teamSubscriptionSecrets({ db, teamKey, log: createLogger(() => undefined) });
-  await secrets.load();
-  const [secret] = secrets.all();
-  if (!secret) throw new Error('the leading hub kept no subscription secret');
 
   const outcomesFile = path.join(dir, 'outcomes.json');
   const load = startLoad({

@@ -1,11 +1,11 @@
 /**
  * Webhook ingest: signed deliveries into Vetted's listener (signature over the raw bytes, a durable
  * record before the 200, then the REAL reconciler GETting each customer from the sandbox running in
- * this process, as the embedded default runs it) against a bare node:http server answering 200 on the
- * same kind of socket. The load generator runs in a process of its own. Samples take turns (bare,
- * Vetted, floor, bare, Vetted, floor…, 3 each) and the medians are compared, at 50 and at 10
- * connections. The floor is the least a durable listener must do (support/durable-floor.ts): the
- * ceiling this machine sets, printed beside the goal. After each Vetted sample, every event is processed
+ * this process, as the embedded default runs it) against the least a durable listener must do
+ * (support/durable-floor.ts), the ceiling this machine sets: goal 0.7 of it. A bare node:http server
+ * answering 200 is sampled too, as a reference with no goal. The load generator runs in a process of its
+ * own. Samples take turns (bare, Vetted, floor, bare, Vetted, floor…, 3 each) and the medians are
+ * compared, at 50 and at 10 connections. After each Vetted sample, every event is processed
  * before the next sample starts; at the end every delivery answered 200 must be in the journal exactly
  * once and processed. During a flood the events table and the processing come behind the answers
  * (main/journal/inbox-backlog.ts): each sample also prints how long the processing took after the load
@@ -39,12 +39,14 @@ const SECONDS = Number(args.seconds);
 const WARMUP_SECONDS = 1;
 const ROUNDS = Number(args.rounds);
 const CUSTOMERS = Number(args.customers);
-const GOALS = (
-  [
-    [50, 0.65],
-    [10, 0.33],
-  ] as Array<[connections: number, goal: number]>
-).filter(([connections]) => args.connections === undefined || String(connections) === args.connections);
+/**
+ * Vetted against the least durable listener, sampled in the same turns (issue #29): a ratio to bare node:http
+ * measured the machine (a faster one serves bare faster than any durable listener can keep up with).
+ */
+const GOAL_OF_FLOOR = 0.7;
+const CONNECTIONS = [50, 10].filter(
+  (connections) => args.connections === undefined || String(connections) === args.connections,
+);
 
 function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
@@ -114,7 +116,7 @@ try {
       `${SECONDS} s per sample after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} samples each, interleaved; ${loadNote()}\n`,
   );
   let sample = 0;
-  for (const [connections, goal] of GOALS) {
+  for (const connections of CONNECTIONS) {
     const refreshesBefore = rig.receiver.processor.refreshes;
     const acknowledged: string[] = [];
     let delivered = 0;
@@ -145,16 +147,21 @@ try {
       },
       async () => (await load({ url: floor.url, connections, webhook })).perSecond,
     ]);
-    const [bareMedian, vettedMedian] = [median(bareRates), median(vettedRates)];
-    const ratio = vettedMedian / bareMedian;
-    const floorRatio = median(floorRates) / bareMedian;
+    const [bareMedian, vettedMedian, floorMedian] = [
+      median(bareRates),
+      median(vettedRates),
+      median(floorRates),
+    ];
+    const ofBare = vettedMedian / bareMedian;
+    const floorOfBare = floorMedian / bareMedian;
+    const ofFloor = vettedMedian / floorMedian;
     const gets = rig.receiver.processor.refreshes - refreshesBefore;
     const { commits, writes, committingMs } = rig.receiver.writer.stats;
     process.stdout.write(
       `c=${connections}: bare ${bareRates.map((v) => v.toFixed(0)).join(', ')} req/s; ` +
-        `vetted ${vettedRates.map((v) => v.toFixed(0)).join(', ')} events/s; ratio of medians ${ratio.toFixed(3)} (goal ≥ ${goal})\n` +
+        `vetted ${vettedRates.map((v) => v.toFixed(0)).join(', ')} events/s (${ofBare.toFixed(3)} of bare)\n` +
         `       the least durable listener (support/durable-floor.ts) ${floorRates.map((v) => v.toFixed(0)).join(', ')} req/s: ` +
-        `${floorRatio.toFixed(3)} of bare, the most this machine allows; Vetted reaches ${(ratio / floorRatio).toFixed(2)} of it\n` +
+        `${floorOfBare.toFixed(3)} of bare; Vetted reaches ${ofFloor.toFixed(3)} of it (goal ≥ ${GOAL_OF_FLOOR})\n` +
         `       CPU on the desk's thread per request (warm-up, load and processing; median): ` +
         `vetted ${median(vettedCpu).toFixed(0)} µs, bare ${median(bareCpu).toFixed(0)} µs\n` +
         `       ${delivered} deliveries served by ${gets} GETs; ${(writes / Math.max(commits, 1)).toFixed(1)} writes per commit so far, ` +
@@ -163,11 +170,11 @@ try {
     failure ??= await verify(rig, acknowledged);
     rows.push(
       atLeast(
-        `webhook ingest, durable before 200, real reconciler, c=${connections}`,
-        ratio,
-        goal,
-        `${ratio.toFixed(2)} (${vettedMedian.toFixed(0)} vs ${bareMedian.toFixed(0)}/s); ` +
-          `the least durable listener ${floorRatio.toFixed(2)}`,
+        `webhook ingest, durable before 200, real reconciler, vs the least durable listener, c=${connections}`,
+        ofFloor,
+        GOAL_OF_FLOOR,
+        `${ofFloor.toFixed(2)} (${vettedMedian.toFixed(0)} vs ${floorMedian.toFixed(0)}/s); ` +
+          `of bare ${ofBare.toFixed(2)}, the floor ${floorOfBare.toFixed(2)}`,
       ),
     );
   }

@@ -16,7 +16,6 @@ export async function startDurableFloor(
   secret: string,
   dir: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const key = createSecretKey(Buffer.from(secret));
   const file = path.join(dir, 'durable-floor.log');
   const fd = fs.openSync(file, 'w+', 0o600);
   const SIZE = 64 * 1024 * 1024;
@@ -45,7 +44,23 @@ export async function startDurableFloor(
     setImmediate(commit);
   };
 
-  const server = createServer((req, res) => {
+  const server = signedDeliveries(secret, (body, res) => {
+    group.push({ body, res });
+    schedule();
+  });
+  return listenOnLoopback(server, () => fs.closeSync(fd));
+}
+
+/**
+ * The least a listener does before it may record a delivery: the body read whole, the signature checked over
+ * the raw bytes (a key object made once), the body parsed for its id; then `accept` records it and answers.
+ */
+export function signedDeliveries(
+  secret: string,
+  accept: (body: Buffer, res: ServerResponse, id: string) => void,
+): Server {
+  const key = createSecretKey(Buffer.from(secret));
+  return createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -56,15 +71,14 @@ export async function startDurableFloor(
         res.writeHead(401).end();
         return;
       }
-      if (typeof (JSON.parse(body.toString()) as { id?: unknown }).id !== 'string') {
+      const { id } = JSON.parse(body.toString()) as { id?: unknown };
+      if (typeof id !== 'string') {
         res.writeHead(400).end();
         return;
       }
-      group.push({ body, res });
-      schedule();
+      accept(body, res, id);
     });
   });
-  return listenOnLoopback(server, () => fs.closeSync(fd));
 }
 
 /** A listener on 127.0.0.1 at the webhook path, closed with its connections; `closed` runs after. */

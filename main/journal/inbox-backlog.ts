@@ -92,6 +92,8 @@ export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBac
 
   const writeBatch = () => {
     scheduled = false;
+    // The deliveries read since this batch was asked for may show the flood going on: answers first.
+    if (mayWait()) return schedule();
     const batch: T[] = [];
     let weight = 0;
     while (queue.length > 0 && (batch.length === 0 || weight + (queue[0]?.events ?? 0) <= batchEvents)) {

@@ -105,7 +105,10 @@ export interface EventInbox {
   flush(): Promise<void>;
   /** Groups committed, writes in them, and time spent committing them: how grouping works under load. */
   readonly stats: { commits: number; writes: number; committingMs: number };
-  /** Events durable but not yet in the events table (kept behind the answers during a flood). */
+  /**
+   * Events durable but kept behind the answers during a flood: not yet in the events table (the solo inbox), or
+   * in it but not yet handed to processing (the team store's).
+   */
   readonly behind: number;
   /** Commits what is waiting, then stops. */
   close(): Promise<void>;

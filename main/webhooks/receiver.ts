@@ -122,6 +122,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
           return answer;
         } finally {
           answering--;
+          pressure.answered();
         }
       },
       reject: (rejection) => security.record(rejection),

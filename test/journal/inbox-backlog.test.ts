@@ -64,6 +64,18 @@ describe('inbox backlog', () => {
     expect(written()).toEqual(['a', 'b', 'c']);
   });
 
+  it('holds a batch asked for while quiet if deliveries turned busy before its turn', async () => {
+    const { priority, backlog, written } = rig();
+    backlog.push('a', 1); // quiet: its batch is asked for on the next turn
+    priority.busy = true; // the deliveries read before that turn make a flood again
+    await until(() => priority.waiters === 1, 'the backlog waiting for quiet', 5_000);
+    // Nothing can have been written: writing only starts from the quiet callback, which has not run.
+    expect(written()).toEqual([]);
+    priority.quiet();
+    await until(() => backlog.idle, 'the backlog written', 5_000);
+    expect(written()).toEqual(['a']);
+  });
+
   it('writes regardless of deliveries once the bound is reached (backpressure)', async () => {
     const { priority, backlog, written } = rig({ maxEvents: 3 });
     priority.busy = true;

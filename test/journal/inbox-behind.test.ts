@@ -4,25 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal, type RecordedEvents, type SqliteJournal } from '../../main/journal/index.ts';
+import { flood } from '../support/flood.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 import { until } from '../support/poll.ts';
-
-/** A flood the test ends by hand. */
-function flood() {
-  let waiting: Array<() => void> = [];
-  return {
-    busy: true,
-    onQuiet(callback: () => void) {
-      waiting.push(callback);
-    },
-    end() {
-      this.busy = false;
-      const callbacks = waiting;
-      waiting = [];
-      for (const callback of callbacks) callback();
-    },
-  };
-}
 
 /** Deliveries answered at the pace of the inbox log, their table writes behind: durable all the same. */
 describe('webhook inbox: events table behind the answers', () => {

@@ -4,6 +4,7 @@ import { teamEventsRepository } from '../../main/team/journal/events.ts';
 import { teamEventInbox } from '../../main/team/journal/inbox.ts';
 import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
 import { MINUTE, manualClock } from '../journal/helpers.ts';
+import { flood } from '../support/flood.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 import { until } from '../support/poll.ts';
 import { contextOn, teamStore } from './records-context.ts';
@@ -84,6 +85,30 @@ describe('the webhook inbox on the team store', () => {
     await inbox.close();
   });
 
+  it('records a delivery repeated within one group once, the repeat counted as a duplicate', async () => {
+    const { ctx } = await teamStore();
+    const inbox = teamEventInbox(ctx);
+    // Asked for in one turn: one group, in which the group's single statement cannot take the id twice.
+    const results = await Promise.all(
+      ['ev-a', 'ev-twice', 'ev-twice', 'ev-b'].map((id) => inbox.record([event(id)], { delivered: true })),
+    );
+    expect(results.map(([r]) => [r?.event.id, r?.duplicate])).toEqual([
+      ['ev-a', false],
+      ['ev-twice', false],
+      ['ev-twice', true],
+      ['ev-b', false],
+    ]);
+    const { rows } = await ctx.db.read.query(
+      'SELECT id, duplicates_seen FROM vetted.events ORDER BY id COLLATE "C"',
+    );
+    expect(rows).toEqual([
+      { id: 'ev-a', duplicates_seen: 0 },
+      { id: 'ev-b', duplicates_seen: 0 },
+      { id: 'ev-twice', duplicates_seen: 1 },
+    ]);
+    await inbox.close();
+  });
+
   it('writes processed marks and refusals lazily, with the next group or on flush', async () => {
     const time = manualClock();
     const { ctx } = await teamStore(time.clock);
@@ -129,5 +154,35 @@ describe('the webhook inbox on the team store', () => {
     });
     expect(await teamEventsRepository(ctx).get('ev-bad')).toBeUndefined();
     await inbox.close();
+  });
+
+  it('hands recorded events to processing behind the answers while deliveries pour in, all at once after', async () => {
+    const { ctx } = await teamStore();
+    const priority = flood();
+    const handed: string[] = [];
+    const inbox = teamEventInbox(ctx, {
+      priority,
+      onRecorded: (events) => handed.push(...events.map((e) => e.event.id)),
+    });
+    await Promise.all(['ev-1', 'ev-2'].map((id) => inbox.record([event(id)], { delivered: true })));
+    // Durable and in the table (answered), not yet processed: the flood goes on.
+    expect((await teamEventsRepository(ctx).unprocessed()).map((e) => e.id)).toEqual(['ev-1', 'ev-2']);
+    expect(inbox.behind).toBe(2);
+    expect(handed).toEqual([]);
+    priority.end();
+    await until(() => handed.length === 2, 'handed over once quiet');
+    expect(handed).toEqual(['ev-1', 'ev-2']);
+    expect(inbox.behind).toBe(0);
+    // A flush (the receiver's idle, a catch-up) hands over at once, flood or not.
+    const second = flood();
+    const flushed: string[] = [];
+    const other = teamEventInbox(ctx, {
+      priority: second,
+      onRecorded: (events) => flushed.push(...events.map((e) => e.event.id)),
+    });
+    await other.record([event('ev-3')], { delivered: true });
+    await other.flush();
+    expect(flushed).toEqual(['ev-3']);
+    await Promise.all([inbox.close(), other.close()]);
   });
 });

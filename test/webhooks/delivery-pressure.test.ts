@@ -9,7 +9,9 @@ describe('delivery pressure', () => {
     now = 1_000;
   });
   afterEach(() => vi.useRealTimers());
-  const pressure = () => createDeliveryPressure({ windowMs: 50, busyAt: 5, now: () => now });
+  // Deliveries here are never answered: the rate alone decides, unless a test says how many may wait.
+  const pressure = (releaseMs = 50, busyInFlight = 1_000) =>
+    createDeliveryPressure({ windowMs: 50, releaseMs, busyAt: 5, busyInFlight, now: () => now });
 
   it('is not busy at an ordinary pace', () => {
     const p = pressure();
@@ -49,6 +51,44 @@ describe('delivery pressure', () => {
     expect(quiet).toHaveBeenCalledTimes(1);
   });
 
+  it('stays busy through a gap shorter than releaseMs: main held the deliveries back, the flood goes on', () => {
+    const p = pressure(250);
+    for (let i = 0; i < 5; i++) p.arrived();
+    expect(p.busy).toBe(true);
+    now += 200; // a batch of the events table, a slow sync: nothing read meanwhile
+    expect(p.busy).toBe(true);
+    for (let i = 0; i < 2; i++) p.arrived();
+    now += 40; // the 5 last span 240 ms: still 20 a second or more
+    expect(p.busy).toBe(true);
+    now += 11;
+    expect(p.busy).toBe(false);
+  });
+
+  it('once quiet, needs the rate of a flood to be busy again', () => {
+    const p = pressure(250);
+    for (let i = 0; i < 5; i++) p.arrived();
+    now += 300;
+    expect(p.busy).toBe(false);
+    for (let i = 0; i < 5; i++) {
+      p.arrived();
+      now += 15; // 5 arrivals span 60 ms: below the flood's rate, though above the release's
+    }
+    expect(p.busy).toBe(false);
+  });
+
+  it('tells whoever waits when a flood ends, releaseMs after the last busyAt arrived', () => {
+    const p = pressure(250);
+    for (let i = 0; i < 5; i++) p.arrived();
+    const quiet = vi.fn();
+    p.onQuiet(quiet);
+    now += 249;
+    vi.advanceTimersByTime(249);
+    expect(quiet).not.toHaveBeenCalled();
+    now += 1;
+    vi.advanceTimersByTime(1);
+    expect(quiet).toHaveBeenCalledTimes(1);
+  });
+
   it('forgets its waiters on close', () => {
     const p = pressure();
     for (let i = 0; i < 5; i++) p.arrived();
@@ -58,5 +98,39 @@ describe('delivery pressure', () => {
     now += 100;
     vi.advanceTimersByTime(100);
     expect(quiet).not.toHaveBeenCalled();
+  });
+
+  it('is busy while busyInFlight deliveries wait unanswered, however slowly they come, and quiet once answered', () => {
+    const p = pressure(50, 3);
+    const quiet = vi.fn();
+    for (let i = 0; i < 2; i++) {
+      p.arrived();
+      now += 100; // far below the rate of a flood
+    }
+    expect(p.busy).toBe(false);
+    p.arrived();
+    expect(p.busy).toBe(true);
+    p.onQuiet(quiet);
+    // Still three waiting a second later: the flood goes on.
+    now += 1_000;
+    vi.advanceTimersByTime(1_000);
+    expect(quiet).not.toHaveBeenCalled();
+    expect(p.busy).toBe(true);
+    // One answered: none has found three waiting since, and releaseMs later the flood is over.
+    p.answered();
+    now += 49;
+    vi.advanceTimersByTime(49);
+    expect(quiet).not.toHaveBeenCalled();
+    now += 1;
+    vi.advanceTimersByTime(1);
+    expect(quiet).toHaveBeenCalledTimes(1);
+    expect(p.busy).toBe(false);
+    // Answered ones count no more: two waiting, slowly, is an ordinary pace.
+    p.answered();
+    p.answered();
+    p.arrived();
+    now += 100;
+    p.arrived();
+    expect(p.busy).toBe(false);
   });
 });

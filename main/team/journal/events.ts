@@ -36,41 +36,44 @@ const NEWEST_FIRST = 'ORDER BY received_at DESC, id COLLATE "C" DESC';
 export const eventsFromRows = (rows: readonly unknown[]): JournalEvent[] =>
   parseRows(EventRowSchema, 'events', rows);
 
+/** An event to record, as the inbox hands it over. */
+export interface EventToRecord {
+  event: ReceivedEvent;
+  processed: boolean;
+  receivedAt: string;
+}
+
 /**
- * Records one event: a first delivery inserts it; a later one only counts itself, or with `onlyIfAbsent`
- * (a fetched event) does nothing and returns no row. Two hubs recording it at once keep one row.
+ * Records events in ONE statement (a group's deliveries: one round trip to the store, not one each): a first
+ * delivery inserts its row; a later one only counts itself, or with `onlyIfAbsent` (fetched events) does
+ * nothing and returns no row. Two hubs recording one event at once keep one row. The rows come back in no
+ * particular order, and an id may appear only once (PostgreSQL cannot update one row twice in a statement).
  */
-export async function recordEvent(
+export async function recordEvents(
   client: Queryable,
-  event: ReceivedEvent,
-  {
-    processed = false,
-    onlyIfAbsent = false,
-    receivedAt,
-  }: {
-    processed?: boolean;
-    onlyIfAbsent?: boolean;
-    receivedAt: string;
-  },
+  records: readonly EventToRecord[],
+  { onlyIfAbsent = false }: { onlyIfAbsent?: boolean } = {},
 ): Promise<Array<{ event: JournalEvent; duplicate: boolean }>> {
   const onConflict = onlyIfAbsent
     ? 'DO NOTHING'
     : 'DO UPDATE SET duplicates_seen = vetted.events.duplicates_seen + 1';
+  const column = <T>(value: (record: EventToRecord) => T) => records.map(value);
   const { rows } = await client.query(
     `INSERT INTO vetted.events (id, topic, resource_id, customer_id, created, received_at, signature_verified,
        processed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[],
+       $7::boolean[], $8::timestamptz[])
      ON CONFLICT (id) ${onConflict}
      RETURNING ${COLUMNS}`,
     [
-      event.id,
-      event.topic,
-      event.resourceId,
-      event.customerId ?? null,
-      isoTime(event.created, receivedAt),
-      receivedAt,
-      event.signatureVerified,
-      processed ? receivedAt : null,
+      column(({ event }) => event.id),
+      column(({ event }) => event.topic),
+      column(({ event }) => event.resourceId),
+      column(({ event }) => event.customerId ?? null),
+      column(({ event, receivedAt }) => isoTime(event.created, receivedAt)),
+      column(({ receivedAt }) => receivedAt),
+      column(({ event }) => event.signatureVerified),
+      column(({ processed, receivedAt }) => (processed ? receivedAt : null)),
     ],
   );
   return eventsFromRows(rows).map((recorded) => ({
@@ -78,6 +81,17 @@ export async function recordEvent(
     duplicate: recorded.duplicatesSeen > 0,
   }));
 }
+
+/** Records one event (see `recordEvents`). */
+export const recordEvent = (
+  client: Queryable,
+  event: ReceivedEvent,
+  {
+    processed = false,
+    onlyIfAbsent = false,
+    receivedAt,
+  }: { processed?: boolean; onlyIfAbsent?: boolean; receivedAt: string },
+) => recordEvents(client, [{ event, processed, receivedAt }], { onlyIfAbsent });
 
 /** Marks events processed, keeping the first time they were. */
 export async function markEventsProcessed(

@@ -4,16 +4,61 @@
 // journal's inbox). `markProcessed` and `recordRejection` ride along with the next group, or go within
 // SOON_MS: losing them in a crash only means processing again. Events are deduplicated by their primary key,
 // so two hubs recording the same event keep one row and the later one counts as a duplicate.
+// Processing comes behind the answers while deliveries pour in, as on a solo desk (inbox-backlog.ts): a
+// reconcile is about ten round trips to PostgreSQL for its customer (lock, change number, row, history,
+// commit, the replica's read), against one statement per group for recording, and a profile of the hub under
+// a flood spent half its time writing to PostgreSQL's socket (bench/README.md). Held events are in the store
+// unprocessed: after a crash the hub's start processes them.
 import { createGroupCommit, type Outcome } from '../../journal/group-commit.ts';
+import { createInboxBacklog } from '../../journal/inbox-backlog.ts';
 import type { EventInbox, InboxOptions } from '../../journal/interface.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
-import { markEventsProcessed, recordEvent } from './events.ts';
+import { type EventToRecord, markEventsProcessed, recordEvents } from './events.ts';
 import { recordRejection } from './rejections.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 
-type Recorded = Awaited<ReturnType<typeof recordEvent>>;
-type Write = (client: Queryable) => Promise<Recorded>;
+type Recorded = Awaited<ReturnType<typeof recordEvents>>;
+/** A delivery's events (recorded with the rest of its group in one statement), or any other write. */
+type Write = EventToRecord[] | ((client: Queryable) => Promise<Recorded>);
+
+/** One write on its own: a delivery's events in a statement of their own. */
+const writeAlone = (client: Queryable, write: Write): Promise<Recorded> =>
+  typeof write === 'function' ? write(client) : recordEvents(client, write);
+
+/** The group's deliveries, when their ids are all different: they can go in one statement. */
+function deliveriesOf(writes: readonly Write[]): EventToRecord[] | null {
+  const delivered = writes.flatMap((write) => (typeof write === 'function' ? [] : write));
+  return new Set(delivered.map(({ event }) => event.id)).size === delivered.length ? delivered : null;
+}
+
+/** Each delivery's own rows out of the group's statement. */
+function answerEach(writes: readonly EventToRecord[][], recorded: Recorded): Outcome<Recorded>[] {
+  const rows = new Map(recorded.map((row) => [row.event.id, row]));
+  return writes.map((write) => {
+    const value = write.map(({ event }) => rows.get(event.id));
+    // DO UPDATE returns every row: a missing one is the database breaking its word.
+    if (value.some((row) => row === undefined)) throw new Error('The team store did not return an event.');
+    return { ok: true, value: value as Recorded };
+  });
+}
+
+/**
+ * The group's deliveries in one statement (the hub's round trips to the store, not its work, set its pace
+ * under a flood: bench/README.md), the other writes after, each answered with its own; ids repeated within
+ * the group (a redelivery racing its first) go one statement each, in order.
+ */
+async function writeGroup(client: Queryable, writes: Write[]): Promise<Outcome<Recorded>[]> {
+  const delivered = deliveriesOf(writes);
+  const rows = delivered && delivered.length > 0 ? await recordEvents(client, delivered) : [];
+  const outcomes: Outcome<Recorded>[] = [];
+  for (const write of writes) {
+    if (typeof write === 'function') outcomes.push({ ok: true, value: await write(client) });
+    else if (delivered) outcomes.push(...answerEach([write], rows));
+    else outcomes.push({ ok: true, value: await recordEvents(client, write) });
+  }
+  return outcomes;
+}
 
 const SOON_MS = 50;
 
@@ -22,23 +67,32 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
 /** The inbox on `ctx.db`, which must be a pool's (each group its own transaction), not a unit of work's. */
 export function teamEventInbox(
   { db, clock }: TeamRepositoryContext,
-  { soonMs = SOON_MS, onRecorded }: { soonMs?: number } & Pick<InboxOptions, 'onRecorded'> = {},
+  { soonMs = SOON_MS, onRecorded, priority }: { soonMs?: number } & InboxOptions = {},
 ): EventInbox {
+  const handOver = createInboxBacklog<Recorded>({
+    priority,
+    async write(batch) {
+      const recorded = batch.flat();
+      if (recorded.length > 0) onRecorded?.(recorded);
+    },
+  });
   /** One transaction for the group; if a write fails, again with a savepoint per write so it fails alone. */
   const commit = async (writes: Write[]): Promise<Outcome<Recorded>[]> => {
     try {
-      return await db.write(async (client) => {
-        const outcomes: Outcome<Recorded>[] = [];
-        for (const write of writes) outcomes.push({ ok: true, value: await write(client) });
-        return outcomes;
-      });
+      // Deliveries alone (a flood defers the marks): one statement, committed by itself, in one round trip.
+      const delivered = deliveriesOf(writes);
+      if (delivered && writes.every((write) => typeof write !== 'function')) {
+        const recorded = await db.writeStatement((client) => recordEvents(client, delivered));
+        return answerEach(writes as EventToRecord[][], recorded);
+      }
+      return await db.write((client) => writeGroup(client, writes));
     } catch {
       return db.write(async (client) => {
         const outcomes: Outcome<Recorded>[] = [];
         for (const write of writes) {
           await client.query('SAVEPOINT inbox_write');
           try {
-            outcomes.push({ ok: true, value: await write(client) });
+            outcomes.push({ ok: true, value: await writeAlone(client, write) });
             await client.query('RELEASE SAVEPOINT inbox_write');
           } catch (error) {
             await client.query('ROLLBACK TO SAVEPOINT inbox_write');
@@ -59,22 +113,30 @@ export function teamEventInbox(
 
   return {
     stats: group.stats,
-    // The store's commit is the durable step and the table write at once: nothing is kept behind.
-    behind: 0,
-    flush: () => group.flush(),
+    // The store's commit is the durable step and the table write at once; what waits is the processing.
+    get behind() {
+      return handOver.events;
+    },
+    async flush() {
+      await group.flush();
+      await handOver.flush();
+    },
     async record(received, { delivered }) {
       const receivedAt = isoTime(clock());
-      const recorded = await group.write(async (client) => {
-        const results: Recorded = [];
-        // Fetched events already known are left alone (no row back): a duplicate counts deliveries only.
-        for (const { processed, ...event } of received) {
-          results.push(
-            ...(await recordEvent(client, event, { processed, onlyIfAbsent: !delivered, receivedAt })),
-          );
-        }
-        return results;
-      });
-      if (recorded.length > 0) onRecorded?.(recorded);
+      const records = received.map(({ processed, ...event }) => ({ event, processed, receivedAt }));
+      const recorded = await group.write(
+        delivered
+          ? records
+          : // Fetched events already known are left alone (no row back): a duplicate counts deliveries only.
+            async (client) => {
+              const results: Recorded = [];
+              for (const record of records) {
+                results.push(...(await recordEvents(client, [record], { onlyIfAbsent: true })));
+              }
+              return results;
+            },
+      );
+      if (recorded.length > 0) handOver.push(recorded, recorded.length);
       return recorded;
     },
     markProcessed(ids) {
