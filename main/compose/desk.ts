@@ -2,6 +2,7 @@
 // and every feature a reviewer's window answers. Both hosts (Electron and browser mode) serve the same desk.
 import type { AppInfo } from '../../contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import { approvalsFeature } from '../approvals/index.ts';
 import { caseFeature } from '../case/index.ts';
 import { claimsFeature } from '../claims/index.ts';
 import type { ServiceConnection } from '../connection/connection.ts';
@@ -95,8 +96,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const customers = customersFeature(context, { reconcile: variant.reconcile });
   const queue = queueFeature(context, { ...clock, claims: teamwork.claims });
   const documents = documentsFeature(context, { claims: teamwork.claims });
-  const cases = caseFeature(context, { roles: teamwork.roles });
-  const drafts = draftsFeature(context, { destination: variant.drafts, claims: teamwork.claims });
+  const { approvals } = variant;
+  const cases = caseFeature(context, { roles: teamwork.roles, approvals });
+  const drafts = draftsFeature(context, {
+    destination: variant.drafts,
+    claims: teamwork.claims,
+    approvals,
+  });
+  const fourEyes = approvalsFeature(context, { approvals, roles: teamwork.roles, retry: drafts.retry });
   const claims = claimsFeature(context, {
     teamwork,
     ...clock,
@@ -122,6 +129,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     sandboxPanel,
     membership,
     claims,
+    fourEyes,
   ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -150,6 +158,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...sandboxPanel.handlers,
     ...membership.handlers,
     ...claims.handlers,
+    ...fourEyes.handlers,
     ...openVaultHandlers,
   };
   connected();

@@ -269,10 +269,13 @@ describe('a lead’s actions', () => {
     await expect(bob.call('team.updateSettings', { claimIdleMinutes: 5 })).rejects.toMatchObject({
       code: 'LeadOnly',
     });
-    expect(await alice.call('team.updateSettings', { claimIdleMinutes: 20 })).toEqual({
+    expect(await alice.call('team.updateSettings', { claimIdleMinutes: 20 })).toMatchObject({
       claimIdleMinutes: 20,
     });
-    expect(await bob.call('team.settings')).toEqual({ claimIdleMinutes: 20 });
+    expect(await bob.call('team.settings')).toEqual({
+      claimIdleMinutes: 20,
+      fourEyes: { retry: false, exportNames: false, expiryHours: 24 },
+    });
     await alice.call('queue.export', { section: 'all', search: '', revealReason: 'for the monthly report' });
     const audit = await admin.query(`SELECT actor FROM vetted.audit_log WHERE action = 'queue.exportNames'`);
     expect(audit.rows).toEqual([{ actor: names.alice }]);

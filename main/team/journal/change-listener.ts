@@ -32,6 +32,8 @@ export const LISTENER_APPLICATION_NAME = 'vetted-replica-listener';
 export interface ChangeListenerOptions {
   /** How to reach the team store: the pool's own settings (host, TLS, user, password). */
   connection: pg.ClientConfig;
+  /** Where to listen: the replica's changes by default (four eyes listens on its own channel). */
+  channel?: string;
   /** A notification arrived: the change `seq` (or a later one) committed. */
   onNotify(seq: number): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
@@ -50,6 +52,7 @@ export interface ChangeListener {
 
 export function listenForChanges({
   connection,
+  channel = CHANGES_CHANNEL,
   onNotify,
   onListening,
   log,
@@ -125,13 +128,13 @@ export function listenForChanges({
     client.on('error', (error) => lost(client, error));
     client.on('end', () => lost(client));
     client.on('notification', (message) => {
-      if (message.channel !== CHANGES_CHANNEL) return;
+      if (message.channel !== channel) return;
       const seq = Number(message.payload);
       if (Number.isSafeInteger(seq)) onNotify(seq);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      await client.query(`LISTEN ${channel}`);
     } catch (error) {
       lost(client, error);
       return;

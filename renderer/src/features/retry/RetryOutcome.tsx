@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { RetryOutcome as Outcome } from '../../../../contract/drafts.ts';
+import type { RetryOutcome as Outcome, RetryWaiting } from '../../../../contract/drafts.ts';
 import { statusGuidance } from '../../../../contract/statuses.ts';
 
 const MEANING: Record<string, string> = {
@@ -9,9 +9,25 @@ const MEANING: Record<string, string> = {
 };
 
 /** What the service made of the retry, said at once to whoever is looking or listening. */
-export function RetryOutcome({ outcome, onClose }: { outcome: Outcome; onClose(): void }) {
+export function RetryOutcome({ outcome, onClose }: { outcome: Outcome | RetryWaiting; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
+  if ('waiting' in outcome) {
+    return (
+      <div ref={ref} tabIndex={-1} className="retry-outcome">
+        <p role="status">Waiting for approval. Nothing has been sent yet.</p>
+        <p>
+          Your team asks a second pair of eyes for a retry: a lead other than you approves it, and only then
+          does it leave, once. The case shows who approves it; you can withdraw it there.
+        </p>
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div ref={ref} tabIndex={-1} className="retry-outcome">
       <p role="status">
