@@ -93,7 +93,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { teamwork } = variant;
   const clock = options.clock ? { clock: options.clock } : {};
 
-  const customers = customersFeature(context, { reconcile: variant.reconcile });
+  const customers = customersFeature(context, {
+    reconcile: variant.reconcile,
+    approvals: variant.approvals,
+  });
   const queue = queueFeature(context, { ...clock, claims: teamwork.claims });
   const documents = documentsFeature(context, { claims: teamwork.claims });
   const { approvals } = variant;

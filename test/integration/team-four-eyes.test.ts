@@ -82,6 +82,10 @@ describe('four eyes on two desks', () => {
     const id = 'waiting' in asked ? asked.waiting.id : '';
     expect(await retriesReceived()).toBe(before);
     expect((await service.customers.get(customerId)).status).toBe('retry');
+    expect((await bob.call('customers.get', { id: customerId })).actions.retry).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('waits for a lead’s approval'),
+    });
 
     // Alice's desk hears of it live; Bob may not decide (a reviewer), nor see another's approval's fields.
     expect(await until(() => changedOn(alice, id, 'pending'), 'Alice’s desk to hear of it')).toMatchObject({

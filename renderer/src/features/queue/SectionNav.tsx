@@ -3,6 +3,7 @@ import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/que
 import { AGEING_SECTIONS, type AgeingSection, COUNT_CAP } from '../../../../contract/queue-view.ts';
 import type { SectionFilter } from '../../route.ts';
 import { useAppStore } from '../../store.ts';
+import { WaitingForApproval } from '../approvals/WaitingForApproval.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { useQueueStore } from './queue-store.ts';
 import { sectionIcon } from './status-look.ts';
@@ -68,6 +69,7 @@ export function SectionNav() {
           );
         })}
       </ul>
+      <WaitingForApproval />
     </nav>
   );
 }
