@@ -60,7 +60,7 @@ function Waiting({ approval, onTaken }: { approval: Approval; onTaken(said: stri
     return (
       <button
         type="button"
-        className="waiting-approval-item"
+        className="queue-section waiting-approval-item"
         onClick={() => useAppStore.getState().openCustomer(customerId)}
       >
         {label}
@@ -68,7 +68,7 @@ function Waiting({ approval, onTaken }: { approval: Approval; onTaken(said: stri
     );
   }
   return (
-    <div className="waiting-approval-item">
+    <div className="queue-section waiting-approval-item">
       {label}
       {approval.mine && approval.state === 'approved' && (
         <Button

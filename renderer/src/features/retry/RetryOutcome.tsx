@@ -12,31 +12,30 @@ const MEANING: Record<string, string> = {
 export function RetryOutcome({ outcome, onClose }: { outcome: Outcome | RetryWaiting; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
-  if ('waiting' in outcome) {
-    return (
-      <div ref={ref} tabIndex={-1} className="retry-outcome">
-        <p role="status">Waiting for approval. Nothing has been sent yet.</p>
-        <p>
-          Your team asks a second pair of eyes for a retry: a lead other than you approves it, and only then
-          does it leave, once. The case shows who approves it; you can withdraw it there.
-        </p>
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </div>
-    );
-  }
+  const waiting = 'waiting' in outcome;
   return (
     <div ref={ref} tabIndex={-1} className="retry-outcome">
-      <p role="status">
-        Retry sent. The customer is now <strong className="retry-status">{outcome.status}</strong>.
-      </p>
-      <p>
-        {Object.hasOwn(MEANING, outcome.status) ? MEANING[outcome.status] : statusGuidance(outcome.status)}
-      </p>
-      <p className="hint">The one retry for this customer is used: Vetted will not send another.</p>
+      {waiting ? (
+        <>
+          <p role="status">Waiting for approval. Nothing has been sent yet.</p>
+          <p>
+            Your team asks a second pair of eyes for a retry: a lead other than you approves it, and only then
+            does it leave, once. The case’s Four eyes panel follows it; you can withdraw it there.
+          </p>
+        </>
+      ) : (
+        <>
+          <p role="status">
+            Retry sent. The customer is now <strong className="retry-status">{outcome.status}</strong>.
+          </p>
+          <p>
+            {Object.hasOwn(MEANING, outcome.status)
+              ? MEANING[outcome.status]
+              : statusGuidance(outcome.status)}
+          </p>
+          <p className="hint">The one retry for this customer is used: Vetted will not send another.</p>
+        </>
+      )}
       <div className="actions">
         <button type="button" onClick={onClose}>
           Done
