@@ -3,16 +3,17 @@
 // SSN masked, in full only with a reason), approves it, and the service receives it exactly once, with the
 // key derived from the approval; a second approval finds it gone. An export with names waits likewise for
 // a second lead, and its maker takes it once.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Approval } from '../../contract/approvals.ts';
-import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
+import type { ServiceClient } from '../../main/service/index.ts';
 import { setReviewerRole } from '../../main/team/admin/roles.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import type { TeamRig } from '../support/team-rig.ts';
 import type { DeskHarness } from './desk-harness.ts';
+import { teamOutside } from './team-service.ts';
 import { teamSuite } from './team-suite.ts';
 
 const SSN = '536-21-4470';
@@ -23,30 +24,23 @@ let admin: pg.Client;
 let service: ServiceClient;
 const team = teamSuite({ leads: ['alice'] });
 
-beforeAll(async () => {
-  ({ rig, alice, bob } = team);
-  admin = new pg.Client({ connectionString: rig.adminUrl });
-  await admin.connect();
-  service = createServiceClient({
-    baseUrl: rig.sandbox.baseUrl,
-    clientId: rig.sandbox.clientId,
-    clientSecret: rig.sandbox.clientSecret,
-  });
-});
+const outside = teamOutside(team);
 
-afterAll(async () => {
-  await admin?.end();
-  await service?.close();
+beforeAll(() => {
+  ({ rig, alice, bob } = team);
+  ({ admin, service } = outside);
 });
 
 /** How many retries the sandbox received (POST /customers/{id}), from whichever desk. */
-const retriesReceived = async () => {
-  const answer = await fetch(`${rig.sandbox.baseUrl}/sandbox/stats`, {
-    headers: { accept: HAL_MEDIA_TYPE, authorization: `Bearer ${await service.token.get()}` },
-  });
-  const stats = (await answer.json()) as { requests: Record<string, Record<string, number>> };
-  return Object.values(stats.requests['POST /customers/{id}'] ?? {}).reduce((sum, n) => sum + n, 0);
-};
+const retriesReceived = () => outside.requests('POST /customers/{id}');
+
+/** A customer in `retry` on the service, added on Alice's desk, known on Bob's. */
+async function retryCase(lastName: string, email: string): Promise<string> {
+  const { id } = await service.customers.create(samplePerson('retry', lastName, email));
+  await alice.call('customers.add', { ref: id });
+  await until(() => bob.call('customers.get', { id }).catch(() => null), 'the case on Bob’s desk');
+  return id;
+}
 
 const changedOn = (desk: DeskHarness, id: string, state: Approval['state']) =>
   desk.events.find(
@@ -66,14 +60,7 @@ describe('four eyes on two desks', () => {
     });
     expect(await bob.call('approvals.required')).toEqual({ retry: true, exportNames: true });
 
-    const { id: customerId } = await service.customers.create(
-      samplePerson('retry', 'Foureyes', 'four-eyes@example.com'),
-    );
-    await alice.call('customers.add', { ref: customerId });
-    await until(
-      () => bob.call('customers.get', { id: customerId }).catch(() => null),
-      'the case on Bob’s desk',
-    );
+    const customerId = await retryCase('Foureyes', 'four-eyes@example.com');
     const before = await retriesReceived();
 
     const form = { ...validForm({ firstName: 'verified', lastName: 'Foureyes' }), tin: SSN };
@@ -133,14 +120,7 @@ describe('four eyes on two desks', () => {
   });
 
   it('lets Bob withdraw a retry he asked for, and nobody else', async () => {
-    const { id: customerId } = await service.customers.create(
-      samplePerson('retry', 'Withdrawn', 'four-eyes-withdrawn@example.com'),
-    );
-    await alice.call('customers.add', { ref: customerId });
-    await until(
-      () => bob.call('customers.get', { id: customerId }).catch(() => null),
-      'the case on Bob’s desk',
-    );
+    const customerId = await retryCase('Withdrawn', 'four-eyes-withdrawn@example.com');
     const form = { ...validForm({ firstName: 'verified', lastName: 'Withdrawn' }), tin: SSN };
     const asked = await bob.call('retry.submit', { customerId, form, confirmed: true });
     const id = 'waiting' in asked ? asked.waiting.id : '';
