@@ -36,8 +36,9 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     cipher: runtime.cipher,
     listen(onChange) {
       const listener = listenForChanges({
-        connection: { ...runtime.listenConnection, application_name: 'vetted-desk-approvals-listen' },
+        connection: runtime.listenConnection,
         channel: APPROVALS_CHANNEL,
+        applicationName: 'vetted-approvals-listener',
         onNotify: onChange,
         onListening: onChange,
         log,

@@ -34,6 +34,8 @@ export interface ChangeListenerOptions {
   connection: pg.ClientConfig;
   /** Where to listen: the replica's changes by default (four eyes listens on its own channel). */
   channel?: string;
+  /** How the connection names itself in pg_stat_activity; the replica's listener by default. */
+  applicationName?: string;
   /** A notification arrived: the change `seq` (or a later one) committed. */
   onNotify(seq: number): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
@@ -53,6 +55,7 @@ export interface ChangeListener {
 export function listenForChanges({
   connection,
   channel = CHANGES_CHANNEL,
+  applicationName = LISTENER_APPLICATION_NAME,
   onNotify,
   onListening,
   log,
@@ -119,7 +122,7 @@ export function listenForChanges({
     // out and opened again, instead of listening to nothing for ever.
     const client = new pg.Client({
       ...connection,
-      application_name: LISTENER_APPLICATION_NAME,
+      application_name: applicationName,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     });
