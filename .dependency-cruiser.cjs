@@ -23,6 +23,7 @@ const MAIN_LAYERS = [
     'diagnostics/',
     'sandbox-link/',
     'claims/',
+    'approvals/',
     'settings/',
   ],
   ['feature\\.ts'], // what every feature is built from

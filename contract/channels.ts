@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalChannels, approvalEvents } from './approvals.ts';
 import { caseChannels } from './case.ts';
 import { claimChannels, claimEvents } from './claims.ts';
 import {
@@ -86,6 +87,7 @@ export const invokeChannels = {
   ...teamChannels,
   ...claimChannels,
   ...roleChannels,
+  ...approvalChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
@@ -101,6 +103,7 @@ export const pushedEvents = {
   ...teamEvents,
   ...claimEvents,
   ...roleEvents,
+  ...approvalEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type InvokeChannels = typeof invokeChannels;

@@ -7,6 +7,7 @@
  * `validateCustomerRetry` from `customer-rules.ts`: main runs the same functions before sending.
  */
 import { z } from 'zod';
+import { ApprovalSchema } from './approvals.ts';
 import { QueueRowSchema } from './queue.ts';
 
 /** Long enough for anything a person types; the rules (50 characters…) are the validator's job. */
@@ -150,6 +151,10 @@ export const RetryOutcomeSchema = z.object({
 });
 export type RetryOutcome = z.infer<typeof RetryOutcomeSchema>;
 
+/** Four eyes: the retry was not sent; it waits for a lead's approval (team mode, when the team says so). */
+export const RetryWaitingSchema = z.object({ customerId: z.uuid(), waiting: ApprovalSchema });
+export type RetryWaiting = z.infer<typeof RetryWaitingSchema>;
+
 const noInput = z.undefined();
 
 export const draftChannels = {
@@ -182,7 +187,10 @@ export const draftChannels = {
   /** The retry form's starting values; refused unless the customer is in `retry` with its retry unused. */
   'retry.prefill': { input: CustomerRefSchema, output: RetryPrefillSchema },
   /** The one retry: validated, sent once with an Idempotency-Key, then the customer is fetched. */
-  'retry.submit': { input: RetrySubmitInputSchema, output: RetryOutcomeSchema },
+  'retry.submit': {
+    input: RetrySubmitInputSchema,
+    output: z.union([RetryOutcomeSchema, RetryWaitingSchema]),
+  },
 } as const;
 
 export const draftEvents = {

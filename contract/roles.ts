@@ -52,6 +52,12 @@ export type TeamMe = z.infer<typeof TeamMeSchema>;
 export const TeamSettingsSchema = z.object({
   /** A claim ends after this many minutes without an action by its holder (audited). */
   claimIdleMinutes: z.number().int().min(1).max(1440),
+  /** Four eyes: which actions wait for a lead's approval, and how many hours one waits before it expires. */
+  fourEyes: z.strictObject({
+    retry: z.boolean(),
+    exportNames: z.boolean(),
+    expiryHours: z.number().int().min(1).max(720),
+  }),
 });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
 

@@ -208,6 +208,8 @@ export const REFUSED = {
   customerGone: 'The service no longer knows this customer.',
   noSuchDraft: 'Vetted has no such draft; it may have been discarded.',
   retryUsed: 'The one retry for this customer has been used.',
+  retryWaits:
+    'This customer’s retry waits for a lead’s approval (four eyes): see the case’s Four eyes panel.',
   retryNotAllowed: 'Only a customer in “retry” can be resubmitted.',
   fixFieldsFirst: 'Correct the highlighted fields first.',
   restartByHand: `Vetted runs in browser mode here and cannot restart itself. ${RESTART_BY_HAND}`,

@@ -1,6 +1,7 @@
 // The case panel's channels (timeline, notes, stored document images), the Audit screen and the exports.
 import type { CaseChannel } from '../../contract/case.ts';
 import { DeskError } from '../../contract/errors.ts';
+import type { Approvals } from '../approvals/approvals.ts';
 import { type Roles, requireLead } from '../claims/claims.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
@@ -18,7 +19,7 @@ const noImage = () =>
 
 export function caseFeature(
   { journal, events }: DeskContext,
-  { roles }: { roles: Roles },
+  { roles, approvals }: { roles: Roles; approvals: Pick<Approvals, 'required'> },
 ): Feature<CaseChannel> {
   const knownCustomer = async (id: string) => {
     const customer = await journal.customers.get(id);
@@ -72,7 +73,15 @@ export function caseFeature(
     'audit.window': (input) => auditWindow(journal, input),
     'audit.export': (input) => exportAudit(journal, input),
     async 'queue.export'(input) {
-      if (input.revealReason !== undefined) await requireLead(roles, 'exportNames');
+      if (input.revealReason !== undefined) {
+        await requireLead(roles, 'exportNames');
+        if ((await approvals.required()).exportNames) {
+          throw new DeskError(
+            'ApprovalNeeded',
+            'Your team asks for a second lead’s approval before an export with names: ask for it instead.',
+          );
+        }
+      }
       return exportQueue(journal, input);
     },
   };

@@ -2,6 +2,7 @@
 // and every feature a reviewer's window answers. Both hosts (Electron and browser mode) serve the same desk.
 import type { AppInfo } from '../../contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import { approvalsFeature } from '../approvals/index.ts';
 import { caseFeature } from '../case/index.ts';
 import { claimsFeature } from '../claims/index.ts';
 import { type ConfLike, type ConfLikeOptions, openSettings } from '../config/settings-store.ts';
@@ -92,11 +93,20 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { teamwork } = variant;
   const clock = options.clock ? { clock: options.clock } : {};
 
-  const customers = customersFeature(context, { reconcile: variant.reconcile });
+  const customers = customersFeature(context, {
+    reconcile: variant.reconcile,
+    approvals: variant.approvals,
+  });
   const queue = queueFeature(context, { ...clock, claims: teamwork.claims });
   const documents = documentsFeature(context, { claims: teamwork.claims });
-  const cases = caseFeature(context, { roles: teamwork.roles });
-  const drafts = draftsFeature(context, { destination: variant.drafts, claims: teamwork.claims });
+  const { approvals } = variant;
+  const cases = caseFeature(context, { roles: teamwork.roles, approvals });
+  const drafts = draftsFeature(context, {
+    destination: variant.drafts,
+    claims: teamwork.claims,
+    approvals,
+  });
+  const fourEyes = approvalsFeature(context, { approvals, roles: teamwork.roles, retry: drafts.retry });
   const claims = claimsFeature(context, {
     teamwork,
     ...clock,
@@ -122,6 +132,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     sandboxPanel,
     membership,
     claims,
+    fourEyes,
   ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -150,6 +161,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...sandboxPanel.handlers,
     ...membership.handlers,
     ...claims.handlers,
+    ...fourEyes.handlers,
     ...openVaultHandlers,
   };
   connected();

@@ -5,6 +5,7 @@ import {
   reportedFieldLabel,
 } from '../../contract/customers.ts';
 import { DeskError } from '../../contract/errors.ts';
+import type { Approvals } from '../approvals/approvals.ts';
 import type { EventHub } from '../event-hub.ts';
 import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
@@ -30,7 +31,7 @@ const IMPORT_PAGE = 200;
 /** The queue and the customer view: what the journal knows, refreshed from the service on demand. */
 export function customersFeature(
   options: DeskContext,
-  { reconcile }: { reconcile: ReconcileDuty },
+  { reconcile, approvals }: { reconcile: ReconcileDuty; approvals: Pick<Approvals, 'latestFor'> },
 ): Feature<CustomerChannels> {
   const { journal, reconciler, events } = options;
   const jobs = jobRunner(events);
@@ -43,7 +44,9 @@ export function customersFeature(
   const detail = async (id: string): Promise<CustomerDetail> => {
     const customer = await journal.customers.get(id);
     if (!customer) throw refusal.unknownCustomer();
-    return customerDetail(journal, customer);
+    // Four eyes: a retry waiting for a lead's approval is this case's one retry.
+    const approval = await approvals.latestFor(id);
+    return customerDetail(journal, customer, approval?.state === 'pending' || approval?.state === 'approved');
   };
 
   const handlers: Pick<Handlers, CustomerChannels> = {
@@ -163,7 +166,11 @@ export function customerIdFrom(ref: string, baseUrl: string): string {
   return id.toLowerCase();
 }
 
-async function customerDetail(journal: Journal, customer: JournalCustomer): Promise<CustomerDetail> {
+async function customerDetail(
+  journal: Journal,
+  customer: JournalCustomer,
+  retryWaits: boolean,
+): Promise<CustomerDetail> {
   const personal = await journal.customers.personal(customer.id);
   const reported = await journal.customers.reported(customer.id);
   const retryUsed = await journal.retries.get(customer.id);
@@ -180,8 +187,13 @@ async function customerDetail(journal: Journal, customer: JournalCustomer): Prom
       .filter(([rel]) => rel !== 'self')
       .map(([rel, link]) => ({ rel, href: link.href })),
     actions: {
-      retry:
-        offered.retry.allowed && retryUsed ? { allowed: false, reason: REFUSED.retryUsed } : offered.retry,
+      retry: !offered.retry.allowed
+        ? offered.retry
+        : retryUsed
+          ? { allowed: false, reason: REFUSED.retryUsed }
+          : retryWaits
+            ? { allowed: false, reason: REFUSED.retryWaits }
+            : offered.retry,
       upload: offered.upload,
     },
     personal: personal ? { ssnMasked: `•••-••-${personal.ssnLastFour}` } : null,

@@ -7,6 +7,7 @@ import type {
 } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
+import type { Approvals } from '../approvals/approvals.ts';
 import type { Claims } from '../claims/claims.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
@@ -14,7 +15,7 @@ import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../j
 import { describeError } from '../log/logger.ts';
 import type { Handlers } from '../serve.ts';
 import type { DraftDestinationFactory } from './destination.ts';
-import { createOneTimeRetry } from './one-time-retry.ts';
+import { createOneTimeRetry, type OneTimeRetry } from './one-time-retry.ts';
 import { createOutbox, isEditable } from './outbox/index.ts';
 
 /**
@@ -24,8 +25,12 @@ import { createOutbox, isEditable } from './outbox/index.ts';
  */
 export function draftsFeature(
   context: DeskContext,
-  options: { destination: DraftDestinationFactory; claims: Pick<Claims, 'beforeChange'> },
-): Feature<DraftChannel> {
+  options: {
+    destination: DraftDestinationFactory;
+    claims: Pick<Claims, 'beforeChange'>;
+    approvals: Pick<Approvals, 'required' | 'request'>;
+  },
+): Feature<DraftChannel> & { retry: OneTimeRetry } {
   const { journal, events, log } = context;
   const client = () => context.connection().client();
 
@@ -96,6 +101,7 @@ export function draftsFeature(
     client,
     reconciler: context.reconciler,
     claims: options.claims,
+    approvals: options.approvals,
   });
 
   /** Drafts that left this desk (for the team outbox) leave its list; those still here show how they stand. */
@@ -180,6 +186,7 @@ export function draftsFeature(
 
   return {
     handlers,
+    retry,
     // Start-up (after the reconcile has started) and every reconnection: drain what is queued, or move what
     // waited here to where drafts go.
     onConnected: () => {

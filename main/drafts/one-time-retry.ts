@@ -5,7 +5,8 @@
 // (the journal keeps the last four digits), never logged, never in an error message or an event.
 import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
-import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
+import type { CustomerForm, RetryOutcome, RetryPrefill, RetryWaiting } from '../../contract/drafts.ts';
+import type { Approvals } from '../approvals/approvals.ts';
 import type { Claims } from '../claims/claims.ts';
 import { customerActions } from '../customers/actions.ts';
 import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
@@ -26,11 +27,22 @@ export interface OneTimeRetryOptions {
   reconciler: Reconciler;
   /** Another reviewer's case is refused before the retry is sent; nobody's becomes this reviewer's. */
   claims: Pick<Claims, 'beforeChange'>;
+  /** Four eyes: when the team says so, the retry waits (sealed) for a lead's approval instead of leaving. */
+  approvals: Pick<Approvals, 'required' | 'request'>;
 }
 
 export interface OneTimeRetry {
   prefill(customerId: string): Promise<RetryPrefill>;
-  submit(input: { customerId: string; form: CustomerForm }): Promise<RetryOutcome>;
+  submit(input: { customerId: string; form: CustomerForm }): Promise<RetryOutcome | RetryWaiting>;
+  /**
+   * An approved retry, sent by the lead who approved it: the same checks and the same request as `submit`,
+   * with the Idempotency-Key the approval gives (stable: derived from the approval's id).
+   */
+  sendApproved(input: {
+    customerId: string;
+    form: CustomerForm;
+    idempotencyKey: string;
+  }): Promise<RetryOutcome>;
 }
 
 /** A customer Vetted knows, in `retry`, whose one retry Vetted has not used: or a reason why not. */
@@ -51,6 +63,7 @@ export function createOneTimeRetry({
   client,
   reconciler,
   claims,
+  approvals,
 }: OneTimeRetryOptions): OneTimeRetry {
   /** What the service did with a retry Vetted sent: recorded, and the customer as the service now has it. */
   async function finish(
@@ -120,33 +133,56 @@ export function createOneTimeRetry({
     },
 
     async submit({ customerId, form }) {
-      const body = customerBody(form);
       try {
-        const personal = { ...body, tin: body.tin?.slice(-4) };
         await claims.beforeChange(customerId);
-        // Checked and recorded as used in one transaction, before the request leaves: two submits at once, a
-        // crash or a lost answer never allow a second one.
+        if (!(await approvals.required()).retry) return await send(customerId, form, randomUUID());
+        // Checked as a send would be, so a lead is never asked to approve what cannot leave.
         await journal.transaction(async (tx) => {
           await requireRetryable(tx, customerId);
-          const errors = validateCustomerRetry(body);
-          if (errors.length > 0) {
-            throw refusal.invalid('InvalidRetry', errors);
-          }
-          await tx.retries.record(customerId, null);
+          requireValid(customerBody(form));
         });
-        let answer: Customer;
-        try {
-          answer = await client().customers.retry(customerId, body as CustomerRetryInput, {
-            idempotencyKey: randomUUID(),
-          });
-        } catch (error) {
-          return await afterFailure(customerId, error, personal);
-        }
-        return await finish(customerId, await customerAfter(customerId, answer), personal);
+        const waiting = await approvals.request('retry', customerId, JSON.stringify(form));
+        // Asked by this reviewer, who never decides their own.
+        return { customerId, waiting: { ...waiting, mine: true, canDecide: false } };
       } finally {
         form.tin = '';
-        body.tin = '';
+      }
+    },
+
+    async sendApproved({ customerId, form, idempotencyKey }) {
+      try {
+        return await send(customerId, form, idempotencyKey);
+      } finally {
+        form.tin = '';
       }
     },
   };
+
+  async function send(customerId: string, form: CustomerForm, idempotencyKey: string): Promise<RetryOutcome> {
+    const body = customerBody(form);
+    try {
+      const personal = { ...body, tin: body.tin?.slice(-4) };
+      // Checked and recorded as used in one transaction, before the request leaves: two submits at once, a
+      // crash or a lost answer never allow a second one.
+      await journal.transaction(async (tx) => {
+        await requireRetryable(tx, customerId);
+        requireValid(body);
+        await tx.retries.record(customerId, null);
+      });
+      let answer: Customer;
+      try {
+        answer = await client().customers.retry(customerId, body as CustomerRetryInput, { idempotencyKey });
+      } catch (error) {
+        return await afterFailure(customerId, error, personal);
+      }
+      return await finish(customerId, await customerAfter(customerId, answer), personal);
+    } finally {
+      body.tin = '';
+    }
+  }
+}
+
+function requireValid(body: ReturnType<typeof customerBody>): void {
+  const errors = validateCustomerRetry(body);
+  if (errors.length > 0) throw refusal.invalid('InvalidRetry', errors);
 }

@@ -1,13 +1,17 @@
 // A desk working on its team's store: the journal is the team journal, drafts go to the team outbox, the
 // team's hub listens for webhooks and reconciles (this desk's Webhooks screen shows the team's logs), and
-// claims, roles and the team's settings are the store's.
+// claims, roles, the team's settings and what waits for a second reviewer's approval are the store's.
 import type { Logger } from '../log/logger.ts';
 import type { DeskVariant } from '../variant/index.ts';
+import { approvalStore } from './approvals/approval-store.ts';
+import { teamApprovals } from './approvals/team-approvals.ts';
 import { claimStore } from './claims/claim-store.ts';
 import { teamClaims } from './claims/team-claims.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
+import { listenForChanges } from './journal/change-listener.ts';
 import type { TeamRuntime } from './runtime.ts';
+import { APPROVALS_CHANNEL } from './store/migrations/08-four-eyes.ts';
 
 export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
   const store = claimStore({
@@ -24,6 +28,25 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     login: runtime.login,
     log,
   });
+  const settings = teamSettings(store);
+  const { pool, target, sealer, clock } = runtime;
+  const approvals = teamApprovals({
+    store: approvalStore({ pool, target, sealer, clock }),
+    settings,
+    cipher: runtime.cipher,
+    listen(onChange) {
+      const listener = listenForChanges({
+        connection: runtime.listenConnection,
+        channel: APPROVALS_CHANNEL,
+        applicationName: 'vetted-approvals-listener',
+        onNotify: onChange,
+        onListening: onChange,
+        log,
+      });
+      return () => listener.close();
+    },
+    log,
+  });
   return {
     journal: runtime.journal,
     teamId: runtime.teamId,
@@ -34,7 +57,8 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     }),
     reconcile: { onConnected: () => undefined },
     webhooks: (context) => teamDeskWebhooksFeature(context),
-    teamwork: { claims, roles: teamRoles(store, runtime.login), settings: teamSettings(store) },
+    teamwork: { claims, roles: teamRoles(store, runtime.login), settings },
+    approvals,
     close: () => runtime.close(),
   };
 }

@@ -77,6 +77,8 @@ export interface TeamRuntime {
   /** This desk's own journal: its replica is what the queue reads. */
   readonly local: SqliteJournal;
   readonly replication: Replication;
+  /** How a dedicated LISTEN connection reaches the store (the direct address, never a pooler's). */
+  readonly listenConnection: pg.ClientConfig;
   readonly drain: TeamDrain;
   /** The team's webhook subscription secrets (the hub that leads verifies deliveries with them). */
   readonly webhookSecrets: SubscriptionSecrets;
@@ -104,12 +106,13 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const cipher = personalCipher(team.teamKey);
   const sealer = auditSealer(team.teamKey);
   const clock = options.clock ?? systemClock;
+  // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
+  const listenConnection = teamClientConfig(directConnection(team.connection), team.password, {
+    applicationName: `${application}-listen`,
+  });
   const replication = startReplication({
     pool,
-    // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
-    connection: teamClientConfig(directConnection(team.connection), team.password, {
-      applicationName: `${application}-listen`,
-    }),
+    connection: listenConnection,
     cipher,
     local,
     log,
@@ -183,6 +186,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     target: team.connection,
     local,
     replication,
+    listenConnection,
     drain,
     webhookSecrets: teamSubscriptionSecrets({ db: pool, teamKey: team.teamKey, log }),
     submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),

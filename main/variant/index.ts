@@ -1,6 +1,7 @@
 // What differs between a solo desk and a team desk, as one interface per concern. The composition
 // (main/compose/) picks the implementations once, when it builds the desk: this folder's local one, or
 // team mode's (main/team/desk-variant.ts). Features take the parts they need and never ask which mode runs.
+import type { Approvals } from '../approvals/approvals.ts';
 import type { Teamwork } from '../claims/claims.ts';
 import type { DraftDestinationFactory } from '../drafts/destination.ts';
 import type { DeskContext } from '../feature.ts';
@@ -21,5 +22,7 @@ export interface DeskVariant {
   webhooks(context: DeskContext): DeskWebhooks;
   /** Claims, roles and the team's settings: shared through the team store, or a solo desk's own. */
   readonly teamwork: Teamwork;
+  /** Four eyes: what waits for a second reviewer's approval (a solo desk never needs one). */
+  readonly approvals: Approvals;
   close(): Promise<void>;
 }

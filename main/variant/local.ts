@@ -2,6 +2,7 @@
 // one reviewer holds every case and is their own lead: no claims, no roles, no team settings.
 import path from 'node:path';
 import { allowedTo } from '../../contract/roles.ts';
+import type { Approvals } from '../approvals/approvals.ts';
 import type { Claims, Teamwork } from '../claims/claims.ts';
 import type { SettingsStore } from '../config/settings-store.ts';
 import type { DraftDestination, LocalOutbox } from '../drafts/destination.ts';
@@ -36,6 +37,7 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
     },
     webhooks: (context) => webhooksFeature(context, vaultSubscriptionSecrets(context.vault)),
     teamwork: soloTeamwork(journal, osUserName()),
+    approvals: soloApprovals,
     close: () => journal.close(),
   };
 }
@@ -82,6 +84,32 @@ export function soloTeamwork(journal: Journal, reviewer: string): Teamwork {
     settings: { get: noSettings, update: noSettings },
   };
 }
+
+/**
+ * The solo desk's four eyes, an honest no-op: nothing ever waits for a second reviewer (there is none), so
+ * nothing is asked, listed or decided, and a retry or an export leaves as it always did.
+ */
+export const soloApprovals: Approvals = {
+  required: async () => ({ retry: false, exportNames: false }),
+  async request() {
+    throw refusal.soloDesk('nothing waits for a second reviewer’s approval');
+  },
+  open: async () => [],
+  latestFor: async () => null,
+  get: async () => null,
+  payload: async () => null,
+  async decide() {
+    throw refusal.soloDesk('nothing waits for a second reviewer’s approval');
+  },
+  async finish() {
+    throw refusal.soloDesk('nothing waits for a second reviewer’s approval');
+  },
+  async cancel() {
+    throw refusal.soloDesk('nothing waits for a second reviewer’s approval');
+  },
+  watch: () => () => undefined,
+  close: async () => undefined,
+};
 
 /** The desk's own outbox sends; once a team is joined, nothing leaves and submitting says why. */
 function sentFromHere(outbox: LocalOutbox, joined: () => boolean): DraftDestination {

@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaseClaim, ClaimNotice } from '../../contract/claims.ts';
 import type { QueueRow } from '../../contract/queue.ts';
 import { personalCipher } from '../../main/journal/personal.ts';
-import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
+import type { ServiceClient } from '../../main/service/index.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
@@ -19,6 +19,7 @@ import { until } from '../support/poll.ts';
 import { writeCustomer } from '../support/team-changes.ts';
 import type { TeamRig } from '../support/team-rig.ts';
 import type { DeskHarness } from './desk-harness.ts';
+import { teamOutside } from './team-service.ts';
 import { teamSuite } from './team-suite.ts';
 
 let rig: TeamRig;
@@ -32,21 +33,12 @@ let serial = 0;
 
 const team = teamSuite({ leads: ['alice'] });
 
-beforeAll(async () => {
-  ({ rig, alice, bob } = team);
-  admin = new pg.Client({ connectionString: rig.adminUrl });
-  await admin.connect();
-  names = { alice: rig.reviewers.alice.login, bob: rig.reviewers.bob.login };
-  service = createServiceClient({
-    baseUrl: rig.sandbox.baseUrl,
-    clientId: rig.sandbox.clientId,
-    clientSecret: rig.sandbox.clientSecret,
-  });
-});
+const outside = teamOutside(team);
 
-afterAll(async () => {
-  await admin?.end();
-  await service?.close();
+beforeAll(() => {
+  ({ rig, alice, bob } = team);
+  ({ admin, service } = outside);
+  names = { alice: rig.reviewers.alice.login, bob: rig.reviewers.bob.login };
 });
 
 /** A customer made on the service (its status from the first name), added on Alice's desk, known on Bob's. */
@@ -77,15 +69,7 @@ const noticeOf = (desk: DeskHarness, id: string, kind: ClaimNotice['kind']) =>
       (e.payload as ClaimNotice).customerId === id &&
       (e.payload as ClaimNotice).kind === kind,
   )?.payload as ClaimNotice | undefined;
-const serviceRequests = async (route: string) => {
-  const answer = await fetch(`${rig.sandbox.baseUrl}/sandbox/stats`, {
-    headers: { accept: HAL_MEDIA_TYPE, authorization: `Bearer ${await service.token.get()}` },
-  });
-  const stats = (await answer.json()) as {
-    requests: Record<string, Record<string, number>>;
-  };
-  return Object.values(stats.requests[route] ?? {}).reduce((sum, n) => sum + n, 0);
-};
+const serviceRequests = (route: string) => outside.requests(route);
 
 describe('taking and releasing', () => {
   it('shows a take on the other desk, live, in the queue row and the case; a release clears it', async () => {
@@ -269,10 +253,13 @@ describe('a lead’s actions', () => {
     await expect(bob.call('team.updateSettings', { claimIdleMinutes: 5 })).rejects.toMatchObject({
       code: 'LeadOnly',
     });
-    expect(await alice.call('team.updateSettings', { claimIdleMinutes: 20 })).toEqual({
+    expect(await alice.call('team.updateSettings', { claimIdleMinutes: 20 })).toMatchObject({
       claimIdleMinutes: 20,
     });
-    expect(await bob.call('team.settings')).toEqual({ claimIdleMinutes: 20 });
+    expect(await bob.call('team.settings')).toEqual({
+      claimIdleMinutes: 20,
+      fourEyes: { retry: false, exportNames: false, expiryHours: 24 },
+    });
     await alice.call('queue.export', { section: 'all', search: '', revealReason: 'for the monthly report' });
     const audit = await admin.query(`SELECT actor FROM vetted.audit_log WHERE action = 'queue.exportNames'`);
     expect(audit.rows).toEqual([{ actor: names.alice }]);

@@ -114,15 +114,19 @@ describe.skipIf(missing !== undefined)(
       );
       expect(holder.rows).toEqual([{ pid: expect.any(Number), application_name: 'vetted-hub-leadership' }]);
       expect(pooled.has(holder.rows[0]!.pid)).toBe(false);
-      // Both desks and the hub: a change listener each, and an outbox LISTEN each (the desks drain too).
+      // Both desks and the hub: a change listener each, and an outbox LISTEN each (the desks drain too); each
+      // desk hears four eyes' approvals on a LISTEN of its own.
       const listeners = await admin.query<{ pid: number; application_name: string }>(
         `SELECT pid, application_name FROM pg_stat_activity
-        WHERE datname = current_database() AND application_name ~ '^vetted-(replica-listener|\\w+-outbox-listen)$'`,
+        WHERE datname = current_database() AND application_name ~ '^vetted-(replica-listener|approvals-listener|\\w+-outbox-listen)$'`,
       );
       expect(listeners.rows.filter((row) => row.application_name === 'vetted-replica-listener')).toHaveLength(
         3,
       );
       expect(listeners.rows.filter((row) => row.application_name.endsWith('-outbox-listen'))).toHaveLength(3);
+      expect(
+        listeners.rows.filter((row) => row.application_name === 'vetted-approvals-listener'),
+      ).toHaveLength(2);
       for (const row of listeners.rows) expect(pooled.has(row.pid), row.application_name).toBe(false);
     });
 

@@ -60,7 +60,9 @@ describe('a reviewer’s login, bypassing the desk', () => {
     await expect(
       ana.pool.query(`SELECT vetted.set_team_setting('claim_idle_minutes', '1')`),
     ).rejects.toMatchObject(LEAD_ONLY);
-    const { rows } = await team.admin.query(`SELECT value FROM vetted.team_settings`);
+    const { rows } = await team.admin.query(
+      `SELECT value FROM vetted.team_settings WHERE name = 'claim_idle_minutes'`,
+    );
     expect(rows).toEqual([{ value: 30 }]);
   });
 

@@ -18,7 +18,10 @@ export function teamRoles(store: ClaimStore, login: string): Roles {
 export function teamSettings(store: ClaimStore): TeamSettingsAccess {
   const get = async (): Promise<TeamSettings> => {
     const stored = await store.settings();
-    return TeamSettingsSchema.parse({ claimIdleMinutes: stored.get(SETTING_NAMES.claimIdleMinutes) });
+    return TeamSettingsSchema.parse({
+      claimIdleMinutes: stored.get(SETTING_NAMES.claimIdleMinutes),
+      fourEyes: stored.get(SETTING_NAMES.fourEyes),
+    });
   };
   return {
     get,

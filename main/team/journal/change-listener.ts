@@ -32,6 +32,10 @@ export const LISTENER_APPLICATION_NAME = 'vetted-replica-listener';
 export interface ChangeListenerOptions {
   /** How to reach the team store: the pool's own settings (host, TLS, user, password). */
   connection: pg.ClientConfig;
+  /** Where to listen: the replica's changes by default (four eyes listens on its own channel). */
+  channel?: string;
+  /** How the connection names itself in pg_stat_activity; the replica's listener by default. */
+  applicationName?: string;
   /** A notification arrived: the change `seq` (or a later one) committed. */
   onNotify(seq: number): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
@@ -50,6 +54,8 @@ export interface ChangeListener {
 
 export function listenForChanges({
   connection,
+  channel = CHANGES_CHANNEL,
+  applicationName = LISTENER_APPLICATION_NAME,
   onNotify,
   onListening,
   log,
@@ -116,7 +122,7 @@ export function listenForChanges({
     // out and opened again, instead of listening to nothing for ever.
     const client = new pg.Client({
       ...connection,
-      application_name: LISTENER_APPLICATION_NAME,
+      application_name: applicationName,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     });
@@ -125,13 +131,13 @@ export function listenForChanges({
     client.on('error', (error) => lost(client, error));
     client.on('end', () => lost(client));
     client.on('notification', (message) => {
-      if (message.channel !== CHANGES_CHANNEL) return;
+      if (message.channel !== channel) return;
       const seq = Number(message.payload);
       if (Number.isSafeInteger(seq)) onNotify(seq);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      await client.query(`LISTEN ${channel}`);
     } catch (error) {
       lost(client, error);
       return;

@@ -9,6 +9,7 @@ import { OUTBOX_AUDITED } from './04-outbox-audited.ts';
 import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { AUDIT_CHAIN } from './06-audit-chain.ts';
 import { CLAIMS_ROLES } from './07-claims-roles.ts';
+import { FOUR_EYES } from './08-four-eyes.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -24,6 +25,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   WEBHOOK_SECRETS,
   AUDIT_CHAIN,
   CLAIMS_ROLES,
+  FOUR_EYES,
 ];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;

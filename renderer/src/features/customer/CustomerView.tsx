@@ -6,6 +6,7 @@ import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
 import { useShortcuts } from '../../ui/shortcuts.ts';
 import { Moment } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
+import { ApprovalPanel } from '../approvals/ApprovalPanel.tsx';
 import { withClaim } from '../claims/claim-words.ts';
 import { useClaimsStore } from '../claims/claims-store.ts';
 import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
@@ -120,6 +121,7 @@ function CaseDetails({
     <>
       <CaseHeader customer={customer} />
       <CaseActions customer={customer} onRetry={onRetry} onUpload={focusDropZone} onNote={onNote} />
+      <ApprovalPanel customerId={customer.id} />
       <section aria-labelledby="customer-details" className="case-section">
         <h3 id="customer-details">Details</h3>
         <dl className="facts">

@@ -47,6 +47,15 @@ export function QueueExportButtons() {
         rule={reasonRule}
         fieldPointer="/revealReason"
         submit={async (reason) => {
+          // Four eyes: the team may ask a second lead to approve it first (its maker downloads it then).
+          if ((await api.approvals.required()).exportNames) {
+            const { section, search } = useQueueStore.getState();
+            await api.approvals.requestExport({ section, search, revealReason: reason });
+            setDone(
+              'Asked for a second lead’s approval: download it from Waiting for approval once approved.',
+            );
+            return;
+          }
           const file = await exportView(reason);
           downloadFile(file);
           setDone(`Exported ${file.count} ${file.count === 1 ? ROWS.one : ROWS.many} with names.`);

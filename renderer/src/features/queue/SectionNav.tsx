@@ -2,6 +2,7 @@ import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/que
 import { AGEING_SECTIONS, type AgeingSection } from '../../../../contract/queue-view.ts';
 import type { SectionFilter } from '../../route.ts';
 import { useAppStore } from '../../store.ts';
+import { WaitingForApproval } from '../approvals/WaitingForApproval.tsx';
 import { ClaimSections } from './ClaimSections.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { useQueueStore } from './queue-store.ts';
@@ -58,6 +59,7 @@ export function SectionNav({ onNextCase }: { onNextCase: (() => void) | null }) 
         })}
       </ul>
       {onNextCase && <ClaimSections onNextCase={onNextCase} />}
+      <WaitingForApproval />
     </nav>
   );
 }

@@ -1,6 +1,6 @@
 import { Send, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { RetryOutcome as Outcome, RetryPrefill } from '../../../../contract/drafts.ts';
+import type { RetryOutcome as Outcome, RetryPrefill, RetryWaiting } from '../../../../contract/drafts.ts';
 import { VettedError } from '../../../../contract/errors.ts';
 import { Button } from '../../ui/Button.tsx';
 import { CustomerFields } from '../../ui/customer-form/CustomerFields.tsx';
@@ -90,7 +90,7 @@ function RetryForm({
 }: RetryStepProps & { prefill: RetryPrefill }) {
   const control = useCustomerForm('retry', prefill.form);
   const [step, setStep] = useState<Step>('form');
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | RetryWaiting | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 

@@ -1,13 +1,13 @@
 import { create } from 'zustand';
 import type { ChannelInput } from '../../../../contract/channels.ts';
-import type { RetryOutcome, RetryPrefill } from '../../../../contract/drafts.ts';
+import type { RetryOutcome, RetryPrefill, RetryWaiting } from '../../../../contract/drafts.ts';
 import { api } from '../../api.ts';
 
 interface RetryState {
   /** The form's starting values: from the draft that created the customer, or none. */
   prefill(customerId: string): Promise<RetryPrefill>;
-  /** Sends the one retry. */
-  send(request: ChannelInput<'retry.submit'>): Promise<RetryOutcome>;
+  /** Sends the one retry, or (four eyes) leaves it waiting for a lead's approval. */
+  send(request: ChannelInput<'retry.submit'>): Promise<RetryOutcome | RetryWaiting>;
 }
 
 /**

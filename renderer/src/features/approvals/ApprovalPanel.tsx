@@ -1,0 +1,171 @@
+import { Check, Eye, X } from 'lucide-react';
+import { Fragment, useEffect, useState } from 'react';
+import { type Approval, type ApprovalDetail, approvalChannels } from '../../../../contract/approvals.ts';
+import { ClaimNoteSchema } from '../../../../contract/claims.ts';
+import { Button } from '../../ui/Button.tsx';
+import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { Moment } from '../../ui/time.tsx';
+import { useWatch } from '../../ui/watch.ts';
+import { useCaseStore } from '../customer/case-store.ts';
+import { APPROVAL_LOOKS, approvalSentence } from './approval-words.tsx';
+import { useApprovalsStore } from './approvals-store.ts';
+
+const revealRule = approvalChannels['approvals.reveal'].input.shape.reason;
+
+/** The case's four-eyes panel: what waits for approval on this case, and what the reviewer may do about it. */
+export function ApprovalPanel({ customerId }: { customerId: string }) {
+  useWatch(useApprovalsStore.getState().watch);
+  const approval = useApprovalsStore((state) => state.byCase[customerId]);
+  useEffect(() => {
+    void useApprovalsStore.getState().loadCase(customerId);
+  }, [customerId]);
+  // Every step is in the timeline: it follows the approval.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new state of the approval is the trigger.
+  useEffect(() => {
+    if (approval) void useCaseStore.getState().reload();
+  }, [approval?.id, approval?.state]);
+  if (!approval || approval.state === 'cancelled') return null;
+  return (
+    <section aria-labelledby="approval-title" className="case-section approval-panel">
+      <h3 id="approval-title">Four eyes</h3>
+      <p className="approval-state">
+        <StatusBadge {...APPROVAL_LOOKS[approval.state]} />{' '}
+        <span className="hint">
+          asked by {approval.mine ? 'you' : approval.maker} <Moment at={approval.requestedAt} />
+          {approval.state === 'pending' && (
+            <>
+              {' '}
+              · expires <Moment at={approval.expiresAt} />
+            </>
+          )}
+        </span>
+      </p>
+      <p>{approvalSentence(approval)}</p>
+      {approval.state === 'pending' && approval.mine && <Withdraw approval={approval} />}
+      {approval.canDecide && <Decide approval={approval} />}
+    </section>
+  );
+}
+
+function Withdraw({ approval }: { approval: Approval }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <div className="actions">
+      <Button
+        icon={X}
+        onClick={() =>
+          void useApprovalsStore
+            .getState()
+            .cancel(approval.id)
+            .catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)))
+        }
+      >
+        Withdraw request
+      </Button>
+      {problem && <p role="alert">{problem}</p>}
+    </div>
+  );
+}
+
+type Asking = 'reveal' | 'approve' | 'reject' | null;
+
+/** A lead who is not the maker: exactly what will be sent (the SSN masked), and the decision. */
+function Decide({ approval }: { approval: Approval }) {
+  const [detail, setDetail] = useState<ApprovalDetail | null>(null);
+  const [asking, setAsking] = useState<Asking>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    setDetail(null);
+    useApprovalsStore
+      .getState()
+      .detail(approval.id)
+      .then(setDetail, (error: unknown) =>
+        setProblem(error instanceof Error ? error.message : String(error)),
+      );
+  }, [approval.id]);
+  const decide = (approve: boolean) => async (note: string) => {
+    await useApprovalsStore.getState().decide(approval.id, approve, note);
+  };
+  return (
+    <>
+      <h4 className="approval-what">What will be sent</h4>
+      {problem && <p role="alert">{problem}</p>}
+      {detail ? (
+        <dl className="facts" aria-label="What will be sent">
+          {detail.fields.map(({ label, value }) => (
+            <Fragment key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      ) : (
+        !problem && <p className="hint">Opening what will be sent…</p>
+      )}
+      <div className="actions">
+        <Button weight="primary" icon={Check} onClick={() => setAsking('approve')}>
+          Approve and send…
+        </Button>
+        <Button weight="danger" icon={X} onClick={() => setAsking('reject')}>
+          Reject…
+        </Button>
+        {detail && !detail.revealed && (
+          <Button icon={Eye} onClick={() => setAsking('reveal')}>
+            Reveal SSN…
+          </Button>
+        )}
+      </div>
+      <ReasonDialog
+        open={asking === 'reveal'}
+        title="Reveal the SSN that will be sent"
+        hint="Vetted writes who saw it, when and why to the team’s audit log."
+        action={{ label: 'Reveal', busyLabel: 'Revealing…' }}
+        rule={revealRule}
+        fieldPointer="/reason"
+        submit={async (reason) => setDetail(await useApprovalsStore.getState().detail(approval.id, reason))}
+        onClose={() => setAsking(null)}
+      />
+      <NoteDialog
+        open={asking === 'approve'}
+        title="Approve and send"
+        hint="It leaves now, once. Your note goes with the approval into the audit log."
+        action={{ label: 'Approve and send', busyLabel: 'Sending…' }}
+        submit={decide(true)}
+        onClose={() => setAsking(null)}
+      />
+      <NoteDialog
+        open={asking === 'reject'}
+        title="Reject"
+        hint={`Nothing is sent. ${approval.maker} sees your note.`}
+        action={{ label: 'Reject', busyLabel: 'Rejecting…' }}
+        submit={decide(false)}
+        onClose={() => setAsking(null)}
+      />
+    </>
+  );
+}
+
+function NoteDialog(props: {
+  open: boolean;
+  title: string;
+  hint: string;
+  action: { label: string; busyLabel: string };
+  submit(note: string): Promise<void>;
+  onClose(): void;
+}) {
+  return (
+    <OneFieldDialog
+      {...props}
+      label="Note"
+      multiline
+      fieldPointer="/note"
+      check={(note) => {
+        const checked = ClaimNoteSchema.safeParse(note);
+        return checked.success ? null : (checked.error.issues[0]?.message ?? 'Write a note.');
+      }}
+      submit={(note) => props.submit(ClaimNoteSchema.parse(note))}
+    />
+  );
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { fieldsOf, idempotencyKeyOf } from '../../main/approvals/what-is-sent.ts';
+
+describe('what an approval sends', () => {
+  it('derives one stable UUID-shaped Idempotency-Key per approval', () => {
+    const id = 'a7f3c0de-0000-4000-8000-000000000001';
+    expect(idempotencyKeyOf(id)).toBe(idempotencyKeyOf(id));
+    expect(idempotencyKeyOf(id)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(idempotencyKeyOf(id)).not.toBe(idempotencyKeyOf('a7f3c0de-0000-4000-8000-000000000002'));
+  });
+
+  it('shows a retry field by field, the SSN masked unless revealed', () => {
+    const payload = JSON.stringify({ firstName: 'Ada', lastName: 'Byron', tin: '123-45-6789', address2: '' });
+    expect(fieldsOf('retry', payload, false)).toEqual([
+      { label: 'First name', value: 'Ada' },
+      { label: 'Last name', value: 'Byron' },
+      { label: 'SSN', value: '•••-••-6789' },
+    ]);
+    expect(fieldsOf('retry', payload, true)).toContainEqual({ label: 'SSN', value: '123-45-6789' });
+    expect(fieldsOf('retry', null, true)).toEqual([]);
+  });
+
+  it('shows an export’s section, search and reason', () => {
+    const payload = JSON.stringify({ section: 'all', search: '', revealReason: 'monthly list' });
+    expect(fieldsOf('exportNames', payload, false)).toEqual([
+      { label: 'Section', value: 'all' },
+      { label: 'Search', value: '(none)' },
+      { label: 'Reason', value: 'monthly list' },
+    ]);
+  });
+});

@@ -1,0 +1,137 @@
+// Four eyes end to end (#28): two browser-mode desks on one team. Bob (a reviewer) prepares the one-time
+// retry; it waits for approval, on his case and in Alice's queue, live. Alice (a lead) opens it from the
+// queue's "Waiting for approval", reads what will be sent (the SSN masked, in full only with a reason),
+// approves it with a note, and it is sent; Bob's case says so. Axe finds nothing, in light and dark.
+import type { Page } from '@playwright/test';
+import pg from 'pg';
+import { runBrowserMode } from '../../main/browser/main.ts';
+import { setReviewerRole } from '../../main/team/admin/roles.ts';
+import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
+import { createThroughDraft, fillPerson, person, textbox } from './drafts-helpers.ts';
+import { expect, test } from './fixtures.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
+
+let cluster: PgCluster;
+let rig: TeamRig;
+const SSN = '123-45-6789';
+const SHOTS = 'test-results/four-eyes';
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  cluster = await startPgCluster();
+  rig = await startTeamRig(await cluster.createDatabase('vetted_four_eyes_e2e'));
+  const admin = new pg.Client({ connectionString: rig.adminUrl });
+  await admin.connect();
+  try {
+    await setReviewerRole(admin, { name: rig.reviewers.alice.login, role: 'lead', keyFile: rig.keyFile });
+  } finally {
+    await admin.end();
+  }
+});
+
+test.afterAll(async () => {
+  await rig?.close();
+  await cluster?.stop();
+});
+
+async function openDesk(who: 'alice' | 'bob') {
+  return runBrowserMode({ port: 0, dataDir: await rig.deskDir(who), writeLog: () => undefined });
+}
+
+const fourEyes = (page: Page) => page.getByRole('region', { name: 'Four eyes' });
+
+test('a retry waits for a second pair of eyes, then leaves once approved', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const deskA = await openDesk('alice');
+  const deskB = await openDesk('bob');
+  const a = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const b = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  try {
+    await a.goto(deskA.launchUrl);
+    await b.goto(deskB.launchUrl);
+    // Alice, a lead, turns four eyes on for retries (the team setting; Settings has no form for it yet).
+    await a.evaluate(async () => {
+      type Bridge = { team: { updateSettings(patch: unknown): Promise<{ ok: boolean }> } };
+      const answer = await (globalThis as unknown as { vetted: Bridge }).vetted.team.updateSettings({
+        fourEyes: { retry: true, exportNames: false, expiryHours: 24 },
+      });
+      if (!answer.ok) throw new Error('four eyes not turned on');
+    });
+
+    // Bob prepares the retry: it waits, nothing is sent.
+    const who = person('retry', 'Quennell');
+    const name = `${who.firstName} ${who.lastName}`;
+    await createThroughDraft(b, who, 'Needs retry');
+    await b.getByRole('button', { name: 'Retry verification' }).click();
+    const dialog = b.getByRole('dialog', { name: 'Retry verification' });
+    if ((await textbox(dialog, 'First name').inputValue()) === '') await fillPerson(dialog, who);
+    await dialog.getByLabel('Social Security number').fill(SSN);
+    await dialog.getByRole('button', { name: 'Send retry…' }).click();
+    await dialog.getByRole('button', { name: 'Send the retry' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('Waiting for approval. Nothing has been sent yet.');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(fourEyes(b).getByText('Waiting for approval', { exact: true })).toBeVisible();
+    await expect(fourEyes(b).getByRole('button', { name: 'Withdraw request' })).toBeVisible();
+    await expect(b.getByRole('region', { name: 'Case' }).getByText(/^Needs retry for/)).toBeVisible();
+
+    // Alice sees it in the queue's own section, live, and opens the case from there.
+    await a.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Queue' }).click();
+    const waiting = a.getByRole('region', { name: /^Waiting for approval/ });
+    await expect(waiting).toBeVisible({ timeout: 20_000 });
+    await waiting.getByRole('button', { name: /^One-time retry by / }).click();
+    await expect(a.getByRole('heading', { level: 2, name })).toBeVisible();
+    const panel = fourEyes(a);
+    const sent = panel.getByRole('definition');
+    await expect(sent.filter({ hasText: '•••-••-6789' })).toBeVisible();
+    await expect(panel).not.toContainText(SSN);
+
+    await expectNoAxeViolations(a, { screen: 'Four eyes: the checker’s panel and the queue section' });
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 1440, height: 900 },
+    ]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await a.setViewportSize(size);
+        await a.emulateMedia({ colorScheme });
+        await panel.scrollIntoViewIfNeeded();
+        await a.screenshot({ path: `${SHOTS}/checker-${size.width}x${size.height}-${colorScheme}.png` });
+        await b.setViewportSize(size);
+        await b.emulateMedia({ colorScheme });
+        await b.screenshot({ path: `${SHOTS}/maker-${size.width}x${size.height}-${colorScheme}.png` });
+      }
+    }
+    await a.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(a, { screen: 'Four eyes: the checker’s panel (dark)' });
+    await a.emulateMedia({ colorScheme: 'light' });
+
+    // The SSN in full only with a reason; then the approval, with a note.
+    await panel.getByRole('button', { name: 'Reveal SSN…' }).click();
+    const reveal = a.getByRole('dialog', { name: 'Reveal the SSN that will be sent' });
+    await reveal.getByLabel('Reason').fill('Compare with the passport');
+    await reveal.getByRole('button', { name: 'Reveal' }).click();
+    await expect(sent.filter({ hasText: SSN })).toBeVisible();
+    await panel.getByRole('button', { name: 'Approve and send…' }).click();
+    const approve = a.getByRole('dialog', { name: 'Approve and send' });
+    await expectNoAxeViolations(a, { include: 'dialog[open]', screen: 'Four eyes: approve dialog' });
+    await approve.getByLabel('Note').fill('Matches the passport.');
+    await approve.getByRole('button', { name: 'Approve and send' }).click();
+    await expect(panel.getByText('Approved and sent', { exact: true })).toBeVisible();
+    await expect(waiting).toHaveCount(0);
+
+    // Bob's case follows: approved, sent, verified; the timeline has every step.
+    await expect(fourEyes(b).getByText('Approved and sent', { exact: true })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(fourEyes(b)).toContainText('Matches the passport.');
+    const timeline = b.getByRole('region', { name: 'Timeline' });
+    await expect(timeline.getByText('Waiting for approval (four eyes)')).toBeVisible();
+    await expect(timeline.getByText('Approved (four eyes)')).toBeVisible();
+    await expect(timeline.getByText('Approved action sent')).toBeVisible();
+  } finally {
+    await a.context().close();
+    await b.context().close();
+    await deskA.close();
+    await deskB.close();
+  }
+});
