@@ -22,6 +22,7 @@ const MAIN_LAYERS = [
     'updates/',
     'diagnostics/',
     'sandbox-link/',
+    'claims/',
     'settings/index\\.ts',
   ],
   ['feature\\.ts'], // what every feature is built from

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { caseChannels } from './case.ts';
+import { claimChannels, claimEvents } from './claims.ts';
 import {
   CustomerDetailSchema,
   CustomerIdSchema,
@@ -15,6 +16,7 @@ import { eventDetailChannels } from './event-detail.ts';
 import { metricsChannels } from './metrics.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
 import { queueViewChannels, queueViewEvents } from './queue-view.ts';
+import { roleChannels, roleEvents } from './roles.ts';
 import { sandboxChannels } from './sandbox-panel.ts';
 import {
   ConnectionTestSchema,
@@ -82,6 +84,8 @@ export const invokeChannels = {
   ...sandboxChannels,
   ...metricsChannels,
   ...teamChannels,
+  ...claimChannels,
+  ...roleChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
@@ -95,6 +99,8 @@ export const pushedEvents = {
   ...webhookEvents,
   ...updateEvents,
   ...teamEvents,
+  ...claimEvents,
+  ...roleEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type InvokeChannels = typeof invokeChannels;

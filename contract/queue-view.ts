@@ -26,6 +26,13 @@ export const QueueFiltersSchema = z.strictObject({
   hasNotes: z.boolean().optional(),
   /** Customers past the ageing target of their status. */
   overdue: z.boolean().optional(),
+  /**
+   * Team mode's claims: cases this reviewer holds ("Mine"), cases nobody holds ("Unclaimed"), or those a named
+   * reviewer holds. Drafts are no one's case: any of these leaves them out. A solo desk holds every case.
+   */
+  claim: z
+    .union([z.enum(['mine', 'unclaimed']), z.strictObject({ reviewer: z.string().min(1).max(63) })])
+    .optional(),
 });
 export type QueueFilters = z.infer<typeof QueueFiltersSchema>;
 

@@ -70,6 +70,11 @@ export const QueueRowSchema = z.object({
   note: z.string().nullable(),
   /** The first line of the reviewer's latest note on the case, when it has one (the Note column). */
   latestNote: z.string().nullable().optional(),
+  /**
+   * Team mode: the reviewer holding the case ("Ana has this"). In `queue.window` rows, absent means nobody
+   * holds it; `customer.updated` rows never carry it (claims move by `claims.changed`, contract/claims.ts).
+   */
+  claimedBy: z.string().optional(),
 });
 export type QueueRow = z.infer<typeof QueueRowSchema>;
 

@@ -12,6 +12,7 @@ import {
 } from '../contract/customer-rules.ts';
 import { UPLOAD_PROBLEMS, type UploadProblemCode } from '../contract/document-rules.ts';
 import { type AppError, DeskError } from '../contract/errors.ts';
+import { ASK_A_LEAD, LEAD_ONLY, type LeadAction } from '../contract/roles.ts';
 import type { ConnectionTest } from '../contract/settings.ts';
 import { JournalError } from './journal/errors.ts';
 import {
@@ -229,6 +230,22 @@ export const refusal = {
   /** The contract's rules refused the form: each field says how to fix it. */
   invalid: (code: string, errors: readonly { path: string; hint: string }[]) =>
     new DeskError(code, REFUSED.fixFieldsFirst, errorFields(errors)),
+  // Team mode's claims and roles (main/claims/).
+  claimedBy: (holder: string) =>
+    new DeskError(
+      'ClaimedByOther',
+      `${holder} has this case: only they can change it on the service now. Ask them, or a lead, to hand it over.`,
+    ),
+  notYourClaim: (holder: string | null) =>
+    new DeskError('NotYourClaim', holder ? `${holder} has this case, not you.` : 'Nobody holds this case.'),
+  leadOnly: (action: LeadAction) => new DeskError('LeadOnly', `${LEAD_ONLY[action]} ${ASK_A_LEAD}`),
+  noSuchReviewer: (name: string) =>
+    new DeskError('NoSuchReviewer', `There is no reviewer “${name}” in this team.`),
+  soloDesk: (what: string) =>
+    new DeskError(
+      'SoloDesk',
+      `This desk works alone: ${what}. Joining a team (Settings → Team) changes that.`,
+    ),
 };
 
 // ---- Field errors --------------------------------------------------------------------------------

@@ -58,6 +58,8 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
       log.warn('vault problem', { problem });
     },
   );
+  // Known once the host listens: a case's address (case.link) is this origin's route to it.
+  let origin: string | null = null;
   const desk = await createDesk({
     host: 'browser',
     version,
@@ -66,6 +68,7 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
     vault,
     vaultProblem,
     startSandbox,
+    browserOrigin: () => origin,
   });
   const host = await startBrowserHost({
     dispatch: desk.dispatcher((session) => session.authenticated),
@@ -74,6 +77,7 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
     onRequest: (request) => log.info('desk request', request),
     ...(options.port === undefined ? {} : { port: options.port }),
   });
+  origin = host.origin;
   return {
     launchUrl: host.launchUrl,
     logFile: logFile.path,

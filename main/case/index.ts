@@ -1,6 +1,7 @@
 // The case panel's channels (timeline, notes, stored document images), the Audit screen and the exports.
 import type { CaseChannel } from '../../contract/case.ts';
 import { DeskError } from '../../contract/errors.ts';
+import { type Roles, requireLead } from '../claims/claims.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { firstLine, queueRowOf } from '../reconcile/queue-row.ts';
@@ -15,7 +16,10 @@ const noImage = () =>
     'Vetted holds no image of this document: it was not uploaded here, or it was removed.',
   );
 
-export function caseFeature({ journal, events }: DeskContext): Feature<CaseChannel> {
+export function caseFeature(
+  { journal, events }: DeskContext,
+  { roles }: { roles: Roles },
+): Feature<CaseChannel> {
   const knownCustomer = async (id: string) => {
     const customer = await journal.customers.get(id);
     if (!customer) throw refusal.unknownCustomer();
@@ -50,6 +54,7 @@ export function caseFeature({ journal, events }: DeskContext): Feature<CaseChann
       return image;
     },
     async 'documents.purgeImage'({ documentId }) {
+      await requireLead(roles, 'purgeImages');
       const image = await journal.documentImages.get(documentId);
       if (!image) throw noImage();
       const purged = await journal.transaction(async (tx) => {
@@ -66,7 +71,10 @@ export function caseFeature({ journal, events }: DeskContext): Feature<CaseChann
     },
     'audit.window': (input) => auditWindow(journal, input),
     'audit.export': (input) => exportAudit(journal, input),
-    'queue.export': (input) => exportQueue(journal, input),
+    async 'queue.export'(input) {
+      if (input.revealReason !== undefined) await requireLead(roles, 'exportNames');
+      return exportQueue(journal, input);
+    },
   };
   return { handlers };
 }

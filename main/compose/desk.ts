@@ -3,6 +3,7 @@
 import type { AppInfo } from '../../contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import { caseFeature } from '../case/index.ts';
+import { claimsFeature } from '../claims/index.ts';
 import type { ServiceConnection } from '../connection/connection.ts';
 import { documentsFeature } from '../customers/documents.ts';
 import { customersFeature } from '../customers/index.ts';
@@ -48,6 +49,8 @@ export interface DeskOptions {
   clock?: () => Date;
   /** The 429 gate's back-off (not a user setting): tests shorten it to stay quick and deterministic. */
   rateLimitBackOff?: CoreOptions<DeskVariant>['rateLimitBackOff'];
+  /** Browser mode: where the renderer is reached once the host listens (a case's address); null before. */
+  browserOrigin?: () => string | null;
 }
 
 /** The app core both hosts serve: the handlers of every contract channel, and the events it pushes. */
@@ -81,17 +84,24 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         },
       });
       return team
-        ? teamDesk(team)
+        ? teamDesk(team, log)
         : localDesk({ dataDir: options.dataDir, dataKey: vault.dataKey(), settings });
     },
   });
   const { context, variant } = core;
+  const { teamwork } = variant;
+  const clock = options.clock ? { clock: options.clock } : {};
 
   const customers = customersFeature(context, { reconcile: variant.reconcile });
-  const queue = queueFeature(context, options.clock ? { clock: options.clock } : {});
-  const documents = documentsFeature(context);
-  const cases = caseFeature(context);
-  const drafts = draftsFeature(context, { destination: variant.drafts });
+  const queue = queueFeature(context, { ...clock, claims: teamwork.claims });
+  const documents = documentsFeature(context, { claims: teamwork.claims });
+  const cases = caseFeature(context, { roles: teamwork.roles });
+  const drafts = draftsFeature(context, { destination: variant.drafts, claims: teamwork.claims });
+  const claims = claimsFeature(context, {
+    teamwork,
+    ...clock,
+    ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
+  });
   const webhooks = variant.webhooks(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
@@ -111,6 +121,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     eventDetail,
     sandboxPanel,
     membership,
+    claims,
   ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -138,6 +149,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...eventDetail.handlers,
     ...sandboxPanel.handlers,
     ...membership.handlers,
+    ...claims.handlers,
     ...openVaultHandlers,
   };
   connected();

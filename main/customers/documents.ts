@@ -15,6 +15,7 @@ import type {
   UploadInput,
 } from '../../contract/documents.ts';
 import { DeskError } from '../../contract/errors.ts';
+import type { Claims } from '../claims/claims.ts';
 import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
@@ -51,7 +52,10 @@ interface Upload {
 const refused = ({ code, message }: UploadProblem) => new DeskError(code, message);
 
 /** ID documents: upload (checked again here, whatever the renderer checked), follow the review. */
-export function documentsFeature(context: DeskContext): Feature<DocumentChannel> {
+export function documentsFeature(
+  context: DeskContext,
+  options: { claims: Pick<Claims, 'beforeChange'> },
+): Feature<DocumentChannel> {
   const { journal, reconciler, events, log } = context;
   const uploads = new Map<string, Upload>();
   // A cancel may overtake its upload (the renderer is still reading the file), or come just after it ended.
@@ -145,6 +149,8 @@ export function documentsFeature(context: DeskContext): Feature<DocumentChannel>
     async 'documents.upload'(input) {
       const { uploadId, customerId } = input;
       await knownCustomer(customerId);
+      // Another reviewer's case is refused before anything is sent; nobody's becomes this reviewer's.
+      await options.claims.beforeChange(customerId);
       // Checked after the await: from here to `uploads.set` nothing else runs.
       if (uploads.has(uploadId)) throw uploadProblem('UploadInProgress');
       ended.delete(uploadId);

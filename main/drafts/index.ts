@@ -7,6 +7,7 @@ import type {
 } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
+import type { Claims } from '../claims/claims.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
@@ -23,7 +24,7 @@ import { createOutbox, isEditable } from './outbox/index.ts';
  */
 export function draftsFeature(
   context: DeskContext,
-  options: { destination: DraftDestinationFactory },
+  options: { destination: DraftDestinationFactory; claims: Pick<Claims, 'beforeChange'> },
 ): Feature<DraftChannel> {
   const { journal, events, log } = context;
   const client = () => context.connection().client();
@@ -90,7 +91,12 @@ export function draftsFeature(
     onProgress: (progress) => events.emit('job.progress', progress),
   });
   const destination = options.destination(outbox);
-  const retry = createOneTimeRetry({ journal, client, reconciler: context.reconciler });
+  const retry = createOneTimeRetry({
+    journal,
+    client,
+    reconciler: context.reconciler,
+    claims: options.claims,
+  });
 
   /** Drafts that left this desk (for the team outbox) leave its list; those still here show how they stand. */
   const announceMoved = ({ moved }: { moved: readonly string[] }) => {

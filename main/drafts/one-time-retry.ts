@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill } from '../../contract/drafts.ts';
+import type { Claims } from '../claims/claims.ts';
 import { customerActions } from '../customers/actions.ts';
 import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer, JournalRepositories } from '../journal/index.ts';
@@ -23,6 +24,8 @@ export interface OneTimeRetryOptions {
   journal: Journal;
   client(): ServiceClient;
   reconciler: Reconciler;
+  /** Another reviewer's case is refused before the retry is sent; nobody's becomes this reviewer's. */
+  claims: Pick<Claims, 'beforeChange'>;
 }
 
 export interface OneTimeRetry {
@@ -43,7 +46,12 @@ async function requireRetryable(journal: JournalRepositories, customerId: string
   return customer;
 }
 
-export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetryOptions): OneTimeRetry {
+export function createOneTimeRetry({
+  journal,
+  client,
+  reconciler,
+  claims,
+}: OneTimeRetryOptions): OneTimeRetry {
   /** What the service did with a retry Vetted sent: recorded, and the customer as the service now has it. */
   async function finish(
     customerId: string,
@@ -115,6 +123,7 @@ export function createOneTimeRetry({ journal, client, reconciler }: OneTimeRetry
       const body = customerBody(form);
       try {
         const personal = { ...body, tin: body.tin?.slice(-4) };
+        await claims.beforeChange(customerId);
         // Checked and recorded as used in one transaction, before the request leaves: two submits at once, a
         // crash or a lost answer never allow a second one.
         await journal.transaction(async (tx) => {

@@ -23,6 +23,7 @@ import type { ConfLikeOptions } from '../settings/store.ts';
 import { createVaultGate } from '../vault/vault-gate.ts';
 import { showNatively } from '../webhooks/index.ts';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol.ts';
+import { caseInArgv, handleCaseLinks } from './case-links.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
 import { checkOutcome, menuTemplate } from './menu.ts';
 import { nativeNotifications } from './native-notifications.ts';
@@ -55,6 +56,8 @@ const log = createLogger((line) => {
 const APP_USER_MODEL_ID = 'app.vetted.desktop';
 let mainWindow: BrowserWindow | null = null;
 let desk: Desk | null = null;
+/** A case link that arrived before the window could show it (Vetted started by one, or still locked). */
+let pendingCase: string | null = caseInArgv(process.argv);
 const windowContents = () => (mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents : null);
 
 app.enableSandbox();
@@ -63,7 +66,11 @@ registerAppScheme(protocol);
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', focusWindow);
+  handleCaseLinks(
+    { app, defaultApp: process.defaultApp === true, execPath: process.execPath, entry: process.argv[1] },
+    openCase,
+    focusWindow,
+  );
   // Notifications on Windows show only for an app with its AppUserModelId (electron-builder's appId).
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell, serviceOrigins));
@@ -113,6 +120,16 @@ function focusWindow(): void {
   mainWindow.focus();
 }
 
+/** A case link opened: the window shows that case, focused, whatever screen it was on. */
+function openCase(customerId: string): void {
+  if (!desk || !mainWindow) {
+    pendingCase = customerId;
+    return;
+  }
+  focusWindow();
+  desk.events.emit('case.open', { customerId });
+}
+
 async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   handleAppProtocol(protocol, path.join(import.meta.dirname, '../../renderer'));
@@ -150,6 +167,12 @@ async function start(): Promise<void> {
       );
       // The updates feature is the desk's: it exists once the vault is open, whenever that is.
       startUpdates(updater.updates());
+      // A link that came while the vault was locked: the window is there, showing the unlock screen.
+      if (pendingCase && mainWindow) {
+        const customerId = pendingCase;
+        pendingCase = null;
+        desk.events.emit('case.open', { customerId });
+      }
     },
   });
   let dispatch = serve(gate.handlers, {
@@ -170,7 +193,10 @@ async function start(): Promise<void> {
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
-  await mainWindow.loadURL(`${APP_ORIGIN}/`);
+  // Started by a case link: the window opens on that case (the renderer's route for it).
+  const opening = pendingCase;
+  pendingCase = null;
+  await mainWindow.loadURL(`${APP_ORIGIN}/${opening ? `#/case/${encodeURIComponent(opening)}` : ''}`);
 }
 
 /** The application menu (Help → Check for Updates…) and the periodic checks, in installed builds. */

@@ -50,7 +50,13 @@ export type {
 export type { EventFilter, EventsRepository, JournalEvent, ReceivedEvent } from './repositories/events.ts';
 export type { Note, NotesRepository } from './repositories/notes.ts';
 export type { Address, PersonalData } from './repositories/personal-data.ts';
-export type { DueBefore, OverdueCase, QueueRepository } from './repositories/queue.ts';
+export type {
+  ClaimScope,
+  DueBefore,
+  HolderCounts,
+  OverdueCase,
+  QueueRepository,
+} from './repositories/queue.ts';
 export type { Rejection, RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
 export type { RetriesRepository, RetryRecord } from './repositories/retries.ts';
 export { type JournalOptions, LATEST_VERSION, openJournal, type SqliteJournal } from './sqlite.ts';

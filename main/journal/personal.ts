@@ -6,7 +6,7 @@ import type { PersonalData } from './repositories/personal-data.ts';
 
 /** Where a personal value lives; its AAD. */
 export interface PersonalPlace {
-  table: 'customers' | 'drafts' | 'notes' | 'document_images';
+  table: 'customers' | 'drafts' | 'notes' | 'document_images' | 'claims';
   id: string;
   column: string;
 }

@@ -7,7 +7,7 @@ import {
   type QueueSort,
 } from '../../contract/queue-view.ts';
 import type { Params } from './db.ts';
-import type { DueBefore } from './repositories/queue.ts';
+import type { ClaimScope, DueBefore } from './repositories/queue.ts';
 
 export interface Conditions {
   where: string[];
@@ -19,6 +19,8 @@ export interface FilterContext {
   due: DueBefore;
   /** Whether the journal has a `notes` table (written by the case panel's notes). */
   hasNotesTable: boolean;
+  /** Team mode's claim filter, resolved to who holds the cases (`filters.claim` is the caller's to resolve). */
+  claim?: ClaimScope | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -44,7 +46,7 @@ function range(
 }
 
 /** Customers (`c`) that pass the filters. */
-export function customerFilters({ filters, due, hasNotesTable }: FilterContext): Conditions {
+export function customerFilters({ filters, due, hasNotesTable, claim }: FilterContext): Conditions {
   const out: Conditions = { where: [], params: {} };
   range('c.created', 'created', filters.createdFrom, filters.createdTo, out);
   range('c.changed_at', 'changed', filters.changedFrom, filters.changedTo, out);
@@ -53,13 +55,26 @@ export function customerFilters({ filters, due, hasNotesTable }: FilterContext):
     out.where.push(hasNotesTable ? 'EXISTS (SELECT 1 FROM notes n WHERE n.customer_id = c.id)' : '0');
   }
   if (filters.overdue) out.where.push(overdueCondition(due, out.params));
+  if (claim) out.where.push(claimCondition(claim, out.params));
   return out;
 }
 
-/** Drafts (`d`) that pass the filters: drafts have no notes and no ageing target. */
-export function draftFilters({ filters }: FilterContext): Conditions {
+/** Customers (`c`) in a claim scope, from the claims team mode's replica copies (migration 10). */
+function claimCondition(claim: ClaimScope, params: Params): string {
+  if ('nothing' in claim) return '0';
+  if ('unclaimed' in claim) {
+    return 'NOT EXISTS (SELECT 1 FROM claims k WHERE k.customer_id = c.id AND k.holder IS NOT NULL)';
+  }
+  params.claimHolder = claim.holder;
+  // From the holder's claims (their index) to the customers, not the other way round: a reviewer holds a few
+  // of many cases, and testing each customer would read the whole queue for a count.
+  return 'c.id IN (SELECT k.customer_id FROM claims k WHERE k.holder = :claimHolder)';
+}
+
+/** Drafts (`d`) that pass the filters: drafts have no notes, no ageing target and no claim. */
+export function draftFilters({ filters, claim }: FilterContext): Conditions {
   const out: Conditions = { where: [], params: {} };
-  if (filters.hasNotes || filters.overdue) out.where.push('0');
+  if (filters.hasNotes || filters.overdue || claim) out.where.push('0');
   range('d.created', 'draftCreated', filters.createdFrom, filters.createdTo, out);
   range('d.updated', 'draftChanged', filters.changedFrom, filters.changedTo, out);
   return out;

@@ -11,6 +11,8 @@ export interface QueueRowRecord {
   changed_at: string;
   gone: number;
   note: string | null;
+  /** Who holds the case (team mode's claims); null for nobody, and for drafts. */
+  claimed_by: string | null;
 }
 
 export function queueRowFromRecord(row: QueueRowRecord): QueueRow {
@@ -24,5 +26,6 @@ export function queueRowFromRecord(row: QueueRowRecord): QueueRow {
     changedAt: row.changed_at || row.status_since,
     gone: row.gone === 1,
     note: row.note,
+    ...(row.claimed_by ? { claimedBy: row.claimed_by } : {}),
   };
 }

@@ -16,15 +16,16 @@ import {
   orderBy,
   overdueCondition,
 } from './queue-filters.ts';
+import { holderCounts } from './queue-holders.ts';
 import { JUMP_THRESHOLD, jumpStart } from './queue-jump.ts';
 import { type QueueRowRecord, queueRowFromRecord } from './queue-row.ts';
 import type { OverdueCase, QueueRepository } from './repositories/queue.ts';
 import { matchSet, nameOrEmailLike, planSearch, type SearchPlan } from './search.ts';
 
 const CUSTOMER_COLUMNS = `c.id, c.name, c.email, c.status, c.section, c.status_since, c.changed_at,
-  c.gone_at IS NOT NULL AS gone, c.note`;
+  c.gone_at IS NOT NULL AS gone, c.note, (SELECT k.holder FROM claims k WHERE k.customer_id = c.id) AS claimed_by`;
 const DRAFT_COLUMNS = `d.id, d.name, d.email, d.state AS status, 'drafts' AS section, d.updated AS status_since,
-  d.updated AS changed_at, 0 AS gone, d.last_error AS note`;
+  d.updated AS changed_at, 0 AS gone, d.last_error AS note, NULL AS claimed_by`;
 const CAP = COUNT_CAP + 1;
 /** Matches the search index is asked for first: fewer, and the search is narrow (answered from them). */
 const PROBE = 60;
@@ -83,6 +84,44 @@ export function queueRepository(
            ${where([...customers.where, 'c.section = :section'])} LIMIT ${CAP})`,
           { ...customers.params, section },
         )?.n ?? 0;
+    }
+    return counts;
+  };
+
+  /** No search, no filter: the counts the triggers keep, whatever the number of customers. */
+  const storedCounts = () => {
+    const counts = emptyCounts();
+    for (const { section, n } of sql.all<{ section: Section; n: number }>(
+      'SELECT section, customers AS n FROM section_counts',
+    )) {
+      counts[section] = n;
+    }
+    return counts;
+  };
+
+  /**
+   * "Unclaimed" alone: every customer of a section but those someone holds (a few, read from the claims:
+   * CROSS JOIN keeps SQLite from walking the customers instead).
+   */
+  const unclaimedCounts = () => {
+    const counts = storedCounts();
+    for (const { section, n } of sql.all<{ section: Section; n: number }>(
+      `SELECT c.section AS section, count(*) AS n FROM claims k CROSS JOIN customers c ON c.id = k.customer_id
+       WHERE k.holder IS NOT NULL GROUP BY c.section`,
+    )) {
+      counts[section] -= n;
+    }
+    return counts;
+  };
+
+  /** Counts per section in one pass: for a reviewer's cases (a few of many), read from their claims. */
+  const groupedCounts = (customers: Conditions) => {
+    const counts = emptyCounts();
+    for (const { section, n } of sql.all<{ section: Section; n: number }>(
+      `SELECT c.section AS section, count(*) AS n FROM customers c ${where(customers.where)} GROUP BY c.section`,
+      customers.params,
+    )) {
+      counts[section] = n;
     }
     return counts;
   };
@@ -185,10 +224,10 @@ export function queueRepository(
   };
 
   return {
-    window(input, due = {}) {
+    window(input, due = {}, claim = undefined) {
       const { section, offset, limit } = input;
       const sort = input.sort ?? 'waiting';
-      const context = { filters: input.filters ?? {}, due, hasNotesTable };
+      const context = { filters: input.filters ?? {}, due, hasNotesTable, claim };
       const filters = customerFilters(context);
       const draftConditions = draftFilters(context);
       const plan = planSearch(input.search);
@@ -226,16 +265,12 @@ export function queueRepository(
             Object.assign(source, broad ? walkTesting(source, plan, noted) : narrowed);
           }
         }
+      } else if (filters.where.length === 1 && claim && 'unclaimed' in claim) {
+        counts = unclaimedCounts();
       } else if (filters.where.length > 0) {
-        counts = cappedCounts(filters);
+        counts = claim && 'holder' in claim ? groupedCounts(filters) : cappedCounts(filters);
       } else {
-        // No search, no filter: the counts the triggers keep, whatever the number of customers.
-        counts = emptyCounts();
-        for (const { section: s, n } of sql.all<{ section: Section; n: number }>(
-          'SELECT section, customers AS n FROM section_counts',
-        )) {
-          counts[s] = n;
-        }
+        counts = storedCounts();
       }
       counts.drafts = draftCount({
         where: ["d.state <> 'created'", ...source.drafts.where],
@@ -255,6 +290,8 @@ export function queueRepository(
         ...(capped ? { capped } : {}),
       };
     },
+
+    holderCounts: (due) => holderCounts(sql, due),
 
     overdueCounts(due) {
       const counted = { retry: 0, document: 0, review: 0 } as Record<AgeingSection, number>;

@@ -1,9 +1,10 @@
-// Team mode's local replica: the desk's copy of the team store's customers, status history, notes and
-// retries, in its own journal, so that the queue (searched and sorted by name, which PostgreSQL only holds
+// Team mode's local replica: the desk's copy of the team store's customers, status history, notes, retries
+// and claims (claims.ts), in its own journal, so that the queue (searched and sorted by name, which PostgreSQL only holds
 // sealed) reads locally. Rows arrive decrypted with the team key (main/team/journal/replication.ts) and
 // are sealed here again with this desk's own data key, exactly as the solo journal seals them. Each
 // carries its change number (`team_seq`, migration 8): a change is applied once, and never over a newer one.
 import { sectionOf } from '../../contract/queue.ts';
+import { type ClaimChange, claimRows, type LocalClaim, type ReplicaClaim } from './claims.ts';
 import { type Db, type Statements, type Sync, transaction } from './db.ts';
 import { JournalError } from './errors.ts';
 import { notePlace } from './notes.ts';
@@ -46,6 +47,7 @@ export interface ReplicaChanges {
   statusHistory?: readonly ReplicaStatusChange[];
   notes?: readonly ReplicaNote[];
   retries?: readonly ReplicaRetry[];
+  claims?: readonly ReplicaClaim[];
   /**
    * Every change up to this number has been read: a page's end, which may lie past the last row given (rows
    * rewritten by newer changes left the page) or before a customer given (brought along, newer, for the
@@ -57,8 +59,10 @@ export interface ReplicaChanges {
 export interface AppliedChanges {
   /** The replica's last change number once applied. */
   lastSeq: number;
-  /** Customers whose row, history, notes or retry changed here (not those whose change was stale). */
+  /** Customers whose row, history, notes, retry or claim changed here (not those whose change was stale). */
   customerIds: string[];
+  /** Claims that changed here, each with who held the case before (absent: none did). */
+  claims?: ClaimChange[];
 }
 
 export interface Replica {
@@ -66,6 +70,8 @@ export interface Replica {
   applyChanges(changes: ReplicaChanges): Promise<AppliedChanges>;
   /** The last change number copied: the catch-up reads every change after it. */
   lastSeq(): Promise<number>;
+  /** A case's claim as last copied (a claim no one holds any more has `holder` null); undefined: never claimed. */
+  claim(customerId: string): Promise<LocalClaim | undefined>;
 }
 
 // Only a newer change replaces a customer: the team store rewrites a row's seq on every change, so a stale
@@ -149,6 +155,8 @@ export function replicaRepository(db: Db, sql: Statements, cipher: PersonalCiphe
     return true;
   };
 
+  const claims = claimRows(sql, cipher);
+
   const applyRetry = (retry: ReplicaRetry): boolean => {
     requireCustomer(retry.customerId, `retry ${retry.seq}`);
     return sql.run(UPSERT_RETRY, { ...retry, released: retry.released ? 1 : 0 }).changes > 0;
@@ -160,11 +168,14 @@ export function replicaRepository(db: Db, sql: Statements, cipher: PersonalCiphe
       const history = [...(changes.statusHistory ?? [])].sort((a, b) => a.seq - b.seq);
       const notes = [...(changes.notes ?? [])].sort((a, b) => a.seq - b.seq);
       const retries = [...(changes.retries ?? [])].sort((a, b) => a.seq - b.seq);
+      const claimed = [...(changes.claims ?? [])].sort((a, b) => a.seq - b.seq);
       // Given, it is the page's end: a customer brought along from a later change must not move it past
       // changes not yet read.
       const through =
-        changes.through ?? Math.max(0, ...[customers, history, notes, retries].flat().map((c) => c.seq));
+        changes.through ??
+        Math.max(0, ...[customers, history, notes, retries, claimed].flat().map((c) => c.seq));
       const changed = new Set<string>();
+      const claimChanges: ClaimChange[] = [];
       // The copy can be read again from the team store: a power cut may lose it with its last_seq, never
       // one without the other.
       const lastSeqNow = transaction(
@@ -174,13 +185,24 @@ export function replicaRepository(db: Db, sql: Statements, cipher: PersonalCiphe
           for (const change of history) if (applyHistory(change)) changed.add(change.customerId);
           for (const retry of retries) if (applyRetry(retry)) changed.add(retry.customerId);
           for (const note of notes) if (applyNote(note)) changed.add(note.customerId);
+          for (const claim of claimed) {
+            requireCustomer(claim.customerId, `claim ${claim.seq}`);
+            const applied = claims.apply(claim);
+            if (applied) claimChanges.push(applied);
+            if (applied) changed.add(claim.customerId);
+          }
           sql.run('UPDATE replica_state SET last_seq = max(last_seq, :through) WHERE one = 1', { through });
           return lastSeq();
         },
         { sync: 'later' },
       );
-      return { lastSeq: lastSeqNow, customerIds: [...changed] };
+      return {
+        lastSeq: lastSeqNow,
+        customerIds: [...changed],
+        ...(claimChanges.length > 0 ? { claims: claimChanges } : {}),
+      };
     },
     lastSeq,
+    claim: (customerId) => claims.get(customerId),
   };
 }

@@ -103,6 +103,7 @@ export function openJournal({
     replica: {
       applyChanges: (changes) => units.outside(() => replica.applyChanges(changes)),
       lastSeq: () => units.outside(() => replica.lastSeq()),
+      claim: (customerId) => units.outside(() => replica.claim(customerId)),
     },
     transaction: (work, options) => units.outermost(() => work(inTransaction(bound)), options),
     openInbox: (inbox = {}) =>

@@ -1,3 +1,4 @@
+import type { Claims } from '../claims/claims.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { withLatestNotes } from '../reconcile/queue-row.ts';
 import { dueBefore, overdueWatch } from './overdue.ts';
@@ -8,6 +9,8 @@ type QueueChannels = 'queue.window' | 'queue.overdue';
 export const OVERDUE_CHECK_MS = 60_000;
 
 export interface QueueFeatureOptions {
+  /** Resolves the claim filter ("Mine", "Unclaimed", a reviewer's) to the cases it leaves. */
+  claims: Pick<Claims, 'scope'>;
   /** Main's clock, injectable so tests decide when cases go overdue. */
   clock?: () => Date;
   /** Starts the periodic check; returns its stop. Tests pass their own (or none) to drive `check` themselves. */
@@ -21,10 +24,7 @@ const intervalTimer = (ms: number, run: () => void) => {
 };
 
 /** The queue's windows (in the reviewer's order and filters) and its ageing targets. */
-export function queueFeature(
-  context: DeskContext,
-  options: QueueFeatureOptions = {},
-): Feature<QueueChannels> {
+export function queueFeature(context: DeskContext, options: QueueFeatureOptions): Feature<QueueChannels> {
   const { journal, settings, events, log } = context;
   const clock = options.clock ?? (() => new Date());
   const watch = overdueWatch({ journal, settings, events, clock });
@@ -37,7 +37,11 @@ export function queueFeature(
       'queue.window': async (input) =>
         withLatestNotes(
           journal,
-          await journal.queue.window(input, dueBefore(settings.get().ageingTargets, clock())),
+          await journal.queue.window(
+            input,
+            dueBefore(settings.get().ageingTargets, clock()),
+            options.claims.scope(input.filters?.claim),
+          ),
         ),
       'queue.overdue': () => watch.check(),
     },

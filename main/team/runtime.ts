@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
-import { auditSealer } from '../journal/audit-chain.ts';
+import { type AuditSealer, auditSealer } from '../journal/audit-chain.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
-import { personalCipher } from '../journal/personal.ts';
-import type { Clock } from '../journal/time.ts';
+import { type PersonalCipher, personalCipher } from '../journal/personal.ts';
+import { type Clock, systemClock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
 import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
@@ -61,7 +61,19 @@ export interface TeamRuntimeOptions {
 
 export interface TeamRuntime {
   readonly teamId: string;
+  /** This process's login to the team store: the reviewer (or hub) it acts as. */
+  readonly login: string;
   readonly journal: Journal;
+  /** The pool on the team store (the runtime closes it). */
+  readonly pool: pg.Pool;
+  /** The team key's cipher. */
+  readonly cipher: PersonalCipher;
+  /** Seals audit entries this process appends to the team's chain (the key derived from the team key). */
+  readonly sealer: AuditSealer;
+  /** The time audit entries are appended at (the desk's, as its journal's). */
+  readonly clock: Clock;
+  /** Where the store is, for the words of a failure to reach it. */
+  readonly target: JoinedTeam['connection'];
   /** This desk's own journal: its replica is what the queue reads. */
   readonly local: SqliteJournal;
   readonly replication: Replication;
@@ -90,6 +102,8 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     actor: team.connection.user,
   });
   const cipher = personalCipher(team.teamKey);
+  const sealer = auditSealer(team.teamKey);
+  const clock = options.clock ?? systemClock;
   const replication = startReplication({
     pool,
     // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
@@ -131,7 +145,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
         pool,
         notifications,
         cipher,
-        sealer: auditSealer(team.teamKey),
+        sealer,
         client: options.client,
         // Unique per run, not just per process: a hub restarted in a container is pid 1 again, and its
         // previous run's rows must not pass for its own (they are taken at once, that run being gone).
@@ -148,7 +162,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   void replication
     .catchUp()
     .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
-  const today = () => options.clock?.() ?? new Date();
+  const today = () => clock();
   // Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look
   // every few seconds costs one local count while none waits.
   const flushWaiting = async () => {
@@ -160,7 +174,13 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   flushTimer.unref();
   return {
     teamId: team.teamId,
+    login: team.connection.user,
     journal,
+    pool,
+    cipher,
+    sealer,
+    clock,
+    target: team.connection,
     local,
     replication,
     drain,

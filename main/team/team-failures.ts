@@ -2,7 +2,9 @@
 // codes are read once, by store/connection-error.ts; this only turns its kinds into the DeskErrors the desk
 // answers with, adding what a reviewer (not an administrator) can do. Messages name the host and the login at
 // most: never the password, the team key or the join code.
+import pg from 'pg';
 import { type AppError, DeskError } from '../../contract/errors.ts';
+import { ASK_A_LEAD } from '../../contract/roles.ts';
 import {
   type ConnectionTarget,
   TeamConnectionError,
@@ -69,6 +71,14 @@ export function teamFailure(error: unknown, connection: ConnectionTarget): DeskE
  * undefined (an unexpected one stays a generic internal error, its details logged).
  */
 export function teamAppError(error: unknown): AppError | undefined {
+  // A lead's action the store refused to a reviewer (its trigger on the audit log, team store migration 7):
+  // the desk checks first, so this is a role changed a moment ago, or a desk that skipped its check.
+  if (error instanceof pg.DatabaseError && error.hint === 'vetted:lead-only') {
+    return new DeskError(
+      'LeadOnly',
+      `The team store refused this: only a lead may do it. ${ASK_A_LEAD}`,
+    ).toAppError();
+  }
   if (error instanceof TeamSchemaError) return new DeskError('TeamNotAStore', error.message).toAppError();
   if (!(error instanceof TeamConnectionError) || error.kind === 'unexpected') return undefined;
   return teamConnectionFailure(error).toAppError();

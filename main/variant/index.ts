@@ -1,6 +1,7 @@
 // What differs between a solo desk and a team desk, as one interface per concern. The composition
 // (main/compose/) picks the implementations once, when it builds the desk: this folder's local one, or
 // team mode's (main/team/desk-variant.ts). Features take the parts they need and never ask which mode runs.
+import type { Teamwork } from '../claims/claims.ts';
 import type { DraftDestinationFactory } from '../drafts/destination.ts';
 import type { DeskContext } from '../feature.ts';
 import type { Journal } from '../journal/index.ts';
@@ -18,5 +19,7 @@ export interface DeskVariant {
   readonly reconcile: ReconcileDuty;
   /** Who listens for the service's webhooks: the Webhooks screen's feature for this desk. */
   webhooks(context: DeskContext): DeskWebhooks;
+  /** Claims, roles and the team's settings: shared through the team store, or a solo desk's own. */
+  readonly teamwork: Teamwork;
   close(): Promise<void>;
 }

@@ -1,8 +1,12 @@
-// A desk on its own journal: solo mode. It listens for webhooks, reconciles, and its outbox sends drafts.
+// A desk on its own journal: solo mode. It listens for webhooks, reconciles, and its outbox sends drafts. Its
+// one reviewer holds every case and is their own lead: no claims, no roles, no team settings.
 import path from 'node:path';
+import { allowedTo } from '../../contract/roles.ts';
+import type { Claims, Teamwork } from '../claims/claims.ts';
 import type { DraftDestination, LocalOutbox } from '../drafts/destination.ts';
 import { refusal } from '../failures.ts';
-import { openJournal } from '../journal/index.ts';
+import { type Journal, openJournal } from '../journal/index.ts';
+import { osUserName } from '../os-user.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
 import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
@@ -31,7 +35,51 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
       },
     },
     webhooks: (context) => webhooksFeature(context, vaultSubscriptionSecrets(context.vault)),
+    teamwork: soloTeamwork(journal, osUserName()),
     close: () => journal.close(),
+  };
+}
+
+/**
+ * The solo desk's claims and roles, honest no-ops: every case is this reviewer's (the queue's "Mine" is the
+ * whole queue, "Unclaimed" and other reviewers' are empty), nothing is ever refused for a claim or a role,
+ * and there is no one to hand a case to and no team whose settings to change.
+ */
+export function soloTeamwork(journal: Journal, reviewer: string): Teamwork {
+  const claims: Claims = {
+    shared: false,
+    get: async () => null,
+    take: async () => null,
+    beforeChange: async () => undefined,
+    release: async () => null,
+    async reassign() {
+      throw refusal.soloDesk('every case is yours, and there is no one to hand one to');
+    },
+    takeOver: async () => null,
+    next: async () => null,
+    scope: (filter) =>
+      filter === undefined ||
+      filter === 'mine' ||
+      (typeof filter === 'object' && filter.reviewer === reviewer)
+        ? undefined
+        : { nothing: true },
+    async counts(due) {
+      const [all] = await journal.queue.holderCounts(due);
+      return all ? [{ ...all, holder: reviewer, mine: true, held: 0 }] : [];
+    },
+    reviewers: async () => [{ login: reviewer, role: 'lead', me: true }],
+    watch: () => () => undefined,
+    close: async () => undefined,
+  };
+  const noSettings = async (): Promise<never> => {
+    throw refusal.soloDesk('team settings belong to a team');
+  };
+  return {
+    claims,
+    roles: {
+      me: async () => ({ mode: 'solo', reviewer, role: 'lead', claims: false, can: allowedTo('lead') }),
+    },
+    settings: { get: noSettings, update: noSettings },
   };
 }
 

@@ -3,7 +3,10 @@ import { SECTIONS, type Section } from '../../contract/queue.ts';
 /** The queue's section as the address names it: one section, or the whole queue. */
 export type SectionFilter = Section | 'all';
 
-/** The app's places, each with an address in the URL's fragment: `#/queue/<section>/<customerId>`, `#/events`… */
+/**
+ * The app's places, each with an address in the URL's fragment: `#/queue/<section>/<customerId>`, `#/events`…
+ * `#/case/<customerId>` (a case link's address) opens the case in the whole queue.
+ */
 export type View = 'queue' | 'draft' | 'events' | 'webhooks' | 'audit' | 'settings' | 'sandbox';
 const VIEWS: readonly View[] = ['queue', 'draft', 'events', 'webhooks', 'audit', 'settings', 'sandbox'];
 
@@ -24,6 +27,8 @@ const isSection = (value: string): value is SectionFilter =>
  */
 export function parseRoute(hash: string): Route {
   const [view = '', section = '', id = ''] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  // A case's own address, whatever its section (browser mode's equivalent of `vetted://case/<id>`).
+  if (view === 'case' && section) return { view: 'queue', section: 'all', customerId: section };
   if (!(VIEWS as readonly string[]).includes(view) || view === 'queue' || view === 'draft') {
     return {
       view: 'queue',

@@ -73,6 +73,8 @@ export const useAppStore = create<AppState>((set, get) => ({
     api.on('service.status', (service) => set({ service })),
     // A native notification was clicked: the window opens its customer, as a clicked toast does.
     api.on('notification.clicked', ({ customerId }) => get().openCustomer(customerId)),
+    // A case link opened (vetted://case/<id>): that case, whatever screen was open.
+    api.on('case.open', ({ customerId }) => get().openCustomer(customerId)),
     // Back, forward, or an address typed or pasted: the app goes where it names.
     onAddressChange(() => set(fromRoute(parseRoute(currentHash())))),
   ]),

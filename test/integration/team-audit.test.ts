@@ -12,7 +12,8 @@ import type { RigReviewer } from '../support/team-rig.ts';
 import { type DeskHarness, PERSON } from './desk-harness.ts';
 import { teamSuite } from './team-suite.ts';
 
-const team = teamSuite();
+// Alice is a lead: removing a stored image is a lead's action (#28).
+const team = teamSuite({ leads: ['alice'] });
 let admin: pg.Pool;
 beforeAll(() => {
   admin = new pg.Pool({ connectionString: team.rig.adminUrl, max: 2 });

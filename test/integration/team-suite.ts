@@ -1,6 +1,9 @@
 // One team for a whole test file: a team rig (test/support/team-rig.ts) and alice's and bob's desks on it,
-// started before the first test and closed after the last.
+// started before the first test (`leads` made leads first, as the administrator's set-role does) and closed
+// after the last.
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { setReviewerRole } from '../../main/team/admin/roles.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
 import { type DeskHarness, startDesk } from './desk-harness.ts';
@@ -12,10 +15,20 @@ export interface TeamSuite {
 }
 
 /** Call at the top of a test file; read its fields inside hooks and tests only. */
-export function teamSuite(): TeamSuite {
+export function teamSuite({ leads = [] }: { leads?: readonly ('alice' | 'bob')[] } = {}): TeamSuite {
   const suite = {} as { rig: TeamRig; alice: DeskHarness; bob: DeskHarness };
   beforeAll(async () => {
     suite.rig = await startTeamRig(await freshDatabase());
+    const admin = new pg.Client({ connectionString: suite.rig.adminUrl });
+    await admin.connect();
+    try {
+      for (const who of leads) {
+        const name = suite.rig.reviewers[who].login;
+        await setReviewerRole(admin, { name, role: 'lead', keyFile: suite.rig.keyFile });
+      }
+    } finally {
+      await admin.end();
+    }
     suite.alice = await startDesk(await suite.rig.deskDir('alice'));
     suite.bob = await startDesk(await suite.rig.deskDir('bob'));
   }, 60_000);

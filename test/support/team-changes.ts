@@ -1,9 +1,12 @@
-// Writes the team store's replicated rows (customers, status history, notes, retries) with plain SQL, sealed
+// Writes the team store's replicated rows (customers, status history, notes, retries, claims) with plain SQL, sealed
 // with the team key in the store's formats and numbered by `drawChange`, as another desk or the hub would: the
 // replication tests read them back without depending on the team journal's own repositories.
 import pg from 'pg';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
+import { claimNotePlace } from '../../main/journal/claims.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
 import type { PersonalData } from '../../main/journal/repositories/personal-data.ts';
+import { appendAuditEntry } from '../../main/team/journal/audit.ts';
 import { drawChange } from '../../main/team/journal/team-db.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
@@ -118,6 +121,39 @@ export async function writeRetry(
          released = excluded.released`,
       [retry.customerId, seq, retry.outcome, retry.released ?? false],
     );
+    return seq;
+  });
+}
+
+/**
+ * A case's claim as the store's claim functions leave it (holder null: released), its note sealed, with the
+ * audit entry the store requires of every claim change in its transaction.
+ */
+export async function writeClaim(
+  store: TeamStore,
+  claim: { customerId: string; holder: string | null; how?: string; by?: string; note?: string },
+): Promise<number> {
+  const { customerId, holder, how = holder ? 'take' : 'release' } = claim;
+  const note = claim.note === undefined ? null : store.cipher.seal(claimNotePlace(customerId), claim.note);
+  return inTransaction(store.pool, async (client) => {
+    const seq = await drawChange(client);
+    const held = holder ? 'now()' : 'NULL';
+    await client.query(
+      `INSERT INTO vetted.claims AS k (customer_id, seq, holder, since, touched_at, expires_at, how, changed_by,
+         changed_at, note)
+       VALUES ($1, $2, $3, ${held}, ${held}, ${held}, $4, $5, '2026-03-01T09:30:00Z', $6)
+       ON CONFLICT (customer_id) DO UPDATE SET seq = excluded.seq, holder = excluded.holder, since = excluded.since,
+         touched_at = excluded.touched_at, expires_at = excluded.expires_at, how = excluded.how,
+         changed_by = excluded.changed_by, changed_at = excluded.changed_at, note = excluded.note`,
+      [customerId, seq, holder, how, claim.by ?? holder ?? 'someone', note],
+    );
+    await appendAuditEntry(client, auditSealer(store.teamKey), {
+      at: new Date().toISOString(),
+      action: `claim.${['take', 'action', 'next'].includes(how) ? 'take' : how}`,
+      customerId,
+      outcome: 'ok',
+      detail: null,
+    });
     return seq;
   });
 }

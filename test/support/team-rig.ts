@@ -23,6 +23,8 @@ export interface TeamRig {
   adminUrl: string;
   sandbox: RunningSandbox;
   teamId: string;
+  /** The team key file `init` wrote (the administrator's: set-role seals its audit entry with it). */
+  keyFile: string;
   /** Each reviewer's PostgreSQL login (the name with a random suffix: roles are cluster-wide) and secrets. */
   reviewers: Record<RigReviewer, NewReviewer & { login: string }>;
   hub: RunningHub;
@@ -73,7 +75,7 @@ export async function startTeamRig(adminUrl: string, options: TeamReach = {}): P
   const hubLog: string[] = [];
   let hub: RunningHub | undefined;
   try {
-    const { teamId, reviewers } = await makeTeam(
+    const { teamId, keyFile, reviewers } = await makeTeam(
       adminUrl,
       keep(tempDir('vetted-team-admin-')),
       ['alice', 'bob', 'hub', 'hub2'] as const,
@@ -105,6 +107,7 @@ export async function startTeamRig(adminUrl: string, options: TeamReach = {}): P
       adminUrl,
       sandbox,
       teamId,
+      keyFile,
       reviewers,
       hub: running,
       hubListenerUrl,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
+import { REVIEWER_FUNCTIONS } from '../../main/team/admin/grants.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import { addTestReviewer, initTeamStore, reviewerPool, type TestReviewer } from './admin-support.ts';
 
@@ -68,6 +69,20 @@ test('a reviewer cannot delete customers, retries or notes, edit notes, change t
   // A kept webhook secret is kept or forgotten whole, never rewritten (its seal names the subscription).
   await expect(db.query(`UPDATE vetted.webhook_secrets SET secret = 'x'`)).rejects.toMatchObject(
     PERMISSION_DENIED,
+  );
+});
+
+test('a reviewer may run exactly the store’s functions grants.ts lists, and none of the others', async () => {
+  const db = await as();
+  const { rows } = await db.query<{ fn: string; may: boolean }>(
+    `SELECT p.oid::regprocedure::text AS fn, has_function_privilege(p.oid, 'EXECUTE') AS may
+       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'vetted'`,
+  );
+  const allowed = rows.filter((row) => row.may).map((row) => row.fn);
+  expect(allowed.sort()).toEqual(REVIEWER_FUNCTIONS.map((fn) => fn.replaceAll(', ', ',')).sort());
+  // The others include every function the claims run as their owner, which skip the role checks.
+  expect(rows.map((row) => row.fn)).toEqual(
+    expect.arrayContaining(['vetted.hand_over(text,text,text,text)', 'vetted.require_audit_entry()']),
   );
 });
 

@@ -17,7 +17,7 @@ import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
-import { addTestReviewer, initTeamStore, joinCodeCommand, runTeam, uniqueName } from './admin-support.ts';
+import { addTestReviewer, initTeamStore, joinCodeCommand, uniqueName } from './admin-support.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

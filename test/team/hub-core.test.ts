@@ -44,7 +44,8 @@ async function hubOn(store: Awaited<ReturnType<typeof makeTeamStore>>, sandbox: 
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
   await hubCommand(
-    ['service', '--data-dir', dir, '--base-url', sandbox.baseUrl, '--client-id', sandbox.clientId],
+    // `=`: a generated client id may begin with '-', which would read as an option.
+    ['service', '--data-dir', dir, '--base-url', sandbox.baseUrl, `--client-id=${sandbox.clientId}`],
     `${sandbox.clientSecret}\n`,
   );
   const log = createLogger(() => undefined);

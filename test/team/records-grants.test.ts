@@ -1,13 +1,18 @@
 import { expect, it } from 'vitest';
+import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
-import { teamAuditRepository } from '../../main/team/journal/audit.ts';
+import { systemClock } from '../../main/journal/time.ts';
+import { REVIEWER_FUNCTIONS } from '../../main/team/admin/grants.ts';
+import { claimStore } from '../../main/team/claims/claim-store.ts';
+import { appendAuditEntry, teamAuditRepository } from '../../main/team/journal/audit.ts';
 import { teamEventsRepository } from '../../main/team/journal/events.ts';
 import { teamEventInbox } from '../../main/team/journal/inbox.ts';
 import { teamNotesRepository } from '../../main/team/journal/notes.ts';
 import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
 import { teamRetriesRepository } from '../../main/team/journal/retries.ts';
+import { inTransaction } from '../../main/team/store/sql.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
-import { contextOn, insertCustomer, loginRole, teamStore } from './records-context.ts';
+import { contextOn, insertCustomer, loginRole, openPool, teamStore } from './records-context.ts';
 
 /**
  * All the records need of a login beyond USAGE on the schema and its sequences: no DELETE at all (the security
@@ -25,6 +30,17 @@ const RECORDS_GRANTS = [
   'SELECT ON vetted.customers',
   'SELECT, INSERT ON vetted.webhook_rejections',
   'EXECUTE ON FUNCTION vetted.prune_webhook_rejections()',
+];
+
+/**
+ * All the claim store needs: the claims, settings and roles read, audit appends, and the functions the
+ * reviewers' group may run (admin-grants.test.ts: exactly those), each of which the test below calls.
+ */
+const CLAIMS_GRANTS = [
+  'SELECT ON vetted.claims, vetted.team_settings, vetted.reviewer_roles, vetted.team_meta',
+  'SELECT, INSERT ON vetted.audit_log',
+  'SELECT ON vetted.audit_head',
+  ...REVIEWER_FUNCTIONS.map((fn) => `EXECUTE ON FUNCTION ${fn}`),
 ];
 
 it('works for a login granted only what the records need', async () => {
@@ -67,4 +83,50 @@ it('works for a login granted only what the records need', async () => {
   await retries.record('c-1', 'verified');
   await retries.release('c-1');
   expect(await retries.list()).toEqual([]);
+});
+
+it('the claim store works for a lead’s login granted only what claims, roles and settings need', async () => {
+  const { url, pool, teamKey } = await teamStore();
+  await insertCustomer(pool, 'c-1');
+  const lead = await loginRole(url, CLAIMS_GRANTS);
+  const sealer = auditSealer(teamKey);
+  // The team's group, the login in it, and made a lead as set-role does (its entry in the same transaction).
+  const group = `${lead.name}_group`;
+  await pool.query(`CREATE ROLE ${group} NOLOGIN; GRANT ${group} TO ${lead.name}`);
+  await inTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO vetted.team_meta (team_id, key_check, reviewer_role) VALUES (gen_random_uuid(), 'k', $1)`,
+      [group],
+    );
+    await client.query(`INSERT INTO vetted.reviewer_roles (login, role) VALUES ($1, 'lead')`, [lead.name]);
+    await appendAuditEntry(client, sealer, {
+      at: new Date().toISOString(),
+      action: 'team.setRole',
+      customerId: null,
+      outcome: 'ok',
+      detail: `${lead.name}: reviewer → lead`,
+    });
+  });
+  const target = { host: 'localhost', port: 5432, database: 'vetted', user: lead.name };
+  const store = claimStore({ pool: openPool(lead.url), target, sealer, clock: systemClock });
+
+  expect(await store.role()).toBe('lead');
+  expect(await store.reviewers()).toEqual([{ login: lead.name, role: 'lead' }]);
+  expect(await store.take('c-1', 'take')).toMatchObject({ outcome: 'taken', holder: lead.name });
+  expect(await store.release('c-1')).toMatchObject({ outcome: 'released' });
+  expect(await store.next(['attention'])).toBe('c-1');
+  expect(await store.reassign('c-1', lead.name, 'sealed')).toMatchObject({ outcome: 'reassigned' });
+  expect(await store.takeOver('c-1', 'sealed')).toMatchObject({ outcome: 'held' });
+  expect(await store.expire()).toBe(0);
+  await store.setSetting('claim_idle_minutes', 45);
+  expect((await store.settings()).get('claim_idle_minutes')).toBe(45);
+  const { rows } = await pool.query('SELECT actor, action FROM vetted.audit_log WHERE seq > 1 ORDER BY seq');
+  expect(rows.map((row) => row.action)).toEqual([
+    'claim.take',
+    'claim.release',
+    'claim.take',
+    'claim.reassign',
+    'team.setting',
+  ]);
+  expect(new Set(rows.map((row) => row.actor))).toEqual(new Set([lead.name]));
 });

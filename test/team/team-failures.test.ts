@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { expect, test } from 'vitest';
 import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
 import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
@@ -66,4 +67,19 @@ test('a team failure that reaches a handler unworded answers in the same words; 
   });
   expect(teamAppError(new TeamConnectionError('unexpected', 'odd: s3cret'))).toBeUndefined();
   expect(teamAppError(new Error('anything else'))).toBeUndefined();
+});
+
+test('a lead’s action the store refused reads as LeadOnly, in words', () => {
+  const refused = Object.assign(
+    new pg.DatabaseError('Only a lead of the team may do this (queue.exportNames).', 0, 'error'),
+    {
+      code: '42501',
+      hint: 'vetted:lead-only',
+    },
+  );
+  expect(teamAppError(refused)).toEqual({
+    code: 'LeadOnly',
+    message:
+      'The team store refused this: only a lead may do it. Ask a lead of your team; your administrator makes leads (npm run team -- set-role).',
+  });
 });

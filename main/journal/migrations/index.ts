@@ -9,6 +9,7 @@ import { REAL_SERVICE_CUSTOMERS } from './06-real-service-customers.ts';
 import { QUEUE_ORDERS } from './07-queue-orders.ts';
 import { TEAM_REPLICA } from './08-team-replica.ts';
 import { AUDIT_CHAIN } from './09-audit-chain.ts';
+import { TEAM_CLAIMS } from './10-team-claims.ts';
 import type { Migration } from './runner.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   QUEUE_ORDERS,
   TEAM_REPLICA,
   AUDIT_CHAIN,
+  TEAM_CLAIMS,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   remove-reviewer take a reviewer's login away (their audit rows and notes stay)
   reset-password  give a reviewer (or a hub) a new password, under the same name; prints it
   join-code       print a reviewer's join code again (a new desk, a lost one)
+  set-role        make a reviewer a lead (who may reassign and take over cases), or a reviewer again
   status          schema, reviewers, the hub holding the webhook listener, the team outbox, events
   migrate         update the store's schema to this Vetted's and re-apply the reviewers' grants
   verify-audit    check the audit log's hash chain and seals, in the store or in an export file
@@ -60,6 +61,15 @@ by another channel than the join code.
 Prints the join code of NAME, a current reviewer, again: for a new desk, or one whose join code was lost.
 Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they
 check it). If the password was lost too, \`reset-password\` gives a new one.
+`,
+  'set-role': `Usage: npm run team -- set-role NAME lead|reviewer --database URL --key-file FILE
+
+Gives NAME, a current reviewer, a role in the team. A lead may reassign a case to another reviewer, take a
+case over from whoever holds it, export the queue with names, remove stored document images and change the
+team settings (how long a claim lasts unused); a reviewer may not (the team store refuses it, whatever their
+desk does). Everyone starts as a reviewer. The change holds at once and is recorded in the team's audit
+chain, sealed with the team key: --key-file is the file init wrote (the store refuses a role change that is
+not in the chain).
 `,
   status: `Usage: npm run team -- status --database URL
 

@@ -15,6 +15,7 @@ import {
   resetReviewerPassword,
   reviewerJoinCode,
 } from './reviewers.ts';
+import { parseRole, setReviewerRole } from './roles.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
 import {
   exportVerdictText,
@@ -78,6 +79,11 @@ export async function runTeamCli(argv: readonly string[], io: TeamCliIo): Promis
     return 1;
   }
 }
+
+const LEAD_CAN =
+  'They may now reassign and take over cases, export names, remove stored images and change the team settings.';
+const REVIEWER_CANNOT =
+  'They may no longer reassign or take over cases, export names, remove stored images or change the team settings.';
 
 /** host:port/database, the direct address if any, the TLS mode: what a join code tells desks. */
 function whereDesksGo(connection: TeamConnection): string {
@@ -154,6 +160,23 @@ async function runCommand(
           `${reset.sessionsLeft ? `${reset.sessionsLeft}\n` : ''}\n` +
           `ONE-TIME PASSWORD for ${name} (hand it over by another channel than the join code; it is not shown again):\n` +
           `${reset.password}\n`,
+      );
+      return;
+    }
+    case 'set-role': {
+      if (rest.length !== 2) throw new TeamAdminError('set-role takes NAME and a role: lead or reviewer.');
+      const [name = '', role] = rest;
+      const keyFile = values['key-file'];
+      if (!keyFile) {
+        throw new TeamAdminError(
+          'set-role needs --key-file FILE (the file init wrote): the change is sealed into the audit chain.',
+        );
+      }
+      const { from, to } = await setReviewerRole(client, { name, role: parseRole(role), keyFile });
+      io.out(
+        from === to
+          ? `${name} is already a ${to}; nothing changed.\n`
+          : `${name} is now a ${to} (was a ${from}). ${to === 'lead' ? LEAD_CAN : REVIEWER_CANNOT}\n`,
       );
       return;
     }

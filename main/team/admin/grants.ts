@@ -35,14 +35,26 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
 };
 
 /**
- * The store's functions the group may run, each SECURITY DEFINER (owned by the administrator) doing one thing
- * by the store's own rule, what no grant allows: pruning the security log to its newest entries (migration 3),
- * and locking the audit chain's head to append an entry after it (migration 6; the head itself takes no
- * reviewer's write).
+ * Every function of the store the group may run; EXECUTE on any other is revoked. Those that write are
+ * SECURITY DEFINER (owned by the administrator), each doing one thing by the store's own rule, what no grant
+ * allows: pruning the security log to its newest entries (migration 3); locking the audit chain's head to
+ * append an entry after it (migration 6; the head itself takes no reviewer's write); taking, releasing,
+ * reassigning and taking over a case, the next case, ending idle claims and changing a team setting, each
+ * checking the caller's role and answering what changed for the desk to audit in the same transaction
+ * (migration 7). Two only read: a login's role, and the team's reviewers with theirs (migration 7).
  */
 export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.prune_webhook_rejections()',
   'vetted.audit_chain_head()',
+  'vetted.claim_take(text, text)',
+  'vetted.claim_release(text)',
+  'vetted.claim_reassign(text, text, text)',
+  'vetted.claim_take_over(text, text)',
+  'vetted.claim_next(text[])',
+  'vetted.claims_expire()',
+  'vetted.set_team_setting(text, jsonb)',
+  'vetted.role_of(text)',
+  'vetted.team_reviewers()',
 ];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);

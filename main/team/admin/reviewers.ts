@@ -156,7 +156,10 @@ export interface EndedSessions {
 export type RemovedReviewer = EndedSessions;
 
 /** The team's reviewer `name`, or a refusal in words: nobody's login is touched that is not one. */
-async function teamReviewer(client: pg.Client, name: string): Promise<{ meta: TeamMeta; canLogin: boolean }> {
+export async function teamReviewer(
+  client: pg.Client,
+  name: string,
+): Promise<{ meta: TeamMeta; canLogin: boolean }> {
   const meta = await teamMeta(client);
   const { rows } = await client.query<{ comment: string | null; rolcanlogin: boolean }>(
     `SELECT shobj_description(oid, 'pg_authid') AS comment, rolcanlogin FROM pg_roles WHERE rolname = $1`,

@@ -6,13 +6,14 @@ import type { Queryable } from '../store/sql.ts';
 import { LISTENER_LOCK } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 import { reviewerComment } from './reviewers.ts';
+import { reviewerRoles, type TeamRole } from './roles.ts';
 import { readTeamMeta } from './team-meta.ts';
 
 export interface TeamStatus {
   schema: number;
   teamId: string;
   reviewerRole: string;
-  reviewers: { name: string; canLogIn: boolean }[];
+  reviewers: { name: string; canLogIn: boolean; role: TeamRole }[];
   /** The login of the hub holding the listener lock, or undefined when no hub listens. */
   listener: { user: string; pid: number } | undefined;
   outbox: Record<string, number>;
@@ -53,11 +54,20 @@ export async function teamStatus(db: Queryable): Promise<TeamStatus> {
     'SELECT count(*) AS count, max(received_at) AS last FROM vetted.events',
   );
   const holder = listener.rows[0];
+  // A store not migrated yet has no roles: every reviewer is a reviewer.
+  const hasRoles = await db.query<{ exists: boolean }>(
+    `SELECT to_regclass('vetted.reviewer_roles') IS NOT NULL AS exists`,
+  );
+  const roles = hasRoles.rows[0]?.exists ? await reviewerRoles(db) : new Map<string, TeamRole>();
   return {
     schema,
     teamId: meta.teamId,
     reviewerRole: meta.reviewerRole,
-    reviewers: reviewers.rows.map((row) => ({ name: row.name, canLogIn: row.can_log_in })),
+    reviewers: reviewers.rows.map((row) => ({
+      name: row.name,
+      canLogIn: row.can_log_in,
+      role: roles.get(row.name) ?? 'reviewer',
+    })),
     listener: holder ? { user: holder.user ?? 'unknown', pid: holder.pid } : undefined,
     outbox: Object.fromEntries(outbox.rows.map((row) => [row.state, Number(row.count)])),
     events: {
@@ -69,7 +79,12 @@ export async function teamStatus(db: Queryable): Promise<TeamStatus> {
 
 export function formatTeamStatus(status: TeamStatus): string {
   const reviewers = status.reviewers.length
-    ? status.reviewers.map((r) => `  ${r.name}${r.canLogIn ? '' : ' (removed: cannot log in)'}`).join('\n')
+    ? status.reviewers
+        .map(
+          (r) =>
+            `  ${r.name}${r.canLogIn ? (r.role === 'lead' ? ' (lead)' : '') : ' (removed: cannot log in)'}`,
+        )
+        .join('\n')
     : '  none yet (npm run team -- add-reviewer NAME)';
   const states = ['queued', 'attention', 'created', 'rejected'];
   const outbox = states.map((state) => `${state} ${status.outbox[state] ?? 0}`).join(', ');

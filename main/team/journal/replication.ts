@@ -4,6 +4,7 @@
 // Catch-ups run one at a time; requests that arrive meanwhile share one more run after it, which starts
 // after they were made and so sees every change committed before them (read-your-writes for `upTo`).
 import type pg from 'pg';
+import type { ClaimChange } from '../../journal/claims.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
@@ -36,6 +37,8 @@ export interface ReplicationOptions {
 export interface ReplicaChange {
   customerIds: string[];
   lastSeq: number;
+  /** Claims that changed, each with who held the case before. */
+  claims: ClaimChange[];
 }
 
 export interface Replication {
@@ -108,7 +111,8 @@ export function startReplication(options: ReplicationOptions): Replication {
       const result = await local.replica.applyChanges(page.changes);
       lastSeq = result.lastSeq;
       applied = Math.max(applied, lastSeq);
-      if (result.customerIds.length > 0) tell({ customerIds: result.customerIds, lastSeq });
+      if (result.customerIds.length > 0)
+        tell({ customerIds: result.customerIds, lastSeq, claims: result.claims ?? [] });
     }
     return lastSeq;
   };

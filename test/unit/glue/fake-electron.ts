@@ -76,6 +76,7 @@ export function createFakeElectron() {
     relaunch: vitestFn(),
     exit: vitestFn(),
     setAppUserModelId: vitestFn(),
+    setAsDefaultProtocolClient: vitestFn((_scheme: string, _path?: string, _args?: string[]) => true),
     /** Unpackaged, as under `npm start`: electron-updater is not loaded. The updater test sets it. */
     isPackaged: false,
   });

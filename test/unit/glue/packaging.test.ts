@@ -16,6 +16,7 @@ const builderConfig = load(
   publish?: unknown;
   mac?: unknown;
   win?: unknown;
+  protocols?: unknown;
 };
 const indexHtml = readFileSync(new URL('../../../renderer/index.html', import.meta.url), 'utf8');
 
@@ -96,5 +97,9 @@ describe('packaging', () => {
     for (const csp of [meta, CONTENT_SECURITY_POLICY]) {
       expect(csp).not.toMatch(/unsafe-eval|unsafe-inline|https?:|\*/);
     }
+  });
+
+  it('registers the case links’ scheme (vetted://) with every installer', () => {
+    expect(builderConfig.protocols).toEqual([{ name: 'Vetted case link', schemes: ['vetted'] }]);
   });
 });

@@ -53,6 +53,20 @@ describe('app-wide stores', () => {
     expect(fake.listeners('notification.clicked')).toBe(0);
   });
 
+  it('opens the case a link names, from whatever screen is open', async () => {
+    const { fake, useAppStore } = await app();
+    const stop = useAppStore.getState().watch();
+    useAppStore.getState().show('settings');
+    fake.push('case.open', { customerId: '9b2e4c1a-0f0e-4a57-9c1e-2d8e3f1a7b6c' });
+    expect(useAppStore.getState()).toMatchObject({
+      view: 'queue',
+      section: 'all',
+      customerId: '9b2e4c1a-0f0e-4a57-9c1e-2d8e3f1a7b6c',
+    });
+    stop();
+    expect(fake.listeners('case.open')).toBe(0);
+  });
+
   it('toasts a status notice in browser mode, one per customer', async () => {
     const { fake, useToastStore } = await app();
     const stop = useToastStore.getState().watch();

@@ -20,4 +20,13 @@ describe('addresses of the app’s places', () => {
     expect(parseRoute('#/events')).toEqual({ view: 'events' });
     expect(formatRoute({ view: 'settings' })).toBe('#/settings');
   });
+
+  it('opens a case link’s address in the whole queue, whatever its section', () => {
+    expect(parseRoute('#/case/9b2e4c1a-0f0e-4a57-9c1e-2d8e3f1a7b6c')).toEqual({
+      view: 'queue',
+      section: 'all',
+      customerId: '9b2e4c1a-0f0e-4a57-9c1e-2d8e3f1a7b6c',
+    });
+    expect(parseRoute('#/case/')).toMatchObject({ view: 'queue', customerId: null });
+  });
 });

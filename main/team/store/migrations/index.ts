@@ -8,6 +8,7 @@ import { REJECTIONS_PRUNED } from './03-rejections-pruned.ts';
 import { OUTBOX_AUDITED } from './04-outbox-audited.ts';
 import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { AUDIT_CHAIN } from './06-audit-chain.ts';
+import { CLAIMS_ROLES } from './07-claims-roles.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -22,6 +23,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   OUTBOX_AUDITED,
   WEBHOOK_SECRETS,
   AUDIT_CHAIN,
+  CLAIMS_ROLES,
 ];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
