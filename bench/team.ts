@@ -1,12 +1,22 @@
 /**
  * Fifty desks on one store (#29): one PostgreSQL (fsync on), a leading hub and a standby (real processes),
- * `--desks` desks composed by the desk's own code (team-desk-child.ts: `--per-process` desks to a process,
- * each with its own data directory, vault, journal and replica, pool and LISTEN connections), `--customers`
- * customers in the store, webhook deliveries from a load generator in a process of its own (team-load.ts:
- * `--per-minute` with a burst of `--burst` in one second every `--burst-every` s), every desk scrolling and
- * searching its queue, one desk in ten submitting drafts. Setup in bench/support/team-bench-setup.ts; the
- * figures and how each is counted in team-accounting.ts and team-figures.ts; bench/README.md "Fifty desks".
- * Run: `npx node bench/team.ts [--quick]` (Node 24), or `npm run bench -- team`.
+ * `--desks` desks composed by the desk's own code (team-desk-child.ts: `createDesk` as browser mode composes
+ * it, without a window), `--customers` customers in the store, webhook deliveries from a load generator in a
+ * process of its own (team-load.ts: `--per-minute` with a burst of `--burst` in one second every
+ * `--burst-every` s), every desk scrolling and searching its queue, one desk in ten submitting drafts; then
+ * every desk taking the next unclaimed case at one instant (`--claim-rounds` times).
+ *
+ * One desk to a process by default (`--per-process 1`: 50 desks, 50 processes), as a team runs them: each desk
+ * its own event loop, data directory, vault, journal and replica, its own pool and LISTEN sessions, joined as
+ * its own reviewer, so a desk's queue window waits for nothing but its own work, and the store sees 50
+ * separate clients. What is not as a team has it: the 50 processes share the machine's 2 cores with
+ * PostgreSQL and both hubs (each reviewer has a computer of their own), so every latency here is an upper
+ * bound; the bench prints the load average and the CPU each part spent. `--per-process N` puts N desks on
+ * one event loop (less memory, but one desk's replica work then delays another's window).
+ *
+ * Setup in bench/support/team-bench-setup.ts; the figures and how each is counted in team-accounting.ts,
+ * team-figures.ts and team-next-case.ts; bench/README.md "Fifty desks".
+ * Run: `npm run bench -- team [--quick]`, or `npx node bench/team.ts [--quick] [options]` (Node 24).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -31,7 +41,8 @@ import {
   windowRow,
 } from './support/team-figures.ts';
 import { startTeamLoad } from './support/team-load-run.ts';
-import { everyDeskCaughtUp, replicaState } from './support/team-state.ts';
+import { accountNextCases, nextCaseRows, unclaimedWaiting } from './support/team-next-case.ts';
+import { everyDeskCaughtUp, replicaState, roleTakes } from './support/team-state.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,6 +58,8 @@ const { values: args } = parseArgs({
     'idle-seconds': { type: 'string', default: '10' },
     'window-every-ms': { type: 'string', default: '250' },
     'draft-every-ms': { type: 'string', default: '2000' },
+    'claim-rounds': { type: 'string', default: '5' },
+    'claim-gap-ms': { type: 'string', default: '2000' },
   },
 });
 // --quick: a smoke run of the whole harness in about a minute (few desks, few customers, a short load).
@@ -61,6 +74,17 @@ const DRAFTING = Math.max(1, Math.round(DESKS / 10));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load1 = () => machineNow().loadAverage[0];
+/** The 1-minute load average every 5 s (as `uptime` shows it) from the start of a span: its range and median. */
+function loadSampler() {
+  const samples = [load1()];
+  const timer = setInterval(() => samples.push(load1()), 5_000);
+  return () => {
+    clearInterval(timer);
+    samples.push(load1());
+    const sorted = [...samples].sort((a, b) => a - b);
+    return `load ${sorted[0]}–${sorted.at(-1)}, median ${sorted[Math.floor(sorted.length / 2)]}`;
+  };
+}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-team-'));
 const rows: ResultRow[] = [];
@@ -109,7 +133,7 @@ try {
     concurrency: 10,
     outcomesFile: path.join(dir, 'outcomes.json'),
   });
-  const loadAtStart = load1();
+  const loadDuringLoad = loadSampler();
   const pids = [...fleet.pids, ...bench.hubs.map((hub) => hub.child.pid ?? 0)];
   const cpuAtStart = pids.map(processCpuSeconds);
   const span = await usage.span();
@@ -124,9 +148,24 @@ try {
   const store = await everyDeskCaughtUp(admin, journals, 300_000);
   const cpu = await span.end();
   const cpuOf = pids.map((pid, i) => processCpuSeconds(pid) - cpuAtStart[i]!);
-  const loadAtEnd = load1();
-  const loadSpan = `load ${loadAtStart}–${loadAtEnd}`;
+  const loadSpan = loadDuringLoad();
   const replicas = journals.map(replicaState);
+
+  // Claims under contention: every desk takes the next case at one instant, `--claim-rounds` times.
+  const waiting = await unclaimedWaiting(admin);
+  const loadDuringClaims = loadSampler();
+  const takes = await fleet.nextCases({
+    at: Date.now() + 2_000,
+    rounds: Number(args['claim-rounds']),
+    gapMs: Number(args['claim-gap-ms']),
+  });
+  const claimLoad = loadDuringClaims();
+  const nextCases = await accountNextCases(
+    admin,
+    bench.desks.map((desk, i) => ({ login: desk.login, takes: takes[i] ?? [] })),
+    waiting,
+  );
+  say(`claims.next: ${waiting} cases waited; errors: ${nextCases.errors.slice(0, 3).join('; ') || 'none'}`);
   const results = await fleet.close();
   fleet = undefined;
 
@@ -140,11 +179,24 @@ try {
     `SELECT customer_id, received_at, duplicates_seen AS duplicates FROM vetted.events WHERE id = ANY($1::text[])`,
     [ids],
   );
+  const { rows: processing } = await admin.query<{ ms: number }>(
+    `SELECT extract(epoch FROM processed_at - received_at) * 1000 AS ms FROM vetted.events WHERE id = ANY($1::text[])`,
+    [ids],
+  );
+  const hubMs = spread(processing.map((row) => Number(row.ms)));
+  say(`the hub's receipt → event processed: p50 ${hubMs.p50.toFixed(1)} ms, p99 ${hubMs.p99.toFixed(1)} ms`);
   const receipts: Receipt[] = recorded.map((r) => ({
     customerId: r.customer_id,
     receivedAt: r.received_at.getTime(),
   }));
-  const account = accountChanges(receipts, results);
+  const roleTaken = roleTakes(
+    bench.hubs.map((hub) => hub.dir),
+    sent.startedAt,
+  );
+  say(
+    `the listener role was taken ${roleTaken.length} times during the load (a hub's log: "took the listener role")`,
+  );
+  const account = accountChanges(receipts, results, roleTaken);
   const windowMs = results.flatMap((r) => r.windowMs);
   const worstDeskP99 = Math.max(...results.map((r) => spread(r.windowMs).p99));
   const equal = replicas.filter((r) => r.customers === store.customers && r.seqSum === store.seqSum).length;
@@ -182,8 +234,8 @@ try {
   const [leaderCpu = 0, standbyCpu = 0] = cpuOf.slice(cpuOf.length - bench.hubs.length);
   say(
     `CPU per delivery: the store ${perDelivery.toFixed(2)} ms, all desks ${((deskTotal * 1000) / sent.sent).toFixed(2)} ms ` +
-      `(${((deskTotal * 1000) / sent.sent / DESKS).toFixed(3)} ms a desk), leading hub ${((leaderCpu * 1000) / sent.sent).toFixed(2)} ms, ` +
-      `standby ${((standbyCpu * 1000) / sent.sent).toFixed(2)} ms; desks ${(deskTotal / cpu.seconds).toFixed(2)} cores over the span`,
+      `(${((deskTotal * 1000) / sent.sent / DESKS).toFixed(3)} ms a desk), hub_1 (led at the start) ${((leaderCpu * 1000) / sent.sent).toFixed(2)} ms, ` +
+      `hub_2 ${((standbyCpu * 1000) / sent.sent).toFixed(2)} ms; desks ${(deskTotal / cpu.seconds).toFixed(2)} cores over the span`,
   );
   rows.push(
     windowRow(windowMs, worstDeskP99, loadSpan),
@@ -197,6 +249,7 @@ try {
       loadSpan,
     ),
     storeCpuRow(perDelivery, net, sent.sent, loadSpan),
+    ...nextCaseRows(nextCases, DESKS, claimLoad),
   );
   await admin.end();
 } finally {

@@ -3,7 +3,7 @@
  * the hub's refresh of the customer it names: each delivery is about a customer no other delivery names for
  * far longer than a refresh takes, and whose refresh writes one change (no documents to read), so every desk
  * must push `customer.updated` for that customer exactly once between the hub's receipt of the delivery and
- * the hub's receipt of the next one about it. Latency: from the receipt (the hub's clock, as it records the
+ * the hub's receipt of the next one about it, unless a hub took the listener role meanwhile (below). Latency: from the receipt (the hub's clock, as it records the
  * delivery) to the push (the desk's clock; one machine, one clock).
  */
 import { quantile } from './protocol.ts';
@@ -29,6 +29,11 @@ export interface ChangeAccount {
   missed: number;
   twice: number;
   pairs: number;
+  /**
+   * Pairs pushed again after a hub took the listener role within their window: that hub's refresh of every
+   * case in progress wrote the customer once more, a change of its own (not counted as seen twice).
+   */
+  rewritten: number;
   /** Per desk: pairs it missed or saw twice. */
   byDesk: Map<string, { missed: number; twice: number }>;
 }
@@ -45,7 +50,12 @@ function pushesByCustomer(updates: DeskUpdates['updates']): Map<string, number[]
   return byCustomer;
 }
 
-export function accountChanges(receipts: readonly Receipt[], desks: readonly DeskUpdates[]): ChangeAccount {
+/** `roleTakenAt`: when a hub took the listener role during the run (epoch ms, from its log). */
+export function accountChanges(
+  receipts: readonly Receipt[],
+  desks: readonly DeskUpdates[],
+  roleTakenAt: readonly number[] = [],
+): ChangeAccount {
   // Each receipt's window ends at the next receipt about the same customer.
   const sorted = [...receipts].sort((a, b) => a.receivedAt - b.receivedAt);
   const nextOf = new Map<Receipt, number>();
@@ -62,6 +72,7 @@ export function accountChanges(receipts: readonly Receipt[], desks: readonly Des
     missed: 0,
     twice: 0,
     pairs: 0,
+    rewritten: 0,
     byDesk: new Map(desks.map((desk) => [desk.name, { missed: 0, twice: 0 }])),
   };
   const pushes = desks.map((desk) => ({ name: desk.name, byCustomer: pushesByCustomer(desk.updates) }));
@@ -79,10 +90,12 @@ export function accountChanges(receipts: readonly Receipt[], desks: readonly Des
         tally.missed++;
         continue;
       }
-      if (times.length > 1) {
+      const again = times.slice(1);
+      const rewrites = again.filter((at) => roleTakenAt.some((t) => t >= receipt.receivedAt && t <= at));
+      if (again.length > rewrites.length) {
         account.twice++;
         tally.twice++;
-      }
+      } else if (rewrites.length > 0) account.rewritten++;
       const latency = times[0]! - receipt.receivedAt;
       account.latencies.push(latency);
       seen.push(latency);

@@ -43,7 +43,8 @@ export interface TeamBench {
   hubs: HubProcess[];
   /** The customers deliveries may name: on the service, each refreshed with one write (no documents). */
   deliverable: string[];
-  desks: Array<{ name: string; dataDir: string }>;
+  /** Each desk's reviewer: its name in the bench, its data directory, its PostgreSQL login. */
+  desks: Array<{ name: string; dataDir: string; login: string }>;
   /** The team's webhook subscription secret, as the service holds it. */
   secret: string;
   close(): Promise<void>;
@@ -122,6 +123,7 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
     const desks = Array.from({ length: options.desks }, (_, i) => ({
       name: deskName(i),
       dataDir: path.join(options.dir, deskName(i)),
+      login: team.reviewers[deskName(i)]!.login,
     }));
     for (const desk of desks) {
       copyDataDir(template, desk.dataDir);

@@ -4,7 +4,7 @@
  * the team store), its own pool and LISTEN connections, joined as its own reviewer. Each desk notes when it
  * pushes `customer.updated` (what the window would show) and runs a reviewer's work (team-desk-work.ts).
  * Lines on stdin: `start` begins the work, `stop` ends it (the desks stay open and keep following the
- * store), `close` writes every desk's record to `resultsFile`, closes the desks and exits. It answers each
+ * store), `next {json}` has every desk take the next case at the given instants (team-next-case.ts), `close` writes every desk's record to `resultsFile`, closes the desks and exits. It answers each
  * with one JSON line, and prints one when its desks are open.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { createLogger } from '../../main/log/logger.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { type DeskWorkRecord, deskWork, seeded } from './team-desk-work.ts';
+import { type NextCaseRounds, takeNextCases } from './team-next-case.ts';
 
 export interface TeamDeskJob {
   desks: Array<{ name: string; dataDir: string; drafting: boolean }>;
@@ -28,7 +29,7 @@ export interface TeamDeskJob {
 
 export interface TeamDeskResult extends DeskWorkRecord {
   name: string;
-  /** Each `customer.updated` this desk pushed: the customer, and Date.now() as it was pushed. */
+  /** Each `customer.updated` this desk pushed before the claims run: the customer, and Date.now() as it was pushed. */
   updates: Array<[string, number]>;
 }
 
@@ -79,6 +80,7 @@ process.stdout.write(`${JSON.stringify({ ready: desks.length, pid: process.pid }
 
 let stopped = false;
 let records: DeskWorkRecord[] = [];
+let pushedBeforeClaims: number[] | undefined;
 let working: Promise<DeskWorkRecord[]> | undefined;
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'start') {
@@ -99,10 +101,17 @@ for await (const line of createInterface({ input: process.stdin })) {
     stopped = true;
     records = (await working) ?? [];
     process.stdout.write(`${JSON.stringify({ stopped: desks.length })}\n`);
+  } else if (line.startsWith('next ')) {
+    // Taking a case pushes customer.updated too (its replica row follows the claim): the changes accounted
+    // for are the deliveries', those pushed before the first take.
+    pushedBeforeClaims ??= desks.map((open) => open.updates.length);
+    const rounds = JSON.parse(line.slice('next '.length)) as NextCaseRounds;
+    const takes = await Promise.all(desks.map((open) => takeNextCases(open.call, rounds)));
+    process.stdout.write(`${JSON.stringify({ next: takes })}\n`);
   } else if (line === 'close') {
     const results: TeamDeskResult[] = desks.map((open, i) => ({
       name: open.name,
-      updates: open.updates,
+      updates: open.updates.slice(0, pushedBeforeClaims?.[i] ?? open.updates.length),
       ...(records[i] ?? { windowMs: [], windowErrors: [], drafts: [], draftErrors: [] }),
     }));
     writeFileSync(job.resultsFile, JSON.stringify(results));

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { TeamDeskJob, TeamDeskResult } from './team-desk-child.ts';
+import type { NextCaseRounds, NextCaseTake } from './team-next-case.ts';
 
 export interface FleetDesk {
   name: string;
@@ -21,6 +22,8 @@ export interface DeskFleet {
   start(): Promise<void>;
   /** Ends the work; the desks stay open, following the store. */
   stop(): Promise<void>;
+  /** Every desk takes the next case at each round's instant; each desk's takes, in the desks' order. */
+  nextCases(rounds: NextCaseRounds): Promise<NextCaseTake[][]>;
   /** Closes the desks; resolves with every desk's record. */
   close(): Promise<TeamDeskResult[]>;
   /** Kills whatever still runs (after a failure). */
@@ -82,6 +85,11 @@ export async function startDeskFleet(
     async stop() {
       for (const p of processes) p.child.stdin.write('stop\n');
       await Promise.all(processes.map((p) => p.next()));
+    },
+    async nextCases(rounds) {
+      for (const p of processes) p.child.stdin.write(`next ${JSON.stringify(rounds)}\n`);
+      const answers = await Promise.all(processes.map((p) => p.next()));
+      return answers.flatMap((answer) => answer.next as NextCaseTake[][]);
     },
     async close() {
       for (const p of processes) p.child.stdin.write('close\n');

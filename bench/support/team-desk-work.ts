@@ -6,8 +6,8 @@
  * submits it now and then. Every `queue.window` is timed from the call to its answer.
  */
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../contract/channels.ts';
-import type { CustomerForm } from '../../contract/drafts.ts';
 import type { QueueWindowInput } from '../../contract/queue.ts';
+import { validForm } from '../../test/drafts/helpers.ts';
 
 export type Call = <C extends ChannelName>(channel: C, input?: ChannelInput<C>) => Promise<ChannelOutput<C>>;
 
@@ -122,7 +122,8 @@ async function reviewerDrafting(
     const email = `bench.${options.name}.${n}.${Date.now()}@example.com`;
     try {
       const { id } = await call('drafts.create');
-      await call('drafts.save', { id, form: draftForm(email) });
+      // A complete, valid form (the service verifies such a customer at once).
+      await call('drafts.save', { id, form: validForm({ firstName: 'Bench', email }) });
       const result = await call('drafts.submit', { ids: [id] });
       if (result.queued.includes(id)) record.drafts.push({ draftId: id, email, at: Date.now() });
       else record.draftErrors.push(`draft ${n} not queued: ${JSON.stringify(result)}`);
@@ -130,22 +131,4 @@ async function reviewerDrafting(
       record.draftErrors.push(error instanceof Error ? error.message : String(error));
     }
   }
-}
-
-/** A complete, valid form (the service verifies such a customer at once). */
-function draftForm(email: string): CustomerForm {
-  return {
-    firstName: 'Bench',
-    lastName: 'Okafor',
-    email,
-    type: 'personal',
-    address1: '221 Baker Street',
-    address2: '',
-    city: 'Springfield',
-    state: 'IL',
-    postalCode: '62704',
-    dateOfBirth: '1984-02-29',
-    tin: '6789',
-    ipAddress: '',
-  };
 }

@@ -49,7 +49,11 @@ export function accountedRow(account: ChangeAccount, replicasEqual: number, desk
       'fifty desks: changes missed or seen twice on any desk (and replicas equal to the store at the end)',
     goal: '0',
     measured:
-      `missed ${account.missed}, twice ${account.twice} of ${account.pairs}; replicas equal to the store ` +
+      `missed ${account.missed}, twice ${account.twice} of ${account.pairs}` +
+      (account.rewritten > 0
+        ? ` (${account.rewritten} written again by a hub taking the listener role)`
+        : '') +
+      `; replicas equal to the store ` +
       `${replicasEqual} of ${desks} (${load})`,
     ratio: wrong,
     verdict: wrong === 0 ? 'pass' : 'miss',

@@ -3,6 +3,8 @@
  * drafts not sent yet) and each desk's replica (read from its journal file while the desk runs: SQLite lets a
  * reader in beside the writer), and the wait until every desk has every change.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type pg from 'pg';
 
@@ -76,4 +78,17 @@ export async function everyDeskCaughtUp(
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   throw new Error(`the desks did not catch up with the store within ${timeoutMs / 1000} s`);
+}
+
+/** When a hub took the listener role at or after `since` (epoch ms), from the hubs' own logs. */
+export function roleTakes(hubDirs: readonly string[], since: number): number[] {
+  const times: number[] = [];
+  for (const dir of hubDirs) {
+    for (const line of readFileSync(path.join(dir, 'vetted.log'), 'utf8').split('\n')) {
+      if (!line.includes('took the listener role')) continue;
+      const at = Date.parse((JSON.parse(line) as { at: string }).at);
+      if (at >= since) times.push(at);
+    }
+  }
+  return times.sort((a, b) => a - b);
 }
