@@ -1,6 +1,6 @@
 /**
  * What the team store's PostgreSQL spends, read from outside it:
- * - connections: pg_stat_activity every `everyMs`, the peak of all client connections to the team's database
+ * - connections: pg_stat_activity every `everyMs`, the peak of the team's client connections to its database
  *   and the peak per login and per application name (`vetted-desk`, `vetted-replica-listener`…);
  * - CPU: the cluster's processes' user + system time from /proc (the postmaster, every backend and background
  *   process; a backend that ended has its time in the postmaster's reaped-children figures), and, per role
@@ -93,7 +93,16 @@ export interface StoreUsage {
   close(): Promise<void>;
 }
 
-export async function watchStore(databaseUrl: string, dataDir: string, everyMs = 250): Promise<StoreUsage> {
+/**
+ * `team(login)`: whether a login is the team's (a desk's or a hub's): the total counts only theirs, not the
+ * bench's own connections (its administrator and seeder).
+ */
+export async function watchStore(
+  databaseUrl: string,
+  dataDir: string,
+  team: (login: string) => boolean,
+  everyMs = 250,
+): Promise<StoreUsage> {
   const postmaster = postmasterPid(dataDir);
   const db = new pg.Client({ connectionString: databaseUrl, application_name: 'vetted-bench' });
   await db.connect();
@@ -110,7 +119,7 @@ export async function watchStore(databaseUrl: string, dataDir: string, everyMs =
     );
     total = Math.max(
       total,
-      rows.reduce((sum, row) => sum + row.n, 0),
+      rows.reduce((sum, row) => sum + (team(row.usename) ? row.n : 0), 0),
     );
     const logins = new Map<string, number>();
     const applications = new Map<string, number>();
