@@ -5,12 +5,14 @@ import { type MachineNote, machineNow } from './support/machine.ts';
 import { parseResult, type ResultRow } from './support/protocol.ts';
 
 /**
- * `npm run bench [-- name…]`: runs the benchmarks one after another (they measure throughput, so never
+ * `npm run bench [-- name… [--option…]]`: runs the benchmarks one after another (they measure throughput, so never
  * two at once), each alone in its own process, shows their output as it comes, reads each one's
  * `RESULT {json}` last line, then prints one table and writes bench/results.json. With no names, all.
  */
 const dir = import.meta.dirname;
-const wanted = process.argv.slice(2);
+// Options (`--quick`) go to every bench named; the other words name benches.
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const options = process.argv.slice(2).filter((arg) => arg.startsWith('-'));
 const all = readdirSync(dir)
   .filter((file) => file.endsWith('.ts') && file !== 'run.ts')
   .map((file) => file.slice(0, -3))
@@ -32,7 +34,7 @@ function runOne(name: string): Promise<BenchOutcome> {
   const date = new Date().toISOString();
   const loadAtStart = machineNow().loadAverage[0];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(dir, `${name}.ts`)], {
+    const child = spawn(process.execPath, [path.join(dir, `${name}.ts`), ...options], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let stdout = '';

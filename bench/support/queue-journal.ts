@@ -1,4 +1,5 @@
 import { type Journal, openJournal } from '../../main/journal/index.ts';
+import type { ServiceCustomer } from '../../main/journal/repositories/customers.ts';
 
 /** A surname planted in three customers of each journal: a search that matches a few rows, as most do. */
 export const RARE_SURNAME = 'Quennell';
@@ -75,7 +76,43 @@ export interface SeedOptions {
   finalOnly?: boolean;
 }
 
-/** A journal of `customers` customers waiting up to 90 days, in an order unrelated to their ids. */
+/** A customer as the service would answer it, and when it entered its status (the queue's order). */
+export interface QueueCustomer {
+  customer: ServiceCustomer;
+  since: string;
+}
+
+/**
+ * `count` customers waiting up to 90 days, in an order unrelated to their ids (`00000000-…-<i>`), the same
+ * for the same count: both runs and both sizes see the same kind of data.
+ */
+export function* queueCustomers(count: number, { finalOnly = false } = {}): Generator<QueueCustomer> {
+  const random = seededRandom(count);
+  const now = Date.parse('2026-03-01T12:00:00.000Z');
+  const rare = new Set([7, Math.floor(count / 2), count - 3]);
+  for (let i = 0; i < count; i++) {
+    const firstName = FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)]!;
+    const lastName = rare.has(i) ? RARE_SURNAME : surname(random);
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const since = new Date(now - Math.floor(random() * 90 * 86_400_000)).toISOString();
+    const status = STATUSES[Math.floor(random() * STATUSES.length)]!;
+    yield {
+      since,
+      customer: {
+        id,
+        firstName,
+        lastName,
+        email: `${firstName}.${lastName}.${i}@example.com`.toLowerCase(),
+        type: 'personal',
+        status: finalOnly && status !== 'verified' ? (i % 2 ? 'verified' : 'suspended') : status,
+        created: since,
+        _links: { self: { href: `https://api.service.test/customers/${id}` } },
+      },
+    };
+  }
+}
+
+/** A journal of `customers` customers (`queueCustomers`), and `drafts` drafts. */
 export async function seedQueueJournal({
   file,
   dataKey,
@@ -84,29 +121,10 @@ export async function seedQueueJournal({
   finalOnly,
 }: SeedOptions): Promise<void> {
   const journal: Journal = openJournal({ file, dataKey });
-  const random = seededRandom(customers);
-  const now = Date.parse('2026-03-01T12:00:00.000Z');
-  const rare = new Set([7, Math.floor(customers / 2), customers - 3]);
+  const random = seededRandom(customers + 1);
   await journal.transaction(async (tx) => {
-    for (let i = 0; i < customers; i++) {
-      const firstName = FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)]!;
-      const lastName = rare.has(i) ? RARE_SURNAME : surname(random);
-      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      const since = new Date(now - Math.floor(random() * 90 * 86_400_000)).toISOString();
-      const status = STATUSES[Math.floor(random() * STATUSES.length)]!;
-      await tx.customers.upsert(
-        {
-          id,
-          firstName,
-          lastName,
-          email: `${firstName}.${lastName}.${i}@example.com`.toLowerCase(),
-          type: 'personal',
-          status: finalOnly && status !== 'verified' ? (i % 2 ? 'verified' : 'suspended') : status,
-          created: since,
-          _links: { self: { href: `https://api.service.test/customers/${id}` } },
-        },
-        { source: 'poll', at: since },
-      );
+    for (const { customer, since } of queueCustomers(customers, { finalOnly })) {
+      await tx.customers.upsert(customer, { source: 'poll', at: since });
     }
     for (let i = 0; i < drafts; i++) {
       await tx.drafts.insert({

@@ -98,7 +98,12 @@ function forward(
         port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: `127.0.0.1:${port}`, 'x-forwarded-for': req.socket.remoteAddress },
+        headers: {
+          ...req.headers,
+          host: `127.0.0.1:${port}`,
+          // Gone once the sender gave up on the request (its socket closed): no header rather than a throw.
+          ...(req.socket.remoteAddress ? { 'x-forwarded-for': req.socket.remoteAddress } : {}),
+        },
         // A connection of its own per request: a kept-alive one to a hub that died would fail ambiguously.
         agent: false,
       },

@@ -10,6 +10,7 @@ import { freePort } from './free-port.ts';
 import { type HubChild, startHubProcess } from './hub-process.ts';
 import {
   joinedHubConfig,
+  type MadeTeam,
   makeTeam,
   type ServiceAccount,
   type TeamLogin,
@@ -59,14 +60,32 @@ export interface HubFleetOptions extends TeamReach {
 /** A team on the database at `adminUrl` (`team init` runs there) with `hubs` hub logins, joined, not started. */
 export async function startHubFleet(adminUrl: string, options: HubFleetOptions): Promise<HubFleet> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-fleet-'));
-  const names = Array.from({ length: options.hubs }, (_, i) => `hub_${i + 1}`);
+  const names = hubNames(options.hubs);
   const team = await makeTeam(adminUrl, root, names, options);
+  return hubFleetOf(team, names, root, options);
+}
+
+/** `hub_1`…: the hubs' names, and their logins' in `makeTeam`. */
+export const hubNames = (hubs: number): string[] => Array.from({ length: hubs }, (_, i) => `hub_${i + 1}`);
+
+/**
+ * The hubs of a team already made (with logins for `names`, among others), each joined in a data directory
+ * under `root` (removed on close). `prepare` may put files in a hub's directory before it joins (a bench
+ * gives each hub a journal whose replica has caught up already).
+ */
+export async function hubFleetOf(
+  team: MadeTeam<string>,
+  names: readonly string[],
+  root: string,
+  options: Omit<HubFleetOptions, 'hubs'> & { prepare?: (dir: string) => void },
+): Promise<HubFleet> {
   const logins = names.map((name) => team.reviewers[name]!);
   const log = createLogger(() => undefined);
   const dirs: string[] = [];
   const ports: number[] = [];
   for (const [index, login] of logins.entries()) {
     const dir = path.join(root, names[index]!);
+    options.prepare?.(dir);
     await joinedHubConfig(dir, login, options.service, log);
     dirs.push(dir);
     ports.push(await freePort());
@@ -90,7 +109,12 @@ export async function startHubFleet(adminUrl: string, options: HubFleetOptions):
   };
 }
 
-function hubProcess(name: string, dir: string, port: number, options: HubFleetOptions): HubProcess {
+function hubProcess(
+  name: string,
+  dir: string,
+  port: number,
+  options: Pick<HubFleetOptions, 'publicUrl' | 'retrySeconds'>,
+): HubProcess {
   const args = ['run', '--data-dir', dir, '--port', String(port), '--public-url', options.publicUrl];
   const started = startHubProcess([...args, '--retry-seconds', String(options.retrySeconds)]);
   let gone = false;

@@ -19,6 +19,8 @@ export interface PgCluster {
   readonly port: number;
   /** The superuser's URL for a database (default `postgres`): password authentication over TCP. */
   url(database?: string): string;
+  /** The cluster's data directory (its postmaster.pid names the server's process: benches read its CPU). */
+  readonly dataDir: string;
   /** Creates an empty database owned by the superuser; returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
   stop(): Promise<void>;
@@ -49,6 +51,8 @@ export interface PgClusterOptions {
   requireTls?: boolean;
   /** Commits wait for the disk, as on a real server (benches); tests leave it off, for speed. */
   fsync?: boolean;
+  /** Default 200: a bench of many desks sets more, to measure how many it opens rather than be refused. */
+  maxConnections?: number;
 }
 
 /** Starts a new cluster (about a second): scram-sha-256 over TCP on 127.0.0.1, nothing else reachable. */
@@ -96,7 +100,7 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=200${sslOptions}`;
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=${clusterOptions.maxConnections ?? 200}${sslOptions}`;
     try {
       await pgTool('pg_ctl', [
         '-D',
@@ -123,6 +127,7 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
     host: '127.0.0.1',
     port,
     url,
+    dataDir: data,
     async createDatabase(prefix = 'vetted') {
       const name = `${prefix}_${process.pid}_${++databases}_${crypto.randomBytes(3).toString('hex')}`;
       const client = new pg.Client({ connectionString: url() });

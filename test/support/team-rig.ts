@@ -14,7 +14,7 @@ import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { freePort } from './free-port.ts';
 import { samplePerson } from './person.ts';
-import { joinedHubConfig, makeTeam, type TeamReach } from './team-admin.ts';
+import { joinedHubConfig, makeTeam, type ServiceAccount, type TeamReach } from './team-admin.ts';
 
 /** `hub2`: a second hub's login, for a standby (the rig runs only `hub`). */
 export type RigReviewer = 'alice' | 'bob' | 'hub' | 'hub2';
@@ -56,8 +56,8 @@ async function withinMs<T>(promise: Promise<T>, ms: number, what: string): Promi
   }
 }
 
-/** Joins a data directory's vault and settings to the team and points it at the sandbox's account. */
-async function prejoin(dir: string, sandbox: RunningSandbox, reviewer: NewReviewer): Promise<void> {
+/** Joins a data directory's vault and settings to the team and points it at the service's account. */
+export async function prejoin(dir: string, sandbox: ServiceAccount, reviewer: NewReviewer): Promise<void> {
   const settings = openSettings({ dir });
   const vault = openFileKeyVault({ dir });
   settings.update({ serviceMode: 'custom', baseUrl: sandbox.baseUrl, clientId: sandbox.clientId });

@@ -5,13 +5,15 @@
 import { z } from 'zod';
 import { sectionOf } from '../../../contract/queue.ts';
 import { JournalError } from '../../journal/errors.ts';
-import { sealedReported } from '../../journal/personal.ts';
+import { type PersonalCipher, sealedReported } from '../../journal/personal.ts';
 import type {
   CustomersRepository,
   JournalCustomer,
   Observation,
+  ServiceCustomer,
   StatusChange,
 } from '../../journal/repositories/customers.ts';
+import type { PersonalData } from '../../journal/repositories/personal-data.ts';
 import { firstRecord, fromService } from '../../journal/service-record.ts';
 import { isoTime, latest } from '../../journal/time.ts';
 import { reportedFields } from '../../service/hal.ts';
@@ -41,10 +43,65 @@ const HistoryRowSchema = z.object({
 const SealedSchema = z.object({ sealed: z.string().nullable() });
 
 /** A customer as it will be written, with the sealed columns that are not part of `JournalCustomer`. */
-interface Written {
+export interface Written {
   customer: JournalCustomer;
   personal: string | null;
   reported: string | null;
+}
+
+/** The columns a write gives a customer row, in the order of `customerRowValues`. */
+export const CUSTOMER_WRITE_COLUMNS = `id, seq, status, section, status_since, created, last_refreshed, changed_at,
+  gone_at, pending_documents, profile, personal, reported`;
+export const HISTORY_WRITE_COLUMNS = 'seq, customer_id, status, at, source, event_id';
+
+/**
+ * A customer the store does not hold yet, as `upsert` first writes it (its personal data and the fields the
+ * service reported sealed with the team key). Exported for bulk loads (the team bench's seed), which must
+ * write exactly the rows a desk would.
+ */
+export function firstWrite(
+  cipher: PersonalCipher,
+  service: ServiceCustomer,
+  observation: Observation,
+  at: string,
+  personal?: PersonalData,
+): Written {
+  return {
+    customer: firstRecord(service, observation, at),
+    personal: personal ? sealPersonal(cipher, service.id, personal) : null,
+    reported: sealedReported(cipher, service.id, reportedFields(service)),
+  };
+}
+
+/** A customer row's values in `CUSTOMER_WRITE_COLUMNS` order, under change number `seq`. */
+export function customerRowValues(cipher: PersonalCipher, written: Written, seq: number): unknown[] {
+  const { customer: c, personal, reported } = written;
+  return [
+    c.id,
+    seq,
+    toPgText(c.status),
+    c.section,
+    c.statusSince,
+    c.created,
+    c.lastRefreshed,
+    c.changedAt,
+    c.goneAt,
+    c.pendingDocuments,
+    sealProfile(cipher, c),
+    personal,
+    reported,
+  ];
+}
+
+/** A status history row's values in `HISTORY_WRITE_COLUMNS` order. */
+export function historyRowValues(
+  seq: number,
+  customerId: string,
+  at: string,
+  observation: Observation,
+  status: string,
+): unknown[] {
+  return [seq, customerId, toPgText(status), at, observation.source, observation.eventId ?? null];
 }
 
 export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryContext): CustomersRepository {
@@ -62,29 +119,14 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
   };
 
   /** Writes the whole row under a fresh change number. */
-  const store = async (client: Queryable, { customer: c, personal, reported }: Written, seq: number) => {
+  const store = async (client: Queryable, written: Written, seq: number) => {
     await client.query(
-      `INSERT INTO vetted.customers (id, seq, status, section, status_since, created, last_refreshed, changed_at,
-         gone_at, pending_documents, profile, personal, reported)
+      `INSERT INTO vetted.customers (${CUSTOMER_WRITE_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
          last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
          personal = $12, reported = $13`,
-      [
-        c.id,
-        seq,
-        toPgText(c.status),
-        c.section,
-        c.statusSince,
-        c.created,
-        c.lastRefreshed,
-        c.changedAt,
-        c.goneAt,
-        c.pendingDocuments,
-        sealProfile(cipher, c),
-        personal,
-        reported,
-      ],
+      customerRowValues(cipher, written, seq),
     );
   };
 
@@ -97,9 +139,8 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     status: string,
   ) => {
     await client.query(
-      `INSERT INTO vetted.status_history (seq, customer_id, status, at, source, event_id)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [seq, id, toPgText(status), at, o.source, o.eventId ?? null],
+      `INSERT INTO vetted.status_history (${HISTORY_WRITE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
+      historyRowValues(seq, id, at, o, status),
     );
   };
 
@@ -135,14 +176,14 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
         const seq = await db.nextChange(client);
         const found = await locked(client, service.id);
         const at = now();
-        const reported = sealedReported(cipher, service.id, reportedFields(service));
         if (!found) {
-          const customer = firstRecord(service, observation, at);
-          const sealed = personal ? sealPersonal(cipher, service.id, personal) : null;
-          await store(client, { customer, personal: sealed, reported }, seq);
+          const written = firstWrite(cipher, service, observation, at, personal);
+          const { customer } = written;
+          await store(client, written, seq);
           await recordStatus(client, seq, service.id, customer.statusSince, observation, service.status);
           return { customer, isNew: true, statusChanged: true };
         }
+        const reported = sealedReported(cipher, service.id, reportedFields(service));
         const existing = found.customer;
         const observedAt = observation.at ? isoTime(observation.at, at) : at;
         const statusChanged = existing.status !== service.status;

@@ -1,0 +1,113 @@
+/**
+ * The fifty-desk bench's rows (bench/README.md "Fifty desks"), each with the load average of its span.
+ * Connections, as the code opens them (main/team/runtime.ts, main/hub/):
+ * - a desk: its pool, at most POOL_MAX (store/pool.ts) + 2 sessions of its own on the direct address (the
+ *   replica's LISTEN, the team outbox drainer's LISTEN and liveness lock), + 1 for a moment while Settings →
+ *   Team asks the store's state;
+ * - a hub: the same pool and 2 sessions, + 1 session holding (or trying for) the listener role.
+ */
+
+import { atMost, type ResultRow } from './protocol.ts';
+import type { ChangeAccount } from './team-accounting.ts';
+import { spread } from './team-accounting.ts';
+
+export const POOL_MAX = 10;
+export const DESK_CONNECTIONS = POOL_MAX + 2;
+export const HUB_CONNECTIONS = POOL_MAX + 3;
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+export function windowRow(windowMs: readonly number[], worstDeskP99: number, load: string): ResultRow {
+  const all = spread(windowMs);
+  return atMost(
+    'fifty desks: a desk’s queue.window while every desk scrolls and searches (all calls, p99)',
+    all.p99,
+    20,
+    ' ms',
+    `p99 ${ms(all.p99)} (p50 ${ms(all.p50)}; worst desk's p99 ${ms(worstDeskP99)}; ${all.n} calls) (${load})`,
+  );
+}
+
+export function visibleRow(account: ChangeAccount, load: string): ResultRow {
+  const all = spread(account.latencies);
+  const first = spread(account.first);
+  const last = spread(account.last);
+  return atMost(
+    'fifty desks: a change visible on every desk, hub’s receipt → customer.updated (all desk × delivery pairs, p99)',
+    all.p99,
+    250,
+    ' ms',
+    `p99 ${ms(all.p99)} (p50 ${ms(all.p50)}); first desk p99 ${ms(first.p99)}, last desk p99 ${ms(last.p99)}, ` +
+      `max ${ms(all.max)}; ${account.first.length} deliveries × ${account.byDesk.size} desks (${load})`,
+  );
+}
+
+export function accountedRow(account: ChangeAccount, replicasEqual: number, desks: number, load: string) {
+  const wrong = account.missed + account.twice + (desks - replicasEqual);
+  return {
+    figure:
+      'fifty desks: changes missed or seen twice on any desk (and replicas equal to the store at the end)',
+    goal: '0',
+    measured:
+      `missed ${account.missed}, twice ${account.twice} of ${account.pairs}` +
+      (account.rewritten > 0
+        ? ` (${account.rewritten} written again by a hub taking the listener role)`
+        : '') +
+      `; replicas equal to the store ` +
+      `${replicasEqual} of ${desks} (${load})`,
+    ratio: wrong,
+    verdict: wrong === 0 ? 'pass' : 'miss',
+  } satisfies ResultRow;
+}
+
+export interface DraftsAccount {
+  submitted: number;
+  desks: number;
+  /** Not created once on the service (no customer with its e-mail, or its row not `created`). */
+  lost: number;
+  /** More than one customer, or refused as a duplicate e-mail (sent twice without its key). */
+  doubled: number;
+}
+
+export function draftsRow(drafts: DraftsAccount, load: string): ResultRow {
+  const wrong = drafts.lost + drafts.doubled;
+  return {
+    figure: 'fifty desks: drafts lost or doubled (each submitted draft → one customer on the service)',
+    goal: '0',
+    measured: `lost ${drafts.lost}, doubled ${drafts.doubled} of ${drafts.submitted} from ${drafts.desks} desks (${load})`,
+    ratio: wrong,
+    verdict: wrong === 0 && drafts.submitted > 0 ? 'pass' : 'miss',
+  };
+}
+
+export function connectionsRow(
+  peak: { total: number; desk: number; hub: number },
+  desks: number,
+  hubs: number,
+  load: string,
+): ResultRow {
+  const bound = desks * DESK_CONNECTIONS + hubs * HUB_CONNECTIONS;
+  return {
+    figure: `fifty desks: PostgreSQL connections, peak (bound ${DESK_CONNECTIONS} a desk, ${HUB_CONNECTIONS} a hub)`,
+    goal: `≤ ${bound}`,
+    measured: `${peak.total} (most for one desk ${peak.desk}, one hub ${peak.hub}) (${load})`,
+    ratio: peak.total,
+    verdict:
+      peak.total <= bound && peak.desk <= DESK_CONNECTIONS && peak.hub <= HUB_CONNECTIONS ? 'pass' : 'miss',
+  };
+}
+
+export function storeCpuRow(
+  perDeliveryMs: number,
+  netMs: number,
+  deliveries: number,
+  load: string,
+): ResultRow {
+  return {
+    figure: 'fifty desks: the store’s CPU per delivery (all PostgreSQL processes, /proc)',
+    goal: '—',
+    measured: `${ms(perDeliveryMs)} (${ms(netMs)} beyond the team at rest; ${deliveries} deliveries) (${load})`,
+    ratio: Math.round(perDeliveryMs * 1000) / 1000,
+    verdict: 'pass',
+  };
+}
