@@ -44,14 +44,17 @@ export const ApprovalSchema = z.object({
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 
-/** One line of what will be sent: the SSN masked unless revealed with a reason. */
+/** One line of what will be sent: the SSN always masked (a full SSN never reaches the renderer). */
 export const ApprovalFieldSchema = z.object({ label: z.string(), value: z.string() });
 
 /** An approval with what it will send, for the checker (and the maker) to read. */
 export const ApprovalDetailSchema = ApprovalSchema.extend({
   fields: z.array(ApprovalFieldSchema),
-  /** True when the fields show the SSN in full (after a reveal with a reason). */
-  revealed: z.boolean(),
+  /**
+   * Whether the SSN that will be sent is the one the checker read on the customer's document and typed in
+   * (`approvals.checkSsn`): main compares, so the SSN itself never reaches the checker's screen.
+   */
+  ssnCheck: z.enum(['unchecked', 'matches', 'differs']),
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
 
@@ -72,11 +75,17 @@ export const approvalChannels = {
   },
   /** What will be sent, the SSN masked. */
   'approvals.get': { input: ApprovalIdSchema, output: ApprovalDetailSchema },
-  /** The same with the SSN in full, for a lead who gives a reason (audited as a reveal). */
-  'approvals.reveal': {
+  /**
+   * A lead compares the SSN on the customer's document with the one that will be sent (audited): Vetted says
+   * whether they match. The check stands in for a reveal, so the full SSN stays in main.
+   */
+  'approvals.checkSsn': {
     input: z.strictObject({
       id: z.uuid(),
-      reason: z.string().trim().min(5, 'Say why you need to see it (at least 5 characters).').max(500),
+      ssn: z
+        .string()
+        .trim()
+        .regex(/^\d{3}-?\d{2}-?\d{4}$/, 'Type the nine digits of the SSN as the document shows them.'),
     }),
     output: ApprovalDetailSchema,
   },

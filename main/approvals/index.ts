@@ -2,7 +2,8 @@
 // retry leaves from the approving lead's desk, through the one-time retry's own send with a key derived from
 // the approval (exactly once: the store hands its payload to one approver only); an approved export is
 // produced for its maker, once. Every step is audited by the store's functions' callers (the team's chain)
-// and so shows in the case's timeline; a reveal of the SSN is audited as any reveal is.
+// and so shows in the case's timeline. The SSN stays masked: a checker compares it with the customer's document
+// (checkSsn, audited as a reveal, since it tells whether a typed SSN is this customer's), never reads it.
 import type { Approval, ApprovalDetail } from '../../contract/approvals.ts';
 import { QueueExportInputSchema } from '../../contract/case.ts';
 import { CustomerFormSchema } from '../../contract/drafts.ts';
@@ -14,14 +15,14 @@ import type { OneTimeRetry } from '../drafts/one-time-retry.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log/logger.ts';
 import type { Approvals, StoredApproval } from './approvals.ts';
-import { fieldsOf, idempotencyKeyOf } from './what-is-sent.ts';
+import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from './what-is-sent.ts';
 
 type ApprovalChannel =
   | 'approvals.required'
   | 'approvals.list'
   | 'approvals.forCase'
   | 'approvals.get'
-  | 'approvals.reveal'
+  | 'approvals.checkSsn'
   | 'approvals.approve'
   | 'approvals.reject'
   | 'approvals.cancel'
@@ -52,12 +53,15 @@ export function approvalsFeature(
     return approval;
   };
   /** What will be sent: for its maker and for leads (the others see that it waits, not what). */
-  const detail = async (id: string, revealed: boolean): Promise<ApprovalDetail> => {
+  const detail = async (id: string, typedSsn?: string): Promise<ApprovalDetail> => {
     const approval = await find(id);
     const me = await roles.me();
     if (approval.maker !== me.reviewer) await requireLead(roles, 'approve');
-    const fields = fieldsOf(approval.kind, await approvals.payload(id), revealed);
-    return { ...viewOf(approval, me), fields, revealed };
+    const payload = await approvals.payload(id);
+    const ssn = ssnOf(approval.kind, payload);
+    const ssnCheck =
+      typedSsn === undefined || ssn === null ? 'unchecked' : sameSsn(ssn, typedSsn) ? 'matches' : 'differs';
+    return { ...viewOf(approval, me), fields: fieldsOf(approval.kind, payload), ssnCheck };
   };
 
   const stopWatching = approvals.watch((approval) => {
@@ -95,17 +99,18 @@ export function approvalsFeature(
         const approval = await approvals.latestFor(customerId);
         return { approval: approval ? await view(approval) : null };
       },
-      'approvals.get': ({ id }) => detail(id, false),
-      async 'approvals.reveal'({ id, reason }) {
+      'approvals.get': ({ id }) => detail(id),
+      async 'approvals.checkSsn'({ id, ssn }) {
         await requireLead(roles, 'approve');
         const approval = await find(id);
+        const checked = await detail(id, ssn);
         await journal.audit.record({
           action: 'personal.reveal',
           ...(approval.customerId ? { customerId: approval.customerId } : {}),
-          outcome: 'ok',
-          detail: `${reason} (what approval ${approval.id} will send)`,
+          outcome: checked.ssnCheck,
+          detail: `the SSN approval ${approval.id} will send, compared with the customer’s document`,
         });
-        return detail(id, true);
+        return checked;
       },
       async 'approvals.approve'({ id, note }) {
         await requireLead(roles, 'approve');

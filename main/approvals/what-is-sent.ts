@@ -1,5 +1,5 @@
-// What an approval will send, in lines a checker reads: a retry's form field by field (the SSN masked unless
-// revealed), an export's section, search and reason. And the retry's Idempotency-Key, derived from the
+// What an approval will send, in lines a checker reads: a retry's form field by field (the SSN always masked:
+// the checker compares it with the document instead, sameSsn), an export's section, search and reason. And the retry's Idempotency-Key, derived from the
 // approval's id: whoever sends it, however often the send is tried, the service sees one retry.
 import { createHash } from 'node:crypto';
 import type { ApprovalKind } from '../../contract/approvals.ts';
@@ -29,10 +29,18 @@ const EXPORT_LABELS: Record<string, string> = {
 /** "•••-••-6789": the last four digits, as the case shows them. */
 export const maskedSsn = (ssn: string) => `•••-••-${ssn.slice(-4)}`;
 
+/** Whether two SSNs are the same nine digits, however they are punctuated. */
+export const sameSsn = (a: string, b: string) => a.replace(/\D/g, '') === b.replace(/\D/g, '');
+
+/** The SSN a retry's payload will send; null for an export or a payload already deleted. */
+export function ssnOf(kind: ApprovalKind, payload: string | null): string | null {
+  if (payload === null || kind !== 'retry') return null;
+  return CustomerFormSchema.parse(JSON.parse(payload)).tin ?? null;
+}
+
 export function fieldsOf(
   kind: ApprovalKind,
   payload: string | null,
-  revealed: boolean,
 ): Array<{ label: string; value: string }> {
   if (payload === null) return [];
   if (kind === 'retry') {
@@ -41,7 +49,7 @@ export function fieldsOf(
       .filter((field) => form[field])
       .map((field) => {
         const value = form[field] as string;
-        return { label: LABELS[field], value: field === 'tin' && !revealed ? maskedSsn(value) : value };
+        return { label: LABELS[field], value: field === 'tin' ? maskedSsn(value) : value };
       });
   }
   const input = JSON.parse(payload) as Record<string, string>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, idempotencyKeyOf } from '../../main/approvals/what-is-sent.ts';
+import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from '../../main/approvals/what-is-sent.ts';
 
 describe('what an approval sends', () => {
   it('derives one stable UUID-shaped Idempotency-Key per approval', () => {
@@ -11,20 +11,29 @@ describe('what an approval sends', () => {
     expect(idempotencyKeyOf(id)).not.toBe(idempotencyKeyOf('a7f3c0de-0000-4000-8000-000000000002'));
   });
 
-  it('shows a retry field by field, the SSN masked unless revealed', () => {
+  it('shows a retry field by field, the SSN always masked', () => {
     const payload = JSON.stringify({ firstName: 'Ada', lastName: 'Byron', tin: '123-45-6789', address2: '' });
-    expect(fieldsOf('retry', payload, false)).toEqual([
+    expect(fieldsOf('retry', payload)).toEqual([
       { label: 'First name', value: 'Ada' },
       { label: 'Last name', value: 'Byron' },
       { label: 'SSN', value: '•••-••-6789' },
     ]);
-    expect(fieldsOf('retry', payload, true)).toContainEqual({ label: 'SSN', value: '123-45-6789' });
-    expect(fieldsOf('retry', null, true)).toEqual([]);
+    expect(JSON.stringify(fieldsOf('retry', payload))).not.toContain('123-45');
+    expect(fieldsOf('retry', null)).toEqual([]);
+  });
+
+  it('compares an SSN typed from a document with the one a retry sends, however punctuated', () => {
+    const payload = JSON.stringify({ firstName: 'Ada', lastName: 'Byron', tin: '123-45-6789' });
+    expect(ssnOf('retry', payload)).toBe('123-45-6789');
+    expect(ssnOf('retry', null)).toBeNull();
+    expect(ssnOf('exportNames', JSON.stringify({ section: 'all' }))).toBeNull();
+    expect(sameSsn('123-45-6789', '123456789')).toBe(true);
+    expect(sameSsn('123-45-6789', '123-45-6780')).toBe(false);
   });
 
   it('shows an export’s section, search and reason', () => {
     const payload = JSON.stringify({ section: 'all', search: '', revealReason: 'monthly list' });
-    expect(fieldsOf('exportNames', payload, false)).toEqual([
+    expect(fieldsOf('exportNames', payload)).toEqual([
       { label: 'Section', value: 'all' },
       { label: 'Search', value: '(none)' },
       { label: 'Reason', value: 'monthly list' },

@@ -105,12 +105,13 @@ test('a retry waits for a second pair of eyes, then leaves once approved', async
     await expectNoAxeViolations(a, { screen: 'Four eyes: the checker’s panel (dark)' });
     await a.emulateMedia({ colorScheme: 'light' });
 
-    // The SSN in full only with a reason; then the approval, with a note.
-    await panel.getByRole('button', { name: 'Reveal SSN…' }).click();
-    const reveal = a.getByRole('dialog', { name: 'Reveal the SSN that will be sent' });
-    await reveal.getByLabel('Reason').fill('Compare with the passport');
-    await reveal.getByRole('button', { name: 'Reveal' }).click();
-    await expect(sent.filter({ hasText: SSN })).toBeVisible();
+    // The SSN is compared with the document, never shown; then the approval, with a note.
+    await panel.getByRole('button', { name: 'Check SSN…' }).click();
+    const check = a.getByRole('dialog', { name: 'Check the SSN against the document' });
+    await check.getByLabel('SSN on the document').fill(SSN);
+    await check.getByRole('button', { name: 'Check' }).click();
+    await expect(panel.getByRole('status').filter({ hasText: 'is the one that will be sent' })).toBeVisible();
+    await expect(panel).not.toContainText(SSN);
     await panel.getByRole('button', { name: 'Approve and send…' }).click();
     const approve = a.getByRole('dialog', { name: 'Approve and send' });
     await expectNoAxeViolations(a, { include: 'dialog[open]', screen: 'Four eyes: approve dialog' });

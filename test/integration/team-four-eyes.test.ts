@@ -85,12 +85,18 @@ describe('four eyes on two desks', () => {
       code: 'LeadOnly',
     });
 
-    // What will be sent: the SSN masked; in full only with a reason, which the audit records.
+    // What will be sent: the SSN masked, always; Alice compares it with the document (audited) instead of
+    // reading it, so a full SSN never reaches a screen.
     const masked = await alice.call('approvals.get', { id });
     expect(masked.fields).toContainEqual({ label: 'SSN', value: '•••-••-4470' });
+    expect(masked.ssnCheck).toBe('unchecked');
     expect(JSON.stringify(masked)).not.toContain(SSN);
-    const revealed = await alice.call('approvals.reveal', { id, reason: 'compare with the passport' });
-    expect(revealed.fields).toContainEqual({ label: 'SSN', value: SSN });
+    const differs = await alice.call('approvals.checkSsn', { id, ssn: '536-21-4471' });
+    expect(differs.ssnCheck).toBe('differs');
+    const matches = await alice.call('approvals.checkSsn', { id, ssn: SSN.replaceAll('-', '') });
+    expect(matches.ssnCheck).toBe('matches');
+    expect(JSON.stringify([differs, matches])).not.toContain(SSN);
+    await expect(bob.call('approvals.checkSsn', { id, ssn: SSN })).rejects.toMatchObject({ code: 'LeadOnly' });
     expect(await retriesReceived()).toBe(before);
 
     const sent = await alice.call('approvals.approve', { id, note: 'matches the passport' });

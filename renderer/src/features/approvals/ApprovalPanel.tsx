@@ -1,10 +1,9 @@
-import { Check, Eye, X } from 'lucide-react';
+import { Check, ScanSearch, X } from 'lucide-react';
 import { Fragment, useEffect, useState } from 'react';
 import { type Approval, type ApprovalDetail, approvalChannels } from '../../../../contract/approvals.ts';
 import { ClaimNoteSchema } from '../../../../contract/claims.ts';
 import { Button } from '../../ui/Button.tsx';
 import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
-import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Moment } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
@@ -12,7 +11,13 @@ import { useCaseStore } from '../customer/case-store.ts';
 import { APPROVAL_LOOKS, approvalSentence } from './approval-words.tsx';
 import { useApprovalsStore } from './approvals-store.ts';
 
-const revealRule = approvalChannels['approvals.reveal'].input.shape.reason;
+const ssnRule = approvalChannels['approvals.checkSsn'].input.shape.ssn;
+
+const SSN_CHECK_WORDS: Record<ApprovalDetail['ssnCheck'], string | null> = {
+  unchecked: null,
+  matches: 'The SSN you typed from the document is the one that will be sent.',
+  differs: 'The SSN you typed from the document is NOT the one that will be sent.',
+};
 
 /** The case's four-eyes panel: what waits for approval on this case, and what the reviewer may do about it. */
 export function ApprovalPanel({ customerId }: { customerId: string }) {
@@ -69,7 +74,7 @@ function Withdraw({ approval }: { approval: Approval }) {
   );
 }
 
-type Asking = 'reveal' | 'approve' | 'reject' | null;
+type Asking = 'checkSsn' | 'approve' | 'reject' | null;
 
 /** A lead who is not the maker: exactly what will be sent (the SSN masked), and the decision. */
 function Decide({ approval }: { approval: Approval }) {
@@ -104,6 +109,14 @@ function Decide({ approval }: { approval: Approval }) {
       ) : (
         !problem && <p className="hint">Opening what will be sent…</p>
       )}
+      {detail && SSN_CHECK_WORDS[detail.ssnCheck] && (
+        <p
+          role={detail.ssnCheck === 'differs' ? 'alert' : 'status'}
+          className={detail.ssnCheck === 'differs' ? undefined : 'hint'}
+        >
+          {SSN_CHECK_WORDS[detail.ssnCheck]}
+        </p>
+      )}
       <div className="actions">
         <Button weight="primary" icon={Check} onClick={() => setAsking('approve')}>
           Approve and send…
@@ -111,20 +124,25 @@ function Decide({ approval }: { approval: Approval }) {
         <Button weight="danger" icon={X} onClick={() => setAsking('reject')}>
           Reject…
         </Button>
-        {detail && !detail.revealed && (
-          <Button icon={Eye} onClick={() => setAsking('reveal')}>
-            Reveal SSN…
+        {detail?.fields.some((field) => field.label === 'SSN') && (
+          <Button icon={ScanSearch} onClick={() => setAsking('checkSsn')}>
+            Check SSN…
           </Button>
         )}
       </div>
-      <ReasonDialog
-        open={asking === 'reveal'}
-        title="Reveal the SSN that will be sent"
-        hint="Vetted writes who saw it, when and why to the team’s audit log."
-        action={{ label: 'Reveal', busyLabel: 'Revealing…' }}
-        rule={revealRule}
-        fieldPointer="/reason"
-        submit={async (reason) => setDetail(await useApprovalsStore.getState().detail(approval.id, reason))}
+      <OneFieldDialog
+        open={asking === 'checkSsn'}
+        title="Check the SSN against the document"
+        label="SSN on the document"
+        secret
+        hint="Type the SSN the customer's document shows: Vetted says whether it is the one that will be sent, without showing it. The check is written to the team's audit log."
+        action={{ label: 'Check', busyLabel: 'Checking…' }}
+        fieldPointer="/ssn"
+        check={(ssn) => {
+          const checked = ssnRule.safeParse(ssn);
+          return checked.success ? null : (checked.error.issues[0]?.message ?? 'Type the nine digits.');
+        }}
+        submit={async (ssn) => setDetail(await useApprovalsStore.getState().detail(approval.id, ssn))}
         onClose={() => setAsking(null)}
       />
       <NoteDialog

@@ -14,8 +14,8 @@ interface ApprovalsState {
   problem: string | null;
   load(): Promise<void>;
   loadCase(customerId: string): Promise<void>;
-  /** What it will send (the SSN masked), or in full with a reason (audited). */
-  detail(id: string, reason?: string): Promise<ApprovalDetail>;
+  /** What will be sent; with `ssn`, also whether the SSN typed from the document is the one it sends. */
+  detail(id: string, ssn?: string): Promise<ApprovalDetail>;
   decide(id: string, approve: boolean, note: string): Promise<Approval>;
   cancel(id: string): Promise<Approval>;
   /** Changes from any desk keep the section and the panels current while one is on screen. */
@@ -49,7 +49,7 @@ export const useApprovalsStore = create<ApprovalsState>((set, get) => {
       const { approval } = await api.approvals.forCase({ customerId });
       set((state) => ({ byCase: { ...state.byCase, [customerId]: approval } }));
     },
-    detail: (id, reason) => (reason ? api.approvals.reveal({ id, reason }) : api.approvals.get({ id })),
+    detail: (id, ssn) => (ssn ? api.approvals.checkSsn({ id, ssn }) : api.approvals.get({ id })),
     async decide(id, approve, note) {
       const approval = await (approve ? api.approvals.approve : api.approvals.reject)({ id, note });
       changed(approval);
