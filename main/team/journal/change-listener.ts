@@ -32,6 +32,8 @@ export const LISTENER_APPLICATION_NAME = 'vetted-replica-listener';
 export interface ChangeListenerOptions {
   /** How to reach the team store: the pool's own settings (host, TLS, user, password). */
   connection: pg.ClientConfig;
+  /** The connection's application name (a desk's says it is a desk: the lead's Team screen counts them). */
+  name?: string;
   /** A notification arrived: the change `seq` (or a later one) committed. */
   onNotify(seq: number): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
@@ -50,6 +52,7 @@ export interface ChangeListener {
 
 export function listenForChanges({
   connection,
+  name = LISTENER_APPLICATION_NAME,
   onNotify,
   onListening,
   log,
@@ -116,7 +119,7 @@ export function listenForChanges({
     // out and opened again, instead of listening to nothing for ever.
     const client = new pg.Client({
       ...connection,
-      application_name: LISTENER_APPLICATION_NAME,
+      application_name: name,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     });
