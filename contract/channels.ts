@@ -26,6 +26,7 @@ import {
   SettingsViewSchema,
 } from './settings.ts';
 import { teamChannels, teamEvents } from './team.ts';
+import { teamOverviewChannels } from './team-overview.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
@@ -86,6 +87,7 @@ export const invokeChannels = {
   ...teamChannels,
   ...claimChannels,
   ...roleChannels,
+  ...teamOverviewChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

@@ -4,6 +4,7 @@ import type { AppInfo } from '../../contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import { caseFeature } from '../case/index.ts';
 import { claimsFeature } from '../claims/index.ts';
+import { teamOverviewFeature } from '../claims/overview.ts';
 import type { ServiceConnection } from '../connection/connection.ts';
 import { documentsFeature } from '../customers/documents.ts';
 import { customersFeature } from '../customers/index.ts';
@@ -102,6 +103,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...clock,
     ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
   });
+  const teamOverview = teamOverviewFeature(context, {
+    ...clock,
+    overview: teamwork.overview,
+    roles: teamwork.roles,
+  });
   const webhooks = variant.webhooks(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
@@ -122,6 +128,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     sandboxPanel,
     membership,
     claims,
+    teamOverview,
   ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -150,6 +157,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...sandboxPanel.handlers,
     ...membership.handlers,
     ...claims.handlers,
+    ...teamOverview.handlers,
     ...openVaultHandlers,
   };
   connected();

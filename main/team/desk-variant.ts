@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.ts';
 import type { DeskVariant } from '../variant/index.ts';
 import { claimStore } from './claims/claim-store.ts';
 import { teamClaims } from './claims/team-claims.ts';
+import { teamOverview } from './claims/team-overview.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
 import type { TeamRuntime } from './runtime.ts';
@@ -34,7 +35,12 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     }),
     reconcile: { onConnected: () => undefined },
     webhooks: (context) => teamDeskWebhooksFeature(context),
-    teamwork: { claims, roles: teamRoles(store, runtime.login), settings: teamSettings(store) },
+    teamwork: {
+      claims,
+      roles: teamRoles(store, runtime.login),
+      settings: teamSettings(store),
+      overview: teamOverview({ pool: runtime.pool, target: runtime.target, login: runtime.login }),
+    },
     close: () => runtime.close(),
   };
 }
