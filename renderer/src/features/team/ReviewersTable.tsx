@@ -1,0 +1,83 @@
+import { AlarmClock, Circle, CircleCheck } from 'lucide-react';
+import type { TeamOverview } from '../../../../contract/team-overview.ts';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { Tag } from '../../ui/Tag.tsx';
+
+/** One row per reviewer: role, online, cases held and overdue, closed today and this week. */
+export function ReviewersTable({ overview }: { overview: TeamOverview }) {
+  const { members, closed } = overview;
+  const byReviewers = members.reduce(
+    (sum, member) => ({ today: sum.today + member.closedToday, week: sum.week + member.closedThisWeek }),
+    { today: 0, week: 0 },
+  );
+  return (
+    <div className="table-frame">
+      <table className="data-table team-table">
+        <caption className="visually-hidden">
+          Each reviewer: role, whether online, cases held and overdue, cases closed today and this week
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Reviewer</th>
+            <th scope="col">Role</th>
+            <th scope="col">Online</th>
+            <th scope="col" className="number">
+              Holding
+            </th>
+            <th scope="col" className="number">
+              Overdue
+            </th>
+            <th scope="col" className="number">
+              Closed today
+            </th>
+            <th scope="col" className="number">
+              Closed this week
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((member) => (
+            <tr key={member.login}>
+              <th scope="row">
+                {member.login}
+                {member.me && <span className="team-muted"> (you)</span>}
+                {!member.member && <span className="team-muted"> (no longer in the team)</span>}
+              </th>
+              <td>{member.role === 'lead' ? <Tag tone="info">Lead</Tag> : 'Reviewer'}</td>
+              <td>
+                {member.desks > 0 ? (
+                  <StatusBadge tone="success" icon={CircleCheck} label="Online" />
+                ) : (
+                  <StatusBadge tone="neutral" icon={Circle} label="Offline" />
+                )}
+              </td>
+              <td className="number">{member.holding}</td>
+              <td className="number">
+                {member.overdue > 0 ? (
+                  <Tag tone="warning" icon={AlarmClock} title="Held cases past their section’s target">
+                    {member.overdue}
+                  </Tag>
+                ) : (
+                  0
+                )}
+              </td>
+              <td className="number">{member.closedToday}</td>
+              <td className="number">{member.closedThisWeek}</td>
+            </tr>
+          ))}
+        </tbody>
+        {(closed.today > byReviewers.today || closed.thisWeek > byReviewers.week) && (
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={5}>
+                Closed with no reviewer’s action on the case
+              </th>
+              <td className="number">{closed.today - byReviewers.today}</td>
+              <td className="number">{closed.thisWeek - byReviewers.week}</td>
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
+  );
+}
