@@ -13,7 +13,7 @@ import { TeamRoleSchema } from './roles.ts';
  * second time on the side, so no figure can drift from the log it comes from. The definitions:
  * - **Online**: a desk is online while its change listener (the one session every running desk keeps open
  *   on the team store, `vetted-desk-replica-listener`) is connected: PostgreSQL's pg_stat_activity, read
- *   at the moment of asking. A hub's sessions are not desks.
+ *   at the moment of asking. A hub's sessions are not desks; they are counted apart (`hubs`).
  * - **Holding**: the cases whose claim this reviewer holds now (a claim past its idle time is not held).
  * - **Overdue**: of those, the ones that have waited in their section past the ageing target this desk
  *   sets (Settings → Ageing targets), as the queue counts them.
@@ -43,6 +43,8 @@ export const NOBODYS_ACTION = ['claim.expire', 'audit.chain'] as const;
 
 /** The application name of a desk's change listener: what "online" looks for. */
 export const DESK_LISTENER_NAME = 'vetted-desk-replica-listener';
+/** A hub's: a hub logs in as a member of the reviewers' group too, and is told apart by it. */
+export const HUB_LISTENER_NAME = 'vetted-hub-replica-listener';
 
 /** Median and 90th percentile, in seconds, of `count` measured times; null when none was measured. */
 export const TimeFigureSchema = z.object({
@@ -61,6 +63,8 @@ export const TeamMemberFiguresSchema = z.object({
   member: z.boolean(),
   /** Desks connected now under this login. */
   desks: z.number().int().min(0),
+  /** Hubs running now under this login (a hub's login is a member of the team like a reviewer's). */
+  hubs: z.number().int().min(0),
   holding: z.number().int().min(0),
   overdue: z.number().int().min(0),
   closedToday: z.number().int().min(0),

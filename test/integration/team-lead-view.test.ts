@@ -47,11 +47,14 @@ const aliceSees = (what: string, holds: (figures: TeamOverview) => boolean) =>
   }, `Alice’s Team screen to show ${what}`);
 
 describe('the lead’s view of two desks', () => {
-  it('shows both desks online and the hub not among them', async () => {
-    const figures = await aliceSees('both desks', (f) => memberOf(f, 'bob')?.desks === 1);
+  it('shows both desks online, and the hub running but not as a desk', async () => {
+    const figures = await aliceSees(
+      'both desks and the hub',
+      (f) => memberOf(f, 'bob')?.desks === 1 && memberOf(f, 'hub')?.hubs === 1,
+    );
     expect(memberOf(figures, 'alice')).toMatchObject({ desks: 1, me: true, role: 'lead' });
     expect(memberOf(figures, 'bob')).toMatchObject({ desks: 1, me: false, role: 'reviewer' });
-    expect(memberOf(figures, 'hub')?.desks ?? 0).toBe(0);
+    expect(memberOf(figures, 'hub')).toMatchObject({ desks: 0, hubs: 1 });
   });
 
   it('refuses Bob, a reviewer, in words', async () => {

@@ -5,7 +5,7 @@
 // reviewer refused in words before the store is asked.
 import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { DESK_LISTENER_NAME, type TeamOverview } from '../../contract/team-overview.ts';
+import { DESK_LISTENER_NAME, HUB_LISTENER_NAME, type TeamOverview } from '../../contract/team-overview.ts';
 import { teamOverviewFeature } from '../../main/claims/overview.ts';
 import type { DeskContext } from '../../main/feature.ts';
 import { teamOverview } from '../../main/team/claims/team-overview.ts';
@@ -170,7 +170,7 @@ describe('who is online and who holds what', () => {
     const sessions = [
       [ana, DESK_LISTENER_NAME],
       [ana, DESK_LISTENER_NAME],
-      [ben, 'vetted-hub-replica-listener'],
+      [ben, HUB_LISTENER_NAME],
       [ben, 'vetted-desk'],
     ] as const;
     const clients: pg.Client[] = [];
@@ -187,8 +187,14 @@ describe('who is online and who holds what', () => {
       await take(ana, 'c-2');
       // Lee is a reviewer's login like any other: what pg_stat_activity tells him of others' sessions is enough.
       const overview = await read(lee);
-      expect(memberOf(overview, ana.name)).toMatchObject({ desks: 2, holding: 2, overdue: 1, member: true });
-      expect(memberOf(overview, ben.name)).toMatchObject({ desks: 0, holding: 0, overdue: 0 });
+      expect(memberOf(overview, ana.name)).toMatchObject({
+        desks: 2,
+        hubs: 0,
+        holding: 2,
+        overdue: 1,
+        member: true,
+      });
+      expect(memberOf(overview, ben.name)).toMatchObject({ desks: 0, hubs: 1, holding: 0, overdue: 0 });
       expect(memberOf(overview, lee.name)).toMatchObject({ role: 'lead', me: true });
     } finally {
       for (const client of clients) await client.end();

@@ -9,10 +9,12 @@ export const BOUNDARIES = `
 SELECT date_trunc('day', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS today_from,
        date_trunc('week', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS week_from`;
 
-/** Desks connected now, by login: each running desk keeps one change-listener session named $1. */
+/** Desks ($1) and hubs ($2) connected now, by login: each keeps one change-listener session so named. */
 export const ONLINE = `
-SELECT usename::text AS login, count(*)::int AS desks FROM pg_catalog.pg_stat_activity
-WHERE datname = current_database() AND application_name = $1 AND usename IS NOT NULL
+SELECT usename::text AS login, count(*) FILTER (WHERE application_name = $1)::int AS desks,
+  count(*) FILTER (WHERE application_name = $2)::int AS hubs
+FROM pg_catalog.pg_stat_activity
+WHERE datname = current_database() AND application_name IN ($1, $2) AND usename IS NOT NULL
 GROUP BY usename`;
 
 /** Cases held now, by holder, and those past their section’s target ($1: section → the moment before which). */

@@ -10,6 +10,7 @@ import { TERMINAL_STATUSES } from '../../../contract/statuses.ts';
 import {
   DESK_LISTENER_NAME,
   FIGURES_DAYS,
+  HUB_LISTENER_NAME,
   NOBODYS_ACTION,
   NOT_A_FIRST_ACTION,
   type SectionFigures,
@@ -34,7 +35,7 @@ const Count = z.number().int().min(0);
 const Seconds = z.number().nullable();
 const BoundariesSchema = z.object({ today_from: PgTime, week_from: PgTime });
 const ReviewerSchema = z.object({ login: z.string(), role: z.enum(['reviewer', 'lead']) });
-const OnlineSchema = z.object({ login: z.string(), desks: Count });
+const OnlineSchema = z.object({ login: z.string(), desks: Count, hubs: Count });
 const HoldingSchema = z.object({ login: z.string(), holding: Count, overdue: Count });
 const ClosedSchema = z.object({ login: z.string().nullable(), today: Count, week: Count });
 const SectionRowSchema = z.object({
@@ -86,7 +87,7 @@ async function readFigures(
     (await client.query(BOUNDARIES, [now, ask.timeZone])).rows,
   );
   const reviewers = await rows(ReviewerSchema, 'reviewers', 'SELECT * FROM vetted.team_reviewers()');
-  const online = await rows(OnlineSchema, 'sessions', ONLINE, [DESK_LISTENER_NAME]);
+  const online = await rows(OnlineSchema, 'sessions', ONLINE, [DESK_LISTENER_NAME, HUB_LISTENER_NAME]);
   const holding = await rows(HoldingSchema, 'claims', HOLDING, [JSON.stringify(ask.due)]);
   const closed = await rows(ClosedSchema, 'status_history', CLOSED, [
     now,
@@ -153,6 +154,7 @@ function membersOf(
         me: login === me,
         member: false,
         desks: 0,
+        hubs: 0,
         holding: 0,
         overdue: 0,
         closedToday: 0,
@@ -163,7 +165,7 @@ function membersOf(
     return row;
   };
   for (const { login, role } of figures.reviewers) Object.assign(member(login), { role, member: true });
-  for (const { login, desks } of figures.online) member(login).desks = desks;
+  for (const { login, desks, hubs } of figures.online) Object.assign(member(login), { desks, hubs });
   for (const { login, holding, overdue } of figures.holding)
     Object.assign(member(login), { holding, overdue });
   for (const { login, today, week } of figures.closed) {

@@ -1,7 +1,20 @@
-import { AlarmClock, Circle, CircleCheck } from 'lucide-react';
-import type { TeamOverview } from '../../../../contract/team-overview.ts';
+import { AlarmClock, Circle, CircleCheck, Server } from 'lucide-react';
+import type { TeamMemberFigures, TeamOverview } from '../../../../contract/team-overview.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Tag } from '../../ui/Tag.tsx';
+
+const isHub = (member: TeamMemberFigures) => member.hubs > 0 && member.desks === 0;
+
+function roleOf(member: TeamMemberFigures) {
+  if (isHub(member)) return 'Hub';
+  return member.role === 'lead' ? <Tag tone="info">Lead</Tag> : 'Reviewer';
+}
+
+function Presence({ member }: { member: TeamMemberFigures }) {
+  if (member.desks > 0) return <StatusBadge tone="success" icon={CircleCheck} label="Online" />;
+  if (isHub(member)) return <StatusBadge tone="info" icon={Server} label="Hub running" />;
+  return <StatusBadge tone="neutral" icon={Circle} label="Offline" />;
+}
 
 /** One row per reviewer: role, online, cases held and overdue, closed today and this week. */
 export function ReviewersTable({ overview }: { overview: TeamOverview }) {
@@ -43,13 +56,9 @@ export function ReviewersTable({ overview }: { overview: TeamOverview }) {
                 {member.me && <span className="team-muted"> (you)</span>}
                 {!member.member && <span className="team-muted"> (no longer in the team)</span>}
               </th>
-              <td>{member.role === 'lead' ? <Tag tone="info">Lead</Tag> : 'Reviewer'}</td>
+              <td>{roleOf(member)}</td>
               <td>
-                {member.desks > 0 ? (
-                  <StatusBadge tone="success" icon={CircleCheck} label="Online" />
-                ) : (
-                  <StatusBadge tone="neutral" icon={Circle} label="Offline" />
-                )}
+                <Presence member={member} />
               </td>
               <td className="number">{member.holding}</td>
               <td className="number">
