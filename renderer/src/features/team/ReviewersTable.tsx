@@ -3,6 +3,8 @@ import type { TeamMemberFigures, TeamOverview } from '../../../../contract/team-
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Tag } from '../../ui/Tag.tsx';
 
+const COUNTS = ['Holding', 'Overdue', 'Closed today', 'Closed this week'];
+
 const isHub = (member: TeamMemberFigures) => member.hubs > 0 && member.desks === 0;
 
 function roleOf(member: TeamMemberFigures) {
@@ -34,18 +36,11 @@ export function ReviewersTable({ overview }: { overview: TeamOverview }) {
             <th scope="col">Reviewer</th>
             <th scope="col">Role</th>
             <th scope="col">Online</th>
-            <th scope="col" className="number">
-              Holding
-            </th>
-            <th scope="col" className="number">
-              Overdue
-            </th>
-            <th scope="col" className="number">
-              Closed today
-            </th>
-            <th scope="col" className="number">
-              Closed this week
-            </th>
+            {COUNTS.map((count) => (
+              <th key={count} scope="col" className="number">
+                {count}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>

@@ -1,4 +1,5 @@
 import { Timer } from 'lucide-react';
+import { Fragment } from 'react';
 import { SECTION_TITLES } from '../../../../contract/queue.ts';
 import type { TeamOverview, TimeFigure } from '../../../../contract/team-overview.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -61,18 +62,16 @@ export function SectionTimes({ overview }: { overview: TeamOverview }) {
             </th>
           </tr>
           <tr>
-            <th scope="col" className="number">
-              Median
-            </th>
-            <th scope="col" className="number">
-              90th percentile
-            </th>
-            <th scope="col" className="number">
-              Median
-            </th>
-            <th scope="col" className="number">
-              90th percentile
-            </th>
+            {(['firstAction', 'resolution'] as const).map((figure) => (
+              <Fragment key={figure}>
+                <th scope="col" className="number">
+                  Median
+                </th>
+                <th scope="col" className="number">
+                  90th percentile
+                </th>
+              </Fragment>
+            ))}
           </tr>
         </thead>
         <tbody>
