@@ -27,6 +27,7 @@ import {
   SettingsViewSchema,
 } from './settings.ts';
 import { teamChannels, teamEvents } from './team.ts';
+import { teamOverviewChannels } from './team-overview.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
@@ -88,6 +89,7 @@ export const invokeChannels = {
   ...claimChannels,
   ...roleChannels,
   ...approvalChannels,
+  ...teamOverviewChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

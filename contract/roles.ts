@@ -13,6 +13,7 @@ export const LEAD_ACTIONS = [
   'exportNames',
   'purgeImages',
   'changeTeamSettings',
+  'viewTeam',
 ] as const;
 export const LeadActionSchema = z.enum(LEAD_ACTIONS);
 export type LeadAction = z.infer<typeof LeadActionSchema>;
@@ -25,6 +26,7 @@ export const LEAD_ONLY: Record<LeadAction, string> = {
   exportNames: 'Only a lead can export the queue with names in full.',
   purgeImages: 'Only a lead can remove a stored document image.',
   changeTeamSettings: 'Only a lead can change the team’s settings.',
+  viewTeam: 'Only a lead can see the Team screen: who is online, who holds what and how the queue moves.',
 };
 
 export const ASK_A_LEAD =

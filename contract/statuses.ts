@@ -48,6 +48,12 @@ const STATUSES: Record<string, StatusInfo> = {
   },
 };
 
+/**
+ * Where a case ends: the service decided (verified) or nothing more can be sent (suspended, deactivated). The
+ * Team screen counts a case closed when its status history reaches one of these (contract/team-overview.ts).
+ */
+export const TERMINAL_STATUSES = ['verified', 'suspended', 'deactivated'] as const;
+
 const own = (status: string): StatusInfo | undefined =>
   Object.hasOwn(STATUSES, status) ? STATUSES[status] : undefined;
 

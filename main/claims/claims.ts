@@ -6,6 +6,7 @@
 import type { CaseClaim, Claim, ClaimNotice } from '../../contract/claims.ts';
 import type { AgeingSection, QueueFilters } from '../../contract/queue-view.ts';
 import type { LeadAction, TeamMe, TeamSettings } from '../../contract/roles.ts';
+import type { TeamOverview } from '../../contract/team-overview.ts';
 import { refusal } from '../failures.ts';
 import type { ClaimScope, DueBefore, HolderCounts } from '../journal/index.ts';
 
@@ -62,9 +63,24 @@ export interface TeamSettingsAccess {
   update(patch: Partial<TeamSettings>): Promise<TeamSettings>;
 }
 
+/** What the Team screen's figures are read for: the moment, the time zone "today" is in, the overdue limits. */
+export interface OverviewAsk {
+  now: Date;
+  timeZone: string;
+  due: DueBefore;
+}
+
+/** The lead's Team screen's figures: a team's store computes them; a solo desk has no team. */
+export interface TeamOverviewSource {
+  /** The team's figures at `ask.now` (everything but the targets, which are this desk's). */
+  read(ask: OverviewAsk): Promise<Omit<TeamOverview, 'targets'>>;
+}
+
 /** What the desk variant gives the features about claims, roles and the team's settings. */
 export interface Teamwork {
   readonly claims: Claims;
   readonly roles: Roles;
   readonly settings: TeamSettingsAccess;
+  /** The lead's Team screen's figures. */
+  readonly overview: TeamOverviewSource;
 }

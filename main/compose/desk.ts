@@ -5,6 +5,7 @@ import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import { approvalsFeature } from '../approvals/index.ts';
 import { caseFeature } from '../case/index.ts';
 import { claimsFeature } from '../claims/index.ts';
+import { teamOverviewFeature } from '../claims/overview.ts';
 import { type ConfLike, type ConfLikeOptions, openSettings } from '../config/settings-store.ts';
 import type { ServiceConnection } from '../connection/connection.ts';
 import { documentsFeature } from '../customers/documents.ts';
@@ -112,6 +113,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...clock,
     ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
   });
+  const teamOverview = teamOverviewFeature(context, {
+    ...clock,
+    overview: teamwork.overview,
+    roles: teamwork.roles,
+  });
   const webhooks = variant.webhooks(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
@@ -133,6 +139,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     membership,
     claims,
     fourEyes,
+    teamOverview,
   ];
   const connected = () => {
     for (const feature of features) feature.onConnected?.();
@@ -162,6 +169,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...membership.handlers,
     ...claims.handlers,
     ...fourEyes.handlers,
+    ...teamOverview.handlers,
     ...openVaultHandlers,
   };
   connected();

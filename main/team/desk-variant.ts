@@ -7,6 +7,7 @@ import { approvalStore } from './approvals/approval-store.ts';
 import { teamApprovals } from './approvals/team-approvals.ts';
 import { claimStore } from './claims/claim-store.ts';
 import { teamClaims } from './claims/team-claims.ts';
+import { teamOverview } from './claims/team-overview.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
 import { listenForChanges } from './journal/change-listener.ts';
@@ -57,7 +58,12 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     }),
     reconcile: { onConnected: () => undefined },
     webhooks: (context) => teamDeskWebhooksFeature(context),
-    teamwork: { claims, roles: teamRoles(store, runtime.login), settings },
+    teamwork: {
+      claims,
+      roles: teamRoles(store, runtime.login),
+      settings,
+      overview: teamOverview({ pool: runtime.pool, target: runtime.target, login: runtime.login }),
+    },
     approvals,
     close: () => runtime.close(),
   };

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
+import { DESK_LISTENER_NAME, HUB_LISTENER_NAME } from '../../contract/team-overview.ts';
 import { type AuditSealer, auditSealer } from '../journal/audit-chain.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
 import { type PersonalCipher, personalCipher } from '../journal/personal.ts';
@@ -113,6 +114,8 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const replication = startReplication({
     pool,
     connection: listenConnection,
+    // The one session a running desk always keeps open: how the lead's Team screen tells who is online.
+    listenerName: options.role === 'desk' ? DESK_LISTENER_NAME : HUB_LISTENER_NAME,
     cipher,
     local,
     log,

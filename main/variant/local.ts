@@ -82,6 +82,12 @@ export function soloTeamwork(journal: Journal, reviewer: string): Teamwork {
       me: async () => ({ mode: 'solo', reviewer, role: 'lead', claims: false, can: allowedTo('lead') }),
     },
     settings: { get: noSettings, update: noSettings },
+    // The Team screen is not shown on a solo desk; asked anyway, it says why there is nothing to show.
+    overview: {
+      async read() {
+        throw refusal.soloDesk('there is no team whose work to overview');
+      },
+    },
   };
 }
 

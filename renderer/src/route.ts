@@ -7,8 +7,17 @@ export type SectionFilter = Section | 'all';
  * The app's places, each with an address in the URL's fragment: `#/queue/<section>/<customerId>`, `#/events`…
  * `#/case/<customerId>` (a case link's address) opens the case in the whole queue.
  */
-export type View = 'queue' | 'draft' | 'events' | 'webhooks' | 'audit' | 'settings' | 'sandbox';
-const VIEWS: readonly View[] = ['queue', 'draft', 'events', 'webhooks', 'audit', 'settings', 'sandbox'];
+export type View = 'queue' | 'draft' | 'events' | 'webhooks' | 'audit' | 'team' | 'settings' | 'sandbox';
+const VIEWS: readonly View[] = [
+  'queue',
+  'draft',
+  'events',
+  'webhooks',
+  'audit',
+  'team',
+  'settings',
+  'sandbox',
+];
 
 export interface Route {
   view: View;

@@ -12,6 +12,7 @@ const loaders = {
   sandbox: () => import('./features/sandbox/SandboxScreen.tsx').then((m) => m.SandboxScreen),
   webhooks: () => import('./features/webhooks/WebhooksScreen.tsx').then((m) => m.WebhooksScreen),
   audit: () => import('./features/audit/AuditScreen.tsx').then((m) => m.AuditScreen),
+  team: () => import('./features/team/TeamScreen.tsx').then((m) => m.TeamScreen),
   draft: () => import('./features/drafts/DraftScreen.tsx').then((m) => m.DraftScreen),
 };
 
@@ -23,6 +24,7 @@ export const EventLogScreen = screen(loaders.events);
 export const SandboxScreen = screen(loaders.sandbox);
 export const WebhooksScreen = screen(loaders.webhooks);
 export const AuditScreen = screen(loaders.audit);
+export const TeamScreen = screen(loaders.team);
 export const DraftScreen = screen(loaders.draft);
 
 let started = false;

@@ -42,6 +42,7 @@ describe('a solo desk', () => {
         exportNames: true,
         purgeImages: true,
         changeTeamSettings: true,
+        viewTeam: true,
       },
     });
     expect(await h.call('claims.reviewers')).toEqual([{ login: osUserName(), role: 'lead', me: true }]);
@@ -70,6 +71,14 @@ describe('a solo desk', () => {
     await expect(h.call('team.settings')).rejects.toMatchObject({ code: 'SoloDesk' });
     await expect(h.call('team.updateSettings', { claimIdleMinutes: 5 })).rejects.toMatchObject({
       code: 'SoloDesk',
+    });
+  });
+
+  it('has no team to overview, and says so rather than showing figures of one', async () => {
+    await expect(h.call('team.overview')).rejects.toMatchObject({
+      code: 'SoloDesk',
+      message:
+        'This desk works alone: there is no team whose work to overview. Joining a team (Settings → Team) changes that.',
     });
   });
 

@@ -22,6 +22,8 @@ export interface ReplicationOptions {
   pool: pg.Pool;
   /** For the dedicated LISTEN connection; the pool's own settings by default. */
   connection?: pg.ClientConfig;
+  /** The LISTEN connection's application name (change-listener.ts's by default). */
+  listenerName?: string;
   /** The team data key's cipher (`personalCipher(teamKey)`): opens what the team store holds sealed. */
   cipher: PersonalCipher;
   local: Pick<SqliteJournal, 'replica'>;
@@ -156,6 +158,7 @@ export function startReplication(options: ReplicationOptions): Replication {
 
   const listener: ChangeListener = listenForChanges({
     connection: options.connection ?? pool.options,
+    ...(options.listenerName ? { applicationName: options.listenerName } : {}),
     onNotify: (seq) => {
       if (seq > applied) catchUpInBackground('a notification');
     },

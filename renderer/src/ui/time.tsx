@@ -20,26 +20,31 @@ function formatLong(value: number, unit: string): string {
   return format.format(value);
 }
 
-/** The largest whole unit in `elapsed`; a time ahead of ours (the sandbox's clock can run ahead) is none. */
-function wholeUnit(since: string, now: number): { value: number; unit: (typeof UNITS)[number] } | null {
-  const elapsed = now - Date.parse(since);
+/** The largest whole unit in `elapsed` ms; a negative time (the sandbox's clock can run ahead) is none. */
+function wholeUnit(elapsed: number): { value: number; unit: (typeof UNITS)[number] } | null {
   for (const unit of UNITS) {
     if (elapsed >= unit.ms) return { value: Math.floor(elapsed / unit.ms), unit };
   }
   return null;
 }
 
-/** How long since `since`, short enough for a column: "4 min", "2 h", "3 d", "< 1 min". */
-export function elapsedShort(since: string, now: number): string {
-  const whole = wholeUnit(since, now);
+/** A length of time, short enough for a column: "4 min", "2 h", "3 d", "< 1 min". */
+export function durationShort(ms: number): string {
+  const whole = wholeUnit(ms);
   return whole ? `${whole.value} ${whole.unit.short}` : '< 1 min';
 }
 
 /** The same in words, as a screen reader says it: "4 minutes", "2 hours", "3 days", "under a minute". */
-export function elapsedSince(since: string, now: number): string {
-  const whole = wholeUnit(since, now);
+export function durationLong(ms: number): string {
+  const whole = wholeUnit(ms);
   return whole ? formatLong(whole.value, whole.unit.long) : 'under a minute';
 }
+
+/** How long since `since`, short enough for a column: "4 min", "2 h", "3 d", "< 1 min". */
+export const elapsedShort = (since: string, now: number): string => durationShort(now - Date.parse(since));
+
+/** The same in words: "4 minutes", "2 hours", "3 days", "under a minute". */
+export const elapsedSince = (since: string, now: number): string => durationLong(now - Date.parse(since));
 
 /** The reviewer's own way of writing dates (the system's locale and time zone). */
 const dates = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, options);
@@ -98,6 +103,16 @@ export function TimeSince({ since, now }: { since: string; now: number }) {
       <span aria-hidden="true">{elapsedShort(since, now)}</span>
       <span className="visually-hidden">{elapsedSince(since, now)}</span>
     </time>
+  );
+}
+
+/** A length of time as the queue writes time in status: "2 h" on screen, "2 hours" to a screen reader. */
+export function Duration({ ms }: { ms: number }) {
+  return (
+    <span title={durationLong(ms)}>
+      <span aria-hidden="true">{durationShort(ms)}</span>
+      <span className="visually-hidden">{durationLong(ms)}</span>
+    </span>
   );
 }
 
