@@ -4,6 +4,13 @@
 // about (the desk's clock), so that a test can fix it; a claim's expiry alone follows the store's clock, as
 // the claim functions do (migration 7).
 
+/**
+ * The end of the second a status changed in. The service dates statuses to the second while desks stamp audit
+ * entries to the millisecond: the action that caused a change (at :31.400) must count before the change the
+ * service dated :31.000, so an action belongs to a visit (or a closing) up to the end of that second.
+ */
+const endOfSecond = (at: string) => `(date_trunc('second', ${at}) + interval '1 second')`;
+
 /** Midnight today and Monday midnight this week, in the time zone $2, as moments. */
 export const BOUNDARIES = `
 SELECT date_trunc('day', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS today_from,
@@ -39,7 +46,7 @@ WITH changes AS (
   WHERE status = ANY ($4) AND (before IS NULL OR NOT before = ANY ($4)) AND at >= $2 AND at <= $1
 )
 SELECT (SELECT a.actor FROM vetted.audit_log a
-        WHERE a.customer_id = closed.customer_id AND a.at <= closed.at AND NOT a.action = ANY ($5)
+        WHERE a.customer_id = closed.customer_id AND a.at < ${endOfSecond('closed.at')} AND NOT a.action = ANY ($5)
         ORDER BY a.at DESC, a.seq DESC LIMIT 1) AS login,
   count(*) FILTER (WHERE closed.at >= $3)::int AS today,
   count(*)::int AS week
@@ -69,7 +76,7 @@ WITH changes AS (
     CASE WHEN v.left_at <= $1 THEN v.left_at END AS left_at,
     (SELECT min(a.at) FROM vetted.audit_log a
      WHERE a.customer_id = v.customer_id AND a.at >= v.entered AND a.at <= $1
-       AND (v.left_at IS NULL OR a.at < v.left_at) AND NOT a.action = ANY ($4)) AS first_at
+       AND (v.left_at IS NULL OR a.at < ${endOfSecond('v.left_at')}) AND NOT a.action = ANY ($4)) AS first_at
   FROM visits v WHERE NOT v.status = ANY ($3) AND v.entered >= $2 AND v.entered <= $1
 )
 SELECT section, count(*)::int AS entered, count(first_at)::int AS acted, count(left_at)::int AS resolved,
