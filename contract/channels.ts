@@ -26,6 +26,7 @@ import {
   SettingsViewSchema,
 } from './settings.ts';
 import { teamChannels, teamEvents } from './team.ts';
+import { teamHistoryChannels, teamHistoryEvents } from './team-history.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
@@ -84,6 +85,7 @@ export const invokeChannels = {
   ...sandboxChannels,
   ...metricsChannels,
   ...teamChannels,
+  ...teamHistoryChannels,
   ...claimChannels,
   ...roleChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
@@ -99,6 +101,7 @@ export const pushedEvents = {
   ...webhookEvents,
   ...updateEvents,
   ...teamEvents,
+  ...teamHistoryEvents,
   ...claimEvents,
   ...roleEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;

@@ -26,6 +26,7 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
   });
   return {
     journal: runtime.journal,
+    deskJournal: runtime.local,
     teamId: runtime.teamId,
     drafts: () => ({
       sendsFromHere: () => false,

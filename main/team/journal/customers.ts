@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { sectionOf } from '../../../contract/queue.ts';
 import { JournalError } from '../../journal/errors.ts';
-import { sealedReported } from '../../journal/personal.ts';
+import { type PersonalCipher, sealedReported } from '../../journal/personal.ts';
 import type {
   CustomersRepository,
   JournalCustomer,
@@ -41,10 +41,42 @@ const HistoryRowSchema = z.object({
 const SealedSchema = z.object({ sealed: z.string().nullable() });
 
 /** A customer as it will be written, with the sealed columns that are not part of `JournalCustomer`. */
-interface Written {
+export interface Written {
   customer: JournalCustomer;
   personal: string | null;
   reported: string | null;
+}
+
+/** Writes a customer's whole row under a fresh change number (its profile sealed here). */
+export async function writeCustomerRow(
+  client: Queryable,
+  cipher: PersonalCipher,
+  { customer: c, personal, reported }: Written,
+  seq: number,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO vetted.customers (id, seq, status, section, status_since, created, last_refreshed, changed_at,
+       gone_at, pending_documents, profile, personal, reported)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
+       last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
+       personal = $12, reported = $13`,
+    [
+      c.id,
+      seq,
+      toPgText(c.status),
+      c.section,
+      c.statusSince,
+      c.created,
+      c.lastRefreshed,
+      c.changedAt,
+      c.goneAt,
+      c.pendingDocuments,
+      sealProfile(cipher, c),
+      personal,
+      reported,
+    ],
+  );
 }
 
 export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryContext): CustomersRepository {
@@ -61,32 +93,8 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     return { row, customer: customerOf(row, cipher) };
   };
 
-  /** Writes the whole row under a fresh change number. */
-  const store = async (client: Queryable, { customer: c, personal, reported }: Written, seq: number) => {
-    await client.query(
-      `INSERT INTO vetted.customers (id, seq, status, section, status_since, created, last_refreshed, changed_at,
-         gone_at, pending_documents, profile, personal, reported)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
-         last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
-         personal = $12, reported = $13`,
-      [
-        c.id,
-        seq,
-        toPgText(c.status),
-        c.section,
-        c.statusSince,
-        c.created,
-        c.lastRefreshed,
-        c.changedAt,
-        c.goneAt,
-        c.pendingDocuments,
-        sealProfile(cipher, c),
-        personal,
-        reported,
-      ],
-    );
-  };
+  const store = (client: Queryable, written: Written, seq: number) =>
+    writeCustomerRow(client, cipher, written, seq);
 
   const recordStatus = async (
     client: Queryable,
