@@ -36,13 +36,13 @@ export type HistoryProgress = z.infer<typeof HistoryProgressSchema>;
 
 export const teamHistoryChannels = {
   /** What this desk would bring into the team it joined (its own notes, audit entries, customers, drafts). */
-  'team.history.offer': { input: z.undefined(), output: HistoryOfferSchema },
+  'team.historyOffer': { input: z.undefined(), output: HistoryOfferSchema },
   /** Brings it, exactly once by each item's origin; repeat it after an interruption to finish. */
-  'team.history.bring': { input: z.undefined(), output: HistoryBroughtSchema },
+  'team.bringHistory': { input: z.undefined(), output: HistoryBroughtSchema },
 } as const;
 
 export const teamHistoryEvents = {
-  'team.history.progress': HistoryProgressSchema,
+  'team.historyProgress': HistoryProgressSchema,
 } as const;
 
 /** What leaving kept on the desk, read-only: this reviewer's audit entries copied now, their notes kept. */

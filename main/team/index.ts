@@ -13,8 +13,8 @@ type TeamChannel =
   | 'team.join'
   | 'team.leave'
   | 'team.password'
-  | 'team.history.offer'
-  | 'team.history.bring'
+  | 'team.historyOffer'
+  | 'team.bringHistory'
   | 'app.restart';
 
 export function teamFeature(
@@ -42,7 +42,7 @@ export function teamFeature(
     vault,
     clock: options.clock ?? (() => new Date()),
     log,
-    onProgress: (progress) => events.emit('team.history.progress', progress),
+    onProgress: (progress) => events.emit('team.historyProgress', progress),
   });
 
   /** Every window shows the change; the local audit trail keeps which team, never a secret. */
@@ -86,9 +86,9 @@ export function teamFeature(
         log.info('left the team', { teamId, keptAuditEntries: kept.auditEntries });
         return { ...(await changed('team.leave', status, teamId)), kept };
       },
-      'team.history.offer': () => history.offer(),
-      async 'team.history.bring'() {
-        const brought = await refusedIsAudited('team.history.bring', history.bring());
+      'team.historyOffer': () => history.offer(),
+      async 'team.bringHistory'() {
+        const brought = await refusedIsAudited('team.bringHistory', history.bring());
         log.info('brought this desk’s history into the team', {
           notes: brought.notes.brought,
           auditEntries: brought.auditEntries.brought,
