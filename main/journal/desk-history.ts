@@ -3,7 +3,7 @@
 // this journal. Team mode's replica shares the file, so its rows are told apart by `team_seq`, never by mode.
 import { createHash } from 'node:crypto';
 import type { Statements, Sync } from './db.ts';
-import { notePlace } from './notes.ts';
+import { type NoteRow, noteFromRow } from './notes.ts';
 import type { PersonalCipher } from './personal.ts';
 import type { Note } from './repositories/notes.ts';
 
@@ -22,14 +22,6 @@ export interface DeskHistory {
   customersAfter(id: string, limit: number): Promise<string[]>;
   /** Notes by `author` copied from a team (the replica keeps them when the desk leaves). */
   teamNotesBy(author: string): Promise<number>;
-}
-
-interface NoteRow {
-  seq: number;
-  customer_id: string;
-  at: string;
-  author: string;
-  body: string;
 }
 
 export function deskHistory(sql: Statements, cipher: PersonalCipher): Sync<DeskHistory> {
@@ -53,13 +45,7 @@ export function deskHistory(sql: Statements, cipher: PersonalCipher): Sync<DeskH
           seq,
           limit,
         })
-        .map((row) => ({
-          seq: row.seq,
-          customerId: row.customer_id,
-          at: row.at,
-          author: row.author,
-          text: cipher.open(notePlace(row.seq), row.body),
-        }));
+        .map((row) => noteFromRow(cipher, row));
     },
     customersAfter(id, limit) {
       return sql
