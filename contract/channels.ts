@@ -27,6 +27,7 @@ import {
   SettingsViewSchema,
 } from './settings.ts';
 import { teamChannels, teamEvents } from './team.ts';
+import { teamHistoryChannels, teamHistoryEvents } from './team-history.ts';
 import { teamOverviewChannels } from './team-overview.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
@@ -86,6 +87,7 @@ export const invokeChannels = {
   ...sandboxChannels,
   ...metricsChannels,
   ...teamChannels,
+  ...teamHistoryChannels,
   ...claimChannels,
   ...roleChannels,
   ...approvalChannels,
@@ -103,6 +105,7 @@ export const pushedEvents = {
   ...webhookEvents,
   ...updateEvents,
   ...teamEvents,
+  ...teamHistoryEvents,
   ...claimEvents,
   ...roleEvents,
   ...approvalEvents,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeptCopySchema } from './team-history.ts';
 
 /**
  * Settings → Team: whether this desk works alone (its own journal) or on a team store (PostgreSQL), and
@@ -32,6 +33,8 @@ export const TeamStatusSchema = z.object({
   hub: TeamHubStateSchema,
   /** Joined or left since this desk started: the change takes effect when Vetted restarts. */
   restartNeeded: z.boolean(),
+  /** After leaving: what the desk kept, read-only, of this reviewer's work in the team. */
+  kept: KeptCopySchema.optional(),
 });
 export type TeamStatus = z.infer<typeof TeamStatusSchema>;
 

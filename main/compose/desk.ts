@@ -125,7 +125,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
   const eventDetail = eventDetailFeature(context);
   const sandboxPanel = sandboxPanelFeature(context);
-  const membership = teamFeature(context, { startedOn: variant.teamId });
+  const membership = teamFeature(context, {
+    startedOn: variant.teamId,
+    deskJournal: variant.deskJournal,
+    ...clock,
+  });
   const features = [
     customers,
     queue,

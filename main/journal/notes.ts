@@ -8,7 +8,7 @@ import type { PersonalCipher, PersonalPlace } from './personal.ts';
 import type { Note, NotesRepository } from './repositories/notes.ts';
 import { type Clock, isoTime } from './time.ts';
 
-interface NoteRow {
+export interface NoteRow {
   seq: number;
   customer_id: string;
   at: string;
@@ -23,6 +23,15 @@ export const notePlace = (seq: number): PersonalPlace => ({
   column: 'body',
 });
 
+/** A row of the notes table, its body opened. */
+export const noteFromRow = (cipher: PersonalCipher, row: NoteRow): Note => ({
+  seq: row.seq,
+  customerId: row.customer_id,
+  at: row.at,
+  author: row.author,
+  text: cipher.open(notePlace(row.seq), row.body),
+});
+
 export function notesRepository(
   sql: Statements,
   cipher: PersonalCipher,
@@ -32,13 +41,7 @@ export function notesRepository(
   // Lower-cased texts for search, held in main's memory only, up to note `seen`.
   const searchable: Array<{ customerId: string; text: string }> = [];
   let seen = 0;
-  const toNote = (row: NoteRow): Note => ({
-    seq: row.seq,
-    customerId: row.customer_id,
-    at: row.at,
-    author: row.author,
-    text: cipher.open(notePlace(row.seq), row.body),
-  });
+  const toNote = (row: NoteRow): Note => noteFromRow(cipher, row);
   return {
     add({ customerId, text, author = actor }) {
       // The contract checked it already; the journal holds the line whoever calls.

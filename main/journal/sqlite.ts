@@ -16,6 +16,7 @@ import {
   statements,
   transactionSteps,
 } from './db.ts';
+import { type DeskHistory, deskHistory } from './desk-history.ts';
 import { documentImagesRepository } from './document-images.ts';
 import { draftsRepository, outboxRepository } from './drafts.ts';
 import { JournalError } from './errors.ts';
@@ -60,6 +61,8 @@ export interface SqliteJournal extends Journal {
   ): LogInbox;
   /** Team mode: the local copy of the team store's rows (replica.ts); not part of the interface. */
   readonly replica: Replica;
+  /** What this desk did in solo mode, for bringing into a team (desk-history.ts). */
+  readonly history: DeskHistory;
 }
 
 /**
@@ -94,6 +97,7 @@ export function openJournal({
   const bound = promised(sync, answerNow);
   const outside = promised(sync, units.outside);
   const replica = replicaRepository(db, sql, cipher);
+  const history = deskHistory(sql, cipher);
   return {
     file,
     schemaVersion: schemaVersion(db),
@@ -104,6 +108,13 @@ export function openJournal({
       applyChanges: (changes) => units.outside(() => replica.applyChanges(changes)),
       lastSeq: () => units.outside(() => replica.lastSeq()),
       claim: (customerId) => units.outside(() => replica.claim(customerId)),
+    },
+    history: {
+      deskId: () => units.outside(() => history.deskId()),
+      counts: () => units.outside(() => history.counts()),
+      notesAfter: (seq, limit) => units.outside(() => history.notesAfter(seq, limit)),
+      customersAfter: (id, limit) => units.outside(() => history.customersAfter(id, limit)),
+      teamNotesBy: (author) => units.outside(() => history.teamNotesBy(author)),
     },
     transaction: (work, options) => units.outermost(() => work(inTransaction(bound)), options),
     openInbox: (inbox = {}) =>

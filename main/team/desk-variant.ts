@@ -50,6 +50,7 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
   });
   return {
     journal: runtime.journal,
+    deskJournal: runtime.local,
     teamId: runtime.teamId,
     drafts: () => ({
       sendsFromHere: () => false,

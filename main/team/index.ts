@@ -3,14 +3,23 @@ import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import type { SqliteJournal } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
+import { deskHistoryAccess } from './history/index.ts';
 import { createMembership } from './membership.ts';
 
-type TeamChannel = 'team.status' | 'team.join' | 'team.leave' | 'team.password' | 'app.restart';
+type TeamChannel =
+  | 'team.status'
+  | 'team.join'
+  | 'team.leave'
+  | 'team.password'
+  | 'team.historyOffer'
+  | 'team.bringHistory'
+  | 'app.restart';
 
 export function teamFeature(
   context: DeskContext,
-  options: { startedOn: string | null },
+  options: { startedOn: string | null; deskJournal: SqliteJournal; clock?: () => Date },
 ): Feature<TeamChannel> {
   const { vault, settings, log, events, journal } = context;
   // The log redacts what the desk already holds, from the first line on.
@@ -25,6 +34,15 @@ export function teamFeature(
     startedOn: options.startedOn,
     onSecret: (secret) => log.addSecret(secret),
     onUnexpected: (failure) => log.warn('team store failed unexpectedly', describeError(failure.cause)),
+  });
+
+  const history = deskHistoryAccess({
+    local: options.deskJournal,
+    settings,
+    vault,
+    clock: options.clock ?? (() => new Date()),
+    log,
+    onProgress: (progress) => events.emit('team.historyProgress', progress),
   });
 
   /** Every window shows the change; the local audit trail keeps which team, never a secret. */
@@ -62,9 +80,22 @@ export function teamFeature(
       },
       async 'team.leave'() {
         const teamId = settings.get().team?.teamId;
+        // Before the secrets go: the copy is read from the store as this reviewer.
+        const kept = await history.keepOnLeave();
         const status = await membership.leave();
-        log.info('left the team', { teamId });
-        return changed('team.leave', status, teamId);
+        log.info('left the team', { teamId, keptAuditEntries: kept.auditEntries });
+        return { ...(await changed('team.leave', status, teamId)), kept };
+      },
+      'team.historyOffer': () => history.offer(),
+      async 'team.bringHistory'() {
+        const brought = await refusedIsAudited('team.bringHistory', history.bring());
+        log.info('brought this desk’s history into the team', {
+          notes: brought.notes.brought,
+          auditEntries: brought.auditEntries.brought,
+          customers: brought.customers.brought,
+          drafts: brought.drafts.moved,
+        });
+        return brought;
       },
     },
   };

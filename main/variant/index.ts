@@ -5,13 +5,18 @@ import type { Approvals } from '../approvals/approvals.ts';
 import type { Teamwork } from '../claims/claims.ts';
 import type { DraftDestinationFactory } from '../drafts/destination.ts';
 import type { DeskContext } from '../feature.ts';
-import type { Journal } from '../journal/index.ts';
+import type { Journal, SqliteJournal } from '../journal/index.ts';
 import type { ReconcileDuty } from '../reconcile/duty.ts';
 import type { DeskWebhooks } from '../webhooks/index.ts';
 
 export interface DeskVariant {
   /** Where customers, notes, events and the audit log are read and written. */
   readonly journal: Journal;
+  /**
+   * This desk's own SQLite journal: solo, the journal itself; in a team, the replica under the team journal.
+   * What the desk did on its own stays in it, for bringing into a team it joins.
+   */
+  readonly deskJournal: SqliteJournal;
   /** The team whose store the journal is on; null on the desk's own journal. */
   readonly teamId: string | null;
   /** Where drafts go once submitted. */

@@ -28,6 +28,7 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
   const joined = () => options.settings.get().team !== undefined;
   return {
     journal,
+    deskJournal: journal,
     teamId: null,
     drafts: (outbox) => sentFromHere(outbox, joined),
     reconcile: {

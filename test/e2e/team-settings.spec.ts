@@ -43,7 +43,8 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await expect(membership.filter({ hasText: store.connection.user })).toBeVisible();
   await expect(membership.filter({ hasText: /No hub is running/ })).toBeVisible();
   // Browser mode cannot start itself again: no button, and the notice says how (the button is Electron's).
-  await expect(team.getByRole('status')).toHaveText(
+  // (The desk's own history, brought on joining, has a status line of its own: team-join-history.spec.ts.)
+  await expect(team.getByRole('status').filter({ hasText: 'Restart Vetted' })).toHaveText(
     'Restart Vetted to work on the team store. Stop it (Ctrl+C where `npm start` runs) and run `npm start` again.',
   );
   await expect(team.getByRole('button', { name: 'Restart now' })).toHaveCount(0);
@@ -96,6 +97,9 @@ test('Settings → Team: a new password from the administrator is checked, refus
     const team = page.getByRole('region', { name: 'Team' });
     await team.getByLabel('Join code').fill(code);
     await team.getByLabel('Database password').fill('first-password');
+    // Not about the desk's history (team-join-history.spec.ts is): left here, so that no bringing is still
+    // under way with the old password when the administrator changes it.
+    await team.getByRole('checkbox', { name: 'Bring my history into the team' }).uncheck();
     await team.getByRole('button', { name: 'Join team' }).click();
     const membership = team.getByRole('definition');
     await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
@@ -120,7 +124,9 @@ test('Settings → Team: a new password from the administrator is checked, refus
     await dialog.getByRole('button', { name: 'Use this password' }).click();
     await expect(dialog).toBeHidden();
     await expect(membership.filter({ hasText: 'Connected' })).toBeVisible();
-    await expect(team.getByRole('status')).toContainText('Restart Vetted to work on the team store.');
+    await expect(team.getByRole('status').filter({ hasText: 'Restart Vetted' })).toContainText(
+      'Restart Vetted to work on the team store.',
+    );
     const html = await page.content();
     expect(html).not.toContain('second-password');
     for (const line of vetted.logLines) expect(line).not.toContain('second-password');

@@ -96,7 +96,9 @@ describe('four eyes on two desks', () => {
     const matches = await alice.call('approvals.checkSsn', { id, ssn: SSN.replaceAll('-', '') });
     expect(matches.ssnCheck).toBe('matches');
     expect(JSON.stringify([differs, matches])).not.toContain(SSN);
-    await expect(bob.call('approvals.checkSsn', { id, ssn: SSN })).rejects.toMatchObject({ code: 'LeadOnly' });
+    await expect(bob.call('approvals.checkSsn', { id, ssn: SSN })).rejects.toMatchObject({
+      code: 'LeadOnly',
+    });
     expect(await retriesReceived()).toBe(before);
 
     const sent = await alice.call('approvals.approve', { id, note: 'matches the passport' });

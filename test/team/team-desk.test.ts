@@ -28,7 +28,14 @@ test('Settings → Team through the desk: no password, key or code in any output
     expect(h.events.filter((e) => e.event === 'team.status').map((e) => e.payload)).toEqual([joined]);
     expect(await h.call('team.status')).toEqual(joined);
     const left = await h.call('team.leave');
-    expect(left).toEqual({ mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: false });
+    // Leaving keeps what this reviewer did in the team: here, nothing yet.
+    expect(left).toEqual({
+      mode: 'solo',
+      store: 'not-joined',
+      hub: 'unknown',
+      restartNeeded: false,
+      kept: { auditEntries: 0, notes: 0 },
+    });
   } finally {
     await h.close();
   }

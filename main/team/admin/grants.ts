@@ -32,6 +32,8 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
   ],
   audit_log: ['INSERT'],
   webhook_secrets: ['INSERT', 'DELETE'],
+  // What desks brought when they joined: each key once, never rewritten (migration 10).
+  brought_from_desks: ['INSERT'],
 };
 
 /**

@@ -104,6 +104,23 @@ export function historyRowValues(
   return [seq, customerId, toPgText(status), at, observation.source, observation.eventId ?? null];
 }
 
+/** Writes a customer's whole row under a fresh change number (its profile sealed here). */
+export async function writeCustomerRow(
+  client: Queryable,
+  cipher: PersonalCipher,
+  written: Written,
+  seq: number,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO vetted.customers (${CUSTOMER_WRITE_COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
+       last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
+       personal = $12, reported = $13`,
+    customerRowValues(cipher, written, seq),
+  );
+}
+
 export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryContext): CustomersRepository {
   const now = () => isoTime(clock());
 
@@ -118,17 +135,8 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     return { row, customer: customerOf(row, cipher) };
   };
 
-  /** Writes the whole row under a fresh change number. */
-  const store = async (client: Queryable, written: Written, seq: number) => {
-    await client.query(
-      `INSERT INTO vetted.customers (${CUSTOMER_WRITE_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
-         last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
-         personal = $12, reported = $13`,
-      customerRowValues(cipher, written, seq),
-    );
-  };
+  const store = (client: Queryable, written: Written, seq: number) =>
+    writeCustomerRow(client, cipher, written, seq);
 
   const recordStatus = async (
     client: Queryable,

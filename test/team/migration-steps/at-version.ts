@@ -23,14 +23,26 @@ export async function storeAt(version: number): Promise<pg.Client> {
   urls.set(client, url);
   await client.connect();
   clients.push(client);
-  await applyTeamMigrations(client, TEAM_MIGRATIONS.slice(0, version));
+  await applyTeamMigrations(
+    client,
+    TEAM_MIGRATIONS.filter((m) => m.version <= version),
+  );
   expect(await teamSchemaVersion(client)).toBe(version);
   return client;
 }
 
+/** The migration before `version` in the list (numbers reserved for other changes may be missing). */
+export const versionBefore = (version: number): number =>
+  TEAM_MIGRATIONS.filter((m) => m.version < version).at(-1)?.version ?? 0;
+
 export async function applyMigration(client: pg.Client, version: number): Promise<void> {
-  expect(await applyTeamMigrations(client, TEAM_MIGRATIONS.slice(0, version))).toEqual({
-    from: version - 1,
+  expect(
+    await applyTeamMigrations(
+      client,
+      TEAM_MIGRATIONS.filter((m) => m.version <= version),
+    ),
+  ).toEqual({
+    from: versionBefore(version),
     to: version,
   });
 }

@@ -10,6 +10,7 @@ import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { AUDIT_CHAIN } from './06-audit-chain.ts';
 import { CLAIMS_ROLES } from './07-claims-roles.ts';
 import { FOUR_EYES } from './08-four-eyes.ts';
+import { HISTORY_IMPORT } from './10-history-import.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -26,9 +27,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   AUDIT_CHAIN,
   CLAIMS_ROLES,
   FOUR_EYES,
+  HISTORY_IMPORT,
 ];
 
-export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
+/** The last migration's number (numbers reserved for other changes may be missing from the list). */
+export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.at(-1)?.version ?? 0;
 
 /** Brings the store to this Vetted's schema (the administrator's `init` and `migrate`). */
 export const migrateTeamStore = (client: pg.ClientBase, context?: TeamMigrationContext) =>

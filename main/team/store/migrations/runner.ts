@@ -50,7 +50,7 @@ export async function applyTeamMigrations(
   migrations: readonly TeamMigration[],
   context: TeamMigrationContext = {},
 ): Promise<{ from: number; to: number }> {
-  const latest = migrations.length;
+  const latest = migrations.at(-1)?.version ?? 0;
   let from = await teamSchemaVersion(client);
   let applied = false;
   if (from > latest) {
@@ -58,7 +58,7 @@ export async function applyTeamMigrations(
       `The team store is at schema ${from}, newer than this Vetted (${latest}): update Vetted.`,
     );
   }
-  for (const migration of migrations.slice(from)) {
+  for (const migration of migrations.filter((m) => m.version > from)) {
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../ui/Field.tsx';
+import { HistoryChoice } from './HistoryOffer.tsx';
+import { offerSize, useHistoryStore } from './history-store.ts';
 import { useTeamStore } from './team-store.ts';
 
 /** Solo mode: the join code and the database password the administrator gave, checked by main before kept. */
@@ -11,8 +13,13 @@ export function JoinTeamForm() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     // The password leaves the page's state once main has it, whatever it answered.
-    if (await join(code, password)) setCode('');
+    const joined = await join(code, password);
     setPassword('');
+    if (!joined) return;
+    setCode('');
+    const history = useHistoryStore.getState();
+    // Offered only when there is something to bring: a desk that never worked alone just joins.
+    if (history.wanted && history.offer && offerSize(history.offer) > 0) await history.bring();
   };
 
   return (
@@ -51,6 +58,7 @@ export function JoinTeamForm() {
           />
         )}
       </Field>
+      <HistoryChoice />
       <div className="actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Joining…' : 'Join team'}

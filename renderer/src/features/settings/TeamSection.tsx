@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
 import { useWatch } from '../../ui/watch.ts';
+import { HistoryProgressLine } from './HistoryOffer.tsx';
 import { JoinTeamForm } from './JoinTeamForm.tsx';
 import { TeamSettingsForm } from './TeamSettingsForm.tsx';
 import { HUB_TEXT, restartNotice, STORE_TEXT, useTeamStore } from './team-store.ts';
@@ -28,11 +29,24 @@ export function TeamSection() {
         Team
       </h3>
       {!status && !problem && <p>Checking the team store…</p>}
+      {status?.mode === 'solo' && status.kept && <KeptLine kept={status.kept} />}
       {status?.mode === 'solo' && <JoinTeamForm />}
       {status?.mode === 'team' && <TeamMembership status={status} />}
       {problem && <p role="alert">{problem}</p>}
       {notice && <RestartNotice notice={notice} host={host} busy={busy} onRestart={() => void restart()} />}
     </section>
+  );
+}
+
+/** After leaving: what this desk kept, read-only, of the reviewer's work in the team. */
+function KeptLine({ kept }: { kept: NonNullable<TeamStatus['kept']> }) {
+  if (kept.problem) return <p role="alert">{kept.problem}</p>;
+  if (kept.auditEntries + kept.notes === 0) return null;
+  return (
+    <p role="status">
+      Kept on this desk, read-only: {kept.auditEntries.toLocaleString('en-US')} of your team audit entries (in
+      Audit, marked “kept from team”) and your {kept.notes.toLocaleString('en-US')} notes on the team’s cases.
+    </p>
   );
 }
 
@@ -80,6 +94,7 @@ function TeamMembership({ status }: { status: TeamStatus }) {
         <dd>{HUB_TEXT[status.hub]}</dd>
       </dl>
       {status.problem && <p role="alert">{status.problem}</p>}
+      <HistoryProgressLine joinedJustNow={status.restartNeeded} />
       {status.store === 'connected' && <TeamSettingsForm />}
       <div className="actions">
         <button type="button" onClick={() => void load()} disabled={busy}>
@@ -107,7 +122,8 @@ function TeamMembership({ status }: { status: TeamStatus }) {
       <Dialog open={confirming} title="Leave the team?" onClose={() => setConfirming(false)}>
         <p>
           This desk forgets the team’s key, your database password and where the team store is. Your own
-          journal on this computer stays. To come back you need a join code again.
+          journal on this computer stays, and keeps a read-only copy of your audit entries and notes from the
+          team. To come back you need a join code again.
         </p>
         <div className="actions dialog-actions">
           <Button
