@@ -24,6 +24,7 @@ import pg from 'pg';
 import { createLogger } from '../main/log/logger.ts';
 import { createServiceClient } from '../main/service/index.ts';
 import { readKeyFile } from '../main/team/admin/key-file.ts';
+import { loadTeamKeys } from '../main/team/keys/key-ring.ts';
 import { teamSubscriptionSecrets } from '../main/team/subscription-secrets.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { startFrontRelay } from '../test/support/front-relay.ts';
@@ -119,7 +120,8 @@ try {
   await db.connect();
   const meta = await db.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
   const teamKey = readKeyFile(fleet.keyFile, meta.rows[0]!.key_check);
-  const secrets = teamSubscriptionSecrets({ db, teamKey, log: createLogger(() => undefined) });
+  const { fields } = await loadTeamKeys(db, teamKey);
+  const secrets = teamSubscriptionSecrets({ db, fields, log: createLogger(() => undefined) });
   await secrets.load();
   const [secret] = secrets.all();
   if (!secret) throw new Error('the leading hub kept no subscription secret');

@@ -66,7 +66,7 @@ test('add-reviewer: the printed password logs in as that reviewer, and the join 
     sslmode: 'disable',
   });
   // The join code never holds the password.
-  expect(alice.out.split('\n').find((line) => line.startsWith('vetted-join-1.'))).not.toContain(
+  expect(alice.out.split('\n').find((line) => line.startsWith('vetted-join-2.'))).not.toContain(
     alice.password,
   );
   const pool = reviewerPool(alice);

@@ -10,7 +10,7 @@ import { afterEach, expect, test } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
 import { openSettings } from '../../main/settings/store.ts';
 import type { TeamConnection } from '../../main/settings/team-connection.ts';
-import { decodeJoinCode, encodeJoinCode, JoinCodeError } from '../../main/team/join-code.ts';
+import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '../../main/team/join-code.ts';
 import { createMembership } from '../../main/team/membership.ts';
 import { directConnection, teamClientConfig } from '../../main/team/store/pool.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
@@ -55,7 +55,12 @@ test('sessions go to the direct address when one is named, else to the same one;
 
 test('a join code carries the direct address; a damaged one is refused in words', () => {
   const teamKey = crypto.randomBytes(32);
-  const code = encodeJoinCode({ teamId: crypto.randomUUID(), connection: pooled, teamKey });
+  const code = encodeJoinCode({
+    teamId: crypto.randomUUID(),
+    connection: pooled,
+    teamKey,
+    use: newCodeUse(),
+  });
   expect(decodeJoinCode(code).connection).toEqual(pooled);
   for (const direct of [
     { host: '', port: 5432 },
@@ -63,7 +68,7 @@ test('a join code carries the direct address; a damaged one is refused in words'
     { host: 'db', port: 5432, x: 1 },
   ]) {
     const body = { teamId: crypto.randomUUID(), connection: { ...pooled, direct }, teamKey: 'AAAA' };
-    const text = `vetted-join-1.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
+    const text = `vetted-join-2.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
     expect(() => decodeJoinCode(text)).toThrow(JoinCodeError);
   }
 });
@@ -84,7 +89,7 @@ test('add-reviewer and join-code put the pooler and the server itself into the j
     ...['--direct-host', 'db.example.test', '--direct-port', '5433'],
   );
   expect(again, again.err).toMatchObject({ code: 0 });
-  const code = again.out.split('\n').find((line) => line.startsWith('vetted-join-1.')) ?? '';
+  const code = again.out.split('\n').find((line) => line.startsWith('vetted-join-2.')) ?? '';
   expect(decodeJoinCode(code).connection.direct).toEqual({ host: 'db.example.test', port: 5433 });
 
   const plain = await addTestReviewer(store, 'bob');
@@ -106,7 +111,7 @@ test('joining checks the direct address too: one that cannot be reached refuses 
   const port = await freePort();
   const unreachable = { ...store.connection, direct: { host: '127.0.0.1', port } };
   const d = desk();
-  const code = encodeJoinCode({ teamId: store.teamId, connection: unreachable, teamKey: store.teamKey });
+  const code = await store.code({ connection: unreachable });
   const error = await d.membership.join(code, store.password).then(
     () => new Error('joined'),
     (e: unknown) => e,
@@ -119,7 +124,7 @@ test('joining checks the direct address too: one that cannot be reached refuses 
 
   // The server's own address as the direct one (the test's cluster has no pooler in front): it joins.
   const reachable = { ...store.connection, direct: { host: '127.0.0.1', port: store.connection.port } };
-  const good = encodeJoinCode({ teamId: store.teamId, connection: reachable, teamKey: store.teamKey });
+  const good = await store.code({ connection: reachable });
   expect(await d.membership.join(good, store.password)).toMatchObject({ store: 'connected' });
   expect(d.settings.get().team?.connection.direct).toEqual(reachable.direct);
 });

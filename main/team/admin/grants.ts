@@ -41,7 +41,8 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
  * append an entry after it (migration 6; the head itself takes no reviewer's write); taking, releasing,
  * reassigning and taking over a case, the next case, ending idle claims and changing a team setting, each
  * checking the caller's role and answering what changed for the desk to audit in the same transaction
- * (migration 7). Two only read: a login's role, and the team's reviewers with theirs (migration 7).
+ * (migration 7); spending the caller's own join code, once (migration 9). Two only read: a login's role, and
+ * the team's reviewers with theirs (migration 7).
  */
 export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.prune_webhook_rejections()',
@@ -55,6 +56,7 @@ export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.set_team_setting(text, jsonb)',
   'vetted.role_of(text)',
   'vetted.team_reviewers()',
+  'vetted.use_join_code(uuid, text)',
 ];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);

@@ -9,6 +9,8 @@ import { OUTBOX_AUDITED } from './04-outbox-audited.ts';
 import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { AUDIT_CHAIN } from './06-audit-chain.ts';
 import { CLAIMS_ROLES } from './07-claims-roles.ts';
+import { RESERVED_08 } from './08-reserved.ts';
+import { TEAM_KEYS } from './09-team-keys.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -24,6 +26,8 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   WEBHOOK_SECRETS,
   AUDIT_CHAIN,
   CLAIMS_ROLES,
+  RESERVED_08,
+  TEAM_KEYS,
 ];
 
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.length;
