@@ -14,7 +14,7 @@ import { openForm, sealForm } from '../../main/team/outbox/rows.ts';
 import { decodeTeamKey } from '../../main/team/team-key.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { connectTo, type Desk, openDesk } from '../support/team-journal.ts';
-import { initTeamStore, runTeam, type TestStore } from './admin-support.ts';
+import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
 const PERSONAL = {
   address: { address1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701' },
@@ -201,6 +201,17 @@ describe('rotate-key', () => {
     expect(await everything(await openDesk({ url: store.url, teamKey: keyNow() }), 4)).toEqual(read);
     const verified = await runTeam('verify-audit', '--database', store.url, '--key-file', store.keyFile);
     expect(verified, verified.err).toMatchObject({ code: 0 });
+  });
+
+  it('remove-reviewer advises a rotation only for whom a code of the current key was made', async () => {
+    const before = await addTestReviewer(store, 'bob');
+    expect((await runTeam('rotate-key', '--database', store.url, '--key-file', store.keyFile)).code).toBe(0);
+    const after = await addTestReviewer(store, 'carol');
+    const bob = await runTeam('remove-reviewer', before.name, '--database', store.url);
+    expect(bob, bob.err).toMatchObject({ code: 0 });
+    expect(bob.out).not.toMatch(/rotation/);
+    const carol = await runTeam('remove-reviewer', after.name, '--database', store.url);
+    expect(carol.out).toMatch(/A rotation of the team key is advised: .*rotate-key/s);
   });
 
   it('the store refuses a value sealed under a key the rotation retired: a desk on the old key cannot add one', async () => {

@@ -150,7 +150,8 @@ async function runCommand(
       const removed = await removeReviewer(client, name);
       io.out(
         `${name} can no longer log in to the team store; ${removed.sessionsEnded} open session(s) ended. ` +
-          `Their audit rows and notes stay.\n${removed.sessionsLeft ? `${removed.sessionsLeft}\n` : ''}`,
+          `Their audit rows and notes stay.\n${removed.sessionsLeft ? `${removed.sessionsLeft}\n` : ''}` +
+          (removed.rotationAdvised ? ROTATION_ADVISED(name) : ''),
       );
       return;
     }
@@ -236,6 +237,12 @@ async function runCommand(
     }
   }
 }
+
+const ROTATION_ADVISED = (name: string) =>
+  `\nA rotation of the team key is advised: ${name}'s desk (and their join code) holds the current team key, ` +
+  'which opens any copy of the store they come across (a backup, a dump). To make it worthless:\n' +
+  '  npm run team -- rotate-key --database URL --key-file FILE --reseal\n' +
+  'then give each remaining reviewer a new join code (join-code NAME).\n';
 
 const resealedText = ({ values, retiredKeys }: { values: number; retiredKeys: number }) =>
   `Every sealed value is under the current data key (${values} resealed now); ${retiredKeys} old data keys deleted.\n`;

@@ -175,7 +175,10 @@ export interface EndedSessions {
   sessionsLeft?: string;
 }
 
-export type RemovedReviewer = EndedSessions;
+export interface RemovedReviewer extends EndedSessions {
+  /** Whether a join code they were given carries the team key as it is now: then a rotation is advised. */
+  rotationAdvised: boolean;
+}
 
 /** The team's reviewer `name`, or a refusal in words: nobody's login is touched that is not one. */
 export async function teamReviewer(
@@ -222,7 +225,22 @@ export async function removeReviewer(client: pg.Client, name: string): Promise<R
     await client.query(`ALTER ROLE ${role} NOLOGIN`);
     await client.query(`REVOKE ${quoteIdent(meta.reviewerRole)} FROM ${role}`);
   });
-  return endSessions(client, name);
+  return { ...(await endSessions(client, name)), rotationAdvised: await heldCurrentKey(client, name) };
+}
+
+/**
+ * Whether `name` may hold the current team key: a code was made for them since the last rotation, or the
+ * store cannot tell (codes made before migration 9 were not recorded). Only codes all older than the last
+ * rotation show they hold nothing that still opens the store.
+ */
+async function heldCurrentKey(client: pg.Client, name: string): Promise<boolean> {
+  const { rows } = await client.query<{ latest: Date | null; rotated: Date | null }>(
+    `SELECT (SELECT max(created_at) FROM vetted.join_codes WHERE reviewer = $1) AS latest,
+            (SELECT max(retired_at) FROM vetted.retired_team_keys) AS rotated`,
+    [name],
+  );
+  const { latest, rotated } = rows[0] ?? { latest: null, rotated: null };
+  return latest === null || rotated === null || latest > rotated;
 }
 
 export interface NewPassword extends EndedSessions {
