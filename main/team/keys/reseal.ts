@@ -17,6 +17,8 @@ import { type KeyRing, LEGACY_KEY_ID, loadKeyRing, ringFields } from './key-ring
 interface SealedTable {
   table: string;
   key: string;
+  /** The key column's type: the batch's UPDATE matches on it as it is, so its index serves. */
+  keyType: 'text' | 'bigint';
   columns: readonly string[];
   aad(key: string, column: string): string;
 }
@@ -26,13 +28,38 @@ export const SEALED_TABLES: readonly SealedTable[] = [
   {
     table: 'customers',
     key: 'id',
+    keyType: 'text',
     columns: ['profile', 'personal', 'reported'],
     aad: (id, column) => personalAad(customerPlace(id, column)),
   },
-  { table: 'notes', key: 'seq', columns: ['body'], aad: (seq) => personalAad(notePlace(Number(seq))) },
-  { table: 'team_outbox', key: 'draft_id', columns: ['form'], aad: (id) => personalAad(formPlace(id)) },
-  { table: 'claims', key: 'customer_id', columns: ['note'], aad: (id) => personalAad(claimNotePlace(id)) },
-  { table: 'webhook_secrets', key: 'subscription_id', columns: ['secret'], aad: subscriptionSecretAad },
+  {
+    table: 'notes',
+    key: 'seq',
+    keyType: 'bigint',
+    columns: ['body'],
+    aad: (seq) => personalAad(notePlace(Number(seq))),
+  },
+  {
+    table: 'team_outbox',
+    key: 'draft_id',
+    keyType: 'text',
+    columns: ['form'],
+    aad: (id) => personalAad(formPlace(id)),
+  },
+  {
+    table: 'claims',
+    key: 'customer_id',
+    keyType: 'text',
+    columns: ['note'],
+    aad: (id) => personalAad(claimNotePlace(id)),
+  },
+  {
+    table: 'webhook_secrets',
+    key: 'subscription_id',
+    keyType: 'text',
+    columns: ['secret'],
+    aad: subscriptionSecretAad,
+  },
 ];
 
 /** SQL true for a row with a value not sealed under the current key (`$1` is `<current id>:`). */
@@ -79,7 +106,7 @@ async function resealBatch(
       const names = columns.map((_, i) => `c${i}`).join(', ');
       await client.query(
         `UPDATE vetted.${table} AS t SET ${sets} FROM unnest($1::text[], ${arrays}) AS v(k, ${names})
-          WHERE t.${key}::text = v.k`,
+          WHERE t.${key} = v.k::${spec.keyType}`,
         [rows.map((row) => row.key), ...columns.map((_, i) => updated.map((tokens) => tokens[i]))],
       );
     }
