@@ -3,34 +3,18 @@
 // administrator puts both in a join code, and what a desk checks of the direct address before it joins.
 // Desks and hubs working through a real PgBouncer: test/integration/team-pgbouncer.test.ts.
 import crypto from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
-import { openSettings } from '../../main/settings/store.ts';
 import type { TeamConnection } from '../../main/settings/team-connection.ts';
 import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '../../main/team/join-code.ts';
-import { createMembership } from '../../main/team/membership.ts';
 import { directConnection, teamClientConfig } from '../../main/team/store/pool.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
 import { addTestReviewer, initTeamStore, joinCodeCommand, uniqueName } from './admin-support.ts';
+import { membershipDesk } from './membership-desk.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function desk() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-direct-'));
-  dirs.push(dir);
-  const vault = openFileKeyVault({ dir });
-  const settings = openSettings({ dir });
-  return { vault, settings, membership: createMembership({ vault, settings, startedOn: null }) };
-}
+const desk = () => membershipDesk();
 
 const pooled: TeamConnection = {
   host: 'pool.example.test',

@@ -1,15 +1,6 @@
-// A join code is for one reviewer and one use (#30): the same code again is refused with the day it was used
-// and the command that makes a fresh one; an expired code and one a fresher code replaced say so; a desk
-// joined before a rotation says the team's key changed and how to get the new one.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
-import { openSettings } from '../../main/settings/store.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
-import { createMembership } from '../../main/team/membership.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { connectTo } from '../support/team-journal.ts';
 import {
   initTeamStore,
@@ -19,19 +10,9 @@ import {
   type TestStore,
   uniqueName,
 } from './admin-support.ts';
+import { membershipDesk } from './membership-desk.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function desk() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-code-use-'));
-  dirs.push(dir);
-  const vault = openFileKeyVault({ dir });
-  const settings = openSettings({ dir });
-  return { vault, settings, membership: createMembership({ vault, settings, startedOn: null }) };
-}
+const desk = () => membershipDesk();
 
 async function refusal(work: Promise<unknown>): Promise<DeskError> {
   const error = await work.then(

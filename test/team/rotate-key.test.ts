@@ -13,6 +13,7 @@ import { SEALED_TABLES, staleValues } from '../../main/team/keys/reseal.ts';
 import { openForm, sealForm } from '../../main/team/outbox/rows.ts';
 import { decodeTeamKey } from '../../main/team/team-key.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
+import { samplePerson } from '../support/person.ts';
 import { connectTo, type Desk, openDesk } from '../support/team-journal.ts';
 import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
@@ -21,18 +22,7 @@ const PERSONAL = {
   dateOfBirth: '1990-01-01',
   ssnLastFour: '1234',
 };
-const FORM: CustomerForm = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  type: 'personal',
-  address1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  postalCode: '62701',
-  dateOfBirth: '1990-01-01',
-  tin: '1234',
-};
+const FORM: CustomerForm = samplePerson('Ada', 'Lovelace', 'ada@example.com');
 
 let store: TestStore;
 const keyNow = () => decodeTeamKey(fs.readFileSync(store.keyFile, 'utf8'));
