@@ -60,8 +60,8 @@ by another channel than the join code.
          [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
          [--direct-host HOST] [--direct-port PORT]
 
-Prints the join code of NAME, a current reviewer, again: for a new desk, or one whose join code was lost.
-Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they
+Prints a fresh join code for NAME, a current reviewer: for a new desk, one whose join code was lost or
+expired, or after rotate-key. A code is for one use within 7 days; their older unused codes stop working. The options are add-reviewer's (where desks reach the store and how they
 check it). If the password was lost too, \`reset-password\` gives a new one.
 `,
   'set-role': `Usage: npm run team -- set-role NAME lead|reviewer --database URL --key-file FILE

@@ -11,6 +11,7 @@ import { initTeam, migrateTeam } from './init.ts';
 import {
   type AddReviewerOptions,
   addReviewer,
+  JOIN_CODE_DAYS,
   removeReviewer,
   resetReviewerPassword,
   reviewerJoinCode,
@@ -139,7 +140,7 @@ async function runCommand(
       if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
       const { joinCode, connection } = await reviewerJoinCode(client, options);
       io.out(
-        `The join code of ${name} again (${whereDesksGo(connection)}); nothing in the store changed.\n\n` +
+        `A fresh join code for ${name} (${whereDesksGo(connection)}), for one use within ${JOIN_CODE_DAYS} days; their older unused codes no longer work.\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
           `${joinCode}\n`,
       );
