@@ -73,6 +73,8 @@ async function seed(db: pg.Client, teamKey: Buffer, customers: number): Promise<
   }
 }
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
 const cluster = await startPgCluster();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-bench-rotate-'));
 try {
@@ -88,15 +90,13 @@ try {
   const seeding = performance.now();
   await seed(db, readKey(), CUSTOMERS);
   await db.query('VACUUM ANALYZE');
-  console.log(
-    `seeded ${CUSTOMERS} customers and notes in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
-  );
+  say(`seeded ${CUSTOMERS} customers and notes in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
   const startRewrap = performance.now();
   const rewrap = await rotateTeamKey(db, { keyFile });
   const rewrapMs = performance.now() - startRewrap;
   const rewrapLoad = loadNote();
-  console.log(`re-wrap only: ${rewrapMs.toFixed(0)} ms (${rewrap.rewrapped} keys) (${rewrapLoad})`);
+  say(`re-wrap only: ${rewrapMs.toFixed(0)} ms (${rewrap.rewrapped} keys) (${rewrapLoad})`);
 
   const batches: number[] = [];
   let last = performance.now();
@@ -116,7 +116,7 @@ try {
   const current = (await db.query(`SELECT key_id FROM vetted.team_keys WHERE current`)).rows[0].key_id;
   const stale = await staleValues(db, current);
   const values = resealed.resealed?.values ?? 0;
-  console.log(
+  say(
     `rotate-key --reseal: ${(resealMs / 1000).toFixed(1)} s for ${values} values (${Math.round(values / (resealMs / 1000))}/s), ` +
       `${batches.length} batches: p50 ${quantile(batches, 0.5).toFixed(0)} ms, max ${Math.max(...batches).toFixed(0)} ms; ` +
       `${stale} values left under an old key (${resealLoad})`,
