@@ -74,13 +74,12 @@ chain, sealed with the team key: --key-file is the file init wrote (the store re
 not in the chain).
 `,
   'rotate-key': `Usage: npm run team -- rotate-key --database URL --key-file FILE [--reseal] [--batch N]
-         [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
 
 Makes a new team key and writes it over FILE (first to FILE.new, moved over FILE once the store has
 committed: an interrupted rotation is finished by running the command again). The store's data keys are
 re-wrapped under it, new data is sealed with a new data key, and the old team key no longer opens the
-store's keys; unused join codes stop working. Desks that hold the old key say so and need a new join code:
-with --host/--sslmode (join-code's options) one is printed for every current reviewer.
+store's keys; unused join codes stop working. Desks that hold the old key say so and need a new join code
+(join-code NAME for each current reviewer and the hub).
   --reseal    then re-encrypt every sealed value under the new data key, N rows per transaction (--batch,
               default 500) while desks keep working, and delete the old data keys: a copy of the store
               taken afterwards cannot be opened with the old team key. Resume an interrupted one with reseal.
