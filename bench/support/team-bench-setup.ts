@@ -13,6 +13,7 @@ import pg from 'pg';
 import { createLogger } from '../../main/log/logger.ts';
 import { createServiceClient } from '../../main/service/index.ts';
 import { readKeyFile } from '../../main/team/admin/key-file.ts';
+import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
 import { teamSubscriptionSecrets } from '../../main/team/subscription-secrets.ts';
 import { type FrontRelay, startFrontRelay } from '../../test/support/front-relay.ts';
 import { type HubFleet, type HubProcess, hubFleetOf, hubNames } from '../../test/support/hub-fleet.ts';
@@ -134,7 +135,8 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
         `joined in ${seconds(started)} s`,
     );
 
-    const secrets = teamSubscriptionSecrets({ db: admin, teamKey, log: createLogger(() => undefined) });
+    const { fields } = await loadTeamKeys(admin, teamKey);
+    const secrets = teamSubscriptionSecrets({ db: admin, fields, log: createLogger(() => undefined) });
     await secrets.load();
     const [secret] = secrets.all();
     if (!secret) throw new Error('the leading hub kept no subscription secret');

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createLogger } from '../../main/log/logger.ts';
 import { readKeyFile } from '../../main/team/admin/key-file.ts';
+import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
 import { teamSubscriptionSecrets } from '../../main/team/subscription-secrets.ts';
 
 /**
@@ -13,7 +14,8 @@ export async function teamSubscriptionSecret(adminUrl: string, keyFile: string):
   try {
     const meta = await db.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
     const teamKey = readKeyFile(keyFile, meta.rows[0]!.key_check);
-    const secrets = teamSubscriptionSecrets({ db, teamKey, log: createLogger(() => undefined) });
+    const { fields } = await loadTeamKeys(db, teamKey);
+    const secrets = teamSubscriptionSecrets({ db, fields, log: createLogger(() => undefined) });
     await secrets.load();
     const [secret] = secrets.all();
     if (!secret) throw new Error('the leading hub kept no subscription secret');

@@ -76,11 +76,21 @@ export interface AuditSealer {
 }
 
 /** The audit key is HKDF-SHA256(data key, no salt, label 'vetted:audit-seal/1'), 32 bytes. */
-export function auditSealer(dataKey: Buffer): AuditSealer {
+export function auditSealKey(dataKey: Buffer): Buffer {
   if (!Buffer.isBuffer(dataKey) || dataKey.length !== 32) {
     throw new TypeError('The audit seal is derived from a 32-byte data key');
   }
-  const key = Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), SEAL_KEY_LABEL, 32));
+  return Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), SEAL_KEY_LABEL, 32));
+}
+
+export const auditSealer = (dataKey: Buffer): AuditSealer => sealerOfAuditKey(auditSealKey(dataKey));
+
+/**
+ * A sealer on the audit key itself: a team keeps its audit key wrapped by the team key (main/team/keys/), so
+ * the chain's seals outlive a rotation of the team key.
+ */
+export function sealerOfAuditKey(key: Buffer): AuditSealer {
+  if (!Buffer.isBuffer(key) || key.length !== 32) throw new TypeError('The audit key is 32 bytes');
   const mac = (data: Buffer | string) => createHmac('sha256', key).update(data).digest('hex');
   const seal = (chain: string) => mac(hashBytes(chain));
   return {

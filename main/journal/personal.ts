@@ -19,20 +19,34 @@ export interface PersonalCipher {
 
 const KEY_BYTES = 32;
 
+/** Seals and opens a value for an AAD; `open` throws `DecryptError` for a token it cannot open. */
+export interface FieldSealer {
+  seal(aad: string, plaintext: string): string;
+  open(aad: string, token: string): string;
+}
+
 export function personalCipher(dataKey: Buffer): PersonalCipher {
   if (!Buffer.isBuffer(dataKey) || dataKey.length !== KEY_BYTES) {
     throw new TypeError(`The journal needs the vault's ${KEY_BYTES}-byte data key`);
   }
+  return cipherOn({
+    seal: (aad, plaintext) => encryptField(dataKey, plaintext, aad),
+    open: (aad, token) => decryptField(dataKey, token, aad),
+  });
+}
+
+/** The personal cipher on any sealer (a team's sealer picks the data key each token names). */
+export function cipherOn(fields: FieldSealer): PersonalCipher {
   return {
-    seal: (place, plaintext) => encryptField(dataKey, plaintext, aadOf(place)),
+    seal: (place, plaintext) => fields.seal(personalAad(place), plaintext),
     open(place, token) {
       try {
-        return decryptField(dataKey, token, aadOf(place));
+        return fields.open(personalAad(place), token);
       } catch (error) {
         if (!(error instanceof DecryptError)) throw error;
         throw new JournalError(
           `Cannot decrypt ${place.column} of ${place.table} ${place.id}: it was encrypted with another data key ` +
-            '(the vault was reset or replaced), or it was altered.',
+            '(the vault was reset or replaced, or the team key changed), or it was altered.',
           { cause: error },
         );
       }
@@ -40,7 +54,7 @@ export function personalCipher(dataKey: Buffer): PersonalCipher {
   };
 }
 
-function aadOf(place: PersonalPlace): string {
+export function personalAad(place: PersonalPlace): string {
   return `journal:${place.table}/${place.id}/${place.column}`;
 }
 

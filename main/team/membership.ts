@@ -12,7 +12,7 @@ import { decodeJoinCode, type JoinCode, JoinCodeError } from './join-code.ts';
 import { joinedTeam } from './joined.ts';
 import { teamFailure } from './team-failures.ts';
 import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
-import { probeTeamStore, type TeamExpectation } from './team-probe.ts';
+import { probeTeamStore, spendJoinCode, type TeamExpectation } from './team-probe.ts';
 
 export interface MembershipOptions {
   vault: Pick<Vault, 'get' | 'set' | 'delete'>;
@@ -106,6 +106,8 @@ export function createMembership(options: MembershipOptions): Membership {
       options.onSecret?.(encodeTeamKey(code.teamKey));
       const expected = { teamId: code.teamId, connection: code.connection, password, teamKey: code.teamKey };
       const { hub } = await probe(expected, joinTimeoutMs);
+      // Spent only once the store took the password and the key: a mistyped password keeps the code good.
+      await spendJoinCode(expected, code.use, joinTimeoutMs);
       keep(options, code, password);
       return { ...base(), hub };
     },

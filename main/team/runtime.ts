@@ -8,9 +8,9 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { SubmitResult } from '../../contract/drafts.ts';
 import { DESK_LISTENER_NAME, HUB_LISTENER_NAME } from '../../contract/team-overview.ts';
-import { type AuditSealer, auditSealer } from '../journal/audit-chain.ts';
+import type { AuditSealer } from '../journal/audit-chain.ts';
 import { type Journal, openJournal, type SqliteJournal } from '../journal/index.ts';
-import { type PersonalCipher, personalCipher } from '../journal/personal.ts';
+import type { PersonalCipher } from '../journal/personal.ts';
 import { type Clock, systemClock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
@@ -18,6 +18,7 @@ import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';
 import { type Replication, startReplication } from './journal/replication.ts';
+import { type TeamKeys, teamKeys } from './keys/key-ring.ts';
 import { writeCreatedInto } from './outbox/created.ts';
 import {
   type FlushResult,
@@ -67,9 +68,9 @@ export interface TeamRuntime {
   readonly journal: Journal;
   /** The pool on the team store (the runtime closes it). */
   readonly pool: pg.Pool;
-  /** The team key's cipher. */
+  /** Seals and opens personal data with the team's data keys (wrapped by the team key). */
   readonly cipher: PersonalCipher;
-  /** Seals audit entries this process appends to the team's chain (the key derived from the team key). */
+  /** Seals audit entries this process appends to the team's chain (the team's wrapped audit key). */
   readonly sealer: AuditSealer;
   /** The time audit entries are appended at (the desk's, as its journal's). */
   readonly clock: Clock;
@@ -104,8 +105,8 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     ...(options.clock ? { clock: options.clock } : {}),
     actor: team.connection.user,
   });
-  const cipher = personalCipher(team.teamKey);
-  const sealer = auditSealer(team.teamKey);
+  const keys = teamKeys(team.teamKey);
+  const { cipher, sealer } = keys;
   const clock = options.clock ?? systemClock;
   // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
   const listenConnection = teamClientConfig(directConnection(team.connection), team.password, {
@@ -122,12 +123,14 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     onChanged: (ids) => options.onCustomersChanged(ids),
   });
   let journal: Journal;
+  let keysLoaded: boolean;
   try {
-    await checkStoreAtStart(pool, team.teamKey, log);
+    keysLoaded = await checkStoreAtStart(pool, team.teamKey, keys, log);
     journal = await openTeamJournal({
       storeChecked: true,
       pool,
       teamKey: team.teamKey,
+      keys,
       local,
       ...(options.clock ? { clock: options.clock } : {}),
       onCommitted: (seq) => replication.upTo(seq),
@@ -172,6 +175,11 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   // Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look
   // every few seconds costs one local count while none waits.
   const flushWaiting = async () => {
+    // A store unreachable at start: its wrapped keys are read once it answers, before anything is sealed.
+    if (!keysLoaded) {
+      await keys.reload(pool);
+      keysLoaded = true;
+    }
     if ((await local.drafts.countByState()).queued > 0) await flushLocal({ local, pool, cipher, log });
   };
   const flushTimer = setInterval(() => {
@@ -191,7 +199,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     replication,
     listenConnection,
     drain,
-    webhookSecrets: teamSubscriptionSecrets({ db: pool, teamKey: team.teamKey, log }),
+    webhookSecrets: teamSubscriptionSecrets({ db: pool, fields: keys.fields, log }),
     submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),
     flushLocal: () => flushLocal({ local, pool, cipher, log }),
     async close() {
@@ -210,14 +218,22 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
  * into it). An unreachable one does not: drafts wait on the desk, the queue shows its replica, and the
  * replica and the outbox's drainer catch up once the store answers.
  */
-async function checkStoreAtStart(pool: pg.Pool, teamKey: Buffer, log: Logger): Promise<void> {
+async function checkStoreAtStart(
+  pool: pg.Pool,
+  teamKey: Buffer,
+  keys: TeamKeys,
+  log: Logger,
+): Promise<boolean> {
   try {
     await checkTeamStore(pool, teamKey);
+    await keys.reload(pool);
+    return true;
   } catch (error) {
     if (!(error instanceof TeamConnectionError && error.kind === 'unreachable')) throw error;
     log.warn(
       'team store unreachable at start: working from this desk until it answers',
       describeError(error),
     );
+    return false;
   }
 }

@@ -1,8 +1,9 @@
-// A team's webhook subscription secrets in the team store (vetted.webhook_secrets), sealed with the team data
+// A team's webhook subscription secrets in the team store (vetted.webhook_secrets), sealed with the team's data
 // key on the hub: whichever hub holds the listener role verifies deliveries signed with a secret another hub
 // chose, and the service's redeliveries of what a dead hub never acknowledged are accepted, not refused.
 import { z } from 'zod';
-import { DecryptError, decryptField, encryptField } from '../crypto.ts';
+import { DecryptError } from '../crypto.ts';
+import type { FieldSealer } from '../journal/personal.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import { parseRows } from './journal/rows.ts';
@@ -11,14 +12,16 @@ import type { Queryable } from './store/sql.ts';
 const RowSchema = z.object({ subscription_id: z.string().min(1), secret: z.string().min(1) });
 
 /** The AAD binds a sealed secret to its subscription: a token copied onto another row does not open. */
-const aadOf = (subscriptionId: string) => `team:webhook_secrets/${subscriptionId}/secret`;
+export const subscriptionSecretAad = (subscriptionId: string) =>
+  `team:webhook_secrets/${subscriptionId}/secret`;
 
 export function teamSubscriptionSecrets(options: {
   db: Queryable;
-  teamKey: Buffer;
+  /** The team's data keys (keys/key-ring.ts). */
+  fields: FieldSealer;
   log: Pick<Logger, 'warn' | 'addSecret'>;
 }): SubscriptionSecrets {
-  const { db, teamKey, log } = options;
+  const { db, fields, log } = options;
   let known = new Map<string, string>();
   return {
     async load() {
@@ -26,7 +29,7 @@ export function teamSubscriptionSecrets(options: {
       const opened = new Map<string, string>();
       for (const row of parseRows(RowSchema, 'webhook_secrets', rows)) {
         try {
-          const secret = decryptField(teamKey, row.secret, aadOf(row.subscription_id));
+          const secret = fields.open(subscriptionSecretAad(row.subscription_id), row.secret);
           log.addSecret(secret);
           opened.set(row.subscription_id, secret);
         } catch (error) {
@@ -47,7 +50,7 @@ export function teamSubscriptionSecrets(options: {
       await db.query(
         `INSERT INTO vetted.webhook_secrets (subscription_id, secret) VALUES ($1, $2)
          ON CONFLICT (subscription_id) DO NOTHING`,
-        [id, encryptField(teamKey, secret, aadOf(id))],
+        [id, fields.seal(subscriptionSecretAad(id), secret)],
       );
       known.set(id, secret);
     },

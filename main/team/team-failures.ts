@@ -19,6 +19,9 @@ export const TEAM_FAILURE_CODES = [
   'TeamNoAccess',
   'TeamNotAStore',
   'TeamKeyMismatch',
+  'TeamKeyChanged',
+  'TeamCodeUsed',
+  'TeamCodeExpired',
   'TeamTls',
   'TeamUnreachable',
   'TeamCodeDamaged',
@@ -27,6 +30,20 @@ export const TEAM_FAILURE_CODES = [
   'TeamFailed',
 ] as const;
 export type TeamFailureCode = (typeof TEAM_FAILURE_CODES)[number];
+
+/**
+ * What a desk that holds a team key the administrator has since replaced reads: what happened and how to get
+ * the new one. Nothing queued on the desk is lost: drafts wait in its own journal until it has joined again.
+ */
+export function teamKeyChanged(since?: Date): DeskError {
+  const when = since ? ` on ${since.toISOString().slice(0, 10)}` : '';
+  return new DeskError(
+    'TeamKeyChanged',
+    `The team's key was changed${when} (your administrator rotated it), so this desk's copy no longer opens the team's data. ` +
+      'Ask your administrator for a new join code (npm run team -- join-code YOUR-NAME), then leave the team and join again with it in Settings → Team. ' +
+      'Your drafts stay on this desk and go to the team once it has joined again.',
+  );
+}
 
 /** A connection failure's kind as the desk's code, and what the reviewer can do beyond what it says. */
 const BY_KIND: Record<TeamConnectionFailure, { code: TeamFailureCode; advice?: string }> = {
@@ -78,6 +95,10 @@ export function teamAppError(error: unknown): AppError | undefined {
       'LeadOnly',
       `The team store refused this: only a lead may do it. ${ASK_A_LEAD}`,
     ).toAppError();
+  }
+  // A write sealed under a data key a rotation retired (team store migration 9): this desk's key is old.
+  if (error instanceof pg.DatabaseError && error.hint === 'vetted:stale-team-key') {
+    return teamKeyChanged().toAppError();
   }
   if (error instanceof TeamSchemaError) return new DeskError('TeamNotAStore', error.message).toAppError();
   if (!(error instanceof TeamConnectionError) || error.kind === 'unexpected') return undefined;

@@ -5,13 +5,14 @@
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamHubState } from '../../contract/team.ts';
 import type { TeamConnection } from '../config/team-connection.ts';
+import { type CodeUse, codeSecretHash } from './join-code.ts';
 import type { JoinedTeam } from './joined.ts';
 import { checkTeamSchema } from './store/migrations/index.ts';
 import { directConnection } from './store/pool.ts';
 import { LISTENER_LOCK, type Queryable } from './store/sql.ts';
 import { openTeamClient } from './team-connection.ts';
-import { teamFailure } from './team-failures.ts';
-import { isTeamKey } from './team-key.ts';
+import { type TeamFailureCode, teamFailure, teamKeyChanged } from './team-failures.ts';
+import { isTeamKey, teamKeyCheck } from './team-key.ts';
 
 /** What the desk expects of the store: the team it joined. */
 export type TeamExpectation = JoinedTeam;
@@ -74,11 +75,50 @@ async function checkTeamMeta(db: Queryable, expected: TeamExpectation): Promise<
     );
   }
   if (!isTeamKey(expected.teamKey, meta.key_check)) {
+    const retired = await db.query<{ retired_at: Date }>(
+      'SELECT retired_at FROM vetted.retired_team_keys WHERE key_check = $1',
+      [teamKeyCheck(expected.teamKey)],
+    );
+    if (retired.rows[0]) throw teamKeyChanged(retired.rows[0].retired_at);
     throw new DeskError(
       'TeamKeyMismatch',
       'The team key in this join code does not match the team store: ask your administrator for a new join code.',
     );
   }
+}
+
+/**
+ * Spends the join code in the store as the reviewer it was made for: once only, and not after it expired or a
+ * fresher one was made. A refusal says when and what to ask for; nothing is kept on the desk.
+ */
+export async function spendJoinCode(
+  expected: TeamExpectation,
+  use: CodeUse,
+  timeoutMs: number,
+): Promise<void> {
+  const { outcome, at } = await onClient(expected, expected.connection, timeoutMs, async (client) => {
+    const { rows } = await client.query<{ outcome: string; at: Date | null }>(
+      'SELECT outcome, at FROM vetted.use_join_code($1, $2)',
+      [use.id, codeSecretHash(use)],
+    );
+    return rows[0] ?? { outcome: 'unknown', at: null };
+  });
+  if (outcome === 'joined') return;
+  const day = at ? at.toISOString().slice(0, 10) : 'an earlier day';
+  const fresh = `ask your administrator for a fresh one: npm run team -- join-code ${expected.connection.user}`;
+  const words: Record<string, [TeamFailureCode, string]> = {
+    used: ['TeamCodeUsed', `This join code was already used on ${day}; ${fresh}`],
+    expired: ['TeamCodeExpired', `This join code expired on ${day}; ${fresh}`],
+    superseded: [
+      'TeamCodeExpired',
+      `This join code was replaced on ${day} (by a newer code, or because the team's key changed); ${fresh}`,
+    ],
+  };
+  const [code, message] = words[outcome] ?? [
+    'TeamCodeDamaged',
+    `The team store never issued this join code to ${expected.connection.user}; ${fresh}`,
+  ];
+  throw new DeskError(code, message, { '/code': message });
 }
 
 /**

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { encodeJoinCode } from '../../main/team/join-code.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
 import { expect, test } from './fixtures.ts';
@@ -26,7 +25,7 @@ test('Settings → Team: a wrong password is refused beside the field, a right o
   await page.goto(vetted.launchUrl);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   const team = page.getByRole('region', { name: 'Team' });
-  const code = store.code();
+  const code = await store.code();
 
   await team.getByLabel('Join code').fill(code);
   await team.getByLabel('Database password').fill('not-the-password');
@@ -87,11 +86,7 @@ test('Settings → Team: a new password from the administrator is checked, refus
   await admin.connect();
   try {
     await admin.query(`CREATE ROLE ${name} LOGIN SUPERUSER PASSWORD 'first-password'`);
-    const code = encodeJoinCode({
-      teamId: store.teamId,
-      connection: { ...store.connection, user: name },
-      teamKey: store.teamKey,
-    });
+    const code = await store.code({ connection: { ...store.connection, user: name } });
     await page.goto(vetted.launchUrl);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
     const team = page.getByRole('region', { name: 'Team' });

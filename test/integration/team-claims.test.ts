@@ -10,9 +10,9 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CaseClaim, ClaimNotice } from '../../contract/claims.ts';
 import type { QueueRow } from '../../contract/queue.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
 import type { ServiceClient } from '../../main/service/index.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
+import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
@@ -297,7 +297,7 @@ describe('idle claims and the next case', () => {
       url: rig.adminUrl,
       pool,
       teamKey,
-      cipher: personalCipher(teamKey),
+      cipher: (await loadTeamKeys(pool, teamKey)).cipher,
       end: () => pool.end(),
     };
     const waiting = Array.from({ length: 24 }, (_, i) => ({

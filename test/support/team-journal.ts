@@ -8,6 +8,7 @@ import { createFieldKey } from '../../main/crypto.ts';
 import type { Journal } from '../../main/journal/index.ts';
 import { openJournal } from '../../main/journal/sqlite.ts';
 import { openTeamJournal, type TeamJournalOptions } from '../../main/team/journal/index.ts';
+import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { freshDatabase } from './team-db.ts';
@@ -40,6 +41,8 @@ export interface Desk {
   local: Journal;
   pool: pg.Pool;
   localFile: string;
+  /** The team's keys as the store held them when the desk opened. */
+  teamKeys: TeamKeys;
 }
 
 /** A desk on the store: its team journal, local journal and pool, all closed after the test. */
@@ -53,7 +56,8 @@ export async function openDesk(
   opened.push(() => pool.end());
   const localFile = path.join(dir, 'journal.db');
   const local = openJournal({ file: localFile, dataKey: createFieldKey() });
-  const journal = await openTeamJournal({ pool, teamKey: store.teamKey, local, ...options });
+  const teamKeys = await loadTeamKeys(pool, store.teamKey);
+  const journal = await openTeamJournal({ pool, teamKey: store.teamKey, keys: teamKeys, local, ...options });
   opened.push(() => journal.close());
-  return { journal, local, pool, localFile };
+  return { journal, local, pool, localFile, teamKeys };
 }

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { encodeJoinCode } from '../../main/team/join-code.ts';
+import { codeSecretHash, encodeJoinCode, newCodeUse } from '../../main/team/join-code.ts';
 import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
 import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
 
@@ -14,8 +14,11 @@ export interface TestTeamStore {
   connection: TeamConnection;
   /** The login's password: what the reviewer types beside the code. */
   password: string;
-  /** A join code for this store, made with `teamKey` unless another key is given. */
-  code(teamKey?: Buffer): string;
+  /**
+   * A join code for this store, issued in it as `team join-code` does (one use, for its login), with the
+   * store's key and connection unless others are given.
+   */
+  code(overrides?: { teamKey?: Buffer; connection?: TeamConnection; expired?: boolean }): Promise<string>;
 }
 
 /** The connection a database URL names, as a join code carries it (no TLS: a loopback cluster). */
@@ -53,6 +56,21 @@ export async function makeTeamStore(url: string): Promise<TestTeamStore> {
     teamKey,
     connection,
     password,
-    code: (key = teamKey) => encodeJoinCode({ teamId, connection, teamKey: key }),
+    async code(overrides = {}) {
+      const use = newCodeUse();
+      const issued = { teamId, connection, teamKey, ...overrides, use };
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(
+          `INSERT INTO vetted.join_codes (id, reviewer, secret_hash, expires_at)
+           VALUES ($1, $2, $3, now() + ($4 || ' days')::interval)`,
+          [use.id, issued.connection.user, codeSecretHash(use), overrides.expired ? '-1' : '7'],
+        );
+      } finally {
+        await admin.end();
+      }
+      return encodeJoinCode(issued);
+    },
   };
 }

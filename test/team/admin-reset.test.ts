@@ -66,10 +66,11 @@ test('join-code prints a current reviewer’s code again, which joins as before;
   const carol = await addTestReviewer(store, 'carol');
   const run = await joinCodeCommand('join-code', carol.name, store, store.keyFile);
   expect(run.code, run.err).toBe(0);
-  expect(run.out).toContain('nothing in the store changed');
+  expect(run.out).toContain('their older unused codes no longer work');
   const lines = run.out.split('\n');
   const again = decodeJoinCode(lines[lines.findIndex((line) => line.startsWith('JOIN CODE')) + 1] ?? '');
-  expect(again).toEqual(carol.joinCode);
+  expect({ ...again, use: carol.joinCode.use }).toEqual(carol.joinCode);
+  expect(again.use.id).not.toBe(carol.joinCode.use.id);
   await checkTeamStore(reviewerPool({ joinCode: again, password: carol.password }), again.teamKey);
 
   expect((await runTeam('join-code', carol.name, '--database', store.url)).err).toMatch(/needs --key-file/);

@@ -66,7 +66,7 @@ test('add-reviewer: the printed password logs in as that reviewer, and the join 
     sslmode: 'disable',
   });
   // The join code never holds the password.
-  expect(alice.out.split('\n').find((line) => line.startsWith('vetted-join-1.'))).not.toContain(
+  expect(alice.out.split('\n').find((line) => line.startsWith('vetted-join-2.'))).not.toContain(
     alice.password,
   );
   const pool = reviewerPool(alice);
@@ -111,6 +111,10 @@ test('remove-reviewer: they can no longer log in, open sessions end, what they w
   const removed = await runTeam('remove-reviewer', alice.name, '--database', store.url);
   expect(removed.code, removed.err).toBe(0);
   expect(removed.out).toMatch(/1 open session\(s\) ended/);
+  // Their join code carries the current team key: the command says so and offers the rotation.
+  expect(removed.out).toMatch(
+    /A rotation of the team key is advised: .*\n {2}npm run team -- rotate-key --database URL --key-file FILE --reseal\n/,
+  );
   await expect(session.query('SELECT 1')).rejects.toThrow();
   session.release(true);
 

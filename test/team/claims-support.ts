@@ -6,9 +6,9 @@
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
 import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { systemClock } from '../../main/journal/time.ts';
 import { type ClaimStore, claimStore } from '../../main/team/claims/claim-store.ts';
+import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
 import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
@@ -25,6 +25,8 @@ export interface ClaimsReviewer {
   store: ClaimStore;
   /** The team key their join code carries. */
   teamKey: Buffer;
+  /** The team's keys as the store held them when the reviewer was added. */
+  keys: TeamKeys;
   connection: TeamConnection;
   password: string;
 }
@@ -54,16 +56,18 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
       // As many connections as a test's simultaneous calls.
       const pool = openTeamPool(added.joinCode.connection, added.password, { max: 25 });
       opened.push(pool);
+      const keys = await loadTeamKeys(pool, added.joinCode.teamKey);
       return {
         name: added.name,
         pool,
         store: claimStore({
           pool,
           target: added.joinCode.connection,
-          sealer: auditSealer(added.joinCode.teamKey),
+          sealer: keys.sealer,
           clock: systemClock,
         }),
         teamKey: added.joinCode.teamKey,
+        keys,
         connection: added.joinCode.connection,
         password: added.password,
       };

@@ -3,34 +3,18 @@
 // administrator puts both in a join code, and what a desk checks of the direct address before it joins.
 // Desks and hubs working through a real PgBouncer: test/integration/team-pgbouncer.test.ts.
 import crypto from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
-import { openSettings } from '../../main/config/settings-store.ts';
 import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { decodeJoinCode, encodeJoinCode, JoinCodeError } from '../../main/team/join-code.ts';
-import { createMembership } from '../../main/team/membership.ts';
+import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '../../main/team/join-code.ts';
 import { directConnection, teamClientConfig } from '../../main/team/store/pool.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
 import { addTestReviewer, initTeamStore, joinCodeCommand, uniqueName } from './admin-support.ts';
+import { membershipDesk } from './membership-desk.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function desk() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-direct-'));
-  dirs.push(dir);
-  const vault = openFileKeyVault({ dir });
-  const settings = openSettings({ dir });
-  return { vault, settings, membership: createMembership({ vault, settings, startedOn: null }) };
-}
+const desk = () => membershipDesk();
 
 const pooled: TeamConnection = {
   host: 'pool.example.test',
@@ -55,7 +39,12 @@ test('sessions go to the direct address when one is named, else to the same one;
 
 test('a join code carries the direct address; a damaged one is refused in words', () => {
   const teamKey = crypto.randomBytes(32);
-  const code = encodeJoinCode({ teamId: crypto.randomUUID(), connection: pooled, teamKey });
+  const code = encodeJoinCode({
+    teamId: crypto.randomUUID(),
+    connection: pooled,
+    teamKey,
+    use: newCodeUse(),
+  });
   expect(decodeJoinCode(code).connection).toEqual(pooled);
   for (const direct of [
     { host: '', port: 5432 },
@@ -63,7 +52,7 @@ test('a join code carries the direct address; a damaged one is refused in words'
     { host: 'db', port: 5432, x: 1 },
   ]) {
     const body = { teamId: crypto.randomUUID(), connection: { ...pooled, direct }, teamKey: 'AAAA' };
-    const text = `vetted-join-1.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
+    const text = `vetted-join-2.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
     expect(() => decodeJoinCode(text)).toThrow(JoinCodeError);
   }
 });
@@ -84,7 +73,7 @@ test('add-reviewer and join-code put the pooler and the server itself into the j
     ...['--direct-host', 'db.example.test', '--direct-port', '5433'],
   );
   expect(again, again.err).toMatchObject({ code: 0 });
-  const code = again.out.split('\n').find((line) => line.startsWith('vetted-join-1.')) ?? '';
+  const code = again.out.split('\n').find((line) => line.startsWith('vetted-join-2.')) ?? '';
   expect(decodeJoinCode(code).connection.direct).toEqual({ host: 'db.example.test', port: 5433 });
 
   const plain = await addTestReviewer(store, 'bob');
@@ -106,7 +95,7 @@ test('joining checks the direct address too: one that cannot be reached refuses 
   const port = await freePort();
   const unreachable = { ...store.connection, direct: { host: '127.0.0.1', port } };
   const d = desk();
-  const code = encodeJoinCode({ teamId: store.teamId, connection: unreachable, teamKey: store.teamKey });
+  const code = await store.code({ connection: unreachable });
   const error = await d.membership.join(code, store.password).then(
     () => new Error('joined'),
     (e: unknown) => e,
@@ -119,7 +108,7 @@ test('joining checks the direct address too: one that cannot be reached refuses 
 
   // The server's own address as the direct one (the test's cluster has no pooler in front): it joins.
   const reachable = { ...store.connection, direct: { host: '127.0.0.1', port: store.connection.port } };
-  const good = encodeJoinCode({ teamId: store.teamId, connection: reachable, teamKey: store.teamKey });
+  const good = await store.code({ connection: reachable });
   expect(await d.membership.join(good, store.password)).toMatchObject({ store: 'connected' });
   expect(d.settings.get().team?.connection.direct).toEqual(reachable.direct);
 });

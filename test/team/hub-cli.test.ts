@@ -34,14 +34,17 @@ test('a wrong password or a wrong team key is refused in words, and nothing is k
   const store = await makeTeamStore(await freshDatabase());
   const dir = hubDir();
 
-  const wrongPassword = await hubCommand(['join', '--data-dir', dir], `${store.code()}\nnot-the-password\n`);
+  const wrongPassword = await hubCommand(
+    ['join', '--data-dir', dir],
+    `${await await store.code()}\nnot-the-password\n`,
+  );
   expect(wrongPassword.status).toBe(1);
   expect(wrongPassword.err).toMatch(/refused the password for/);
 
   const otherKey = createTeamKey();
   const wrongKey = await hubCommand(
     ['join', '--data-dir', dir],
-    `${store.code(otherKey)}\n${store.password}\n`,
+    `${await store.code({ teamKey: otherKey })}\n${store.password}\n`,
   );
   expect(wrongKey.status).toBe(1);
   expect(wrongKey.err).toMatch(/team key in this join code does not match the team store/);
@@ -62,7 +65,10 @@ test('joined with the right code and password, status shows the team; secrets st
   const store = await makeTeamStore(await freshDatabase());
   const dir = hubDir();
 
-  const joined = await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  const joined = await hubCommand(
+    ['join', '--data-dir', dir],
+    `${await await store.code()}\n${store.password}\n`,
+  );
   expect(joined.err).toBe('');
   expect(joined.status).toBe(0);
   expect(joined.out).toContain(`hub: joined team ${store.teamId} as ${store.connection.user}`);
@@ -89,7 +95,7 @@ test('joined with the right code and password, status shows the team; secrets st
     store.password,
     encodeTeamKey(store.teamKey),
     'the-client-secret-123',
-    store.code(),
+    await store.code(),
   ]) {
     expect(seen).not.toContain(secret);
   }
@@ -98,10 +104,14 @@ test('joined with the right code and password, status shows the team; secrets st
 test('a second join is refused while joined; leave forgets the team', { timeout: 60_000 }, async () => {
   const store = await makeTeamStore(await freshDatabase());
   const dir = hubDir();
-  expect((await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`)).status).toBe(
-    0,
+  expect(
+    (await hubCommand(['join', '--data-dir', dir], `${await await store.code()}\n${store.password}\n`))
+      .status,
+  ).toBe(0);
+  const again = await hubCommand(
+    ['join', '--data-dir', dir],
+    `${await await store.code()}\n${store.password}\n`,
   );
-  const again = await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
   expect(again.status).toBe(1);
   expect(again.err).toMatch(/already on a team/);
   expect((await hubCommand(['leave', '--data-dir', dir])).status).toBe(0);

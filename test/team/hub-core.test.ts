@@ -42,7 +42,7 @@ async function hubCommand(args: string[], input: string): Promise<void> {
 async function hubOn(store: Awaited<ReturnType<typeof makeTeamStore>>, sandbox: RunningSandbox) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-core-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  await hubCommand(['join', '--data-dir', dir], `${await await store.code()}\n${store.password}\n`);
   await hubCommand(
     // `=`: a generated client id may begin with '-', which would read as an option.
     ['service', '--data-dir', dir, '--base-url', sandbox.baseUrl, `--client-id=${sandbox.clientId}`],

@@ -17,7 +17,10 @@ afterEach(async () => {
 async function joinedDir(store: TestTeamStore): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-'));
   dirs.push(dir);
-  const joined = await hubCommand(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  const joined = await hubCommand(
+    ['join', '--data-dir', dir],
+    `${await await store.code()}\n${store.password}\n`,
+  );
   expect(joined.status).toBe(0);
   return dir;
 }

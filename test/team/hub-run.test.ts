@@ -57,7 +57,7 @@ function command(args: string[], input = '') {
 async function joinedHub(store: TestTeamStore): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-'));
   dirs.push(dir);
-  const join = command(['join', '--data-dir', dir], `${store.code()}\n${store.password}\n`);
+  const join = command(['join', '--data-dir', dir], `${await await store.code()}\n${store.password}\n`);
   expect(await join.done).toBe(0);
   return dir;
 }

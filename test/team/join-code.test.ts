@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { decodeJoinCode, encodeJoinCode, JoinCodeError } from '../../main/team/join-code.ts';
+import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '../../main/team/join-code.ts';
 import { createTeamKey, isTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
 
 const connection = {
@@ -13,7 +13,7 @@ const connection = {
 
 test('a join code round-trips, survives line wrapping, and holds no password', () => {
   const teamKey = createTeamKey();
-  const code = encodeJoinCode({ teamId: crypto.randomUUID(), connection, teamKey });
+  const code = encodeJoinCode({ teamId: crypto.randomUUID(), connection, teamKey, use: newCodeUse() });
   const wrapped = code.replace(/(.{60})/g, '$1\n  ');
   const decoded = decodeJoinCode(wrapped);
   expect(decoded.connection).toEqual(connection);
@@ -22,12 +22,17 @@ test('a join code round-trips, survives line wrapping, and holds no password', (
 });
 
 test('damaged, foreign and future codes are refused in words that never echo the code', () => {
-  const code = encodeJoinCode({ teamId: crypto.randomUUID(), connection, teamKey: createTeamKey() });
+  const code = encodeJoinCode({
+    teamId: crypto.randomUUID(),
+    connection,
+    teamKey: createTeamKey(),
+    use: newCodeUse(),
+  });
   const cases: [string, RegExp][] = [
     [code.slice(0, code.length - 20), /damaged/],
     ['hello', /not a Vetted join code/],
-    ['vetted-join-2.abc', /another version/],
-    [`vetted-join-1.${Buffer.from('{"teamId":"x"}').toString('base64url')}`, /damaged/],
+    ['vetted-join-1.abc', /another version/],
+    [`vetted-join-2.${Buffer.from('{"teamId":"x"}').toString('base64url')}`, /damaged/],
   ];
   for (const [text, message] of cases) {
     expect(() => decodeJoinCode(text)).toThrow(JoinCodeError);

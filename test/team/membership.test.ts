@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
 import { openSettings } from '../../main/config/settings-store.ts';
-import { encodeJoinCode } from '../../main/team/join-code.ts';
+import { encodeJoinCode, newCodeUse } from '../../main/team/join-code.ts';
 import { createMembership } from '../../main/team/membership.ts';
 import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
 import { createTeamKey, encodeTeamKey } from '../../main/team/team-key.ts';
@@ -52,7 +52,7 @@ async function deadPort(): Promise<number> {
 test('joining checks the store, then keeps the key and password in the vault and the connection in settings', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const d = desk();
-  const code = store.code();
+  const code = await store.code();
   const status = await d.membership.join(code, store.password);
 
   expect(status).toEqual({
@@ -90,7 +90,7 @@ test('status says a hub listens while some session holds the listener lock', asy
   const url = await freshDatabase();
   const store = await makeTeamStore(url);
   const d = desk(store.teamId);
-  await d.membership.join(store.code(), store.password);
+  await d.membership.join(await store.code(), store.password);
   const hub = new pg.Client({ connectionString: url });
   await hub.connect();
   try {
@@ -108,7 +108,7 @@ test('status says a hub listens while some session holds the listener lock', asy
 test('a wrong password is refused in words, beside the field, and changes nothing', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const d = desk();
-  const error = await refusal(d.membership.join(store.code(), 'not-the-password'));
+  const error = await refusal(d.membership.join(await store.code(), 'not-the-password'));
   expect(error.code).toBe('TeamWrongPassword');
   expect(error.fields?.['/password']).toMatch(/refused the password/);
   expect(error.message).not.toContain('not-the-password');
@@ -118,7 +118,9 @@ test('a wrong password is refused in words, beside the field, and changes nothin
 test('a code whose key is not the team’s is refused, and changes nothing', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const d = desk();
-  const error = await refusal(d.membership.join(store.code(createTeamKey()), store.password));
+  const error = await refusal(
+    d.membership.join(await store.code({ teamKey: createTeamKey() }), store.password),
+  );
   expect(error.code).toBe('TeamKeyMismatch');
   expect(error.message).toMatch(/does not match/);
   expectNothingKept(d);
@@ -127,7 +129,12 @@ test('a code whose key is not the team’s is refused, and changes nothing', asy
 test('a database that is not a team store is refused', async () => {
   const { connection, password } = connectionOf(await freshDatabase());
   const d = desk();
-  const code = encodeJoinCode({ teamId: crypto.randomUUID(), connection, teamKey: createTeamKey() });
+  const code = encodeJoinCode({
+    teamId: crypto.randomUUID(),
+    connection,
+    teamKey: createTeamKey(),
+    use: newCodeUse(),
+  });
   const error = await refusal(d.membership.join(code, password));
   expect(error.code).toBe('TeamNotAStore');
   expect(error.message).toMatch(/not a Vetted team store/);
@@ -138,12 +145,12 @@ test('an unreachable store is refused in words; a damaged code before any connec
   const store = await makeTeamStore(await freshDatabase());
   const d = desk();
   const connection = { ...store.connection, port: await deadPort() };
-  const code = encodeJoinCode({ teamId: store.teamId, connection, teamKey: store.teamKey });
+  const code = await store.code({ connection });
   const unreachable = await refusal(d.membership.join(code, store.password));
   expect(unreachable.code).toBe('TeamUnreachable');
   expect(unreachable.message).toContain(`127.0.0.1:${connection.port}`);
 
-  const damaged = await refusal(d.membership.join(store.code().slice(0, 40), store.password));
+  const damaged = await refusal(d.membership.join((await store.code()).slice(0, 40), store.password));
   expect(damaged.code).toBe('TeamCodeDamaged');
   expect(damaged.fields?.['/code']).toMatch(/damaged/);
   expectNothingKept(d);
@@ -153,7 +160,7 @@ test('verify-full is never quietly downgraded: a store without TLS is refused', 
   const store = await makeTeamStore(await freshDatabase());
   const d = desk();
   const connection = { ...store.connection, sslmode: 'verify-full' as const };
-  const code = encodeJoinCode({ teamId: store.teamId, connection, teamKey: store.teamKey });
+  const code = await store.code({ connection });
   const error = await refusal(d.membership.join(code, store.password));
   expect(error.code).toBe('TeamTls');
   expect(error.message).toMatch(/does not support TLS/);
@@ -163,7 +170,7 @@ test('verify-full is never quietly downgraded: a store without TLS is refused', 
 test('status tells an unreachable store from a refusing one', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const d = desk(store.teamId);
-  await d.membership.join(store.code(), store.password);
+  await d.membership.join(await store.code(), store.password);
 
   d.settings.update({
     team: { teamId: store.teamId, connection: { ...store.connection, port: await deadPort() } },
@@ -189,8 +196,10 @@ test('status tells an unreachable store from a refusing one', async () => {
 test('joining twice is refused; leaving forgets the secrets and the connection, and needs a restart', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const d = desk(store.teamId);
-  await d.membership.join(store.code(), store.password);
-  expect((await refusal(d.membership.join(store.code(), store.password))).code).toBe('TeamAlreadyJoined');
+  await d.membership.join(await store.code(), store.password);
+  expect((await refusal(d.membership.join(await store.code(), store.password))).code).toBe(
+    'TeamAlreadyJoined',
+  );
 
   const status = await d.membership.leave();
   expect(status).toEqual({ mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: true });
@@ -220,7 +229,7 @@ test('a new password from the administrator: a wrong one is refused beside the f
   try {
     await admin.query(`CREATE ROLE ${name} LOGIN SUPERUSER PASSWORD 'old-password'`);
     const connection = { ...store.connection, user: name };
-    const code = encodeJoinCode({ teamId: store.teamId, connection, teamKey: store.teamKey });
+    const code = await store.code({ connection });
     const d = desk(store.teamId);
     await d.membership.join(code, 'old-password');
     await admin.query(`ALTER ROLE ${name} PASSWORD 'new-password'`);

@@ -13,6 +13,7 @@ import { openJournal } from '../../main/journal/sqlite.ts';
 import { openTeamJournal } from '../../main/team/journal/index.ts';
 import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
 import { teamAppError } from '../../main/team/team-failures.ts';
+import { decodeTeamKey } from '../../main/team/team-key.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { addTestReviewer, initTeamStore, reviewerPool, runTeam, type TestReviewer } from './admin-support.ts';
 import { loginRole } from './records-context.ts';
@@ -88,10 +89,12 @@ test('removed while their session stays open (no pg_signal_backend): the same wo
 
 test('a statement the team’s grants leave out is told in words; other failures stay as they were', async () => {
   const store = await initTeamStore();
-  const teamKey = createFieldKey();
-  // A login that may read and write customers but not notes: the grants of a narrower role.
+  const teamKey = decodeTeamKey(fs.readFileSync(store.keyFile, 'utf8'));
+  // A login that may read and write customers but not notes: the grants of a narrower role (and the team's
+  // wrapped keys, which every desk reads).
   const narrow = await loginRole(store.url, [
     'SELECT ON vetted.schema_version',
+    'SELECT ON vetted.team_meta, vetted.team_keys',
     'SELECT, INSERT, UPDATE ON vetted.customers',
     'SELECT, INSERT ON vetted.status_history',
     'SELECT ON vetted.notes',

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { createLogger } from '../../main/log/logger.ts';
+import { teamKeys } from '../../main/team/keys/key-ring.ts';
 import { teamSubscriptionSecrets } from '../../main/team/subscription-secrets.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
 import { migratedDatabase } from '../support/team-db.ts';
@@ -21,7 +22,7 @@ async function store() {
 function hubSecrets(db: pg.Pool, teamKey: Buffer) {
   const lines: string[] = [];
   const log = createLogger((line) => lines.push(line));
-  return { secrets: teamSubscriptionSecrets({ db, teamKey, log }), lines, log };
+  return { secrets: teamSubscriptionSecrets({ db, fields: teamKeys(teamKey).fields, log }), lines, log };
 }
 
 test('a secret one hub keeps, another hub loads; the store holds it sealed; forgotten, it is gone for both', async () => {

@@ -7,10 +7,10 @@ import type { CaseClaim, ClaimNotice } from '../../contract/claims.ts';
 import type { Claims } from '../../main/claims/claims.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { noticeFor, SWEEP_EVERY_MS, teamClaims } from '../../main/team/claims/team-claims.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
+import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
 import { teamClientConfig } from '../../main/team/store/pool.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
@@ -34,7 +34,7 @@ interface ClaimsDesk {
 function deskOf(reviewer: ClaimsReviewer): ClaimsDesk {
   const local = openJournal({ file: journalFile(), dataKey: createFieldKey() });
   cleanup.push(() => local.close());
-  const cipher = personalCipher(reviewer.teamKey);
+  const { cipher } = reviewer.keys;
   const log = createLogger(() => {});
   const replication = startReplication({
     pool: reviewer.pool,
@@ -74,7 +74,7 @@ async function customers(team: ClaimsTeam, key: Buffer, ids: string[]): Promise<
       url: team.store.url,
       pool,
       teamKey: key,
-      cipher: personalCipher(key),
+      cipher: (await loadTeamKeys(pool, key)).cipher,
       end: () => pool.end(),
     };
     for (const id of ids) await writeCustomer(store, { id });

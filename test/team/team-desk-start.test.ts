@@ -12,7 +12,7 @@ import { makeTeamStore } from '../support/team-store.ts';
 async function joinedDataDir(url: string) {
   const store = await makeTeamStore(url);
   const h = await startDesk();
-  await h.call('team.join', { code: store.code(), password: store.password });
+  await h.call('team.join', { code: await store.code(), password: store.password });
   await h.close();
   return { dataDir: h.dataDir, store };
 }

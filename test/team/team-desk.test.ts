@@ -8,7 +8,7 @@ import { makeTeamStore } from '../support/team-store.ts';
 test('Settings → Team through the desk: no password, key or code in any output, event, log line or file', async () => {
   const store = await makeTeamStore(await freshDatabase());
   const h = await startDesk();
-  const code = store.code();
+  const code = await store.code();
   const secrets = [store.password, 'typed-wrong-password', encodeTeamKey(store.teamKey), code];
   try {
     expect(await h.call('team.status')).toEqual({
@@ -18,7 +18,7 @@ test('Settings → Team through the desk: no password, key or code in any output
       restartNeeded: false,
     });
     const wrong = await h
-      .call('team.join', { code: store.code(), password: 'typed-wrong-password' })
+      .call('team.join', { code: await store.code(), password: 'typed-wrong-password' })
       .catch((e) => e);
     expect(wrong).toBeInstanceOf(VettedError);
     expect((wrong as VettedError).code).toBe('TeamWrongPassword');

@@ -6,6 +6,8 @@ Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   init            make an empty database the team's store, and write the team key file
   add-reviewer    give a reviewer (or a hub) a login of their own; prints their join code and password
   remove-reviewer take a reviewer's login away (their audit rows and notes stay)
+  rotate-key      make a new team key (after someone leaves); --reseal re-encrypts every row under it
+  reseal          finish (or resume) re-encrypting every row under the current key
   reset-password  give a reviewer (or a hub) a new password, under the same name; prints it
   join-code       print a reviewer's join code again (a new desk, a lost one)
   set-role        make a reviewer a lead (who may reassign and take over cases), or a reviewer again
@@ -58,8 +60,8 @@ by another channel than the join code.
          [--host HOST] [--port PORT] [--sslmode verify-full|disable] [--ca CA.pem]
          [--direct-host HOST] [--direct-port PORT]
 
-Prints the join code of NAME, a current reviewer, again: for a new desk, or one whose join code was lost.
-Nothing in the store changes. The options are add-reviewer's (where desks reach the store and how they
+Prints a fresh join code for NAME, a current reviewer: for a new desk, one whose join code was lost or
+expired, or after rotate-key. A code is for one use within 7 days; their older unused codes stop working. The options are add-reviewer's (where desks reach the store and how they
 check it). If the password was lost too, \`reset-password\` gives a new one.
 `,
   'set-role': `Usage: npm run team -- set-role NAME lead|reviewer --database URL --key-file FILE
@@ -70,6 +72,22 @@ team settings (how long a claim lasts unused); a reviewer may not (the team stor
 desk does). Everyone starts as a reviewer. The change holds at once and is recorded in the team's audit
 chain, sealed with the team key: --key-file is the file init wrote (the store refuses a role change that is
 not in the chain).
+`,
+  'rotate-key': `Usage: npm run team -- rotate-key --database URL --key-file FILE [--reseal] [--batch N]
+
+Makes a new team key and writes it over FILE (first to FILE.new, moved over FILE once the store has
+committed: an interrupted rotation is finished by running the command again). The store's data keys are
+re-wrapped under it, new data is sealed with a new data key, and the old team key no longer opens the
+store's keys; unused join codes stop working. Desks that hold the old key say so and need a new join code
+(join-code NAME for each current reviewer and the hub).
+  --reseal    then re-encrypt every sealed value under the new data key, N rows per transaction (--batch,
+              default 500) while desks keep working, and delete the old data keys: a copy of the store
+              taken afterwards cannot be opened with the old team key. Resume an interrupted one with reseal.
+`,
+  reseal: `Usage: npm run team -- reseal --database URL --key-file FILE [--batch N]
+
+Re-encrypts every sealed value not yet under the current data key, N rows per transaction, and then deletes
+the old data keys. Safe to stop and run again: each value says which key sealed it.
 `,
   status: `Usage: npm run team -- status --database URL
 
@@ -87,7 +105,8 @@ sealed hash chain chains the entries already there and seals them with the team 
        npm run team -- verify-audit --file EXPORT.jsonl [--key-file FILE]
 
 Checks the audit log's hash chain: each entry's content against its hash, each entry's link to the one
-before, and each entry's seal, made with a key derived from the team key, which the database never holds
+before, and each entry's seal, made with the audit key (kept wrapped by the team key, so a rotation leaves
+the seals verifiable), which the database never holds in the clear
 (so even the database's owner cannot rewrite an entry and recompute the chain unseen). Prints OK with the
 number of entries and the chain's head (SEQ:HASH), or names the first entry that was changed, removed or
 reordered, and exits with 1.

@@ -11,11 +11,13 @@ import { initTeam, migrateTeam } from './init.ts';
 import {
   type AddReviewerOptions,
   addReviewer,
+  JOIN_CODE_DAYS,
   removeReviewer,
   resetReviewerPassword,
   reviewerJoinCode,
 } from './reviewers.ts';
 import { parseRole, setReviewerRole } from './roles.ts';
+import { resealWithKeyFile, rotateTeamKey } from './rotate-key.ts';
 import { formatTeamStatus, teamStatus } from './status.ts';
 import {
   exportVerdictText,
@@ -41,6 +43,8 @@ const OPTIONS = {
   ca: { type: 'string' },
   file: { type: 'string' },
   head: { type: 'string' },
+  reseal: { type: 'boolean' },
+  batch: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -136,7 +140,7 @@ async function runCommand(
       if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
       const { joinCode, connection } = await reviewerJoinCode(client, options);
       io.out(
-        `The join code of ${name} again (${whereDesksGo(connection)}); nothing in the store changed.\n\n` +
+        `A fresh join code for ${name} (${whereDesksGo(connection)}), for one use within ${JOIN_CODE_DAYS} days; their older unused codes no longer work.\n\n` +
           `JOIN CODE for ${name} (Settings → Team → Join; it holds the team key: hand it over privately):\n` +
           `${joinCode}\n`,
       );
@@ -147,7 +151,8 @@ async function runCommand(
       const removed = await removeReviewer(client, name);
       io.out(
         `${name} can no longer log in to the team store; ${removed.sessionsEnded} open session(s) ended. ` +
-          `Their audit rows and notes stay.\n${removed.sessionsLeft ? `${removed.sessionsLeft}\n` : ''}`,
+          `Their audit rows and notes stay.\n${removed.sessionsLeft ? `${removed.sessionsLeft}\n` : ''}` +
+          (removed.rotationAdvised ? ROTATION_ADVISED(name) : ''),
       );
       return;
     }
@@ -180,6 +185,34 @@ async function runCommand(
       );
       return;
     }
+    case 'rotate-key':
+    case 'reseal': {
+      const keyFile = values['key-file'];
+      if (!keyFile) throw new TeamAdminError(`${command} needs --key-file FILE (the file init wrote).`);
+      const batch = values.batch === undefined ? undefined : Number(values.batch);
+      if (batch !== undefined && !(Number.isInteger(batch) && batch > 0 && batch <= 100_000)) {
+        throw new TeamAdminError('--batch is a number of rows from 1 to 100000.');
+      }
+      const progress = { ...(batch ? { batch } : {}) };
+      if (command === 'reseal') {
+        io.out(resealedText(await resealWithKeyFile(client, path.resolve(keyFile), progress)));
+        return;
+      }
+      const rotation = await rotateTeamKey(client, {
+        keyFile: path.resolve(keyFile),
+        reseal: !!values.reseal,
+        ...progress,
+      });
+      io.out(
+        `${rotation.rotated ? `The team key was rotated: ${rotation.rewrapped} wrapped keys re-wrapped` : 'An interrupted rotation was finished'}; ` +
+          `the new key is in ${keyFile} (the old one no longer opens the store's keys).\n` +
+          'Desks holding the old key say so: each reviewer needs a new join code (join-code NAME).\n' +
+          (rotation.resealed
+            ? resealedText(rotation.resealed)
+            : 'Run reseal (or rotate-key --reseal next time) so that copies of the store taken from now on cannot be opened with the old key.\n'),
+      );
+      return;
+    }
     case 'status':
       io.out(formatTeamStatus(await teamStatus(client)));
       return;
@@ -205,6 +238,15 @@ async function runCommand(
     }
   }
 }
+
+const ROTATION_ADVISED = (name: string) =>
+  `\nA rotation of the team key is advised: ${name}'s desk (and their join code) holds the current team key, ` +
+  'which opens any copy of the store they come across (a backup, a dump). To make it worthless:\n' +
+  '  npm run team -- rotate-key --database URL --key-file FILE --reseal\n' +
+  'then give each remaining reviewer a new join code (join-code NAME).\n';
+
+const resealedText = ({ values, retiredKeys }: { values: number; retiredKeys: number }) =>
+  `Every sealed value is under the current data key (${values} resealed now); ${retiredKeys} old data keys deleted.\n`;
 
 /** Said on stderr whenever a join code tells desks to connect without TLS: the administrator chose it. */
 export const NO_TLS_WARNING =

@@ -44,8 +44,9 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
  * reassigning and taking over a case, the next case, ending idle claims and changing a team setting, each
  * checking the caller's role and answering what changed for the desk to audit in the same transaction
  * (migration 7); asking for a second reviewer's approval, deciding, finishing, withdrawing and expiring one,
- * each by the store's rules (only a lead decides, never the maker; migration 8). Two only read: a login's
- * role, and the team's reviewers with theirs (migration 7).
+ * each by the store's rules (only a lead decides, never the maker; migration 8); spending the caller's own
+ * join code, once (migration 9). Two only read: a login's role, and the team's reviewers with theirs
+ * (migration 7).
  */
 export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.prune_webhook_rejections()',
@@ -64,6 +65,7 @@ export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.approval_finish(uuid, text)',
   'vetted.approval_cancel(uuid)',
   'vetted.approvals_expire()',
+  'vetted.use_join_code(uuid, text)',
 ];
 
 export const quoteIdent = (name: string): string => pg.escapeIdentifier(name);

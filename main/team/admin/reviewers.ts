@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type pg from 'pg';
 import { MAX_CA_CHARS, type TeamConnection, TeamConnectionSchema } from '../../config/team-connection.ts';
-import { encodeJoinCode } from '../join-code.ts';
+import { codeSecretHash, encodeJoinCode, newCodeUse } from '../join-code.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 import { quoteIdent } from './grants.ts';
@@ -81,7 +81,14 @@ export interface NewReviewer {
   connection: TeamConnection;
 }
 
-/** What a reviewer's join code holds for `options.name`: the team, where desks reach the store, the team key. */
+/** How long a join code may wait to be used. */
+export const JOIN_CODE_DAYS = 7;
+
+/**
+ * What a reviewer's join code holds for `options.name`: the team, where desks reach the store, the team key,
+ * and the code's id and secret, whose hash is kept in the store (an older unused code of theirs stops
+ * working). Run inside the caller's transaction.
+ */
 async function joinCodeOf(
   client: pg.Client,
   meta: TeamMeta,
@@ -115,27 +122,42 @@ async function joinCodeOf(
     ...(ca ? { ca } : {}),
     ...(options.direct ? { direct: options.direct } : {}),
   });
-  return { joinCode: encodeJoinCode({ teamId: meta.teamId, connection, teamKey }), connection };
+  const use = newCodeUse();
+  const joinCode = encodeJoinCode({ teamId: meta.teamId, connection, teamKey, use });
+  // A store before migration 9 keeps no codes (its desks refuse it until `migrate`, and then the code).
+  const { rows: kept } = await client.query(`SELECT to_regclass('vetted.join_codes') IS NOT NULL AS kept`);
+  if (!kept[0]?.kept) return { joinCode, connection };
+  await client.query(
+    `UPDATE vetted.join_codes SET superseded_at = now()
+      WHERE reviewer = $1 AND used_at IS NULL AND superseded_at IS NULL`,
+    [options.name],
+  );
+  await client.query(
+    `INSERT INTO vetted.join_codes (id, reviewer, secret_hash, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(days => $4))`,
+    [use.id, options.name, codeSecretHash(use), JOIN_CODE_DAYS],
+  );
+  return { joinCode, connection };
 }
 
 export async function addReviewer(client: pg.Client, options: AddReviewerOptions): Promise<NewReviewer> {
   const meta = await teamMeta(client);
-  const { joinCode, connection } = await joinCodeOf(client, meta, options);
   const password = newReviewerPassword();
-  await inTransactionOn(client, async () => {
+  return inTransactionOn(client, async () => {
     await validateReviewerName(client, options.name, meta);
     const role = quoteIdent(options.name);
     await client.query(
       `CREATE ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(scramVerifier(password))} IN ROLE ${quoteIdent(meta.reviewerRole)}`,
     );
     await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(reviewerComment(meta.teamId))}`);
+    const { joinCode, connection } = await joinCodeOf(client, meta, options);
+    return { joinCode, password, connection };
   });
-  return { joinCode, password, connection };
 }
 
 /**
- * A current reviewer's join code made again (nothing is stored that holds it): for a new desk, or one whose
- * vault was lost. It changes nothing in the store; the password is `reset-password`'s, if that was lost too.
+ * A fresh join code for a current reviewer: for a new desk, one whose vault was lost, or after a rotation of
+ * the team key. Their older unused codes stop working; the password is `reset-password`'s, if that was lost.
  */
 export async function reviewerJoinCode(
   client: pg.Client,
@@ -143,7 +165,7 @@ export async function reviewerJoinCode(
 ): Promise<{ joinCode: string; connection: TeamConnection }> {
   const { meta, canLogin } = await teamReviewer(client, options.name);
   if (!canLogin) throw removedRefusal(options.name);
-  return joinCodeOf(client, meta, options);
+  return inTransactionOn(client, () => joinCodeOf(client, meta, options));
 }
 
 export interface EndedSessions {
@@ -153,7 +175,10 @@ export interface EndedSessions {
   sessionsLeft?: string;
 }
 
-export type RemovedReviewer = EndedSessions;
+export interface RemovedReviewer extends EndedSessions {
+  /** Whether a join code they were given carries the team key as it is now: then a rotation is advised. */
+  rotationAdvised: boolean;
+}
 
 /** The team's reviewer `name`, or a refusal in words: nobody's login is touched that is not one. */
 export async function teamReviewer(
@@ -200,7 +225,22 @@ export async function removeReviewer(client: pg.Client, name: string): Promise<R
     await client.query(`ALTER ROLE ${role} NOLOGIN`);
     await client.query(`REVOKE ${quoteIdent(meta.reviewerRole)} FROM ${role}`);
   });
-  return endSessions(client, name);
+  return { ...(await endSessions(client, name)), rotationAdvised: await heldCurrentKey(client, name) };
+}
+
+/**
+ * Whether `name` may hold the current team key: a code was made for them since the last rotation, or the
+ * store cannot tell (codes made before migration 9 were not recorded). Only codes all older than the last
+ * rotation show they hold nothing that still opens the store.
+ */
+async function heldCurrentKey(client: pg.Client, name: string): Promise<boolean> {
+  const { rows } = await client.query<{ latest: Date | null; rotated: Date | null }>(
+    `SELECT (SELECT max(created_at) FROM vetted.join_codes WHERE reviewer = $1) AS latest,
+            (SELECT max(retired_at) FROM vetted.retired_team_keys) AS rotated`,
+    [name],
+  );
+  const { latest, rotated } = rows[0] ?? { latest: null, rotated: null };
+  return latest === null || rotated === null || latest > rotated;
 }
 
 export interface NewPassword extends EndedSessions {

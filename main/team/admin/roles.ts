@@ -4,9 +4,9 @@
 // commit a role change without its entry: migration 7).
 import type pg from 'pg';
 import { z } from 'zod';
-import { auditSealer } from '../../journal/audit-chain.ts';
 import { isoTime } from '../../journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
+import { loadTeamKeys } from '../keys/key-ring.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
 import { readKeyFile } from './key-file.ts';
@@ -45,7 +45,7 @@ export async function setReviewerRole(
   if (!canLogin) {
     throw new TeamAdminError(`${name} was removed from the team: their role no longer matters.`);
   }
-  const sealer = auditSealer(readKeyFile(keyFile, meta.keyCheck));
+  const { sealer } = await loadTeamKeys(client, readKeyFile(keyFile, meta.keyCheck));
   return inTransactionOn(client, async () => {
     const { rows } = await client.query<{ role: TeamRole }>(
       'SELECT role FROM vetted.reviewer_roles WHERE login = $1 FOR UPDATE',

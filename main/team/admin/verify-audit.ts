@@ -10,6 +10,7 @@ import { type ExportVerdict, verifyAuditExport } from '../../journal/audit-expor
 import { AuditChainError, type ChainPoint, chainChecker } from '../../journal/audit-verify.ts';
 import { LINKED_COLUMNS, LinkedRowSchema } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
+import { loadTeamKeys } from '../keys/key-ring.ts';
 import { AUDIT_CHAIN } from '../store/migrations/06-audit-chain.ts';
 import { teamSchemaVersion } from '../store/migrations/runner.ts';
 import { TeamAdminError } from './errors.ts';
@@ -50,7 +51,7 @@ export async function verifyStoreAudit(
       `The team store is at schema ${version}; its audit log is chained from schema ${AUDIT_CHAIN.version} on: run \`npm run team -- migrate --key-file FILE\`.`,
     );
   }
-  const sealer = auditSealer(readKeyFile(keyFile, meta.keyCheck));
+  const { sealer } = await loadTeamKeys(client, readKeyFile(keyFile, meta.keyCheck));
   // One snapshot: entries appended while the check runs are neither half-seen nor beyond the head read.
   const check = inTransactionOn(
     client,

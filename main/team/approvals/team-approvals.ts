@@ -24,7 +24,13 @@ export interface TeamApprovalsOptions {
   every?: (ms: number, run: () => void) => () => void;
 }
 
-const place = (id: string, column: 'payload' | 'note'): PersonalPlace => ({ table: 'approvals', id, column });
+/** Where an approval's sealed payload or note lives: its AAD, so a value cannot be moved to another row. */
+export const approvalPlace = (id: string, column: 'payload' | 'note'): PersonalPlace => ({
+  table: 'approvals',
+  id,
+  column,
+});
+const place = approvalPlace;
 
 const intervalTimer = (ms: number, run: () => void) => {
   const timer = setInterval(run, ms);

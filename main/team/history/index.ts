@@ -11,13 +11,12 @@ import type {
   KeptCopy,
 } from '../../../contract/team-history.ts';
 import type { SettingsStore } from '../../config/settings-store.ts';
-import { auditSealer } from '../../journal/audit-chain.ts';
 import type { SqliteJournal } from '../../journal/index.ts';
-import { personalCipher } from '../../journal/personal.ts';
 import type { Clock } from '../../journal/time.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { Vault } from '../../vault/vault.ts';
 import { type JoinedTeam, joinedTeam } from '../joined.ts';
+import { loadTeamKeys } from '../keys/key-ring.ts';
 import { checkTeamStore, openTeamPool } from '../store/pool.ts';
 import { teamFailure } from '../team-failures.ts';
 import { bringHistory, ownEntry } from './bring.ts';
@@ -90,10 +89,10 @@ export function deskHistoryAccess(options: DeskHistoryOptions): DeskHistoryAcces
       // One run at a time: a second click waits for the first and answers the same.
       bringing ??= (async () => {
         const team = joined();
-        const cipher = personalCipher(team.teamKey);
-        const sealer = auditSealer(team.teamKey);
-        return onStore(team, (pool) =>
-          bringHistory({
+        // The store's current data key and audit key, unwrapped with the team key (envelope keys).
+        return onStore(team, async (pool) => {
+          const { cipher, sealer } = await loadTeamKeys(pool, team.teamKey);
+          return bringHistory({
             local,
             pool,
             cipher,
@@ -102,8 +101,8 @@ export function deskHistoryAccess(options: DeskHistoryOptions): DeskHistoryAcces
             log,
             onProgress: options.onProgress,
             ...(options.batch ? { batch: options.batch } : {}),
-          }),
-        );
+          });
+        });
       })().finally(() => {
         bringing = null;
       });

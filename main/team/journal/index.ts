@@ -1,12 +1,11 @@
 // The team journal: the journal interface with what the team shares on PostgreSQL (the team store) and what
 // stays on this desk in its local SQLite journal (drafts being written, the outbox's keys, document images,
 // and the queue, which reads the desk's replica of the team's customers). Personal data is sealed with the
-// team data key before it leaves the desk.
+// team's data keys (keys/key-ring.ts) before it leaves the desk.
 import type pg from 'pg';
-import { auditSealer } from '../../journal/audit-chain.ts';
 import type { Journal, JournalRepositories } from '../../journal/interface.ts';
-import { personalCipher } from '../../journal/personal.ts';
 import { type Clock, systemClock } from '../../journal/time.ts';
+import { loadTeamKeys, type TeamKeys } from '../keys/key-ring.ts';
 import { checkTeamSchema, TEAM_LATEST_VERSION } from '../store/migrations/index.ts';
 import { teamAuditRepository } from './audit.ts';
 import { teamCustomersRepository } from './customers.ts';
@@ -23,8 +22,10 @@ import { gated, teamUnits } from './units.ts';
 export interface TeamJournalOptions {
   /** The reviewer's pool on the team store; its owner closes it. */
   pool: pg.Pool;
-  /** The team data key (32 bytes): seals personal data for the team store. */
+  /** The team key (32 bytes): opens the data keys that seal personal data for the team store. */
   teamKey: Buffer;
+  /** The team's keys, when the caller read them already (the runtime does); else read here. */
+  keys?: TeamKeys;
   /** This desk's own journal. */
   local: Journal;
   clock?: Clock;
@@ -65,14 +66,14 @@ function compose(team: TeamRepositoryContext, local: JournalRepositories): Journ
 export async function openTeamJournal({
   pool,
   teamKey,
+  keys,
   local,
   clock = systemClock,
   onCommitted,
   storeChecked = false,
 }: TeamJournalOptions): Promise<Journal> {
-  const cipher = personalCipher(teamKey);
-  const sealer = auditSealer(teamKey);
   if (!storeChecked) await checkTeamSchema(pool);
+  const { cipher, sealer } = keys ?? (await loadTeamKeys(pool, teamKey));
   const context = (db: TeamDb): TeamRepositoryContext => ({ db, cipher, sealer, clock });
   const units = teamUnits({ pool, local, onCommitted, compose: (db, repos) => compose(context(db), repos) });
   // What the store refused or could not answer reaches the desk in words (a removed reviewer's, say).

@@ -41,7 +41,11 @@ export function parseRows(rows: unknown[]): TeamOutboxRow[] {
   return rows.map((row) => TeamOutboxRowSchema.parse(row));
 }
 
-const formPlace = (draftId: string): PersonalPlace => ({ table: 'drafts', id: draftId, column: 'form' });
+export const formPlace = (draftId: string): PersonalPlace => ({
+  table: 'drafts',
+  id: draftId,
+  column: 'form',
+});
 
 export function sealForm(cipher: PersonalCipher, draftId: string, form: CustomerForm): string {
   return cipher.seal(formPlace(draftId), JSON.stringify(form));

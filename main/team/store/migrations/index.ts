@@ -10,6 +10,7 @@ import { WEBHOOK_SECRETS } from './05-webhook-secrets.ts';
 import { AUDIT_CHAIN } from './06-audit-chain.ts';
 import { CLAIMS_ROLES } from './07-claims-roles.ts';
 import { FOUR_EYES } from './08-four-eyes.ts';
+import { TEAM_KEYS } from './09-team-keys.ts';
 import { HISTORY_IMPORT } from './10-history-import.ts';
 import {
   applyTeamMigrations,
@@ -27,6 +28,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   AUDIT_CHAIN,
   CLAIMS_ROLES,
   FOUR_EYES,
+  TEAM_KEYS,
   HISTORY_IMPORT,
 ];
 
