@@ -89,5 +89,7 @@ describe('a search finds a customer by a word of its note', () => {
     expect(ids(found)[0]).toBe(noted);
     expect(ids(found)).toHaveLength(50);
     expect(new Set(ids(found)).size).toBe(50);
-  });
+    // 2,300 customers written one by one: ~6 s on the team's PostgreSQL on a quiet machine, past the suite's 20 s
+    // bound on a loaded 2-core one (it failed there); a bound, not a speed, so a wider one.
+  }, 60_000);
 });

@@ -102,7 +102,9 @@ describe('the queue in other orders, with filters', () => {
   });
 });
 
-describe('the queue at scale', () => {
+// Thousands of customers written one by one: seconds on the team's PostgreSQL on a quiet machine, past the
+// suite's 20 s bound on a loaded 2-core one (it failed there); a bound, not a speed, so a wider one.
+describe('the queue at scale', { timeout: 60_000 }, () => {
   async function crowd(count: number, name: (i: number) => string): Promise<Journal> {
     const journal = await openTestJournal();
     await journal.transaction(async (tx) => {
