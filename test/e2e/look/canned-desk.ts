@@ -133,6 +133,11 @@ const WORLD: Partial<Handlers> = {
     problem: null,
   }),
   'team.status': () => ({ mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: false }),
+  // A solo desk: nothing ever waits for a second reviewer's approval.
+  'approvals.forCase': () => ({ approval: null }),
+  'approvals.list': () => [],
+  // What joining a team would bring of this solo desk's history (Settings → Team's offer).
+  'team.historyOffer': () => ({ notes: 4, auditEntries: 27, customers: 11, drafts: 0 }),
   // A solo desk: its reviewer is their own lead and nothing is claimed, so no claim shows on any screen.
   'team.me': () => ({
     mode: 'solo',
