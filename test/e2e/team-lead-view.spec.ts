@@ -6,33 +6,12 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runBrowserMode } from '../../main/browser/main.ts';
-import { setReviewerRole } from '../../main/team/admin/roles.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
 import { createThroughDraft, person } from './drafts-helpers.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { teamWithALead } from './support/team-with-a-lead.ts';
 
-let cluster: PgCluster;
-let rig: TeamRig;
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  cluster = await startPgCluster();
-  rig = await startTeamRig(await cluster.createDatabase('vetted_lead_view_e2e'));
-  const admin = new pg.Client({ connectionString: rig.adminUrl });
-  await admin.connect();
-  try {
-    await setReviewerRole(admin, { name: rig.reviewers.alice.login, role: 'lead', keyFile: rig.keyFile });
-  } finally {
-    await admin.end();
-  }
-});
-
-test.afterAll(async () => {
-  await rig?.close();
-  await cluster?.stop();
-});
+const team = teamWithALead('vetted_lead_view_e2e');
 
 const navigation = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const teamScreen = (page: Page) => page.getByRole('region', { name: 'Team' });
@@ -42,7 +21,7 @@ const reviewerRow = (page: Page, login: string) =>
     .getByRole('row', { name: new RegExp(login) });
 
 async function customerIdOf(email: string): Promise<string> {
-  const db = new pg.Client({ connectionString: rig.adminUrl });
+  const db = new pg.Client({ connectionString: team.rig.adminUrl });
   await db.connect();
   try {
     // The outbox names the customer it created; the form itself is sealed, so find it by the draft's outcome.
@@ -76,11 +55,15 @@ async function looks(page: Page, name: string) {
 
 test('a lead watches the team on the Team screen; a reviewer is told it is a lead’s', async ({ browser }) => {
   test.setTimeout(180_000);
-  const deskA = await runBrowserMode({ port: 0, dataDir: await rig.deskDir('alice'), writeLog: () => {} });
-  const deskB = await runBrowserMode({ port: 0, dataDir: await rig.deskDir('bob'), writeLog: () => {} });
+  const deskA = await runBrowserMode({
+    port: 0,
+    dataDir: await team.rig.deskDir('alice'),
+    writeLog: () => {},
+  });
+  const deskB = await runBrowserMode({ port: 0, dataDir: await team.rig.deskDir('bob'), writeLog: () => {} });
   const a = await (await browser.newContext()).newPage();
   const b = await (await browser.newContext()).newPage();
-  const bob = rig.reviewers.bob.login;
+  const bob = team.rig.reviewers.bob.login;
   try {
     await a.goto(deskA.launchUrl);
     await b.goto(deskB.launchUrl);
@@ -99,9 +82,9 @@ test('a lead watches the team on the Team screen; a reviewer is told it is a lea
     await navigation(a).getByRole('button', { name: 'Team' }).click();
     await expect(navigation(a).getByRole('button', { name: 'Team' })).toHaveAttribute('aria-current', 'page');
     const online = teamScreen(a).getByRole('list', { name: 'Online now' });
-    await expect(online.getByRole('listitem').filter({ hasText: rig.reviewers.alice.login })).toContainText(
-      '(you)',
-    );
+    await expect(
+      online.getByRole('listitem').filter({ hasText: team.rig.reviewers.alice.login }),
+    ).toContainText('(you)');
     await expect(online.getByRole('listitem').filter({ hasText: bob })).toBeVisible({ timeout: 20_000 });
     await expect(reviewerRow(a, bob).getByRole('cell').nth(1)).toHaveText('Online');
     await expect(reviewerRow(a, bob).getByRole('cell').nth(2)).toHaveText('0');
