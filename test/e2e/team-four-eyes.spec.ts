@@ -28,14 +28,26 @@ test('a retry waits for a second pair of eyes, then leaves once approved', async
   try {
     await a.goto(deskA.launchUrl);
     await b.goto(deskB.launchUrl);
-    // Alice, a lead, turns four eyes on for retries (the team setting; Settings has no form for it yet).
-    await a.evaluate(async () => {
-      type Bridge = { team: { updateSettings(patch: unknown): Promise<{ ok: boolean }> } };
-      const answer = await (globalThis as unknown as { vetted: Bridge }).vetted.team.updateSettings({
-        fourEyes: { retry: true, exportNames: false, expiryHours: 24 },
-      });
-      if (!answer.ok) throw new Error('four eyes not turned on');
+    // Alice, a lead, turns four eyes on for retries in Settings → Team; Bob reads the setting, not his to change.
+    await a.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+    const retryNeedsApproval = a.getByRole('checkbox', {
+      name: 'The one-time retry (it carries the full SSN)',
     });
+    await retryNeedsApproval.check();
+    await a.getByRole('button', { name: 'Save team settings' }).click();
+    await expect(a.getByText('Team settings saved.')).toBeVisible();
+    await a.locator('section.team-settings').scrollIntoViewIfNeeded();
+    await a.screenshot({ path: `${SHOTS}/settings-team-lead-1280x800-light.png` });
+    await expectNoAxeViolations(a, { include: 'section.team', screen: 'Settings → Team: four eyes (lead)' });
+    await b.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+    await expect(
+      b.getByRole('checkbox', { name: 'The one-time retry (it carries the full SSN)' }),
+    ).toBeChecked();
+    await expect(
+      b.getByRole('checkbox', { name: 'The one-time retry (it carries the full SSN)' }),
+    ).toBeDisabled();
+    await a.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Queue' }).click();
+    await b.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Queue' }).click();
 
     // Bob prepares the retry: it waits, nothing is sent.
     const who = person('retry', 'Quennell');

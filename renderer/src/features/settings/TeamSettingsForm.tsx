@@ -1,48 +1,74 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { VettedError } from '../../../../contract/errors.ts';
-import { TeamSettingsSchema } from '../../../../contract/roles.ts';
+import { type TeamSettings, TeamSettingsSchema } from '../../../../contract/roles.ts';
 import { api } from '../../api.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { LeadOnly } from '../claims/LeadOnly.tsx';
 import { useTeamMe } from '../claims/team-me-store.ts';
 
-const minutesRule = TeamSettingsSchema.shape.claimIdleMinutes;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The form's values: numbers as typed, checked against the contract on saving. */
+interface Draft {
+  claimIdleMinutes: string;
+  retry: boolean;
+  exportNames: boolean;
+  expiryHours: string;
+}
+
+const draftOf = (settings: TeamSettings): Draft => ({
+  claimIdleMinutes: String(settings.claimIdleMinutes),
+  retry: settings.fourEyes.retry,
+  exportNames: settings.fourEyes.exportNames,
+  expiryHours: String(settings.fourEyes.expiryHours),
+});
 
 /** The team's own settings (the store's, shared by every desk): a lead changes them, a reviewer reads them. */
 export function TeamSettingsForm() {
   const me = useTeamMe();
   const id = useId();
-  const [minutes, setMinutes] = useState<string | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     api.team
       .settings()
-      .then((settings) => setMinutes(String(settings.claimIdleMinutes)))
+      .then((settings) => setDraft(draftOf(settings)))
       .catch((failure: unknown) => setError(`The team’s settings could not be read: ${messageOf(failure)}`));
   }, []);
   const lead = me?.can.changeTeamSettings === true;
+  const change = (patch: Partial<Draft>) =>
+    setDraft((current) => (current ? { ...current, ...patch } : current));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!draft) return;
     setSaved('');
-    const checked = minutesRule.safeParse(Number(minutes));
-    if (!checked.success) return setError('A whole number of minutes, from 1 to 1440.');
+    const checked = TeamSettingsSchema.safeParse({
+      claimIdleMinutes: Number(draft.claimIdleMinutes),
+      fourEyes: {
+        retry: draft.retry,
+        exportNames: draft.exportNames,
+        expiryHours: Number(draft.expiryHours),
+      },
+    });
+    if (!checked.success) {
+      const field = checked.error.issues[0]?.path.at(-1);
+      return setError(
+        field === 'expiryHours'
+          ? 'A request expires after a whole number of hours, from 1 to 720.'
+          : 'A whole number of minutes, from 1 to 1440.',
+      );
+    }
     setBusy(true);
     setError(null);
     try {
-      const settings = await api.team.updateSettings({ claimIdleMinutes: checked.data });
-      setMinutes(String(settings.claimIdleMinutes));
+      setDraft(draftOf(await api.team.updateSettings(checked.data)));
       setSaved('Team settings saved.');
     } catch (failure) {
-      setError(
-        failure instanceof VettedError
-          ? (failure.fields['/claimIdleMinutes'] ?? failure.message)
-          : messageOf(failure),
-      );
+      setError(failure instanceof VettedError ? failure.message : messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -51,7 +77,7 @@ export function TeamSettingsForm() {
   return (
     <section aria-labelledby={`${id}-title`} className="team-settings">
       <h4 id={`${id}-title`}>Team settings</h4>
-      {minutes === null ? (
+      {draft === null ? (
         error ? (
           <p role="alert">{error}</p>
         ) : (
@@ -62,7 +88,6 @@ export function TeamSettingsForm() {
           <Field
             label="Claim idle time (minutes)"
             hint="A case’s claim ends after this long without an action by its holder; the audit log records it."
-            error={error ?? undefined}
           >
             {(control) => (
               <input
@@ -71,11 +96,49 @@ export function TeamSettingsForm() {
                 min={1}
                 max={1440}
                 readOnly={!lead}
-                value={minutes}
-                onChange={(event) => setMinutes(event.target.value)}
+                value={draft.claimIdleMinutes}
+                onChange={(event) => change({ claimIdleMinutes: event.target.value })}
               />
             )}
           </Field>
+          <fieldset className="four-eyes-settings">
+            <legend>Four eyes: a lead other than the maker approves before it leaves</legend>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.retry}
+                disabled={!lead}
+                onChange={(event) => change({ retry: event.target.checked })}
+              />{' '}
+              The one-time retry (it carries the full SSN)
+            </label>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.exportNames}
+                disabled={!lead}
+                onChange={(event) => change({ exportNames: event.target.checked })}
+              />{' '}
+              The export with names
+            </label>
+            <Field
+              label="A request expires after (hours)"
+              hint="Its sealed details are deleted from the store then."
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  min={1}
+                  max={720}
+                  readOnly={!lead}
+                  value={draft.expiryHours}
+                  onChange={(event) => change({ expiryHours: event.target.value })}
+                />
+              )}
+            </Field>
+          </fieldset>
+          {error && <p role="alert">{error}</p>}
           {lead ? (
             <div className="actions">
               <Button type="submit" disabled={busy}>
