@@ -93,8 +93,22 @@ test('after a rotation a joined desk says the team key changed and how to get it
   await d.membership.join(joinCode, password);
   const unused = await codeFor(store, 'join-code', name);
 
-  const rotated = await runTeam('rotate-key', '--database', store.url, '--key-file', store.keyFile);
+  // --join-codes: a fresh code for every login of the team, carrying the new key.
+  const rotated = await runTeam(
+    'rotate-key',
+    '--database',
+    store.url,
+    '--key-file',
+    store.keyFile,
+    '--join-codes',
+    '--sslmode',
+    'disable',
+  );
   expect(rotated, rotated.err).toMatchObject({ code: 0 });
+  const rotationCode = new RegExp(`JOIN CODE for ${name} \\(one use[^)]*\\):\\n(vetted-join-2\\.\\S+)`).exec(
+    rotated.out,
+  )?.[1];
+  expect(rotationCode).toBeDefined();
   const status = await d.membership.status();
   expect(status).toMatchObject({ mode: 'team', store: 'refused' });
   expect(status.problem).toMatch(
@@ -108,7 +122,10 @@ test('after a rotation a joined desk says the team key changed and how to get it
   expect((await refusal(other.membership.join(unused.joinCode, password))).code).toBe('TeamKeyChanged');
 
   await d.membership.leave();
+  expect(await d.membership.join(rotationCode as string, password)).toMatchObject({ store: 'connected' });
+  expect((await d.membership.status()).problem).toBeUndefined();
+  // Used: join-code NAME makes another, as ever.
+  await d.membership.leave();
   const fresh = await codeFor(store, 'join-code', name);
   expect(await d.membership.join(fresh.joinCode, password)).toMatchObject({ store: 'connected' });
-  expect((await d.membership.status()).problem).toBeUndefined();
 });

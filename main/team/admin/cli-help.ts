@@ -74,12 +74,15 @@ chain, sealed with the team key: --key-file is the file init wrote (the store re
 not in the chain).
 `,
   'rotate-key': `Usage: npm run team -- rotate-key --database URL --key-file FILE [--reseal] [--batch N]
+         [--join-codes [--sslmode verify-full|disable] [--ca CA.pem]]
 
 Makes a new team key and writes it over FILE (first to FILE.new, moved over FILE once the store has
 committed: an interrupted rotation is finished by running the command again). The store's data keys are
 re-wrapped under it, new data is sealed with a new data key, and the old team key no longer opens the
 store's keys; unused join codes stop working. Desks that hold the old key say so and need a new join code
 (join-code NAME for each current reviewer and the hub).
+  --join-codes  then print a fresh one-use join code for each current reviewer and the hub, carrying the new
+              key (the options are join-code's); hand each over privately, as join-code's.
   --reseal    then re-encrypt every sealed value under the new data key, N rows per transaction (--batch,
               default 500) while desks keep working, and delete the old data keys: a copy of the store
               taken afterwards cannot be opened with the old team key. Resume an interrupted one with reseal.

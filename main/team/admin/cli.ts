@@ -44,6 +44,7 @@ const OPTIONS = {
   file: { type: 'string' },
   head: { type: 'string' },
   reseal: { type: 'boolean' },
+  'join-codes': { type: 'boolean' },
   batch: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -211,6 +212,7 @@ async function runCommand(
             ? resealedText(rotation.resealed)
             : 'Run reseal (or rotate-key --reseal next time) so that copies of the store taken from now on cannot be opened with the old key.\n'),
       );
+      if (values['join-codes']) await freshCodesForEveryone(client, command, values, admin, io);
       return;
     }
     case 'status':
@@ -259,6 +261,23 @@ export const NO_TLS_WARNING =
  * (sslmode=verify-full, its sslrootcert) unless --sslmode says otherwise. A URL that does not ask for TLS is
  * not taken as a choice to go without: the administrator says so with --sslmode disable.
  */
+/** After a rotation: a fresh join code, carrying the new key, for every login of the team (reviewers, hubs). */
+async function freshCodesForEveryone(
+  client: pg.Client,
+  command: string,
+  values: Values,
+  admin: AdminUrl,
+  io: TeamCliIo,
+): Promise<void> {
+  const { rows } = await client.query<{ login: string }>('SELECT login FROM vetted.team_reviewers()');
+  for (const { login } of rows) {
+    const { joinCode } = await reviewerJoinCode(client, reviewerOptions(command, login, values, admin));
+    io.out(
+      `\nJOIN CODE for ${login} (one use within ${JOIN_CODE_DAYS} days; hand it over privately):\n${joinCode}\n`,
+    );
+  }
+}
+
 function reviewerOptions(command: string, name: string, values: Values, admin: AdminUrl): AddReviewerOptions {
   const keyFile = values['key-file'];
   if (!keyFile) throw new TeamAdminError(`${command} needs --key-file FILE (the file init wrote).`);
