@@ -85,22 +85,14 @@ export function TeamSettingsForm() {
         )
       ) : (
         <form aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
-          <Field
+          <NumberSetting
             label="Claim idle time (minutes)"
             hint="A case’s claim ends after this long without an action by its holder; the audit log records it."
-          >
-            {(control) => (
-              <input
-                {...control}
-                type="number"
-                min={1}
-                max={1440}
-                readOnly={!lead}
-                value={draft.claimIdleMinutes}
-                onChange={(event) => change({ claimIdleMinutes: event.target.value })}
-              />
-            )}
-          </Field>
+            range={[1, 1440]}
+            readOnly={!lead}
+            value={draft.claimIdleMinutes}
+            onChange={(claimIdleMinutes) => change({ claimIdleMinutes })}
+          />
           <fieldset className="four-eyes-settings">
             <legend>Four eyes: a lead other than the maker approves before it leaves</legend>
             <label className="checkbox">
@@ -121,22 +113,14 @@ export function TeamSettingsForm() {
               />{' '}
               The export with names
             </label>
-            <Field
+            <NumberSetting
               label="A request expires after (hours)"
               hint="Its sealed details are deleted from the store then."
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  type="number"
-                  min={1}
-                  max={720}
-                  readOnly={!lead}
-                  value={draft.expiryHours}
-                  onChange={(event) => change({ expiryHours: event.target.value })}
-                />
-              )}
-            </Field>
+              range={[1, 720]}
+              readOnly={!lead}
+              value={draft.expiryHours}
+              onChange={(expiryHours) => change({ expiryHours })}
+            />
           </fieldset>
           {error && <p role="alert">{error}</p>}
           {lead ? (
@@ -152,5 +136,31 @@ export function TeamSettingsForm() {
         </form>
       )}
     </section>
+  );
+}
+
+/** A whole number the team sets, as typed (checked against the contract when saved). */
+function NumberSetting(props: {
+  label: string;
+  hint: string;
+  range: [number, number];
+  readOnly: boolean;
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          min={props.range[0]}
+          max={props.range[1]}
+          readOnly={props.readOnly}
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+    </Field>
   );
 }
