@@ -5,12 +5,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Approvals } from '../../main/approvals/approvals.ts';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
 import { systemClock } from '../../main/journal/time.ts';
 import { approvalStore } from '../../main/team/approvals/approval-store.ts';
 import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
 import { teamSettings } from '../../main/team/claims/team-roles.ts';
+import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import { type ClaimsReviewer, type ClaimsTeam, claimsTeam } from './claims-support.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
@@ -19,16 +18,18 @@ const FORM = { firstName: 'Ottoline', lastName: 'Brandywine', tin: SSN, type: 'p
 
 /** A desk's four eyes as the reviewer's desk runs it; it sweeps only when the test says. */
 function approvalsOf(reviewer: ClaimsReviewer): Approvals & { sweep(): Promise<number> } {
+  // The store's current data key and audit key, as a desk's runtime holds them (envelope keys).
+  const keys = keysOf.get(reviewer) as TeamKeys;
   const store = approvalStore({
     pool: reviewer.pool,
     target: reviewer.connection,
-    sealer: auditSealer(reviewer.teamKey),
+    sealer: keys.sealer,
     clock: systemClock,
   });
   const approvals = teamApprovals({
     store,
     settings: teamSettings(reviewer.store),
-    cipher: personalCipher(reviewer.teamKey),
+    cipher: keys.cipher,
     listen: () => async () => undefined,
     log: { warn: () => undefined } as never,
     every: () => () => undefined,
@@ -41,10 +42,13 @@ let ana: ClaimsReviewer;
 let lee: ClaimsReviewer;
 let kim: ClaimsReviewer;
 let customers: string[];
+const keysOf = new Map<ClaimsReviewer, TeamKeys>();
 
 beforeAll(async () => {
   team = await claimsTeam();
   [ana, lee, kim] = [await team.reviewer('ana'), await team.reviewer('lee'), await team.reviewer('kim')];
+  for (const reviewer of [ana, lee, kim])
+    keysOf.set(reviewer, await loadTeamKeys(reviewer.pool, reviewer.teamKey));
   await team.setRole(lee.name, 'lead');
   await team.setRole(kim.name, 'lead');
   customers = await team.addCustomers(8, 'retry');

@@ -8,13 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
 import { bringHistory } from '../../main/team/history/bring.ts';
 import { keepTeamCopy } from '../../main/team/history/keep.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { appendAuditEntry } from '../../main/team/journal/audit.ts';
+import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
 import { customersWithEmail, quickClient, validForm } from '../drafts/helpers.ts';
@@ -68,16 +67,21 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const bring = (afterBatch?: (batches: number) => void) =>
-  bringHistory({
+/** The store's current data key and audit key, as the joining desk unwraps them (envelope keys). */
+const storeKeys = () => loadTeamKeys(pool, code.teamKey);
+
+const bring = async (afterBatch?: (batches: number) => void) => {
+  const { cipher, sealer } = await storeKeys();
+  return bringHistory({
     local,
     pool,
-    cipher: personalCipher(code.teamKey),
-    sealer: auditSealer(code.teamKey),
+    cipher,
+    sealer,
     clock: () => new Date(),
     batch: 2,
     ...(afterBatch ? { afterBatch } : {}),
   });
+};
 
 const count = async (sql: string) => Number((await admin.query<{ n: string }>(sql)).rows[0]?.n);
 
@@ -135,8 +139,9 @@ test('the brought drafts reach the service exactly once (the hub sends them)', a
 }, 60_000);
 
 test('leaving keeps this reviewer’s team entries on the desk, once, and not those it brought', async () => {
+  const { sealer } = await storeKeys();
   await inTransaction(pool, (client) =>
-    appendAuditEntry(client, auditSealer(code.teamKey), {
+    appendAuditEntry(client, sealer, {
       at: new Date().toISOString(),
       action: 'customer.open',
       customerId: 'solo-1',
