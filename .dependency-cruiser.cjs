@@ -26,7 +26,7 @@ const MAIN_LAYERS = [
     'approvals/',
     'settings/',
   ],
-  ['feature\\.ts'], // what every feature is built from
+  ['feature\\.ts', 'teamwork/'], // what every feature is built from; the teamwork interfaces (claims, roles, approvals)
   ['reconcile/', 'connection/'], // the journal kept in line with the service; the live connection to it
   ['failures\\.ts'], // the one vocabulary of failure, in words
   ['journal/', 'service/'],

@@ -10,11 +10,11 @@ import { CustomerFormSchema } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamMe } from '../../contract/roles.ts';
 import { exportQueue } from '../case/queue-export.ts';
-import { type Roles, requireLead } from '../claims/claims.ts';
 import type { OneTimeRetry } from '../drafts/one-time-retry.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { describeError } from '../log/logger.ts';
-import type { Approvals, StoredApproval } from './approvals.ts';
+import type { Approvals, StoredApproval } from '../teamwork/approvals.ts';
+import { type Roles, requireLead } from '../teamwork/claims.ts';
 import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from './what-is-sent.ts';
 
 type ApprovalChannel =

@@ -1,12 +1,12 @@
 // The case panel's channels (timeline, notes, stored document images), the Audit screen and the exports.
 import type { CaseChannel } from '../../contract/case.ts';
 import { DeskError } from '../../contract/errors.ts';
-import type { Approvals } from '../approvals/approvals.ts';
-import { type Roles, requireLead } from '../claims/claims.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { firstLine, queueRowOf } from '../reconcile/queue-row.ts';
 import type { Handlers } from '../serve.ts';
+import type { Approvals } from '../teamwork/approvals.ts';
+import { type Roles, requireLead } from '../teamwork/claims.ts';
 import { auditWindow, exportAudit } from './audit-log.ts';
 import { exportQueue } from './queue-export.ts';
 import { customerTimeline } from './timeline.ts';

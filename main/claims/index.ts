@@ -8,7 +8,7 @@ import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { dueBefore } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
-import { requireLead, type Teamwork } from './claims.ts';
+import { requireLead, type Teamwork } from '../teamwork/claims.ts';
 
 type ClaimsChannel =
   | 'claims.get'

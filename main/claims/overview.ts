@@ -4,7 +4,7 @@
 // words before the store is asked.
 import type { DeskContext, Feature } from '../feature.ts';
 import { dueBefore } from '../journal/index.ts';
-import { type Roles, requireLead, type TeamOverviewSource } from './claims.ts';
+import { type Roles, requireLead, type TeamOverviewSource } from '../teamwork/claims.ts';
 
 export interface TeamOverviewFeatureOptions {
   overview: TeamOverviewSource;

@@ -15,7 +15,6 @@ import type {
   UploadInput,
 } from '../../contract/documents.ts';
 import { DeskError } from '../../contract/errors.ts';
-import type { Claims } from '../claims/claims.ts';
 import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
@@ -23,6 +22,7 @@ import { describeError } from '../log/logger.ts';
 import { documentSummary } from '../reconcile/reconciler.ts';
 import type { Handlers } from '../serve.ts';
 import { type Document, ServiceError } from '../service/index.ts';
+import type { Claims } from '../teamwork/claims.ts';
 import { customerActions } from './actions.ts';
 
 // Upload ids remembered after the fact (cancels that came first, uploads that ended), by count:

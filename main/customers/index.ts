@@ -5,7 +5,6 @@ import {
   reportedFieldLabel,
 } from '../../contract/customers.ts';
 import { DeskError } from '../../contract/errors.ts';
-import type { Approvals } from '../approvals/approvals.ts';
 import type { EventHub } from '../event-hub.ts';
 import { REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
@@ -14,6 +13,7 @@ import type { ReconcileDuty } from '../reconcile/duty.ts';
 import { queueRowOf } from '../reconcile/queue-row.ts';
 import type { Handlers } from '../serve.ts';
 import { inBackground } from '../service/index.ts';
+import type { Approvals } from '../teamwork/approvals.ts';
 import { customerActions } from './actions.ts';
 
 type CustomerChannels =

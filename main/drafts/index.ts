@@ -7,13 +7,13 @@ import type {
 } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { ServiceStatus } from '../../contract/settings.ts';
-import type { Approvals } from '../approvals/approvals.ts';
-import type { Claims } from '../claims/claims.ts';
 import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
 import type { Handlers } from '../serve.ts';
+import type { Approvals } from '../teamwork/approvals.ts';
+import type { Claims } from '../teamwork/claims.ts';
 import type { DraftDestinationFactory } from './destination.ts';
 import { createOneTimeRetry, type OneTimeRetry } from './one-time-retry.ts';
 import { createOutbox, isEditable } from './outbox/index.ts';

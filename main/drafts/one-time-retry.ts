@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CustomerInput, validateCustomerRetry } from '../../contract/customer-rules.ts';
 import type { CustomerForm, RetryOutcome, RetryPrefill, RetryWaiting } from '../../contract/drafts.ts';
-import type { Approvals } from '../approvals/approvals.ts';
-import type { Claims } from '../claims/claims.ts';
 import { customerActions } from '../customers/actions.ts';
 import { oneTimeRetryFailure, refusal, serviceFieldErrors } from '../failures.ts';
 import type { Journal, JournalCustomer, JournalRepositories } from '../journal/index.ts';
@@ -19,6 +17,8 @@ import {
   type ServiceClient,
   ServiceError,
 } from '../service/index.ts';
+import type { Approvals } from '../teamwork/approvals.ts';
+import type { Claims } from '../teamwork/claims.ts';
 import { customerBody, personalData } from './form.ts';
 
 export interface OneTimeRetryOptions {

@@ -1,7 +1,7 @@
-import type { Claims } from '../claims/claims.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { dueBefore } from '../journal/index.ts';
 import { withLatestNotes } from '../reconcile/queue-row.ts';
+import type { Claims } from '../teamwork/claims.ts';
 import { overdueWatch } from './overdue.ts';
 
 type QueueChannels = 'queue.window' | 'queue.overdue';

@@ -1,12 +1,13 @@
 // What differs between a solo desk and a team desk, as one interface per concern. The composition
 // (main/compose/) picks the implementations once, when it builds the desk: this folder's local one, or
 // team mode's (main/team/desk-variant.ts). Features take the parts they need and never ask which mode runs.
-import type { Approvals } from '../approvals/approvals.ts';
-import type { Teamwork } from '../claims/claims.ts';
+
 import type { DraftDestinationFactory } from '../drafts/destination.ts';
 import type { DeskContext } from '../feature.ts';
 import type { Journal, SqliteJournal } from '../journal/index.ts';
 import type { ReconcileDuty } from '../reconcile/duty.ts';
+import type { Approvals } from '../teamwork/approvals.ts';
+import type { Teamwork } from '../teamwork/claims.ts';
 import type { DeskWebhooks } from '../webhooks/index.ts';
 
 export interface DeskVariant {

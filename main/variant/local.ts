@@ -2,13 +2,13 @@
 // one reviewer holds every case and is their own lead: no claims, no roles, no team settings.
 import path from 'node:path';
 import { allowedTo } from '../../contract/roles.ts';
-import type { Approvals } from '../approvals/approvals.ts';
-import type { Claims, Teamwork } from '../claims/claims.ts';
 import type { SettingsStore } from '../config/settings-store.ts';
 import type { DraftDestination, LocalOutbox } from '../drafts/destination.ts';
 import { refusal } from '../failures.ts';
 import { type Journal, openJournal } from '../journal/index.ts';
 import { osUserName } from '../os-user.ts';
+import type { Approvals } from '../teamwork/approvals.ts';
+import type { Claims, Teamwork } from '../teamwork/claims.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
 import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { DeskVariant } from './index.ts';

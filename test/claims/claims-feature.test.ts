@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClaimNotice } from '../../contract/claims.ts';
 import { allowedTo, type TeamMe } from '../../contract/roles.ts';
-import type { ClaimListener, Claims, Teamwork } from '../../main/claims/claims.ts';
 import { claimsFeature } from '../../main/claims/index.ts';
 import { createEventHub } from '../../main/event-hub.ts';
 import type { DeskContext } from '../../main/feature.ts';
 import { createLogger } from '../../main/log/logger.ts';
+import type { ClaimListener, Claims, Teamwork } from '../../main/teamwork/claims.ts';
 
 const CUSTOMER = randomUUID();
 

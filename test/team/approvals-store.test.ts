@@ -4,12 +4,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Approvals } from '../../main/approvals/approvals.ts';
 import { systemClock } from '../../main/journal/time.ts';
 import { approvalStore } from '../../main/team/approvals/approval-store.ts';
 import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
 import { teamSettings } from '../../main/team/claims/team-roles.ts';
 import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
+import type { Approvals } from '../../main/teamwork/approvals.ts';
 import { type ClaimsReviewer, type ClaimsTeam, claimsTeam } from './claims-support.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';

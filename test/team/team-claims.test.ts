@@ -4,7 +4,6 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CaseClaim, ClaimNotice } from '../../contract/claims.ts';
-import type { Claims } from '../../main/claims/claims.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log/logger.ts';
@@ -12,6 +11,7 @@ import { noticeFor, SWEEP_EVERY_MS, teamClaims } from '../../main/team/claims/te
 import { startReplication } from '../../main/team/journal/replication.ts';
 import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
 import { teamClientConfig } from '../../main/team/store/pool.ts';
+import type { Claims } from '../../main/teamwork/claims.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { writeCustomer } from '../support/team-changes.ts';

@@ -4,10 +4,10 @@
 // the store's clock decides, the first desk to sweep one audits its expiry and deletes its payload.
 import { randomUUID } from 'node:crypto';
 import type { ApprovalKind } from '../../../contract/approvals.ts';
-import type { Approvals, StoredApproval } from '../../approvals/approvals.ts';
-import type { TeamSettingsAccess } from '../../claims/claims.ts';
 import type { PersonalCipher, PersonalPlace } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import type { Approvals, StoredApproval } from '../../teamwork/approvals.ts';
+import type { TeamSettingsAccess } from '../../teamwork/claims.ts';
 import type { ApprovalRow, ApprovalStore } from './approval-store.ts';
 
 /** How often a desk sweeps expired approvals: an expiry is hours, a minute late is on time. */

@@ -4,12 +4,12 @@
 // holds it (read-your-writes, as the team journal's writes do). Idle claims are swept now and then by every
 // desk: the store's clock decides, and the first desk to sweep one audits its expiry.
 import type { Claim, ClaimNotice } from '../../../contract/claims.ts';
-import type { Claims } from '../../claims/claims.ts';
 import { refusal } from '../../failures.ts';
 import { type ClaimChange, claimNotePlace, type LocalClaim } from '../../journal/claims.ts';
 import type { SqliteJournal } from '../../journal/index.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import type { Claims } from '../../teamwork/claims.ts';
 import type { Replication } from '../journal/replication.ts';
 import type { ClaimOutcome, ClaimStore } from './claim-store.ts';
 

@@ -17,7 +17,7 @@ import {
   type TeamMemberFigures,
   type TeamOverview,
 } from '../../../contract/team-overview.ts';
-import type { OverviewAsk, TeamOverviewSource } from '../../claims/claims.ts';
+import type { OverviewAsk, TeamOverviewSource } from '../../teamwork/claims.ts';
 import { PgTime, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';

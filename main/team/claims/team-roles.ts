@@ -2,7 +2,7 @@
 // the settings too. A lead's change to a setting goes through the store's function, which checks the role
 // again; the claim store appends its audit entry in the same transaction.
 import { allowedTo, type TeamSettings, TeamSettingsSchema } from '../../../contract/roles.ts';
-import type { Roles, TeamSettingsAccess } from '../../claims/claims.ts';
+import type { Roles, TeamSettingsAccess } from '../../teamwork/claims.ts';
 import { type ClaimStore, SETTING_NAMES } from './claim-store.ts';
 
 export function teamRoles(store: ClaimStore, login: string): Roles {
