@@ -26,6 +26,11 @@ afterEach(async () => {
 });
 
 /** A desk that took `count` rows, had the service create each, and recorded them created: then it died. */
+
+/** The dead desk's drainer records that the service created `customerId` for this outbox row. */
+const recordCreated = (r: Awaited<ReturnType<typeof teamOutboxRig>>, key: string, customerId: string) =>
+  recordOutcome(r.pool, key, 'dead-desk', { kind: 'created', customerId }, r.audit);
+
 async function diedAfterRecording(r: TeamOutboxRig, count: number) {
   const ids = await r.drafts(count);
   await submitToTeam({ local: r.local, pool: r.pool, cipher: r.cipher, ids, today: new Date() });
@@ -43,16 +48,7 @@ async function diedAfterRecording(r: TeamOutboxRig, count: number) {
     /** Records the `at`th created, as long ago as the repair's grace and more: the dead desk had its chance. */
     async record(at: number) {
       const { row, customer } = created[at]!;
-      await recordOutcome(
-        r.pool,
-        row.idempotency_key,
-        'dead-desk',
-        {
-          kind: 'created',
-          customerId: customer.id,
-        },
-        r.audit,
-      );
+      await recordCreated(r, row.idempotency_key, customer.id);
       await r.pool.query(
         `UPDATE vetted.team_outbox SET finished_at = now() - make_interval(secs => $2) WHERE idempotency_key = $1`,
         [row.idempotency_key, REPAIR_GRACE_SECONDS + 1],
@@ -111,16 +107,7 @@ test('a row recorded within the grace is left to the drainer that recorded it wh
   const recorder = await aliveAs(r.url, 'dead-desk');
   const dead = await diedAfterRecording(r, 2);
   for (const { row, customer } of dead.created) {
-    await recordOutcome(
-      r.pool,
-      row.idempotency_key,
-      'dead-desk',
-      {
-        kind: 'created',
-        customerId: customer.id,
-      },
-      r.audit,
-    );
+    await recordCreated(r, row.idempotency_key, customer.id);
   }
   expect(await createdWithoutCustomer(r.pool, 10)).toEqual([]);
   // Past the grace, even a live recorder's row is another drainer's to write.
