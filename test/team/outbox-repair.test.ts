@@ -28,7 +28,7 @@ afterEach(async () => {
 /** A desk that took `count` rows, had the service create each, and recorded them created: then it died. */
 
 /** The dead desk's drainer records that the service created `customerId` for this outbox row. */
-const recordCreated = (r: Awaited<ReturnType<typeof teamOutboxRig>>, key: string, customerId: string) =>
+const recordCreated = (r: TeamOutboxRig, key: string, customerId: string) =>
   recordOutcome(r.pool, key, 'dead-desk', { kind: 'created', customerId }, r.audit);
 
 async function diedAfterRecording(r: TeamOutboxRig, count: number) {
