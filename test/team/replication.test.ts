@@ -11,6 +11,7 @@ import {
   type ReplicationOptions,
   startReplication,
 } from '../../main/team/journal/replication.ts';
+import { toPgText } from '../../main/team/journal/rows.ts';
 import { drawChange } from '../../main/team/journal/team-db.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
@@ -173,6 +174,34 @@ describe('replication from the team store', () => {
     expect(await local.replica.applyChanges(stalePage.changes)).toEqual({ lastSeq: last, customerIds: [] });
     expect(await local.customers.get('c-1')).toMatchObject({ name: 'Second Name', status: 'verified' });
     expect((await queue(local)).counts).toMatchObject({ document: 0, verified: 1 });
+  });
+
+  it('reads a page in one statement whose times and texts are what the tables give, to the millisecond', async () => {
+    const { store } = await desk();
+    await writeCustomer(store, { id: 'c-1', name: 'Exact Time' });
+    // Microseconds, as PostgreSQL's own now() writes them: the page's JSON must cut them as node-postgres does.
+    await writeStatusChange(store, {
+      customerId: 'c-1',
+      status: 'document',
+      at: '2026-03-01T09:00:00.678999Z',
+    });
+    // A status as the service may send it, written escaped as the team journal writes it (text holds no NUL).
+    await store.pool.query(
+      `UPDATE vetted.customers SET status = $1, status_since = '2026-03-02 10:11:12.345678+00'`,
+      [toPgText('needs\\review\u0000x')],
+    );
+    const page = await readChangesPage(store.pool, store.cipher, 0, 100);
+    const { rows } = await store.pool.query<{ status_since: Date }>(
+      'SELECT status_since FROM vetted.customers',
+    );
+    expect(page.changes.customers).toMatchObject([
+      { id: 'c-1', statusSince: rows[0]?.status_since.toISOString(), status: 'needs\\review\u0000x' },
+    ]);
+    expect(page.changes.customers?.[0]?.statusSince).toBe('2026-03-02T10:11:12.345Z');
+    expect(page.changes.statusHistory).toMatchObject([
+      { status: 'document', at: '2026-03-01T09:00:00.678Z' },
+    ]);
+    expect(page).toMatchObject({ more: false, changes: { through: 2 } });
   });
 
   it('refuses rows sealed with another team key, in words, applying nothing and leaking nothing', async () => {

@@ -9,7 +9,7 @@ import type { ReplicaChanges } from '../../journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CUSTOMER_COLUMNS, CustomerRowSchema, replicaCustomerOf } from './customer-row.ts';
 import { NOTE_COLUMNS, NoteRowSchema, noteOf } from './notes.ts';
-import { camelKeys, PgSeq, PgText, PgTime, PgTimeOrNull, parseRows } from './rows.ts';
+import { camelKeys, PgSeq, PgText, PgTime, PgTimeOrNull, parseRow, parseRows } from './rows.ts';
 
 /** A page of changes: `through` is the highest change number it covers; `more` if a page may follow. */
 export interface ChangesPage {
@@ -51,49 +51,120 @@ function claimOf(cipher: PersonalCipher, row: z.infer<typeof ClaimRowSchema>): R
   return { ...rest, note: note === null ? null : cipher.open(claimNotePlace(row.customer_id), note) };
 }
 
-// The page's end: the `limit`-th change number after `after` over the five tables (each read from its index
-// on seq, merged in order). A customer or retry rewritten by a later change has left this range for a later one.
-const PAGE_END = `
-SELECT max(seq) AS through, count(*)::int AS n FROM (
-  SELECT seq FROM (
-    SELECT seq FROM vetted.customers WHERE seq > $1
-    UNION ALL SELECT seq FROM vetted.status_history WHERE seq > $1
-    UNION ALL SELECT seq FROM vetted.notes WHERE seq > $1
-    UNION ALL SELECT seq FROM vetted.retries WHERE seq > $1
-    UNION ALL SELECT seq FROM vetted.claims WHERE seq > $1
-  ) AS changed ORDER BY seq LIMIT $2
-) AS page`;
+const COLUMNS = {
+  // Only what the replica keeps (not who wrote a retry, say); customers as the team journal reads them.
+  customers: CUSTOMER_COLUMNS,
+  status_history: 'seq, customer_id, status, at, source, event_id',
+  notes: NOTE_COLUMNS,
+  retries: 'seq, customer_id, used_at, outcome, released',
+  // Who holds a case, not until when: a holder's action moves the expiry without a change number.
+  claims: 'seq, customer_id, holder, since, how, changed_by, changed_at, note',
+} as const;
+
+/** Columns that are timestamptz: JSON gives them as ISO text, the row schemas take them as node-postgres gives them. */
+const TIMES = new Set([
+  'at',
+  'used_at',
+  'since',
+  'changed_at',
+  'status_since',
+  'created',
+  'last_refreshed',
+  'gone_at',
+]);
+
+/** A table's rows as the page's JSON gave them (null: none), checked as the table's own reads check them. */
+function fromJson<T>(schema: z.ZodType<T>, table: string, rows: readonly unknown[] | null): T[] {
+  const asRead = (rows ?? []).map((row) =>
+    typeof row === 'object' && row !== null
+      ? Object.fromEntries(
+          Object.entries(row).map(([key, value]) => [
+            key,
+            TIMES.has(key) && typeof value === 'string' ? new Date(value) : value,
+          ]),
+        )
+      : row,
+  );
+  return parseRows(schema, table, asRead);
+}
+
+// One statement reads the whole page, so a desk's catch-up costs the store one round trip, planned once, instead
+// of a transaction of seven (a desk catches up after every change any desk or hub commits: with fifty desks,
+// the store's CPU per change is fifty catch-ups). One statement sees one snapshot, which is all the page needs:
+// a customer rewritten between two of its parts is in this page or a later one.
+// The page's end: the `limit`-th change number after `after` over the five tables (each read from its index on
+// seq, merged in order). A customer or retry rewritten by a later change has left this range for a later one.
+// Customers that history, retries or claims refer to come along in their newest state, looked up one by one on
+// the primary key (LATERAL), never by a scan past the page's end.
+const PAGE = `
+WITH page AS (
+  SELECT max(seq) AS through, count(*)::int AS n FROM (
+    SELECT seq FROM (
+      SELECT seq FROM vetted.customers WHERE seq > $1
+      UNION ALL SELECT seq FROM vetted.status_history WHERE seq > $1
+      UNION ALL SELECT seq FROM vetted.notes WHERE seq > $1
+      UNION ALL SELECT seq FROM vetted.retries WHERE seq > $1
+      UNION ALL SELECT seq FROM vetted.claims WHERE seq > $1
+    ) AS changed ORDER BY seq LIMIT $2
+  ) AS ordered
+),
+${['status_history', 'notes', 'retries', 'claims']
+  .map((table) => `${table} AS (${inRange(table)})`)
+  .join(',\n')},
+referenced AS (
+  SELECT customer_id FROM status_history UNION SELECT customer_id FROM retries
+  UNION SELECT customer_id FROM claims
+),
+customers AS (
+  ${inRange('customers')}
+  UNION ALL
+  SELECT newer.* FROM referenced, LATERAL (
+    SELECT ${COLUMNS.customers} FROM vetted.customers
+    WHERE id = referenced.customer_id AND seq > (SELECT through FROM page)
+  ) AS newer
+)
+SELECT (SELECT through FROM page) AS through, (SELECT n FROM page) AS n,
+${Object.keys(COLUMNS)
+  .map((table) => `  (SELECT json_agg(r ORDER BY r.seq) FROM ${table} AS r) AS ${table}`)
+  .join(',\n')}`;
+
+function inRange(table: keyof typeof COLUMNS): string {
+  return `SELECT ${COLUMNS[table]} FROM vetted.${table} WHERE seq > $1 AND seq <= (SELECT through FROM page)`;
+}
+
+const Rows = z.array(z.unknown()).nullable();
+const PageRowSchema = z.object({
+  through: PgSeq.nullable(),
+  n: z.number().int().nonnegative().nullable(),
+  customers: Rows,
+  status_history: Rows,
+  notes: Rows,
+  retries: Rows,
+  claims: Rows,
+});
 
 /**
- * Reads one page of changes after `after`. Run it in one REPEATABLE READ transaction (`client` inside it), so
- * that its reads see one moment of the store. History, retries and claims need their customer locally: a customer
- * that a later change rewrote (so past this page) comes along with them, in its newest state; one at or
- * before `after` is in the replica already (every change up to `after` was applied).
+ * Reads one page of changes after `after`, in one statement (one snapshot of the store). History, retries and
+ * claims need their customer locally: a customer that a later change rewrote (so past this page) comes along
+ * with them, in its newest state; one at or before `after` is in the replica already (every change up to
+ * `after` was applied).
  */
 export async function readChangesPage(
-  client: Queryable,
+  db: Queryable,
   cipher: PersonalCipher,
   after: number,
   limit: number,
 ): Promise<ChangesPage> {
-  const end = await client.query<{ through: string | null; n: number }>(PAGE_END, [after, limit]);
-  const through = end.rows[0]?.through == null ? after : Number(end.rows[0].through);
-  const more = (end.rows[0]?.n ?? 0) >= limit;
+  const { rows: found } = await db.query(PAGE, [after, limit]);
+  const page = parseRow(PageRowSchema, 'changes', found);
+  const through = page.through ?? after;
+  const more = (page.n ?? 0) >= limit;
   if (through === after) return { changes: { through }, more: false };
-  const range = [after, through];
-  // One after another: a transaction's client runs one statement at a time.
-  const history = await rows(client, HistoryRowSchema, 'status_history', 'seq > $1 AND seq <= $2', range);
-  const notes = await rows(client, NoteRowSchema, 'notes', 'seq > $1 AND seq <= $2', range);
-  const retries = await rows(client, RetryRowSchema, 'retries', 'seq > $1 AND seq <= $2', range);
-  const claims = await rows(client, ClaimRowSchema, 'claims', 'seq > $1 AND seq <= $2', range);
-  const referenced = [...new Set([...history, ...retries, ...claims].map((row) => row.customer_id))];
-  const customers = await rows(
-    client,
-    CustomerRowSchema,
-    'customers',
-    '(seq > $1 AND seq <= $2) OR (seq > $2 AND id = ANY($3))',
-    [...range, referenced],
-  );
+  const history = fromJson(HistoryRowSchema, 'status_history', page.status_history);
+  const notes = fromJson(NoteRowSchema, 'notes', page.notes);
+  const retries = fromJson(RetryRowSchema, 'retries', page.retries);
+  const claims = fromJson(ClaimRowSchema, 'claims', page.claims);
+  const customers = fromJson(CustomerRowSchema, 'customers', page.customers);
   return {
     more,
     changes: {
@@ -105,28 +176,4 @@ export async function readChangesPage(
       claims: claims.map((row) => claimOf(cipher, row)),
     },
   };
-}
-
-const COLUMNS: Record<string, string> = {
-  // Only what the replica keeps (not who wrote a retry, say); customers as the team journal reads them.
-  customers: CUSTOMER_COLUMNS,
-  status_history: 'seq, customer_id, status, at, source, event_id',
-  notes: NOTE_COLUMNS,
-  retries: 'seq, customer_id, used_at, outcome, released',
-  // Who holds a case, not until when: a holder's action moves the expiry without a change number.
-  claims: 'seq, customer_id, holder, since, how, changed_by, changed_at, note',
-};
-
-async function rows<T>(
-  client: Queryable,
-  schema: z.ZodType<T>,
-  table: keyof typeof COLUMNS,
-  where: string,
-  params: unknown[],
-): Promise<T[]> {
-  const { rows: found } = await client.query(
-    `SELECT ${COLUMNS[table]} FROM vetted.${table} WHERE ${where} ORDER BY seq`,
-    params,
-  );
-  return parseRows(schema, table, found);
 }
