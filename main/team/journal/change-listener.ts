@@ -38,6 +38,8 @@ export interface ChangeListenerOptions {
   applicationName?: string;
   /** A notification arrived: the change `seq` (or a later one) committed. */
   onNotify(seq: number): void;
+  /** A notification carrying more than a number (a row announced with its change, announcements.ts). */
+  onAnnouncement?(payload: string): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
   onListening(): void;
   log: Logger;
@@ -57,6 +59,7 @@ export function listenForChanges({
   channel = CHANGES_CHANNEL,
   applicationName = LISTENER_APPLICATION_NAME,
   onNotify,
+  onAnnouncement,
   onListening,
   log,
   schedule = realScheduler,
@@ -132,6 +135,7 @@ export function listenForChanges({
     client.on('end', () => lost(client));
     client.on('notification', (message) => {
       if (message.channel !== channel) return;
+      if (onAnnouncement && message.payload?.startsWith('{')) return onAnnouncement(message.payload);
       const seq = Number(message.payload);
       if (Number.isSafeInteger(seq)) onNotify(seq);
     });

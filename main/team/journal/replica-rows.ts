@@ -61,6 +61,10 @@ const COLUMNS = {
   claims: 'seq, customer_id, holder, since, how, changed_by, changed_at, note',
 } as const;
 
+/** The tables a desk copies: every row of them carries a change number. */
+export type ReplicatedTable = keyof typeof COLUMNS;
+export const REPLICATED_TABLES = Object.keys(COLUMNS) as [ReplicatedTable, ...ReplicatedTable[]];
+
 /** Columns that are timestamptz: JSON gives them as ISO text, the row schemas take them as node-postgres gives them. */
 const TIMES = new Set([
   'at',
@@ -160,20 +164,24 @@ export async function readChangesPage(
   const through = page.through ?? after;
   const more = (page.n ?? 0) >= limit;
   if (through === after) return { changes: { through }, more: false };
-  const history = fromJson(HistoryRowSchema, 'status_history', page.status_history);
-  const notes = fromJson(NoteRowSchema, 'notes', page.notes);
-  const retries = fromJson(RetryRowSchema, 'retries', page.retries);
-  const claims = fromJson(ClaimRowSchema, 'claims', page.claims);
-  const customers = fromJson(CustomerRowSchema, 'customers', page.customers);
+  return { more, changes: { through, ...changesFromJson(cipher, page) } };
+}
+
+/** Rows of the replicated tables as JSON gave them (a page, or one announced row), checked and opened. */
+export function changesFromJson(
+  cipher: PersonalCipher,
+  tables: Partial<Record<ReplicatedTable, readonly unknown[] | null>>,
+): ReplicaChanges {
+  const history = fromJson(HistoryRowSchema, 'status_history', tables.status_history ?? null);
+  const notes = fromJson(NoteRowSchema, 'notes', tables.notes ?? null);
+  const retries = fromJson(RetryRowSchema, 'retries', tables.retries ?? null);
+  const claims = fromJson(ClaimRowSchema, 'claims', tables.claims ?? null);
+  const customers = fromJson(CustomerRowSchema, 'customers', tables.customers ?? null);
   return {
-    more,
-    changes: {
-      through,
-      customers: customers.map((row) => replicaCustomerOf(row, cipher)),
-      statusHistory: history.map(camelKeys),
-      notes: notes.map((row) => noteOf(cipher, row)),
-      retries: retries.map(camelKeys),
-      claims: claims.map((row) => claimOf(cipher, row)),
-    },
+    customers: customers.map((row) => replicaCustomerOf(row, cipher)),
+    statusHistory: history.map(camelKeys),
+    notes: notes.map((row) => noteOf(cipher, row)),
+    retries: retries.map(camelKeys),
+    claims: claims.map((row) => claimOf(cipher, row)),
   };
 }

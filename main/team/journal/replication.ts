@@ -1,14 +1,19 @@
 // Live changes from the team store into the desk's local replica (main/journal/replica.ts). Every change to a
 // replicated row carries a number drawn in commit order (team-db.ts `drawChange`), so "everything after the
-// last number I applied" is all a desk ever needs to read: on start, on each NOTIFY, after a lost connection.
+// last number I applied" is all a desk ever needs to read: on start, after a lost connection, when asked.
 // Catch-ups run one at a time; requests that arrive meanwhile share one more run after it, which starts
 // after they were made and so sees every change committed before them (read-your-writes for `upTo`).
+// Between catch-ups the desk follows the store's announcements (team store migration 11: each row rides its
+// change's NOTIFY, in commit order) and applies them as they come, reading nothing: live-feed.ts says when
+// that is safe (a catch-up that began after the connection started listening has ended, nothing missed
+// since) and what to do when it is not (keep them for after the catch-up, or read the store).
 import type pg from 'pg';
 import type { ClaimChange } from '../../journal/claims.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
+import { liveFeed } from './live-feed.ts';
 import { type ChangesPage, readChangesPage } from './replica-rows.ts';
 
 /**
@@ -52,6 +57,8 @@ export interface Replication {
   watch(listener: (change: ReplicaChange) => void): () => void;
   /** True while the LISTEN connection is up (changes arrive live). */
   readonly listening: boolean;
+  /** True while announced changes are applied as they come, without reading the store (live-feed.ts). */
+  readonly following: boolean;
   close(): Promise<void>;
 }
 
@@ -105,7 +112,9 @@ export function startReplication(options: ReplicationOptions): Replication {
 
   const start = () => {
     if (closed) return Promise.reject(new ReplicationClosedError());
-    const run = catchUpNow();
+    const session = feed.session();
+    // Caught up from a read that began while listening: what was announced meanwhile completes it.
+    const run = catchUpNow().then(async (seq) => (queued ? seq : await feed.caughtUp(session, seq)));
     running = run;
     const done = () => {
       if (running === run) running = null;
@@ -140,13 +149,32 @@ export function startReplication(options: ReplicationOptions): Replication {
     });
   };
 
+  const feed = liveFeed({
+    cipher,
+    local,
+    listening: () => listener.listening,
+    catchingUp: () => running !== null || queued !== null,
+    readStore: (why) => catchUpInBackground(why),
+    applied: (result) => {
+      applied = Math.max(applied, result.lastSeq);
+      if (result.customerIds.length > 0)
+        tell({ customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
+    },
+    log,
+  });
+
   const listener: ChangeListener = listenForChanges({
     connection: options.connection ?? pool.options,
     ...(options.listenerName ? { applicationName: options.listenerName } : {}),
+    // A bare number announces a change whose rows follow it; only a desk not following them reads the store.
     onNotify: (seq) => {
-      if (seq > applied) catchUpInBackground('a notification');
+      if (seq > applied && !feed.live) catchUpInBackground('a notification');
     },
-    onListening: () => catchUpInBackground('connecting'),
+    onAnnouncement: (payload) => feed.heard(payload),
+    onListening: () => {
+      feed.listening();
+      catchUpInBackground('connecting');
+    },
     log,
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.random ? { random: options.random } : {}),
@@ -165,8 +193,12 @@ export function startReplication(options: ReplicationOptions): Replication {
     get listening() {
       return listener.listening;
     },
+    get following() {
+      return feed.live;
+    },
     async close() {
       closed = true;
+      feed.close();
       await listener.close();
       await Promise.allSettled([running, queued]);
     },

@@ -12,6 +12,7 @@ import { CLAIMS_ROLES } from './07-claims-roles.ts';
 import { FOUR_EYES } from './08-four-eyes.ts';
 import { TEAM_KEYS } from './09-team-keys.ts';
 import { HISTORY_IMPORT } from './10-history-import.ts';
+import { CHANGE_FEED } from './11-change-feed.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -30,6 +31,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   FOUR_EYES,
   TEAM_KEYS,
   HISTORY_IMPORT,
+  CHANGE_FEED,
 ];
 
 /** The last migration's number (numbers reserved for other changes may be missing from the list). */

@@ -1,0 +1,154 @@
+// Following the team store's announcements (team store migration 11) without reading the store. PostgreSQL
+// sends every committed change's rows, in commit order, to every session listening; so a desk whose replica
+// holds every change up to a moment after its connection began listening, and that has applied every
+// announcement since, holds every change there is: it is *live*, and applies each announcement as it comes
+// (a burst's in one local transaction). It stops being live, and reads the store instead, when that chain
+// breaks: the connection listens again (what was sent meanwhile is gone), a row was too large to announce
+// or could not be read or applied, or too much was heard while a catch-up ran. Announcements heard while a
+// catch-up runs are kept and applied after it: the catch-up's read may have begun before they committed.
+// Every apply is idempotent (a row replaces only an older copy of itself), so hearing a row the catch-up
+// also read costs nothing but the check.
+import type { PersonalCipher } from '../../journal/personal.ts';
+import type { AppliedChanges, ReplicaChanges } from '../../journal/replica.ts';
+import type { SqliteJournal } from '../../journal/sqlite.ts';
+import { describeError, type Logger } from '../../log/logger.ts';
+import { readAnnouncement } from './announcements.ts';
+
+/** Announcements kept while a catch-up runs; beyond it the desk reads the store again instead. */
+export const KEEP_MAX = 10_000;
+
+export interface LiveFeedOptions {
+  cipher: PersonalCipher;
+  local: Pick<SqliteJournal, 'replica'>;
+  /** True while the LISTEN connection is up. */
+  listening(): boolean;
+  /** True while a catch-up runs or waits to run. */
+  catchingUp(): boolean;
+  /** Asks for a catch-up (one starting after this call: replication.ts `request`). */
+  readStore(why: string): void;
+  /** After announced rows were applied. */
+  applied(result: AppliedChanges): void;
+  log: Logger;
+}
+
+export interface LiveFeed {
+  /** True while announcements are applied as they come (the store need not be read for changes). */
+  readonly live: boolean;
+  /** The listening session a catch-up starts in (-1 when not listening), for `caughtUp`. */
+  session(): number;
+  /** The connection listens (again): nothing heard counts until a catch-up begun from now has ended. */
+  listening(): void;
+  /** An announcement's payload, as the changes channel carried it. */
+  heard(payload: string): void;
+  /**
+   * A catch-up begun in `session` read everything up to `seq`: applies what was heard meanwhile and goes live
+   * if the connection listened throughout. Resolves with the replica's last change number.
+   */
+  caughtUp(session: number, seq: number): Promise<number>;
+  close(): void;
+}
+
+export function liveFeed(options: LiveFeedOptions): LiveFeed {
+  const { cipher, local, log } = options;
+  let live = false;
+  let closed = false;
+  let sessionNo = 0;
+  /** Heard while not live: applied once a catch-up ends. */
+  let kept: ReplicaChanges[] = [];
+  /** Heard while live: applied together at the end of this turn of the event loop. */
+  let pending: ReplicaChanges[] = [];
+  let flushing: NodeJS.Immediate | null = null;
+
+  // A break in the chain is a session of its own: a catch-up begun before it cannot make the desk live.
+  const notFollowing = (why: string) => {
+    sessionNo++;
+    live = false;
+    kept = [];
+    options.readStore(why);
+  };
+
+  const apply = async (batch: ReplicaChanges[]) => {
+    const changes = merged(batch);
+    const result = await local.replica.applyChanges(changes);
+    options.applied(result);
+    return result.lastSeq;
+  };
+
+  const flush = () => {
+    flushing = null;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0 || closed) return;
+    apply(batch).catch((error: unknown) => {
+      log.warn('team store: an announced change could not be applied', describeError(error));
+      notFollowing('an announced change that could not be applied');
+    });
+  };
+
+  return {
+    get live() {
+      return live && options.listening();
+    },
+    session: () => (options.listening() ? sessionNo : -1),
+    listening() {
+      sessionNo++;
+      live = false;
+      kept = [];
+    },
+    heard(payload) {
+      if (closed) return;
+      let announced: ReturnType<typeof readAnnouncement>;
+      try {
+        announced = readAnnouncement(cipher, payload);
+      } catch (error) {
+        log.warn('team store: an announcement could not be read', describeError(error));
+        return notFollowing('an announcement it could not read');
+      }
+      if (!('changes' in announced)) return notFollowing('a change too large to announce');
+      // Live, a catch-up running meanwhile (a desk's own write, read back) changes nothing: apply as it comes.
+      if (live && options.listening()) {
+        pending.push(announced.changes);
+        flushing ??= setImmediate(flush);
+        return;
+      }
+      if (kept.length >= KEEP_MAX) return notFollowing('more announcements than it keeps while catching up');
+      kept.push(announced.changes);
+      if (!options.catchingUp()) options.readStore('an announcement while not following');
+    },
+    async caughtUp(session, seq) {
+      if (closed || session < 0 || session !== sessionNo || !options.listening()) return seq;
+      let last = seq;
+      try {
+        // Heard while this loop applies are kept too (a catch-up still runs): apply until none is left.
+        while (kept.length > 0) {
+          const batch = kept;
+          kept = [];
+          last = Math.max(last, await apply(batch));
+        }
+      } catch (error) {
+        log.warn('team store: a change heard while catching up could not be applied', describeError(error));
+        notFollowing('a change heard while catching up that could not be applied');
+        return last;
+      }
+      live = session === sessionNo && options.listening();
+      return last;
+    },
+    close() {
+      closed = true;
+      live = false;
+      if (flushing) clearImmediate(flushing);
+      flushing = null;
+    },
+  };
+}
+
+/** Announced rows as one set of changes (one local transaction); their end is the highest number in them. */
+function merged(batch: readonly ReplicaChanges[]): ReplicaChanges {
+  return {
+    customers: batch.flatMap((c) => c.customers ?? []),
+    statusHistory: batch.flatMap((c) => c.statusHistory ?? []),
+    notes: batch.flatMap((c) => c.notes ?? []),
+    retries: batch.flatMap((c) => c.retries ?? []),
+    claims: batch.flatMap((c) => c.claims ?? []),
+  };
+}
