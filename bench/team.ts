@@ -214,11 +214,12 @@ try {
   say(
     `the listener role was taken ${roleTaken.length} times during the load (a hub's log: "took the listener role")`,
   );
-  const changes = await readChangeLog(admin, [...new Set(receipts.map((r) => r.customerId))]);
+  const named = [...new Set(receipts.map((r) => r.customerId))];
+  const changes = await readChangeLog(admin, named);
   const account = accountChanges(receipts, changes, results);
   say(
-    `${changes.length} customer writes logged for the ${receipts.length} deliveries' customers; ` +
-      `${account.noChange} deliveries with no write after them`,
+    `the store logged ${changes.length} writes of the ${named.length} customers ${receipts.length} deliveries ` +
+      `named; ${account.noChange} deliveries with no write after them`,
   );
   const windowMs = results.flatMap((r) => r.windowMs);
   const worstDeskP99 = Math.max(...results.map((r) => spread(r.windowMs).p99));
