@@ -89,12 +89,12 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
 
     let started = performance.now();
     const seederClient = await seederPool.connect();
+    // Released even on failure: the pool's end (below, in `close`) waits for every client it lent.
     const seeded = await seedStoreCustomers(
       seederClient,
       keys.cipher,
       queueCustomers(options.customers - options.live, { finalOnly: true }),
-    );
-    seederClient.release();
+    ).finally(() => seederClient.release());
     say(`${seeded} settled customers written into the store in ${seconds(started)} s`);
     const template = path.join(options.dir, 'template');
     mkdirSync(template, { recursive: true, mode: 0o700 });
