@@ -27,7 +27,13 @@ import { createServiceClient } from '../main/service/index.ts';
 import { loadNote, machineNow } from './support/machine.ts';
 import { printResult, type ResultRow } from './support/protocol.ts';
 import { processCpuSeconds, type StoreUsage, watchStore } from './support/store-usage.ts';
-import { accountChanges, type Receipt, spread } from './support/team-accounting.ts';
+import {
+  accountChanges,
+  installChangeLog,
+  type Receipt,
+  readChangeLog,
+  spread,
+} from './support/team-accounting.ts';
 import { setUpTeamBench, type TeamBench } from './support/team-bench-setup.ts';
 import type { TeamDeskResult } from './support/team-desk-child.ts';
 import { type DeskFleet, startDeskFleet } from './support/team-desk-fleet.ts';
@@ -96,6 +102,9 @@ try {
   bench = await setUpTeamBench({ desks: DESKS, customers: CUSTOMERS, live: LIVE, dir, say });
   const admin = new pg.Client({ connectionString: bench.adminUrl });
   await admin.connect();
+  // The store seeded, nothing delivered yet: from here the store logs each customer write, which the
+  // accounting of changes seen on every desk is keyed by (team-accounting.ts).
+  await installChangeLog(admin);
   // The team's logins are its desks' and hubs' (team-bench-setup.ts names them desk_NN_…, hub_N_…).
   usage = await watchStore(bench.adminUrl, bench.cluster.dataDir, (login) => /^(desk|hub)_/.test(login));
   const journals = bench.desks.map((desk) => path.join(desk.dataDir, 'journal.db'));
@@ -180,10 +189,11 @@ try {
   const ids = [...new Set(sent.outcomes.map((o) => o.id))];
   const { rows: recorded } = await admin.query<{
     customer_id: string;
-    received_at: Date;
+    received_at: string; // numeric arrives as a string
     duplicates: number;
   }>(
-    `SELECT customer_id, received_at, duplicates_seen AS duplicates FROM vetted.events WHERE id = ANY($1::text[])`,
+    `SELECT customer_id, extract(epoch FROM received_at) * 1000 AS received_at, duplicates_seen AS duplicates
+       FROM vetted.events WHERE id = ANY($1::text[])`,
     [ids],
   );
   const { rows: processing } = await admin.query<{ ms: number }>(
@@ -194,16 +204,23 @@ try {
   say(`the hub's receipt → event processed: p50 ${hubMs.p50.toFixed(1)} ms, p99 ${hubMs.p99.toFixed(1)} ms`);
   const receipts: Receipt[] = recorded.map((r) => ({
     customerId: r.customer_id,
-    receivedAt: r.received_at.getTime(),
+    receivedAt: Number(r.received_at),
   }));
   const roleTaken = roleTakes(
     bench.hubs.map((hub) => hub.dir),
     sent.startedAt,
   );
+  // Information only: a hub taking the role refreshes every case in progress, new changes every desk shows.
   say(
     `the listener role was taken ${roleTaken.length} times during the load (a hub's log: "took the listener role")`,
   );
-  const account = accountChanges(receipts, results, roleTaken);
+  const named = [...new Set(receipts.map((r) => r.customerId))];
+  const changes = await readChangeLog(admin, named);
+  const account = accountChanges(receipts, changes, results);
+  say(
+    `the store logged ${changes.length} writes of the ${named.length} customers ${receipts.length} deliveries ` +
+      `named; ${account.noChange} deliveries with no write after them`,
+  );
   const windowMs = results.flatMap((r) => r.windowMs);
   const worstDeskP99 = Math.max(...results.map((r) => spread(r.windowMs).p99));
   const equal = replicas.filter((r) => r.customers === store.customers && r.seqSum === store.seqSum).length;

@@ -78,6 +78,8 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
     closers.push(() => admin.end());
     const { rows } = await admin.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
     const teamKey = readKeyFile(team.keyFile, rows[0]!.key_check);
+    // Sealed as a desk seals, with the store's current data key: the store refuses the team key itself.
+    const keys = await loadTeamKeys(admin, teamKey);
     const seeder = team.reviewers.seeder!;
     const seederUrl = new URL(adminUrl);
     seederUrl.username = seeder.login;
@@ -87,17 +89,17 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
 
     let started = performance.now();
     const seederClient = await seederPool.connect();
+    // Released even on failure: the pool's end (below, in `close`) waits for every client it lent.
     const seeded = await seedStoreCustomers(
       seederClient,
-      teamKey,
+      keys.cipher,
       queueCustomers(options.customers - options.live, { finalOnly: true }),
-    );
-    seederClient.release();
+    ).finally(() => seederClient.release());
     say(`${seeded} settled customers written into the store in ${seconds(started)} s`);
     const template = path.join(options.dir, 'template');
     mkdirSync(template, { recursive: true, mode: 0o700 });
     started = performance.now();
-    const first = await catchUpReplica(template, seederPool, teamKey);
+    const first = await catchUpReplica(template, seederPool, keys.cipher);
     say(`a replica caught up with the store (${first.customers} customers) in ${seconds(started)} s`);
 
     const backends: number[] = [];
@@ -120,7 +122,7 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
     say(`hubs up (leader and standby), the service's customers reconciled in ${seconds(started)} s`);
 
     started = performance.now();
-    const caughtUp = await catchUpReplica(template, seederPool, teamKey);
+    const caughtUp = await catchUpReplica(template, seederPool, keys.cipher);
     const desks = Array.from({ length: options.desks }, (_, i) => ({
       name: deskName(i),
       dataDir: path.join(options.dir, deskName(i)),
@@ -135,8 +137,11 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
         `joined in ${seconds(started)} s`,
     );
 
-    const { fields } = await loadTeamKeys(admin, teamKey);
-    const secrets = teamSubscriptionSecrets({ db: admin, fields, log: createLogger(() => undefined) });
+    const secrets = teamSubscriptionSecrets({
+      db: admin,
+      fields: keys.fields,
+      log: createLogger(() => undefined),
+    });
     await secrets.load();
     const [secret] = secrets.all();
     if (!secret) throw new Error('the leading hub kept no subscription secret');

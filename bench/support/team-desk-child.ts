@@ -2,7 +2,8 @@
  * Desks of the team bench, in a process of their own: each a whole desk composed by `createDesk` as browser
  * mode composes it (no window), on its own data directory (vault, settings, local journal with its replica of
  * the team store), its own pool and LISTEN connections, joined as its own reviewer. Each desk notes when it
- * pushes `customer.updated` (what the window would show) and runs a reviewer's work (team-desk-work.ts).
+ * pushes `customer.updated` (what the window would show) and which version of the customer its replica held
+ * then, and runs a reviewer's work (team-desk-work.ts).
  * Lines on stdin: `start` begins the work, `stop` ends it (the desks stay open and keep following the
  * store), `next {json}` has every desk take the next case at the given instants (team-next-case.ts), `close` writes every desk's record to `resultsFile`, closes the desks and exits. It answers each
  * with one JSON line, and prints one when its desks are open.
@@ -10,9 +11,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../contract/channels.ts';
 import type { QueueRow } from '../../contract/queue.ts';
-import { createDesk, type Desk } from '../../main/compose/desk.ts';
+import { createDesk } from '../../main/compose/desk.ts';
 import { openLogFile } from '../../main/log/log-file.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
@@ -29,8 +31,11 @@ export interface TeamDeskJob {
 
 export interface TeamDeskResult extends DeskWorkRecord {
   name: string;
-  /** Each `customer.updated` this desk pushed before the claims run: the customer, and Date.now() as it was pushed. */
-  updates: Array<[string, number]>;
+  /**
+   * Each `customer.updated` this desk pushed before the claims run: the customer, its replica's version of it
+   * (`team_seq`; -1 if it could not be read) and Date.now(), as it was pushed.
+   */
+  updates: Array<[string, number, number]>;
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as TeamDeskJob;
@@ -40,10 +45,9 @@ const { version } = JSON.parse(
 
 interface OpenDesk {
   name: string;
-  desk: Desk;
   call: <C extends ChannelName>(channel: C, input?: ChannelInput<C>) => Promise<ChannelOutput<C>>;
-  updates: Array<[string, number]>;
-  closeLog(): void;
+  updates: Array<[string, number, number]>;
+  close(): Promise<void>;
 }
 
 async function openDesk(name: string, dataDir: string): Promise<OpenDesk> {
@@ -56,16 +60,35 @@ async function openDesk(name: string, dataDir: string): Promise<OpenDesk> {
     vault: openFileKeyVault({ dir: dataDir }),
     startSandbox,
   });
-  const updates: Array<[string, number]> = [];
+  const updates: Array<[string, number, number]> = [];
+  // The version is read from the journal file beside the desk, not through it, to add no await and one
+  // indexed read per push. The desk pushes right after its replica committed the change (the rows are read
+  // from the synchronous local journal, then main/compose/desk.ts emits): no other catch-up can commit in
+  // between (each waits for the store), so the committed row read here is the version pushed.
+  const journal = new DatabaseSync(path.join(dataDir, 'journal.db'), { readOnly: true });
+  const versionOf = journal.prepare('SELECT team_seq FROM customers WHERE id = ?');
+  const teamSeq = (id: string): number => {
+    try {
+      const row = versionOf.get(id) as { team_seq: number | null } | undefined;
+      return row?.team_seq ?? -1;
+    } catch {
+      return -1;
+    }
+  };
   desk.events.subscribe((event, payload) => {
-    if (event === 'customer.updated') updates.push([(payload as QueueRow).id, Date.now()]);
+    if (event !== 'customer.updated') return;
+    const { id } = payload as QueueRow;
+    updates.push([id, teamSeq(id), Date.now()]);
   });
   const dispatch = desk.dispatcher(() => true);
   return {
     name,
-    desk,
     updates,
-    closeLog: () => logFile.close(),
+    async close() {
+      await desk.close();
+      journal.close();
+      logFile.close();
+    },
     async call(channel, input) {
       const result = await dispatch(channel, 'bench', input);
       if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
@@ -115,10 +138,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       ...(records[i] ?? { windowMs: [], windowErrors: [], drafts: [], draftErrors: [] }),
     }));
     writeFileSync(job.resultsFile, JSON.stringify(results));
-    for (const open of desks) {
-      await open.desk.close();
-      open.closeLog();
-    }
+    for (const open of desks) await open.close();
     process.stdout.write(`${JSON.stringify({ closed: desks.length })}\n`);
     break;
   }

@@ -38,10 +38,12 @@ export function visibleRow(account: ChangeAccount, load: string): ResultRow {
     250,
     ' ms',
     `p99 ${ms(all.p99)} (p50 ${ms(all.p50)}); first desk p99 ${ms(first.p99)}, last desk p99 ${ms(last.p99)}, ` +
-      `max ${ms(all.max)}; ${account.first.length} deliveries × ${account.byDesk.size} desks (${load})`,
+      `max ${ms(all.max)}; ${account.first.length} deliveries × ${account.byDesk.size} desks, each to the ` +
+      `first push of its change or a newer one (${load})`,
   );
 }
 
+/** Desks' misses and repeats, and replicas unlike the store; deliveries the store wrote nothing after are the hub's, shown apart. */
 export function accountedRow(account: ChangeAccount, replicasEqual: number, desks: number, load: string) {
   const wrong = account.missed + account.twice + (desks - replicasEqual);
   return {
@@ -49,12 +51,10 @@ export function accountedRow(account: ChangeAccount, replicasEqual: number, desk
       'fifty desks: changes missed or seen twice on any desk (and replicas equal to the store at the end)',
     goal: '0',
     measured:
-      `missed ${account.missed}, twice ${account.twice} of ${account.pairs}` +
-      (account.rewritten > 0
-        ? ` (${account.rewritten} written again by a hub taking the listener role)`
-        : '') +
-      `; replicas equal to the store ` +
-      `${replicasEqual} of ${desks} (${load})`,
+      `changes missed ${account.missed} of ${account.pairs} delivery × desk pairs, ` +
+      `(customer, version) pushed twice ${account.twice}` +
+      (account.noChange > 0 ? ` (${account.noChange} deliveries with no change written after them)` : '') +
+      `; replicas equal to the store ${replicasEqual} of ${desks} (${load})`,
     ratio: wrong,
     verdict: wrong === 0 ? 'pass' : 'miss',
   } satisfies ResultRow;

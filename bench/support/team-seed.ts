@@ -14,7 +14,7 @@ import { cpSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { openJournal } from '../../main/journal/index.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
+import type { PersonalCipher } from '../../main/journal/personal.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import {
   CUSTOMER_WRITE_COLUMNS,
@@ -50,15 +50,15 @@ function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
 
 /**
  * Writes `customers` (none of them in the store yet) as a desk's upsert of a customer first seen by a poll
- * writes each: the row and its first status, under a change number of its own. Returns how many.
+ * writes each: the row and its first status, under a change number of its own, sealed with `cipher` (the
+ * store's current data key, as a desk seals). Returns how many.
  */
 export async function seedStoreCustomers(
   db: pg.ClientBase,
-  teamKey: Buffer,
+  cipher: PersonalCipher,
   customers: Iterable<QueueCustomer>,
   batchSize = 1_000,
 ): Promise<number> {
-  const cipher = personalCipher(teamKey);
   let written = 0;
   for (const batch of batches(customers, batchSize)) {
     await db.query('BEGIN');
@@ -113,7 +113,7 @@ export async function seedStoreCustomers(
 export async function catchUpReplica(
   dir: string,
   pool: pg.Pool,
-  teamKey: Buffer,
+  cipher: PersonalCipher,
 ): Promise<{ lastSeq: number; customers: number }> {
   const local = openJournal({
     file: path.join(dir, 'journal.db'),
@@ -121,7 +121,7 @@ export async function catchUpReplica(
   });
   const replication = startReplication({
     pool,
-    cipher: personalCipher(teamKey),
+    cipher,
     local,
     log: createLogger(() => undefined),
     // Larger pages than a desk's (it applies them on its window's thread): nobody waits on this one.
