@@ -27,6 +27,8 @@ function feedOn() {
   const asked: string[] = [];
   const lines: string[] = [];
   const state = { listening: true, catchingUp: false };
+  /** Markers sent through the "store": the test decides when each comes back. */
+  const sent: string[] = [];
   const feed = liveFeed({
     cipher,
     local: {
@@ -43,9 +45,12 @@ function feedOn() {
     catchingUp: () => state.catchingUp,
     readStore: (why) => asked.push(why),
     applied: () => undefined,
+    sendMarker: async (payload) => {
+      sent.push(payload);
+    },
     log: createLogger((line) => lines.push(line)),
   });
-  return { feed, applied, asked, lines, state };
+  return { feed, applied, asked, lines, state, sent };
 }
 
 const seqsOf = (applied: ReplicaChanges[]) => applied.flatMap((c) => (c.notes ?? []).map((n) => n.seq));
@@ -129,5 +134,28 @@ describe('a desk’s live feed', () => {
     // The catch-up it asked for begins after the break: that one may go live.
     expect(await feed.caughtUp(feed.session(), 21)).toBe(21);
     expect(feed.live).toBe(true);
+  });
+
+  it('syncs with one marker: true once what was heard before it is applied; false when not following', async () => {
+    const { feed, applied, sent } = feedOn();
+    expect(await feed.sync()).toBe(false);
+    feed.listening();
+    await feed.caughtUp(feed.session(), 2);
+
+    const synced = feed.sync();
+    await until(() => sent.length === 1, 'the marker to be sent');
+    // Another desk's marker, then a change, then ours: ours resolves only once the change is applied.
+    feed.heard('marker:someone-else');
+    feed.heard(note(3));
+    feed.heard(sent[0] ?? '');
+    expect(await synced).toBe(true);
+    expect(seqsOf(applied)).toEqual([3]);
+
+    // A break before the marker comes back: the caller must read the store.
+    const broken = feed.sync();
+    await until(() => sent.length === 2, 'the second marker to be sent');
+    feed.listening();
+    expect(await broken).toBe(false);
+    feed.heard(sent[1] ?? '');
   });
 });

@@ -67,6 +67,17 @@ describe('following the team store’s announcements', () => {
     expect(replication.following).toBe(true);
   });
 
+  it('reads its own writes back with one marker through the store, not a read of the changes', async () => {
+    const { store, local, replication, reads } = await followingDesk();
+    const seq = await writeCustomer(store, { id: 'c-mine', name: 'Mine Own' });
+    await replication.upTo(seq);
+    expect(await local.customers.get('c-mine')).toMatchObject({ name: 'Mine Own' });
+    // A marker at most (none when the announcement was applied before upTo was called), never a page read.
+    expect(reads.mock.calls.map(([sql]) => String(sql)).filter((sql) => !sql.includes('pg_notify'))).toEqual(
+      [],
+    );
+  });
+
   it('reads the store for a row too large to announce, and follows again after', async () => {
     const { store, local, replication, reads } = await followingDesk();
     const big = await writeCustomer(store, {

@@ -38,7 +38,7 @@ export interface ChangeListenerOptions {
   applicationName?: string;
   /** A notification arrived: the change `seq` (or a later one) committed. */
   onNotify(seq: number): void;
-  /** A notification carrying more than a number (a row announced with its change, announcements.ts). */
+  /** A notification carrying more than a number (a row announced with its change, a desk's marker). */
   onAnnouncement?(payload: string): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
   onListening(): void;
@@ -135,9 +135,9 @@ export function listenForChanges({
     client.on('end', () => lost(client));
     client.on('notification', (message) => {
       if (message.channel !== channel) return;
-      if (onAnnouncement && message.payload?.startsWith('{')) return onAnnouncement(message.payload);
       const seq = Number(message.payload);
       if (Number.isSafeInteger(seq)) onNotify(seq);
+      else if (message.payload) onAnnouncement?.(message.payload);
     });
     try {
       await client.connect();

@@ -7,12 +7,18 @@
 // or could not be read or applied, or too much was heard while a catch-up ran. Announcements heard while a
 // catch-up runs are kept and applied after it: the catch-up's read may have begun before they committed.
 // Every apply is idempotent (a row replaces only an older copy of itself), so hearing a row the catch-up
-// also read costs nothing but the check.
+// also read costs nothing but the check. Reading one's own writes costs one tiny statement, not a read of the
+// store: `sync` sends a marker of its own through the store, which arrives after everything committed before
+// it; once it is heard and what came before it is applied, the replica holds every change committed earlier.
+import { randomUUID } from 'node:crypto';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { AppliedChanges, ReplicaChanges } from '../../journal/replica.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import { readAnnouncement } from './announcements.ts';
+
+/** What a marker's payload begins with (other desks' markers are heard too, and ignored). */
+export const MARKER = 'marker:';
 
 /** Announcements kept while a catch-up runs; beyond it the desk reads the store again instead. */
 export const KEEP_MAX = 10_000;
@@ -28,6 +34,8 @@ export interface LiveFeedOptions {
   readStore(why: string): void;
   /** After announced rows were applied. */
   applied(result: AppliedChanges): void;
+  /** Sends `payload` on the changes channel through the store (sync's marker). */
+  sendMarker(payload: string): Promise<void>;
   log: Logger;
 }
 
@@ -38,8 +46,13 @@ export interface LiveFeed {
   session(): number;
   /** The connection listens (again): nothing heard counts until a catch-up begun from now has ended. */
   listening(): void;
-  /** An announcement's payload, as the changes channel carried it. */
+  /** A payload the changes channel carried that is not a bare change number (an announcement, a marker). */
   heard(payload: string): void;
+  /**
+   * Resolves true once every change committed before the call is in the replica, heard from the store's
+   * announcements; false when the desk is not (or stops) following them: then only a catch-up can tell.
+   */
+  sync(): Promise<boolean>;
   /**
    * A catch-up begun in `session` read everything up to `seq`: applies what was heard meanwhile and goes live
    * if the connection listened throughout. Resolves with the replica's last change number.
@@ -58,12 +71,22 @@ export function liveFeed(options: LiveFeedOptions): LiveFeed {
   /** Heard while live: applied together at the end of this turn of the event loop. */
   let pending: ReplicaChanges[] = [];
   let flushing: NodeJS.Immediate | null = null;
+  /** The applies of what was heard live, one after another: a marker waits for those before it. */
+  let applying: Promise<unknown> = Promise.resolve();
+  /** This desk's markers in flight, by token: each told whether the replica holds what preceded it. */
+  const markers = new Map<string, (following: boolean) => void>();
+
+  const forgetMarkers = () => {
+    for (const tell of markers.values()) tell(false);
+    markers.clear();
+  };
 
   // A break in the chain is a session of its own: a catch-up begun before it cannot make the desk live.
   const notFollowing = (why: string) => {
     sessionNo++;
     live = false;
     kept = [];
+    forgetMarkers();
     options.readStore(why);
   };
 
@@ -75,14 +98,26 @@ export function liveFeed(options: LiveFeedOptions): LiveFeed {
   };
 
   const flush = () => {
+    if (flushing) clearImmediate(flushing);
     flushing = null;
     const batch = pending;
     pending = [];
     if (batch.length === 0 || closed) return;
-    apply(batch).catch((error: unknown) => {
-      log.warn('team store: an announced change could not be applied', describeError(error));
-      notFollowing('an announced change that could not be applied');
-    });
+    applying = applying.then(() =>
+      apply(batch).catch((error: unknown) => {
+        log.warn('team store: an announced change could not be applied', describeError(error));
+        notFollowing('an announced change that could not be applied');
+      }),
+    );
+  };
+
+  /** Our own marker came back: whatever was heard before it is applied first. */
+  const markerHeard = (token: string) => {
+    const tell = markers.get(token);
+    if (!tell) return;
+    markers.delete(token);
+    flush();
+    void applying.then(() => tell(live && options.listening()));
   };
 
   return {
@@ -94,9 +129,11 @@ export function liveFeed(options: LiveFeedOptions): LiveFeed {
       sessionNo++;
       live = false;
       kept = [];
+      forgetMarkers();
     },
     heard(payload) {
       if (closed) return;
+      if (payload.startsWith(MARKER)) return markerHeard(payload.slice(MARKER.length));
       let announced: ReturnType<typeof readAnnouncement>;
       try {
         announced = readAnnouncement(cipher, payload);
@@ -133,9 +170,23 @@ export function liveFeed(options: LiveFeedOptions): LiveFeed {
       live = session === sessionNo && options.listening();
       return last;
     },
+    async sync() {
+      if (!live || !options.listening()) return false;
+      const token = randomUUID();
+      const heard = new Promise<boolean>((resolve) => markers.set(token, resolve));
+      try {
+        await options.sendMarker(`${MARKER}${token}`);
+      } catch (error) {
+        markers.delete(token);
+        log.warn('team store: a marker could not be sent', describeError(error));
+        return false;
+      }
+      return heard;
+    },
     close() {
       closed = true;
       live = false;
+      forgetMarkers();
       if (flushing) clearImmediate(flushing);
       flushing = null;
     },

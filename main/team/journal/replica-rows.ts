@@ -112,7 +112,7 @@ WITH page AS (
     ) AS changed ORDER BY seq LIMIT $2
   ) AS ordered
 ),
-${['status_history', 'notes', 'retries', 'claims']
+${(['status_history', 'notes', 'retries', 'claims'] as const)
   .map((table) => `${table} AS (${inRange(table)})`)
   .join(',\n')},
 referenced AS (

@@ -12,6 +12,7 @@ import type { ClaimChange } from '../../journal/claims.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import { CHANGES_CHANNEL } from '../store/sql.ts';
 import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
 import { liveFeed } from './live-feed.ts';
 import { type ChangesPage, readChangesPage } from './replica-rows.ts';
@@ -160,6 +161,9 @@ export function startReplication(options: ReplicationOptions): Replication {
       if (result.customerIds.length > 0)
         tell({ customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
     },
+    sendMarker: async (payload) => {
+      await pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
+    },
     log,
   });
 
@@ -184,6 +188,8 @@ export function startReplication(options: ReplicationOptions): Replication {
     catchUp: request,
     async upTo(seq) {
       if (applied >= seq) return;
+      // Following the announcements, a marker's round trip proves it; otherwise read the store.
+      if (await feed.sync()) return;
       await request();
     },
     watch(watcher) {
