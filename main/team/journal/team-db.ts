@@ -44,11 +44,18 @@ export interface TeamRepositoryContext {
   clock: Clock;
 }
 
+// One statement, one round trip: CHANGE_LOCK is held from here to the commit, and every writer of the team
+// waits for it, so each round trip a write makes after taking it is a wait for all of them. The lock is taken
+// before the number is drawn (`drawn` reads `locked`): numbers must commit in the order they are drawn.
+const DRAW_CHANGE = `
+WITH locked AS (SELECT pg_advisory_xact_lock($1)),
+     drawn AS (SELECT nextval('vetted.change_seq') AS seq FROM locked)
+SELECT seq, pg_notify($2, seq::text) FROM drawn`;
+
 export async function drawChange(client: Queryable): Promise<number> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_LOCK]);
-  const { rows } = await client.query<{ seq: string }>(`SELECT nextval('vetted.change_seq') AS seq`);
+  const { rows } = await client.query<{ seq: string }>(DRAW_CHANGE, [CHANGE_LOCK, CHANGES_CHANNEL]);
   const seq = Number(rows[0]?.seq);
-  await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, String(seq)]);
+  if (!Number.isSafeInteger(seq)) throw new Error('The team store drew no change number.');
   return seq;
 }
 
