@@ -55,6 +55,8 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     desks: { type: 'string' },
     'per-process': { type: 'string', default: '1' },
+    // The desks' processes' nice value (0 to 19): 19 lets the store and the hubs have the cores first.
+    'desk-nice': { type: 'string', default: '0' },
     customers: { type: 'string' },
     live: { type: 'string' },
     seconds: { type: 'string' },
@@ -98,7 +100,9 @@ let bench: TeamBench | undefined;
 let usage: StoreUsage | undefined;
 let fleet: DeskFleet | undefined;
 try {
-  say(`${DESKS} desks (${PER_PROCESS} a process), ${CUSTOMERS} customers, ${loadNote()}`);
+  say(
+    `${DESKS} desks (${PER_PROCESS} a process, nice ${args['desk-nice']}), ${CUSTOMERS} customers, ${loadNote()}`,
+  );
   bench = await setUpTeamBench({ desks: DESKS, customers: CUSTOMERS, live: LIVE, dir, say });
   const admin = new pg.Client({ connectionString: bench.adminUrl });
   await admin.connect();
@@ -116,6 +120,7 @@ try {
       everyMs: Number(args['window-every-ms']),
       draftEveryMs: Number(args['draft-every-ms']),
       dir,
+      nice: Number(args['desk-nice']),
     },
   );
   await everyDeskCaughtUp(admin, journals, 600_000);

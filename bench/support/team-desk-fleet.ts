@@ -4,6 +4,7 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -38,8 +39,11 @@ interface DeskProcess {
   resultsFile: string;
 }
 
-function startProcess(job: TeamDeskJob): DeskProcess {
+function startProcess(job: TeamDeskJob, nice: number): DeskProcess {
   const child = spawn(process.execPath, [CHILD, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // Each reviewer's desk runs on a computer of their own; here fifty share two cores with the store and the
+  // hubs. A nice value lets the store and the hubs have the cores first, as they would on their own machines.
+  if (nice !== 0 && child.pid !== undefined) os.setPriority(child.pid, nice);
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     child,
@@ -54,17 +58,20 @@ function startProcess(job: TeamDeskJob): DeskProcess {
 
 export async function startDeskFleet(
   desks: readonly FleetDesk[],
-  options: { perProcess: number; everyMs: number; draftEveryMs: number; dir: string },
+  options: { perProcess: number; everyMs: number; draftEveryMs: number; dir: string; nice?: number },
 ): Promise<DeskFleet> {
   const processes: DeskProcess[] = [];
   for (let i = 0; i < desks.length; i += options.perProcess) {
     processes.push(
-      startProcess({
-        desks: desks.slice(i, i + options.perProcess),
-        everyMs: options.everyMs,
-        draftEveryMs: options.draftEveryMs,
-        resultsFile: path.join(options.dir, `desks-${i}.json`),
-      }),
+      startProcess(
+        {
+          desks: desks.slice(i, i + options.perProcess),
+          everyMs: options.everyMs,
+          draftEveryMs: options.draftEveryMs,
+          resultsFile: path.join(options.dir, `desks-${i}.json`),
+        },
+        options.nice ?? 0,
+      ),
     );
   }
   const kill = () => {
