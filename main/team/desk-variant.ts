@@ -10,7 +10,6 @@ import { teamClaims } from './claims/team-claims.ts';
 import { teamOverview } from './claims/team-overview.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
-import { listenForChanges } from './journal/change-listener.ts';
 import type { TeamRuntime } from './runtime.ts';
 import { APPROVALS_CHANNEL } from './store/migrations/08-four-eyes.ts';
 
@@ -35,16 +34,13 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     store: approvalStore({ pool, target, sealer, clock }),
     settings,
     cipher: runtime.cipher,
+    // On the replica's session: a desk keeps one LISTENing session (each costs the store on every NOTIFY).
     listen(onChange) {
-      const listener = listenForChanges({
-        connection: runtime.listenConnection,
-        channel: APPROVALS_CHANNEL,
-        applicationName: 'vetted-approvals-listener',
-        onNotify: onChange,
+      const stop = runtime.replication.listen(APPROVALS_CHANNEL, {
+        onMessage: onChange,
         onListening: onChange,
-        log,
       });
-      return () => listener.close();
+      return async () => stop();
     },
     log,
   });

@@ -28,6 +28,7 @@ import {
   submitToTeam,
   type TeamDrain,
 } from './outbox/index.ts';
+import { OUTBOX_CHANNEL } from './outbox/rows.ts';
 import {
   checkTeamStore,
   directConnection,
@@ -141,11 +142,12 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     await pool.end();
     throw error;
   }
-  // The outbox's LISTEN needs a session of its own too: one connection on the direct address.
+  // The outbox's liveness lock needs a session of its own: one connection on the direct address. Its submits
+  // are heard on the replica's session (one LISTENing session a desk: each costs the store on every NOTIFY).
   const notifications = options.drains
     ? openTeamPool(directConnection(team.connection), team.password, {
         max: 1,
-        applicationName: `${application}-outbox-listen`,
+        applicationName: `${application}-outbox`,
         onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
       })
     : undefined;
@@ -153,6 +155,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     ? startTeamDrain({
         pool,
         notifications,
+        hears: (kick) => replication.listen(OUTBOX_CHANNEL, { onMessage: kick, onListening: kick }),
         cipher,
         sealer,
         client: options.client,

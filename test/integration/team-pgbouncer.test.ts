@@ -114,19 +114,20 @@ describe.skipIf(missing !== undefined)(
       );
       expect(holder.rows).toEqual([{ pid: expect.any(Number), application_name: 'vetted-hub-leadership' }]);
       expect(pooled.has(holder.rows[0]!.pid)).toBe(false);
-      // Both desks and the hub: a change listener each, and an outbox LISTEN each (the desks drain too); each
-      // desk hears four eyes' approvals on a LISTEN of its own.
+      // Both desks and the hub: one LISTENing session each (the replica's, which hears the outbox's submits
+      // and four eyes' requests too), and a session each holding the outbox drainer's liveness lock.
       const listeners = await admin.query<{ pid: number; application_name: string }>(
         `SELECT pid, application_name FROM pg_stat_activity
-        WHERE datname = current_database() AND application_name ~ '^vetted-(\\w+-replica-listener|approvals-listener|\\w+-outbox-listen)$'`,
+        WHERE datname = current_database() AND application_name ~ '^vetted-\\w+-(replica-listener|outbox|[a-z]+-listener)$'`,
       );
-      expect(listeners.rows.filter((row) => row.application_name.endsWith('-replica-listener'))).toHaveLength(
-        3,
-      );
-      expect(listeners.rows.filter((row) => row.application_name.endsWith('-outbox-listen'))).toHaveLength(3);
-      expect(
-        listeners.rows.filter((row) => row.application_name === 'vetted-approvals-listener'),
-      ).toHaveLength(2);
+      expect(listeners.rows.map((row) => row.application_name).sort()).toEqual([
+        'vetted-desk-outbox',
+        'vetted-desk-outbox',
+        'vetted-desk-replica-listener',
+        'vetted-desk-replica-listener',
+        'vetted-hub-outbox',
+        'vetted-hub-replica-listener',
+      ]);
       for (const row of listeners.rows) expect(pooled.has(row.pid), row.application_name).toBe(false);
     });
 

@@ -54,9 +54,10 @@ describe('two desks on one team store', () => {
     const store = await teamStore();
     const listener = await connectTo(store.url);
     const notified: number[] = [];
-    // Bare numbers, not the rows announced beside them (team store migration 11, replication-feed.test.ts).
+    // Each write's customer row, announced at its commit (team store migration 11) with its change number.
     listener.on('notification', (message) => {
-      if (!message.payload?.startsWith('{')) notified.push(Number(message.payload));
+      const announced = JSON.parse(message.payload ?? '{}') as { table?: string; row?: { seq: number } };
+      if (announced.table === 'customers' && announced.row) notified.push(announced.row.seq);
     });
     await listener.query(`LISTEN ${CHANGES_CHANNEL}`);
     const committed: number[] = [];

@@ -47,9 +47,21 @@ export interface ChangeListenerOptions {
   random?: () => number;
 }
 
+/** Another channel heard on the same session (the team outbox's submits, four eyes' requests). */
+export interface ChannelHandler {
+  onMessage(payload: string): void;
+  /** Listening on it now, for the first time or again: whatever was sent meanwhile is gone. */
+  onListening(): void;
+}
+
 export interface ChangeListener {
   /** True while a connection is listening. */
   readonly listening: boolean;
+  /**
+   * Hears `channel` on this listener's session too; returns what stops it. Every session that LISTENs costs
+   * the store work on every notification of the database, whatever its channels: a desk keeps one.
+   */
+  listen(channel: string, handler: ChannelHandler): () => void;
   /** Stops listening and stops reconnecting. */
   close(): Promise<void>;
 }
@@ -68,6 +80,7 @@ export function listenForChanges({
   let current: pg.Client | null = null;
   let listening = false;
   let closed = false;
+  const others = new Map<string, ChannelHandler>();
   let attempt = 0;
   let cancelReconnect: (() => void) | null = null;
   // The next heartbeat, or the wait for its answer: one at a time, for the current connection only.
@@ -134,7 +147,7 @@ export function listenForChanges({
     client.on('error', (error) => lost(client, error));
     client.on('end', () => lost(client));
     client.on('notification', (message) => {
-      if (message.channel !== channel) return;
+      if (message.channel !== channel) return others.get(message.channel)?.onMessage(message.payload ?? '');
       const seq = Number(message.payload);
       if (Number.isSafeInteger(seq)) onNotify(seq);
       else if (message.payload) onAnnouncement?.(message.payload);
@@ -142,6 +155,7 @@ export function listenForChanges({
     try {
       await client.connect();
       await client.query(`LISTEN ${channel}`);
+      for (const other of others.keys()) await client.query(`LISTEN ${other}`);
     } catch (error) {
       lost(client, error);
       return;
@@ -155,12 +169,29 @@ export function listenForChanges({
     listening = true;
     heartbeatLater(client);
     onListening();
+    for (const other of others.values()) other.onListening();
   };
 
   void connect();
   return {
     get listening() {
       return listening;
+    },
+    listen(other, handler) {
+      others.set(other, handler);
+      const client = current;
+      if (client && listening)
+        client.query(`LISTEN ${other}`).then(
+          () => {
+            if (client === current && others.get(other) === handler) handler.onListening();
+          },
+          (error: unknown) => lost(client, error),
+        );
+      return () => {
+        if (others.get(other) !== handler) return;
+        others.delete(other);
+        if (current && listening) current.query(`UNLISTEN ${other}`).catch(() => undefined);
+      };
     },
     async close() {
       closed = true;

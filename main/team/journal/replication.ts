@@ -60,6 +60,8 @@ export interface Replication {
   readonly listening: boolean;
   /** True while announced changes are applied as they come, without reading the store (live-feed.ts). */
   readonly following: boolean;
+  /** Hears another channel on the replica's session (change-listener.ts `listen`). */
+  listen: ChangeListener['listen'];
   close(): Promise<void>;
 }
 
@@ -202,6 +204,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     get following() {
       return feed.live;
     },
+    listen: (channel, handler) => listener.listen(channel, handler),
     async close() {
       closed = true;
       feed.close();

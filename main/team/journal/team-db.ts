@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { Clock } from '../../journal/time.ts';
-import { CHANGE_LOCK, CHANGES_CHANNEL, type Queryable } from '../store/sql.ts';
+import { CHANGE_LOCK, type Queryable } from '../store/sql.ts';
 
 export interface TeamDb {
   /** For reads: the pool, or the transaction's client. */
@@ -18,9 +18,9 @@ export interface TeamDb {
    */
   writeStatement<T>(statement: (client: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Draws the next change number for a row desks copy (customers, status_history, notes, retries), inside
-   * `write`'s transaction: takes CHANGE_LOCK until the commit (so numbers commit in order) and queues the
-   * NOTIFY that tells every desk (sent by PostgreSQL at the commit, never before). Draw it before locking
+   * Draws the next change number for a row desks copy (customers, status_history, notes, retries, claims),
+   * inside `write`'s transaction: takes CHANGE_LOCK until the commit (so numbers commit in order; the rows
+   * announce themselves to every desk at the commit, never before). Draw it before locking
    * any row (FOR UPDATE, UPDATE): every writer takes CHANGE_LOCK first, so none waits on another in a circle.
    */
   nextChange(client: Queryable): Promise<number>;
@@ -46,14 +46,15 @@ export interface TeamRepositoryContext {
 
 // One statement, one round trip: CHANGE_LOCK is held from here to the commit, and every writer of the team
 // waits for it, so each round trip a write makes after taking it is a wait for all of them. The lock is taken
-// before the number is drawn (`drawn` reads `locked`): numbers must commit in the order they are drawn.
+// before the number is drawn (`drawn` reads `locked`): numbers must commit in the order they are drawn. No
+// NOTIFY of its own: the rows written under the number announce themselves at the commit (migration 11), and
+// each notification costs the store work in every session that listens.
 const DRAW_CHANGE = `
-WITH locked AS (SELECT pg_advisory_xact_lock($1)),
-     drawn AS (SELECT nextval('vetted.change_seq') AS seq FROM locked)
-SELECT seq, pg_notify($2, seq::text) FROM drawn`;
+WITH locked AS (SELECT pg_advisory_xact_lock($1))
+SELECT nextval('vetted.change_seq') AS seq FROM locked`;
 
 export async function drawChange(client: Queryable): Promise<number> {
-  const { rows } = await client.query<{ seq: string }>(DRAW_CHANGE, [CHANGE_LOCK, CHANGES_CHANNEL]);
+  const { rows } = await client.query<{ seq: string }>(DRAW_CHANGE, [CHANGE_LOCK]);
   const seq = Number(rows[0]?.seq);
   if (!Number.isSafeInteger(seq)) throw new Error('The team store drew no change number.');
   return seq;

@@ -26,6 +26,12 @@ export interface TeamDrainOptions {
    * transaction mode (it drops notifications); default `pool`.
    */
   notifications?: pg.Pool;
+  /**
+   * Where submits are heard instead of LISTENing on that session (`kick` on each, and on listening again);
+   * returns what stops it. The session still holds the liveness lock: a session that LISTENs costs the store
+   * work on every notification of the database, one that only holds a lock costs nothing.
+   */
+  hears?(kick: () => void): () => void;
   /** personalCipher(teamKey). */
   cipher: PersonalCipher;
   /** auditSealer(teamKey): an outcome is in the team's audit chain as it is recorded. */
@@ -104,6 +110,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     if (wake) wake();
     else kicked = true;
   };
+  const stopHearing = options.hears?.(kick);
 
   /** The connection that hears submits and holds this drainer's liveness lock, for as long as it lives. */
   async function listen(): Promise<void> {
@@ -114,7 +121,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       return;
     }
     const client = await (options.notifications ?? pool).connect();
-    client.on('notification', kick);
+    if (!options.hears) client.on('notification', kick);
     client.on('error', (error) => {
       log.warn('team outbox: lost the notification connection', describeError(error));
       if (listener === client) {
@@ -124,7 +131,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       client.release(error);
     });
     try {
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      if (!options.hears) await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
       liveness = await holdLiveness(client, holder);
     } catch (error) {
       client.release(error as Error);
@@ -256,6 +263,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     list: () => listTeamOutbox(pool, options.cipher),
     async close() {
       closing = true;
+      stopHearing?.();
       kick();
       await running;
       while (inFlight.size > 0) await Promise.all(inFlight);

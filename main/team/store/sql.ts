@@ -19,7 +19,10 @@ export const MIGRATION_LOCK = 0x5645_5454_03;
  * name's hashtext: outbox/liveness.ts). The one-key locks above show in pg_locks with objsubid 1, these with 2.
  */
 export const DRAINER_LOCK = 0x5645_5454;
-/** Channel of `NOTIFY` after each committed change; the payload is the change's sequence number. */
+/**
+ * Channel of `NOTIFY` for committed changes: each replicated row announced with its change (team store
+ * migration 11; JSON), a desk's marker (live-feed.ts), or a bare change number (the claims' functions).
+ */
 export const CHANGES_CHANNEL = 'vetted_changes';
 
 /** Runs `work` in a transaction on one client of the pool; throwing rolls it back. */
