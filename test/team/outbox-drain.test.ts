@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { customerBody } from '../../main/drafts/form.ts';
 import { type CustomerInput, NetworkError, type ServiceClient } from '../../main/service/index.ts';
+import { listenForChanges } from '../../main/team/journal/change-listener.ts';
 import {
   startTeamDrain,
   submitToTeam,
@@ -8,7 +9,7 @@ import {
   type TeamDrainOptions,
 } from '../../main/team/outbox/index.ts';
 import { recordOutcome, takeDue } from '../../main/team/outbox/lease.ts';
-import { openForm } from '../../main/team/outbox/rows.ts';
+import { OUTBOX_CHANNEL, openForm } from '../../main/team/outbox/rows.ts';
 import { customersWithEmail, validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
 import { sharedSandbox } from '../support/shared-sandbox.ts';
@@ -222,4 +223,28 @@ test('a submit wakes a waiting drainer through NOTIFY, without waiting for its p
   const ids = await r.drafts(1);
   await submitToTeam({ local: r.local, pool: r.pool, cipher: r.cipher, ids, today: new Date() });
   await until(async () => (await outboxRows(r.pool))[0]?.state === 'created', 'the notified drain', 10_000);
+});
+
+test('a submit heard on the replica’s session wakes a drainer whose own session only holds its lock', async () => {
+  const { r } = await rigWith(0);
+  const ear = listenForChanges({
+    connection: { connectionString: r.url },
+    onNotify: () => undefined,
+    onListening: () => undefined,
+    log: r.log,
+  });
+  open.push({ close: () => ear.close() });
+  await until(() => ear.listening, 'the shared session to listen');
+  const drainer = drain(r, 'shared-ear', {
+    pollMs: 600_000,
+    hears: (kick) => ear.listen(OUTBOX_CHANNEL, { onMessage: kick, onListening: kick }),
+  });
+  await drainer.settled();
+  const ids = await r.drafts(1);
+  await submitToTeam({ local: r.local, pool: r.pool, cipher: r.cipher, ids, today: new Date() });
+  await until(
+    async () => (await outboxRows(r.pool))[0]?.state === 'created',
+    'the drain heard on the replica’s session',
+    10_000,
+  );
 });
