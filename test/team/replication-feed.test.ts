@@ -2,34 +2,25 @@
 // change another connection commits reaches the local replica without the desk reading the store; a row too
 // large to announce is read from the store; a connection that listens again catches up before following.
 import pg from 'pg';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { openJournal } from '../../main/journal/index.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../main/log/logger.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
 import { FEED_PAYLOAD_MAX } from '../../main/team/store/migrations/11-change-feed.ts';
-import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import {
-  teamStore,
   writeClaim,
   writeCustomer,
   writeNote,
   writeRetry,
   writeStatusChange,
 } from '../support/team-changes.ts';
+import { replicaStores } from './fixtures/replica-store.ts';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const { cleanup, open } = replicaStores();
 
 /** A store, and a desk following it on a pool of its own (so its reads can be counted apart from the writers'). */
 async function followingDesk() {
-  const store = await teamStore();
-  cleanup.push(() => store.end());
-  const local = openJournal({ file: journalFile(), dataKey: createFieldKey() });
-  cleanup.push(() => local.close());
+  const { store, local } = await open();
   const pool = new pg.Pool({ connectionString: store.url, max: 2 });
   cleanup.push(() => pool.end());
   const changed: string[] = [];

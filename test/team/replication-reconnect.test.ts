@@ -1,34 +1,22 @@
 // A desk whose LISTEN connection is lost (killed by the server, or silent: found by the heartbeat) waits a
 // bounded, growing time, listens again, and reads every change it missed meanwhile. The test holds the
 // scheduler (test/support/held-scheduler.ts), so "later" and "no answer in time" are its to decide.
-import { afterEach, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { openJournal } from '../../main/journal/index.ts';
+import { expect, it } from 'vitest';
+import type { openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '../../main/team/journal/change-listener.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
-import { journalFile } from '../journal/helpers.ts';
 import { startFreezableProxy } from '../support/freezable-proxy.ts';
 import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';
-import { teamStore, writeCustomer } from '../support/team-changes.ts';
+import { writeCustomer } from '../support/team-changes.ts';
+import { type ReplicaStores, replicaStores } from './fixtures/replica-store.ts';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function followedStore() {
-  const store = await teamStore();
-  cleanup.push(() => store.end());
-  const local = openJournal({ file: journalFile(), dataKey: createFieldKey() });
-  cleanup.push(() => local.close());
-  return { store, local };
-}
+const { cleanup, open: followedStore } = replicaStores();
 
 /** Follows `store` into `local`, scheduled by `scheduler`; `connectionString` for the LISTEN connection. */
 function follow(
-  { store, local }: Awaited<ReturnType<typeof followedStore>>,
+  { store, local }: ReplicaStores,
   scheduler: ReturnType<typeof heldScheduler>,
   { connectionString, changed }: { connectionString?: string; changed?: string[] } = {},
 ) {

@@ -7,6 +7,7 @@ import { JournalError } from '../../journal/errors.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { ReplicaChanges } from '../../journal/replica.ts';
 import { changesFromJson, REPLICATED_TABLES, type ReplicatedTable } from './replica-rows.ts';
+import { jsonOf } from './rows.ts';
 
 const AnnouncementSchema = z.union([
   z.object({ table: z.enum(REPLICATED_TABLES), row: z.record(z.string(), z.unknown()) }),
@@ -22,16 +23,9 @@ export type Announcement =
 export const isAnnouncement = (payload: string): boolean => payload.startsWith('{');
 
 export function readAnnouncement(cipher: PersonalCipher, payload: string): Announcement {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    value = undefined;
-  }
-  const parsed = AnnouncementSchema.safeParse(value);
-  if (!parsed.success)
+  const announced = jsonOf(AnnouncementSchema, payload);
+  if (!announced)
     throw new JournalError('The team store announced a change in a form this Vetted cannot read.');
-  const announced = parsed.data;
   if (!('row' in announced)) return announced;
   return { changes: changesFromJson(cipher, { [announced.table]: [announced.row] }) };
 }

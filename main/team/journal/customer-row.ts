@@ -11,7 +11,7 @@ import type { JournalCustomer } from '../../journal/repositories/customers.ts';
 import { AddressSchema, type PersonalData } from '../../journal/repositories/personal-data.ts';
 import { LinksSchema } from '../../journal/service-record.ts';
 import { latest } from '../../journal/time.ts';
-import { PgSeq, PgText, PgTime, PgTimeOrNull } from './rows.ts';
+import { jsonOf, PgSeq, PgText, PgTime, PgTimeOrNull } from './rows.ts';
 
 export const CustomerRowSchema = z.object({
   id: z.string(),
@@ -63,15 +63,8 @@ export function openJson<T>(
   token: string,
   schema: z.ZodType<T>,
 ): T {
-  const plaintext = cipher.open(place, token);
-  let value: unknown;
-  try {
-    value = JSON.parse(plaintext);
-  } catch {
-    value = undefined;
-  }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  const value = jsonOf(schema, cipher.open(place, token));
+  if (value !== undefined) return value;
   throw new JournalError(
     `The team store's ${place.column} of ${place.table} ${place.id} is not in the form this Vetted reads.`,
   );

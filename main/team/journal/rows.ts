@@ -20,6 +20,21 @@ export const PgSeq = z.coerce.number().int().nonnegative();
 export const PgTime = z.date().transform((date) => date.toISOString());
 export const PgTimeOrNull = PgTime.nullable();
 
+/**
+ * `text` as JSON of `schema`'s form; undefined when it is not JSON or not of that form. JSON.parse's message
+ * quotes the text, which may be personal data, so it is never kept: callers say in their own words what failed.
+ */
+export function jsonOf<T>(schema: z.ZodType<T>, text: string): T | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** Each row checked against `schema`; the error names the table and what is wrong, never a value. */
 export function parseRows<T>(schema: z.ZodType<T>, table: string, rows: readonly unknown[]): T[] {
   return rows.map((row) => {
