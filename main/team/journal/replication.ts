@@ -10,6 +10,7 @@
 import type pg from 'pg';
 import type { ClaimChange } from '../../journal/claims.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
+import type { AppliedChanges } from '../../journal/replica.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
@@ -98,6 +99,13 @@ export function startReplication(options: ReplicationOptions): Replication {
     }
   };
 
+  /** Changes are in the local replica (read from the store, or heard): remembered, and told to the watchers. */
+  const noteApplied = (result: AppliedChanges) => {
+    applied = Math.max(applied, result.lastSeq);
+    if (result.customerIds.length > 0)
+      tell({ customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
+  };
+
   const catchUpNow = async (): Promise<number> => {
     let lastSeq = await local.replica.lastSeq();
     for (let more = true; more && !closed; ) {
@@ -106,9 +114,7 @@ export function startReplication(options: ReplicationOptions): Replication {
       if (page.changes.through <= lastSeq) break;
       const result = await local.replica.applyChanges(page.changes);
       lastSeq = result.lastSeq;
-      applied = Math.max(applied, lastSeq);
-      if (result.customerIds.length > 0)
-        tell({ customerIds: result.customerIds, lastSeq, claims: result.claims ?? [] });
+      noteApplied(result);
     }
     return lastSeq;
   };
@@ -158,11 +164,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     listening: () => listener.listening,
     catchingUp: () => running !== null || queued !== null,
     readStore: (why) => catchUpInBackground(why),
-    applied: (result) => {
-      applied = Math.max(applied, result.lastSeq);
-      if (result.customerIds.length > 0)
-        tell({ customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
-    },
+    applied: noteApplied,
     sendMarker: async (payload) => {
       await pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
     },

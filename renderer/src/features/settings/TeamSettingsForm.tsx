@@ -95,24 +95,18 @@ export function TeamSettingsForm() {
           />
           <fieldset className="four-eyes-settings">
             <legend>Four eyes: a lead other than the maker approves before it leaves</legend>
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={draft.retry}
-                disabled={!lead}
-                onChange={(event) => change({ retry: event.target.checked })}
-              />{' '}
-              The one-time retry (it carries the full SSN)
-            </label>
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={draft.exportNames}
-                disabled={!lead}
-                onChange={(event) => change({ exportNames: event.target.checked })}
-              />{' '}
-              The export with names
-            </label>
+            <CheckSetting
+              label="The one-time retry (it carries the full SSN)"
+              checked={draft.retry}
+              readOnly={!lead}
+              onChange={(retry) => change({ retry })}
+            />
+            <CheckSetting
+              label="The export with names"
+              checked={draft.exportNames}
+              readOnly={!lead}
+              onChange={(exportNames) => change({ exportNames })}
+            />
             <NumberSetting
               label="A request expires after (hours)"
               hint="Its sealed details are deleted from the store then."
@@ -162,5 +156,29 @@ function NumberSetting(props: {
         />
       )}
     </Field>
+  );
+}
+
+function CheckSetting({
+  label,
+  checked,
+  readOnly,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  readOnly: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <label className="checkbox">
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={readOnly}
+        onChange={(event) => onChange(event.target.checked)}
+      />{' '}
+      {label}
+    </label>
   );
 }
