@@ -37,7 +37,21 @@ test('a retry waits for a second pair of eyes, then leaves once approved', async
     await a.getByRole('button', { name: 'Save team settings' }).click();
     await expect(a.getByText('Team settings saved.')).toBeVisible();
     await a.locator('section.team-settings').scrollIntoViewIfNeeded();
-    await a.screenshot({ path: `${SHOTS}/settings-team-lead-1280x800-light.png` });
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 1440, height: 900 },
+    ]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await a.setViewportSize(size);
+        await a.emulateMedia({ colorScheme });
+        await a.locator('section.team-settings').scrollIntoViewIfNeeded();
+        await a.screenshot({
+          path: `${SHOTS}/settings-team-lead-${size.width}x${size.height}-${colorScheme}.png`,
+        });
+      }
+    }
+    await a.setViewportSize({ width: 1280, height: 800 });
+    await a.emulateMedia({ colorScheme: 'light' });
     await expectNoAxeViolations(a, { include: 'section.team', screen: 'Settings → Team: four eyes (lead)' });
     await b.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
     await expect(
