@@ -96,6 +96,13 @@ function checkParameters(operation: Operation, ex: Exchange, url: URL): string[]
   const check = (param: Parameter, value: unknown, part: string) => {
     for (const problem of problemsOf(validatorFor(param.schemaPointer), value)) found.push([part, problem]);
   };
+  // Of the headers an operation does not list, only this one changes what the service does.
+  if (
+    header(ex.headers, 'idempotency-key') !== undefined &&
+    !params.some((p) => p.name === 'Idempotency-Key')
+  ) {
+    found.push(['request header Idempotency-Key', 'not a parameter of the operation']);
+  }
   for (const name of new Set(url.searchParams.keys())) {
     if (!params.some((param) => param.in === 'query' && param.name === name)) {
       found.push([`request query ${name}`, 'not a parameter of the operation']);
@@ -134,6 +141,25 @@ function meetsScheme(scheme: Doc | undefined, ex: Exchange): boolean {
   }
   const bearer = scheme?.type === 'oauth2' || (scheme?.type === 'http' && scheme.scheme === 'bearer');
   return bearer && /^Bearer \S+$/.test(authorization);
+}
+
+/**
+ * `Accept` must take a media type the operation answers with on success. Where the operation lists
+ * Accept as a parameter (every API call), the parameter's own check says it.
+ */
+function checkAccept(operation: Operation, ex: Exchange): string[][] {
+  if (parametersOf(operation).some((param) => param.in === 'header' && param.name === 'Accept')) return [];
+  const accept = header(ex.headers, 'accept');
+  const answers = Object.entries(operation.op.responses ?? {})
+    .filter(([status]) => status.startsWith('2'))
+    .flatMap(([, response]) => Object.keys((response as Doc).content ?? {}));
+  if (!accept || answers.length === 0) return [];
+  const taken = accept.split(',').map(baseType);
+  const takes = (type: string) =>
+    taken.some((range) => range === '*/*' || range === type || range === `${type.split('/')[0]}/*`);
+  return answers.some(takes)
+    ? []
+    : [['request header Accept', `${accept} takes none of ${answers.join(', ')}`]];
 }
 
 function checkSecurity(operation: Operation, ex: Exchange): string[][] {
@@ -209,6 +235,7 @@ export function checkRequest(ex: Exchange): Finding[] {
   const name = `${operation.method} ${operation.template}`;
   return findings(name, [
     ...checkParameters(operation, ex, url),
+    ...checkAccept(operation, ex),
     ...checkSecurity(operation, ex),
     ...checkRequestBody(operation, ex),
   ]);

@@ -147,6 +147,20 @@ describe('the validator refuses what the description refuses', () => {
       parts(exchange('POST', '/customers/c/documents', { headers: multipart, body: form('selfie') })),
     ).toEqual(['request body']);
     expect(parts(exchange('POST', '/oauth/v2/token'))).toEqual(['operation']);
+    const keyed = { ...hal, 'idempotency-key': 'k-1' };
+    expect(parts(exchange('POST', '/customers', { headers: keyed, body: json(customer) }))).toEqual([]);
+    expect(parts(exchange('GET', '/customers', { headers: keyed }))).toEqual([
+      'request header Idempotency-Key',
+    ]);
+    const html = {
+      authorization: basic,
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const credentials = Buffer.from('grant_type=client_credentials');
+    expect(parts(exchange('POST', '/token', { headers: html, body: credentials }))).toEqual([
+      'request header Accept',
+    ]);
   });
 
   it('refuses answers of an unlisted status, a wrong media type or a body off its schema', () => {

@@ -144,6 +144,28 @@ export const PATCHES: readonly Patch[] = [
     },
   },
   {
+    id: 'idempotency-key',
+    why:
+      'Only `POST /transfers` and `POST /mass-payments` list the `Idempotency-Key` header, while the ' +
+      'service takes it on any POST (service-facts.md §8; real-service.md: replay unchanged), and Vetted ' +
+      'sends it on its creates, retries, uploads and redeliveries. The same header parameter added to ' +
+      'every POST that lacks it.',
+    apply(doc) {
+      const declared = (op(doc, 'post', '/transfers').parameters ?? []).find(
+        (param: Doc) => param.name === 'Idempotency-Key',
+      );
+      const lacking = Object.values(doc.paths as Doc).filter(
+        (item) =>
+          item.post && !(item.post.parameters ?? []).some((param: Doc) => param.name === 'Idempotency-Key'),
+      );
+      check(
+        'idempotency-key',
+        Boolean(declared) && op(doc, 'post', '/customers') !== undefined && lacking.length > 0,
+      );
+      for (const item of lacking) item.post.parameters = [...(item.post.parameters ?? []), { ...declared }];
+    },
+  },
+  {
     id: 'error-alternatives',
     why:
       'Error answers given as a `oneOf` of error schemas (e.g. the 400 and 403 of `POST ' +

@@ -45,7 +45,8 @@ const photo = (fileName: string, bytes: Uint8Array = jpeg()) => ({
 });
 
 const key = () => ({ idempotencyKey: randomUUID() });
-const today = () => new Date().toISOString().slice(0, 10);
+/** A day's date, `days` from today (UTC): the sandbox's clock runs a few minutes ahead of ours here. */
+const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The calls as they succeed. Returns what the refusals need. */
 async function successes(rig: Rig) {
@@ -87,8 +88,8 @@ async function successes(rig: Rig) {
   const { deliveries } = await client.subscriptions.deliveries(subscription.id, {
     limit: 10,
     offset: 0,
-    startDate: today(),
-    endDate: today(),
+    startDate: dayFromToday(-1),
+    endDate: dayFromToday(1),
   });
   await client.subscriptions.redeliver(deliveries[0]!.id, key());
   await client.subscriptions.setPaused(subscription.id, true, key());
@@ -145,7 +146,13 @@ async function faults(rig: Rig, made: Made) {
 
 /** A create re-sent with its Idempotency-Key while the first is still being worked on: 409. */
 async function conflict(rig: Rig) {
-  await rig.control('faults', { rate: 1, kinds: ['delay'], paths: ['/customers'], delayMs: 60_000, count: 1 });
+  await rig.control('faults', {
+    rate: 1,
+    kinds: ['delay'],
+    paths: ['/customers'],
+    delayMs: 60_000,
+    count: 1,
+  });
   const input = person('Jane');
   const options = key();
   const first = rig.client.customers.create(input, options);
