@@ -257,10 +257,31 @@ export function checkAnswer(ex: Exchange): Finding[] {
   const name = `${operation.method} ${operation.template}`;
   const given = responseFor(operation, ex.status);
   if (!given) return findings(name, [[`answer ${ex.status}`, 'a status the operation does not list']]);
+  const found = [...checkAnswerHeaders(given, ex), ...checkAnswerBody(given, ex)];
   return findings(
     name,
-    checkAnswerBody(given, ex).map(([part, message]) => [`answer ${ex.status}${part}`, message!]),
+    found.map(([part, message]) => [`answer ${ex.status}${part}`, message!]),
   );
+}
+
+/** The headers the response lists (`Location` on a 201): present when required, valid when present. */
+function checkAnswerHeaders(
+  { response, pointer }: { response: Doc; pointer: string },
+  ex: Exchange,
+): string[][] {
+  const found: string[][] = [];
+  for (const [name, declared] of Object.entries((response.headers ?? {}) as Doc)) {
+    const at = declared.$ref ? String(declared.$ref) : `${pointer}/headers/${pointerSegment(name)}`;
+    const definition = declared.$ref ? loadDescription().components.headers[at.split('/').at(-1)!] : declared;
+    const value = header(ex.answerHeaders, name);
+    if (value === undefined) {
+      if (definition?.required) found.push([` header ${name}`, 'required, not sent']);
+    } else if (definition?.schema) {
+      for (const problem of problemsOf(validatorFor(`${at}/schema`), value))
+        found.push([` header ${name}`, problem]);
+    }
+  }
+  return found;
 }
 
 function checkAnswerBody(
