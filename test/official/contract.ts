@@ -90,17 +90,34 @@ function header(headers: Exchange['headers'], name: string): string | undefined 
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+type Check = (param: Parameter, value: unknown, part: string) => void;
+
+/** One query parameter: sent once (or repeated, for an array), valid, and present when required. */
+function checkQuery(param: Parameter, url: URL, check: Check): string[][] {
+  const part = `request query ${param.name}`;
+  const values = url.searchParams.getAll(param.name);
+  if (values.length === 0) return param.required ? [[part, 'required, not sent']] : [];
+  if (param.schema.type === 'array') {
+    check(
+      param,
+      values.map((value) => coerce(param.schema.items ?? {}, value)),
+      part,
+    );
+  } else if (values.length > 1) {
+    return [[part, `sent ${values.length} times; the schema takes one`]];
+  } else check(param, coerce(param.schema, values[0]!), part);
+  return [];
+}
+
 function checkParameters(operation: Operation, ex: Exchange, url: URL): string[][] {
   const found: string[][] = [];
   const params = parametersOf(operation);
-  const check = (param: Parameter, value: unknown, part: string) => {
+  const check: Check = (param, value, part) => {
     for (const problem of problemsOf(validatorFor(param.schemaPointer), value)) found.push([part, problem]);
   };
   // Of the headers an operation does not list, only this one changes what the service does.
-  if (
-    header(ex.headers, 'idempotency-key') !== undefined &&
-    !params.some((p) => p.name === 'Idempotency-Key')
-  ) {
+  const keyed = header(ex.headers, 'idempotency-key') !== undefined;
+  if (keyed && !params.some((param) => param.in === 'header' && param.name === 'Idempotency-Key')) {
     found.push(['request header Idempotency-Key', 'not a parameter of the operation']);
   }
   for (const name of new Set(url.searchParams.keys())) {
@@ -111,23 +128,11 @@ function checkParameters(operation: Operation, ex: Exchange, url: URL): string[]
   for (const param of params) {
     const part = `request ${param.in} ${param.name}`;
     if (param.in === 'path') check(param, coerce(param.schema, operation.params[param.name] ?? ''), part);
-    if (param.in === 'header') {
-      const value = header(ex.headers, param.name);
-      if (value === undefined && param.required) found.push([part, 'required, not sent']);
-      else if (value !== undefined) check(param, coerce(param.schema, value), part);
-    }
-    if (param.in !== 'query') continue;
-    const values = url.searchParams.getAll(param.name);
-    if (values.length === 0) {
-      if (param.required) found.push([part, 'required, not sent']);
-    } else if (param.schema.type === 'array') {
-      check(
-        param,
-        values.map((value) => coerce(param.schema.items ?? {}, value)),
-        part,
-      );
-    } else if (values.length > 1) found.push([part, `sent ${values.length} times; the schema takes one`]);
-    else check(param, coerce(param.schema, values[0]!), part);
+    if (param.in === 'query') found.push(...checkQuery(param, url, check));
+    if (param.in !== 'header') continue;
+    const value = header(ex.headers, param.name);
+    if (value === undefined && param.required) found.push([part, 'required, not sent']);
+    else if (value !== undefined) check(param, coerce(param.schema, value), part);
   }
   return found;
 }
