@@ -11,6 +11,7 @@ import type { Journal } from '../../journal/index.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import { inTransaction } from '../store/sql.ts';
+import { isKeyChange, keyChangedOn } from '../team-failures.ts';
 import { OUTBOX_CHANNEL, sealForm } from './rows.ts';
 
 const CHUNK = 200;
@@ -82,10 +83,24 @@ async function moveDrafts(options: TeamSubmitOptions, ids: readonly string[]): P
         ...describeError(error),
       });
       result.waiting.push(...ids.slice(start));
+      await sayWhyTheyWait(options, ids.slice(start), error);
       break;
     }
   }
   return result;
+}
+
+/**
+ * Drafts the store refused because this desk's team key is old wait with the reason on them (the drafts view
+ * shows it): they go once the desk has joined again with a new join code. A store that could not be reached
+ * says nothing new: Settings → Team shows it, and the drafts go when it answers.
+ */
+async function sayWhyTheyWait(options: TeamSubmitOptions, ids: readonly string[], error: unknown) {
+  if (!isKeyChange(error)) return;
+  const { message } = await keyChangedOn(options.pool);
+  await options.local.transaction(async (tx) => {
+    for (const id of ids) await tx.drafts.update(id, { lastError: message });
+  });
 }
 
 /** One PostgreSQL transaction: every draft of the chunk in the team outbox, each keyed by its local key. */
