@@ -94,7 +94,7 @@ export async function verifyStoreAudit(
         if (rows.length < PAGE) break;
       }
       const head = { seq: headRow.seq, chainHash: headRow.chain_hash };
-      const begun = keys.keys.map(({ id, from }) => ({ id, from: Math.max(from, 1) }));
+      const begun = keys.keys.map(({ id, from }) => ({ id, from }));
       return { entries: checker.finish(head).entries, head, keys: begun };
     },
     'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
@@ -139,7 +139,7 @@ const headText = (head: ChainPoint) => `${head.seq}:${head.chainHash}`;
 /** "Audit keys: audit from entry 1, a…-… from entry 57.", when a rotation began more than one. */
 const keysText = (keys: KeysBegun | undefined) =>
   keys && keys.length > 1
-    ? `Audit keys (each seal checked with its own): ${keys.map(({ id, from }) => `${id} from entry ${from}`).join(', ')}.\n`
+    ? `Audit keys (each seal checked with its own): ${keys.map(({ id, from }) => `${id} from entry ${Math.max(from, 1)}`).join(', ')}.\n`
     : '';
 
 export function storeVerdictText({
