@@ -10,12 +10,13 @@ import { z } from 'zod';
 import { DecryptError } from '../../crypto.ts';
 import { auditSealer, sealerOfAuditKey } from '../../journal/audit-chain.ts';
 import { AuditExportError, type ExportVerdict, verifyAuditExport } from '../../journal/audit-export.ts';
-import { type KeyStretches, keyStretches, type StretchKey } from '../../journal/audit-stretches.ts';
+import type { StretchKey } from '../../journal/audit-stretches.ts';
 import { AuditChainError, type ChainPoint, chainChecker } from '../../journal/audit-verify.ts';
 import type { WrappedAuditKey } from '../../journal/repositories/audit.ts';
 import { LINKED_COLUMNS, LinkedRowSchema } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
-import { type KeyRing, loadKeyRing, unwrapKey } from '../keys/key-ring.ts';
+import { auditStretches } from '../keys/audit-keys.ts';
+import { loadKeyRing, unwrapKey } from '../keys/key-ring.ts';
 import { AUDIT_CHAIN } from '../store/migrations/06-audit-chain.ts';
 import { teamSchemaVersion } from '../store/migrations/runner.ts';
 import { TeamAdminError } from './errors.ts';
@@ -45,17 +46,6 @@ const failed = (error: unknown): never => {
 /** Where each audit key begins, as the verdicts print it. */
 export type KeysBegun = { id: string; from: number }[];
 
-/** The ring's audit keys as stretches of the chain, the newest being the one `teamKey` derives. */
-function ringStretches(ring: KeyRing, teamKey: Buffer): KeyStretches {
-  const keys = ring.audit.map(({ id, from, after, key }) => ({
-    id,
-    from,
-    after,
-    sealer: sealerOfAuditKey(key),
-  }));
-  return keyStretches(keys, auditSealer(teamKey));
-}
-
 /** Checks the store's whole chain, and every seal with the audit key of its stretch. */
 export async function verifyStoreAudit(
   client: pg.Client,
@@ -80,7 +70,7 @@ export async function verifyStoreAudit(
         'audit_head',
         (await client.query('SELECT seq, chain_hash FROM vetted.audit_head')).rows,
       );
-      const keys = ringStretches(await loadKeyRing(client, teamKey), teamKey);
+      const keys = auditStretches(await loadKeyRing(client, teamKey), teamKey);
       const checker = chainChecker({ keys, whole: true, ...(holds ? { holds } : {}) });
       for (let after = 0; ; ) {
         const { rows } = await client.query(

@@ -6,13 +6,18 @@
 // before it (both in the wrap's AAD), beside the older ones, which still verify their stretches. The chain
 // itself records where it begins: an `audit.key` entry sealed with it (journal/audit-stretches.ts).
 import { randomBytes } from 'node:crypto';
-import { auditSealKey, sealerOfAuditKey } from '../../journal/audit-chain.ts';
-import { AUDIT_KEY_ACTION, auditKeyDetail } from '../../journal/audit-stretches.ts';
+import { auditSealer, auditSealKey, sealerOfAuditKey } from '../../journal/audit-chain.ts';
+import {
+  AUDIT_KEY_ACTION,
+  auditKeyDetail,
+  type KeyStretches,
+  keyStretches,
+} from '../../journal/audit-stretches.ts';
 import { isoTime } from '../../journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
 import type { Queryable } from '../store/sql.ts';
 import { teamKeyCheck } from '../team-key.ts';
-import { AUDIT_KEY_ID, wrapKey } from './key-ring.ts';
+import { AUDIT_KEY_ID, type KeyRing, wrapKey } from './key-ring.ts';
 
 const newAuditKeyId = (): string => `a${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 
@@ -52,4 +57,15 @@ export async function beginAuditKey(db: Queryable, teamKey: Buffer): Promise<str
     },
   );
   return id;
+}
+
+/** The ring's audit keys as stretches of the chain, the newest being the one `teamKey` derives. */
+export function auditStretches(ring: KeyRing, teamKey: Buffer): KeyStretches {
+  const keys = ring.audit.map(({ id, from, after, key }) => ({
+    id,
+    from,
+    after,
+    sealer: sealerOfAuditKey(key),
+  }));
+  return keyStretches(keys, auditSealer(teamKey));
 }
