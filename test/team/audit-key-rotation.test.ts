@@ -44,6 +44,29 @@ async function entriesFrom(seq: number) {
   return { owner, rows, entries: parseRows(LinkedRowSchema, 'audit_log', rows) };
 }
 
+/**
+ * A leaver's forgery on a copy of the store: entry `seq` changed as `change` says, and it and every entry after
+ * it linked and sealed again with the old team key's audit key, the triggers off, the head moved to the end.
+ */
+async function forgeFrom(seq: number, change: { action?: string; detail: string }) {
+  const { owner, entries } = await entriesFrom(seq);
+  const leaver = auditSealer(oldKey);
+  let prev = entries[0]!.link.prevHash;
+  await owner.query('ALTER TABLE vetted.audit_log DISABLE TRIGGER audit_log_no_change');
+  for (const { link: _, ...entry } of [{ ...entries[0]!, ...change }, ...entries.slice(1)]) {
+    const link = linkAfter(prev, entry, leaver);
+    await owner.query(
+      `UPDATE vetted.audit_log SET action = $2, detail = $3, content_hash = $4, prev_hash = $5, chain_hash = $6,
+         seal = $7 WHERE seq = $1`,
+      [entry.seq, entry.action, entry.detail, link.contentHash, link.prevHash, link.chainHash, link.seal],
+    );
+    prev = link.chainHash;
+  }
+  await owner.query('ALTER TABLE vetted.audit_log ENABLE TRIGGER audit_log_no_change');
+  await owner.query('UPDATE vetted.audit_head SET chain_hash = $1', [prev]);
+  return owner;
+}
+
 describe('a new audit key at each rotation', () => {
   it('begins after team.keyRotated, is named in the chain, and verify-audit checks each stretch with its key', async () => {
     const { rows } = await entriesFrom(1);
@@ -86,25 +109,7 @@ describe('a new audit key at each rotation', () => {
   });
 
   it('finds entries rewritten after the rotation and re-sealed with the old audit key', async () => {
-    const { owner, entries } = await entriesFrom(6);
-    // The leaver's copy: the old team key's audit key, the triggers off, the head moved to the forgery.
-    const leaver = auditSealer(oldKey);
-    let prev = entries[0]!.link.prevHash;
-    await owner.query('ALTER TABLE vetted.audit_log DISABLE TRIGGER audit_log_no_change');
-    for (const { link: _, ...entry } of [
-      { ...entries[0]!, detail: 'nothing happened' },
-      ...entries.slice(1),
-    ]) {
-      const link = linkAfter(prev, entry, leaver);
-      await owner.query(
-        `UPDATE vetted.audit_log SET detail = $2, content_hash = $3, prev_hash = $4, chain_hash = $5, seal = $6
-          WHERE seq = $1`,
-        [entry.seq, entry.detail, link.contentHash, link.prevHash, link.chainHash, link.seal],
-      );
-      prev = link.chainHash;
-    }
-    await owner.query('ALTER TABLE vetted.audit_log ENABLE TRIGGER audit_log_no_change');
-    await owner.query('UPDATE vetted.audit_head SET chain_hash = $1', [prev]);
+    await forgeFrom(6, { detail: 'nothing happened' });
     const run = await verify();
     expect(run).toMatchObject({ code: 1, out: '' });
     expect(run.err).toMatch(
@@ -113,24 +118,7 @@ describe('a new audit key at each rotation', () => {
   });
 
   it('finds the new key left out: the rotation entry rewritten and the chain re-sealed with the old key', async () => {
-    const { owner, entries } = await entriesFrom(5);
-    const leaver = auditSealer(oldKey);
-    let prev = entries[0]!.link.prevHash;
-    await owner.query('ALTER TABLE vetted.audit_log DISABLE TRIGGER audit_log_no_change');
-    for (const { link: _, ...entry } of [
-      { ...entries[0]!, action: 'note.add', detail: 'x' },
-      ...entries.slice(1),
-    ]) {
-      const link = linkAfter(prev, entry, leaver);
-      await owner.query(
-        `UPDATE vetted.audit_log SET action = $2, detail = $3, content_hash = $4, prev_hash = $5, chain_hash = $6,
-           seal = $7 WHERE seq = $1`,
-        [entry.seq, entry.action, entry.detail, link.contentHash, link.prevHash, link.chainHash, link.seal],
-      );
-      prev = link.chainHash;
-    }
-    await owner.query('ALTER TABLE vetted.audit_log ENABLE TRIGGER audit_log_no_change');
-    await owner.query('UPDATE vetted.audit_head SET chain_hash = $1', [prev]);
+    const owner = await forgeFrom(5, { action: 'note.add', detail: 'x' });
     // The key's row removed too: the key file's own audit key is then missing from the store's keys.
     await owner.query(`DELETE FROM vetted.team_keys WHERE purpose = 'audit' AND audit_from IS NOT NULL`);
     const run = await verify();
