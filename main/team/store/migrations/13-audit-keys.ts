@@ -4,9 +4,9 @@
 //   key before it (both bound to it by its wrap's AAD, main/team/keys/key-ring.ts). The newest seals new
 //   entries; the older ones stay, wrapped by the current team key, to verify their stretches of the chain.
 // - `audit_log.audit_key`: the id of the key an entry was sealed with, as the desk says (null before this
-//   migration, and for the first key). `sealed_under_current_audit_key` refuses an entry under another key
-//   than the newest, in the words of the data keys' trigger (hint `vetted:stale-team-key`): a desk still on
-//   the old team key cannot append a seal under the old audit key; it says the team's key was changed.
+//   migration). `sealed_under_current_audit_key` refuses an entry under another key than the newest, in the
+//   words of the data keys' trigger (hint `vetted:stale-team-key`): a desk still on the old team key cannot
+//   append a seal under the old audit key; it says the team's key was changed.
 // - A store whose team key was rotated before this migration is still sealed with the audit key of its first
 //   team key, which a leaver may hold: with the key file, a new audit key begins here (it needs the key).
 
