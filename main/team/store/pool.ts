@@ -6,6 +6,7 @@ import tls from 'node:tls';
 import pg from 'pg';
 import type { TeamConnection } from '../../config/team-connection.ts';
 import { isTeamKey } from '../team-key.ts';
+import { type Checkout, checkout } from './checkout.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
@@ -84,10 +85,13 @@ export function openTeamPool(
   return pool;
 }
 
-/** One client of the pool, its connection failure as a TeamConnectionError (in words, without the password). */
-export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
+/**
+ * One client of the pool (its lost connection heard while out: checkout.ts), its connection failure as a
+ * TeamConnectionError (in words, without the password).
+ */
+export async function connectTeamClient(pool: pg.Pool): Promise<Checkout> {
   try {
-    return await pool.connect();
+    return await checkout(pool);
   } catch (error) {
     throw poolConnectionError(pool, error);
   }
@@ -115,7 +119,8 @@ function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError
 }
 
 export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {
-  const client = await connectTeamClient(pool);
+  const out = await connectTeamClient(pool);
+  const { client } = out;
   try {
     await checkTeamSchema(client);
     const { rows } = await client.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
@@ -133,6 +138,6 @@ export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<vo
     if (error instanceof TeamSchemaError || error instanceof TeamConnectionError) throw error;
     throw poolConnectionError(pool, error);
   } finally {
-    client.release();
+    out.release();
   }
 }
