@@ -1,6 +1,6 @@
 // A connection to the team store ended under a desk's write (#37: a failover, a restarted server,
 // pg_terminate_backend, a dropped VPN) costs that write, in words, and the next one succeeds: the process goes
-// on. The write runs in a process of its own with no guard (test/support/lost-connection-child.ts), so an
+// on. The write runs in a process of its own with no guard (fixtures/lost-connection-child.ts), so an
 // `error` event no one hears would end it with a non-zero status. The store holds the write where the test
 // wants it (a trigger waiting on an advisory lock the test holds: in the statement, or in the COMMIT for a
 // deferred one), the test ends the session from another one, then lets go.
@@ -12,7 +12,7 @@ import { runChild } from '../support/child.ts';
 import { until } from '../support/poll.ts';
 import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';
 
-const CHILD = path.resolve(import.meta.dirname, '../support/lost-connection-child.ts');
+const CHILD = path.resolve(import.meta.dirname, 'fixtures/lost-connection-child.ts');
 const CHILD_APPLICATION_NAME = 'vetted-lost-connection-child';
 const HOLD = 37_037;
 
