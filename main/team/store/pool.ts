@@ -20,6 +20,11 @@ export interface TeamPoolOptions {
   connectTimeoutMs?: number;
   /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
   onIdleError?: (error: TeamConnectionError) => void;
+  /**
+   * Runs on each new connection before the pool hands it out (pg-pool's `verify`); its failure fails that
+   * connect and the connection is discarded. A desk started while the store was away reads its keys here.
+   */
+  onNewConnection?: (client: pg.PoolClient) => Promise<void>;
 }
 
 /** node-postgres' TLS settings for a team connection; false for sslmode disable. */
@@ -80,9 +85,29 @@ export function openTeamPool(
     ...teamClientConfig(connection, password, options),
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
+    ...(options.onNewConnection ? { verify: newConnectionCheck(options.onNewConnection) } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
   return pool;
+}
+
+/** pg-pool's `verify` for `check`: the client has no listener of the pool's while it is verified. */
+function newConnectionCheck(check: (client: pg.PoolClient) => Promise<void>) {
+  return (client: pg.PoolClient, done: (error?: Error) => void) => {
+    // The statement under way fails with a lost connection, and `done(error)` discards the client.
+    const hear = () => undefined;
+    client.on('error', hear);
+    check(client).then(
+      () => {
+        client.off('error', hear);
+        done();
+      },
+      (error: Error) => {
+        client.off('error', hear);
+        done(error);
+      },
+    );
+  };
 }
 
 /**
