@@ -93,7 +93,11 @@ export function webhooksFeature(
     try {
       return { ...base, subscriptions: await subs.list(), problem: null };
     } catch (error) {
-      return { ...base, subscriptions: null, problem: failureMessage(error) };
+      return {
+        ...base,
+        subscriptions: null,
+        problem: failureMessage(error, log, 'listing the subscriptions'),
+      };
     }
   };
 

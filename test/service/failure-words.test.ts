@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toAppError } from '../../main/compose/app-errors.ts';
 import { testConnection } from '../../main/connection/connection-test.ts';
-import { connectionFailure, uploadFailure } from '../../main/failures.ts';
+import { connectionFailure, failureMessage, uploadFailure } from '../../main/failures.ts';
+import { createLogger } from '../../main/log/logger.ts';
 import { ServiceError, TokenError } from '../../main/service/index.ts';
 import { clientOf, type FakeService, reply, startFakeService } from './fake-service.ts';
 
@@ -45,8 +46,46 @@ describe('the real service’s refusals, in words', () => {
       reply(res, 401, { code: 'InvalidAccountStatus', message: 'Invalid account status.' }),
     );
     const { client } = clientOf(fake, { tokenEndpoint: 'automatic' });
-    const result = await testConnection(client);
+    const result = await testConnection(
+      client,
+      createLogger(() => {}),
+    );
     await client.close();
     expect(result).toMatchObject({ ok: false, reason: 'bad-credentials', message: /account is not active/ });
+  });
+});
+
+describe('a failure Vetted has no words for', () => {
+  it('is written to the log, scrubbed, as its words promise; a known one is not', () => {
+    const lines: string[] = [];
+    const log = createLogger((line) => lines.push(line));
+    log.addSecret('hook-secret-42');
+    const words = failureMessage(new TypeError('bad name hook-secret-42'), log, 'listing the subscriptions');
+    expect(words).toBe('Something unexpected went wrong; details are in the log.');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 'error',
+      msg: 'listing the subscriptions failed unexpectedly',
+      error: 'TypeError: bad name [redacted]',
+    });
+    expect(failureMessage(refusal(404, 'NotFound'), log, 'listing')).toMatch(/no such resource/);
+    expect(lines).toHaveLength(1);
+  });
+
+  it('"Test connection" writes it to the log too', async () => {
+    fake = await startFakeService();
+    const { client } = clientOf(fake);
+    const lines: string[] = [];
+    const broken = {
+      ...client,
+      customers: { ...client.customers, list: () => Promise.reject(new RangeError('odd')) },
+    };
+    const result = await testConnection(
+      broken,
+      createLogger((line) => lines.push(line)),
+    );
+    await client.close();
+    expect(result).toMatchObject({ ok: false, reason: 'unexpected', message: /details are in the log/ });
+    expect(lines.map((line) => JSON.parse(line).error)).toEqual(['RangeError: odd']);
   });
 });
