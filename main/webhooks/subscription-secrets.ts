@@ -2,6 +2,7 @@
 // subscription's secret again, so whoever must verify its deliveries needs it from here: a desk keeps its own
 // in its vault; a team's hubs keep theirs in the team store, so whichever hub takes the listener role over
 // verifies what another hub subscribed (main/team/subscription-secrets.ts).
+import { isServiceId } from '../../contract/service-id.ts';
 import type { SecretName, Vault } from '../vault/vault.ts';
 
 export interface SubscriptionSecrets {
@@ -42,7 +43,8 @@ type SecretVault = Pick<Vault, 'names' | 'get' | 'has' | 'set' | 'delete'>;
 export function vaultSubscriptionSecrets(vault: SecretVault): SubscriptionSecrets {
   return {
     load: async () => undefined,
-    has: (id) => vault.has(nameOf(id)),
+    // An id no channel could use was never kept (the service may still list one).
+    has: (id) => isServiceId(id) && vault.has(nameOf(id)),
     all: () =>
       vault
         .names()
