@@ -313,9 +313,11 @@ export function serviceFieldErrors(
   return { fields, duplicateOf };
 }
 
+/** The id a link ends with, decoded as the path carried it (ids are percent-encoded there). */
 function lastPathSegment(url: string): string | null {
   try {
-    return new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? null;
+    const segment = new URL(url).pathname.split('/').filter(Boolean).at(-1);
+    return segment === undefined ? null : decodeURIComponent(segment);
   } catch {
     return null;
   }

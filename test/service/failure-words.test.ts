@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toAppError } from '../../main/compose/app-errors.ts';
 import { testConnection } from '../../main/connection/connection-test.ts';
-import { connectionFailure, failureMessage, uploadFailure } from '../../main/failures.ts';
+import { connectionFailure, failureMessage, serviceFieldErrors, uploadFailure } from '../../main/failures.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { ServiceError, TokenError } from '../../main/service/index.ts';
+import { needsNoProcessing } from '../../main/webhooks/event-processor.ts';
 import { clientOf, type FakeService, reply, startFakeService } from './fake-service.ts';
 
 let fake: FakeService | undefined;
@@ -87,5 +88,31 @@ describe('a failure Vetted has no words for', () => {
     await client.close();
     expect(result).toMatchObject({ ok: false, reason: 'unexpected', message: /details are in the log/ });
     expect(lines.map((line) => JSON.parse(line).error)).toEqual(['RangeError: odd']);
+  });
+});
+
+describe('an odd id in what the service says', () => {
+  it('reads a duplicate’s customer id from its link, decoded as the path carried it', () => {
+    const error = new ServiceError({
+      status: 400,
+      code: 'ValidationError',
+      message: 'Validation error(s) present.',
+      fields: [
+        {
+          path: '/email',
+          code: 'Duplicate',
+          message: 'Email already in use.',
+          aboutUrl: 'https://service.example/customers/C%201%2F%C3%BC',
+        },
+      ],
+    });
+    expect(serviceFieldErrors(error, 'create').duplicateOf).toBe('C 1/ü');
+  });
+
+  it('leaves in the log, unprocessed, an event about a customer id no request can carry', () => {
+    const topic = 'customer_verified';
+    expect(needsNoProcessing({ topic, customerId: 'a b/c' })).toBe(false);
+    expect(needsNoProcessing({ topic, customerId: 'a\u0000b' })).toBe(true);
+    expect(needsNoProcessing({ topic, customerId: '..' })).toBe(true);
   });
 });
