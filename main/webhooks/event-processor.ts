@@ -1,3 +1,4 @@
+import { isServiceId } from '../../contract/service-id.ts';
 import type { LatencyRecorder } from '../diagnostics/metrics.ts';
 import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log/logger.ts';
@@ -47,7 +48,8 @@ export const CUSTOMER_TOPICS: ReadonlySet<string> = new Set([
 
 /** Whether recording the event is all there is to do with it. */
 export function needsNoProcessing(event: Pick<JournalEvent, 'topic' | 'customerId'>): boolean {
-  return !CUSTOMER_TOPICS.has(event.topic) || event.customerId === null;
+  // A customer id no request can carry (service-id.ts) could never be refreshed: the event stays in the log.
+  return !CUSTOMER_TOPICS.has(event.topic) || event.customerId === null || !isServiceId(event.customerId);
 }
 
 /** Long enough to gather a burst of events about one customer, short enough not to be noticed. */
