@@ -4,7 +4,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { systemClock } from '../../main/journal/time.ts';
 import { approvalStore } from '../../main/team/approvals/approval-store.ts';
 import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
 import { teamSettings } from '../../main/team/claims/team-roles.ts';
@@ -24,7 +23,6 @@ function approvalsOf(reviewer: ClaimsReviewer): Approvals & { sweep(): Promise<n
     pool: reviewer.pool,
     target: reviewer.connection,
     sealer: keys.sealer,
-    clock: systemClock,
   });
   const approvals = teamApprovals({
     store,

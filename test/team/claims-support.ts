@@ -6,7 +6,6 @@
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
 import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { systemClock } from '../../main/journal/time.ts';
 import { type ClaimStore, claimStore } from '../../main/team/claims/claim-store.ts';
 import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
@@ -64,7 +63,6 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
           pool,
           target: added.joinCode.connection,
           sealer: keys.sealer,
-          clock: systemClock,
         }),
         teamKey: added.joinCode.teamKey,
         keys,
