@@ -1,8 +1,9 @@
 // While the desk is locked, main answers no channel that could return personal data: every channel but a
 // short list that holds none refuses with a typed "locked" error, in words. The renderer clears itself too,
 // but the refusal here is what holds, whatever the page does.
-import type { ChannelName } from '../../contract/channels.ts';
+import type { ChannelName, EventName } from '../../contract/channels.ts';
 import { DeskError } from '../../contract/errors.ts';
+import type { EventListener } from '../event-hub.ts';
 import type { Handlers } from '../serve.ts';
 
 export const LOCKED_CODE = 'Locked';
@@ -39,4 +40,22 @@ export function gateHandlers(
         };
   }
   return gated as Handlers;
+}
+
+/** Pushed events that carry no customer's data, so they still reach a locked window. */
+export const EVENTS_WHILE_LOCKED: ReadonlySet<EventName> = new Set<EventName>(['service.status']);
+
+/**
+ * A host's listener for pushed events that drops every other event while locked: the work behind them goes
+ * on in main (webhooks, the outbox, claims), only the window hears nothing of it until it unlocks and reloads.
+ */
+export function lockedEvents(
+  listener: EventListener,
+  isLocked: () => boolean,
+  open: ReadonlySet<EventName> = EVENTS_WHILE_LOCKED,
+): EventListener {
+  return (event, payload) => {
+    if (isLocked() && !open.has(event)) return;
+    listener(event, payload);
+  };
 }

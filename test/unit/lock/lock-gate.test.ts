@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeskError } from '../../../contract/errors.ts';
-import { gateHandlers, LOCKED_CODE, OPEN_WHILE_LOCKED } from '../../../main/lock/lock-gate.ts';
+import { gateHandlers, LOCKED_CODE, lockedEvents, OPEN_WHILE_LOCKED } from '../../../main/lock/lock-gate.ts';
 import type { Handlers } from '../../../main/serve.ts';
 
 const call = { host: 'browser' } as const;
@@ -37,5 +37,21 @@ describe('channels while the desk is locked', () => {
     }
     locked = false;
     expect(await gated['customers.get']({ id: 'c1' } as never, call)).toBe('answer of customers.get');
+  });
+});
+
+describe('pushed events while the desk is locked', () => {
+  it('reach the window only when they carry no personal data', () => {
+    let locked = true;
+    const heard: string[] = [];
+    const listener = lockedEvents(
+      (event) => heard.push(event),
+      () => locked,
+    );
+    listener('customer.updated', { name: 'Ada Lovelace' });
+    listener('service.status', { state: 'connected' });
+    locked = false;
+    listener('customer.updated', { name: 'Ada Lovelace' });
+    expect(heard).toEqual(['service.status', 'customer.updated']);
   });
 });
