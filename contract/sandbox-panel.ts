@@ -35,7 +35,25 @@ export const SetFaultInputSchema = z.strictObject({
   rate: z.number().min(0.05).max(1).default(0.5),
 });
 
+/**
+ * Sample customers (the empty queue's "Add sample customers", on the built-in sandbox only). A customer is a
+ * sample when its e-mail is at this domain: the rule the queue's "Sample" tag reads, nothing else.
+ */
+export const SAMPLE_EMAIL_DOMAIN = 'sample.vetted.example';
+export const isSampleEmail = (email: string | null | undefined): boolean =>
+  typeof email === 'string' && email.toLowerCase().endsWith(`@${SAMPLE_EMAIL_DOMAIN}`);
+
+export const AddSamplesResultSchema = z.object({
+  /** Samples sent through the drafts' create path by this call. */
+  added: z.number().int(),
+  /** Samples already there (in the queue or on their way): left as they are. */
+  alreadyThere: z.number().int(),
+});
+export type AddSamplesResult = z.infer<typeof AddSamplesResultSchema>;
+
 export const sandboxChannels = {
+  /** A dozen sample customers across the statuses, created like a reviewer's; twice adds nothing. */
+  'sandbox.addSamples': { input: z.undefined(), output: AddSamplesResultSchema },
   'sandbox.panel': { input: z.undefined(), output: SandboxPanelSchema },
   /** Moves the sandbox clock past every pending review, so they finish (and their webhooks go) now. */
   'sandbox.finishReviews': { input: z.undefined(), output: SandboxPanelSchema },

@@ -16,6 +16,7 @@ import type { EventHub } from '../event-hub.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import { queueFeature } from '../queue/index.ts';
 import { sandboxPanelFeature } from '../sandbox-link/panel.ts';
+import { SAMPLES_IN_A_TEAM, samplesFeature } from '../sandbox-link/samples.ts';
 import { type Handlers, serve } from '../serve.ts';
 import { settingsFeature } from '../settings/index.ts';
 import { openTeam } from '../team/desk-team.ts';
@@ -156,6 +157,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     },
   });
 
+  // Sample customers go through the desk's own channels, as a reviewer's would; a team's desk refuses them.
+  const samples = samplesFeature(context, {
+    desk: { ...drafts.handlers, ...cases.handlers, ...documents.handlers, ...queue.handlers },
+    refusal: variant.teamId === null ? null : SAMPLES_IN_A_TEAM,
+  });
   const handlers: Handlers = {
     ...appInfoHandlers(context, options),
     ...settingsChannels.handlers,
@@ -169,6 +175,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...diagnostics.handlers,
     ...eventDetail.handlers,
     ...sandboxPanel.handlers,
+    ...samples.handlers,
     ...membership.handlers,
     ...claims.handlers,
     ...fourEyes.handlers,

@@ -6,6 +6,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { useNow } from '../../ui/time.tsx';
 import { useWindowedList } from '../../ui/use-windowed-list.ts';
 import { rowAt } from '../../ui/windowed-pages.ts';
+import { SampleCustomersOffer } from '../sandbox/SampleCustomersOffer.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { HEADER_HEIGHT, QueueGridHeader } from './QueueGridHeader.tsx';
 import { QueueGridRow, rowId } from './QueueGridRow.tsx';
@@ -133,6 +134,7 @@ export function QueueGrid({ gridRef, onPick, onRowsPainted }: QueueGridProps) {
         ) : (
           <EmptyState icon={UsersRound} title="No customers in this section">
             Cases arrive here as the service reports them, or when you add or import customers.
+            <SampleCustomersOffer onAdded={() => useQueueStore.getState().reload()} />
           </EmptyState>
         ))}
       {capped && (

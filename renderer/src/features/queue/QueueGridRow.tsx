@@ -5,6 +5,7 @@ import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Tag } from '../../ui/Tag.tsx';
 import { TimeSince } from '../../ui/time.tsx';
 import { ClaimTag } from '../claims/ClaimTag.tsx';
+import { SampleTag } from '../sandbox/SampleCustomersOffer.tsx';
 import type { ColumnId } from './queue-columns.ts';
 import { statusLook } from './status-look.ts';
 
@@ -55,7 +56,7 @@ export function QueueGridRow({
       );
       return (
         <td key="name" className="queue-cell-name">
-          <span className="queue-row-name">{row.name}</span>{' '}
+          <span className="queue-row-name">{row.name}</span> <SampleTag email={row.email} />{' '}
           {row.claimedBy ? (
             // Who holds it leads the second line, the name keeping its own: the row keeps its height.
             <span className="queue-row-held">
