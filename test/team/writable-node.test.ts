@@ -7,11 +7,12 @@ import {
   nodesText,
   parseHostList,
   parseStoreUrl,
+  type StoreNode,
   StoreNodesError,
   storeNodes,
   withNodes,
 } from '../../main/team/store/store-nodes.ts';
-import { type StoreNode, writableNode, writableSocket } from '../../main/team/store/writable-node.ts';
+import { writableNode, writableSocket } from '../../main/team/store/writable-node.ts';
 
 const A = { host: 'a.example.test', port: 5432 };
 const B = { host: 'b.example.test', port: 5433 };
