@@ -48,6 +48,7 @@ export function parseHostList(
 }
 
 export interface StoreUrl {
+  /** Empty when the URL names no host (`postgres:///db`). */
   nodes: StoreNode[];
   /** Empty when the URL names none. */
   database: string;
@@ -65,7 +66,7 @@ export function parseStoreUrl(text: string, what = 'the URL'): StoreUrl {
   const match = /^(postgres(?:ql)?):\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/.exec(text.trim());
   if (!match) throw new StoreNodesError(`${what} must be a URL like postgres://user@host:5432/database.`);
   const [, , userInfo = '', authority = '', pathname = '', query = ''] = match;
-  const nodes = authority.split(',').map((part) => {
+  const nodes = (authority ? authority.split(',') : []).map((part) => {
     let node: URL;
     try {
       node = new URL(`postgres://${part}`);
