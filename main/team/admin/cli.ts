@@ -4,9 +4,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import type { TeamConnection } from '../../config/team-connection.ts';
+import { nodesText, parseHostList, StoreNodesError, storeNodes, withNodes } from '../store/store-nodes.ts';
 import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './admin-connection.ts';
 import { TEAM_HELP } from './cli-help.ts';
-import { nodesText, parseHostList, StoreNodesError, storeNodes, withNodes } from '../store/store-nodes.ts';
 import { TeamAdminError } from './errors.ts';
 import { initTeam, migrateTeam } from './init.ts';
 import {
@@ -300,7 +300,8 @@ function reviewerOptions(command: string, name: string, values: Values, admin: A
   const ca = values.ca ?? (sslmode === 'verify-full' ? admin.sslrootcert : undefined);
   const nodes = deskNodes(values, admin);
   const direct = directOption(values, admin);
-  if (direct && nodes.standbys) throw new TeamAdminError('--direct-host is for one --host (a pooler), not a list.');
+  if (direct && nodes.standbys)
+    throw new TeamAdminError('--direct-host is for one --host (a pooler), not a list.');
   return {
     name,
     keyFile,
