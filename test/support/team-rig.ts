@@ -12,7 +12,7 @@ import type { NewReviewer } from '../../main/team/admin/reviewers.ts';
 import { createMembership } from '../../main/team/membership.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { type RunningSandbox, type SandboxProfile, startSandbox } from '../../sandbox/index.ts';
 import { freePort } from './free-port.ts';
 import { samplePerson } from './person.ts';
 import { joinedHubConfig, makeTeam, type ServiceAccount, type TeamReach } from './team-admin.ts';
@@ -67,6 +67,8 @@ export async function prejoin(dir: string, sandbox: ServiceAccount, reviewer: Ne
 }
 
 export interface TeamRigOptions extends TeamReach {
+  /** The sandbox's behaviour profile (default the interface document's). */
+  profile?: SandboxProfile;
   /** The hub's `run --database URL`, made from the connection its join code gave it. */
   hubDatabase?: (joined: TeamConnection) => string;
 }
@@ -77,7 +79,7 @@ export async function startTeamRig(adminUrl: string, options: TeamRigOptions = {
     dirs.push(dir);
     return dir;
   };
-  const sandbox = await startSandbox({ port: 0 });
+  const sandbox = await startSandbox({ port: 0, profile: options.profile });
   const hubLog: string[] = [];
   let hub: RunningHub | undefined;
   try {
