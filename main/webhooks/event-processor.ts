@@ -166,9 +166,10 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   const refresh = async (customerId: string, events: JournalEvent[]) => {
     // The newest event by the service's time speaks for the status the refresh finds.
     const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
-    const before = await journal.customers.get(customerId);
-    refreshes++;
     try {
+      // Inside the try: a team store lost mid-read (a failover) is a retry later, not an unhandled rejection.
+      const before = await journal.customers.get(customerId);
+      refreshes++;
       const after = await reconciler.refresh(customerId, {
         source: 'event',
         eventId: newest.id,

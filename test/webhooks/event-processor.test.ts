@@ -125,6 +125,20 @@ describe('event processor', () => {
     expect(await journal.events.unprocessed()).toEqual([]);
   });
 
+  it('leaves events unprocessed when the journal cannot be read (a team store failing over), and finishes them later', async () => {
+    const get = journal.customers.get;
+    journal.customers.get = async () => {
+      throw new Error('Connection terminated unexpectedly');
+    };
+    processor.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
+    await processor.idle();
+    expect((await journal.events.unprocessed()).map((e) => e.id)).toEqual(['e-1']);
+    journal.customers.get = get;
+    processor.resumeUnprocessed();
+    await processor.idle();
+    expect(await journal.events.unprocessed()).toEqual([]);
+  });
+
   it('notifies a change of status of a known customer, not its first sighting', async () => {
     processor.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
     await processor.idle();
