@@ -72,7 +72,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
       await until(() => bob.call('customers.get', { id }).catch(() => null), 'the retry case on Bob’s desk');
       retryCases.push(id);
     }
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await admin?.end();
