@@ -82,7 +82,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
     await rig?.close();
     await store?.close();
     for (const dir of extraDirs) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   const afterRounds = (loops: WorkLoop[], more: number, what: string) => {
     const from = loops.map((loop) => loop.rounds);
