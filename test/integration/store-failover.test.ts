@@ -158,6 +158,13 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
     expect(retries).toBeGreaterThanOrEqual(sent.rows.length);
     expect(retries).toBeLessThanOrEqual(b!.asked.size);
 
+    // The hub lived through it, and leads again on the new primary (its lock's session was on the dead one).
+    await until(() => rig.hub.role() === 'leader', 'the hub to lead again', 60_000);
+    const { rows: held } = await admin.query(
+      `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vetted-hub-leadership' AND datname = current_database()`,
+    );
+    expect(held).toHaveLength(1);
+
     // The audit chain verifies on the new primary.
     const verdict = await verifyStoreAudit(admin, { keyFile: rig.keyFile });
     expect(verdict.entries).toBeGreaterThan(drafts.length);
