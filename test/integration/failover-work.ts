@@ -68,13 +68,17 @@ export function startWork(
       .call('queue.window', { section: 'all', search: '', offset: 0, limit: 200 })
       .then((window) => window.rows)
       .catch(() => []);
-    const mine = rows.find((row) => row.name.startsWith(`${name} `) && !done.claims.includes(row.id));
-    if (mine) {
+    // A note every round, on any case: it needs the store (a submitted draft may wait on the desk instead).
+    const noted = rows.at(n % Math.max(1, rows.length));
+    if (noted) {
       const text = `${name}'s note ${n}`;
       ok &&= await attempt(async () => {
-        await desk.call('notes.add', { customerId: mine.id, text });
-        done.notes.push({ customerId: mine.id, text });
+        await desk.call('notes.add', { customerId: noted.id, text });
+        done.notes.push({ customerId: noted.id, text });
       });
+    }
+    const mine = rows.find((row) => row.name.startsWith(`${name} `) && !done.claims.includes(row.id));
+    if (mine) {
       ok &&= await attempt(async () => {
         const claim = await desk.call('claims.take', { customerId: mine.id });
         if (claim.claim?.mine) done.claims.push(mine.id);

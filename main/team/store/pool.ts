@@ -127,6 +127,10 @@ export function openTeamPool(
     idleTimeoutMillis: 30_000,
   });
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
+  // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
+  // pool listens to only while the client idles: without this, an error event with no listener ends the
+  // process. The query in flight, or the next one, fails and says so; the pool replaces the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
