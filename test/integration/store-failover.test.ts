@@ -201,7 +201,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
         throw new Error(`${error.message}\ndesk:  ${last.desk}\nstore: ${last.store}`);
       });
       for (const note of [...a!.notes, ...b!.notes]) {
-        const { entries } = await desk.call('customers.timeline', { id: note.customerId, limit: 50 });
+        const { entries } = await desk.call('customers.timeline', { id: note.customerId, limit: 2000 });
         expect(entries.filter((entry) => entry.kind === 'note' && entry.detail === note.text)).toHaveLength(
           1,
         );
