@@ -127,7 +127,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
       expect((await customersWithEmail(service, email)).length).toBeLessThanOrEqual(1);
     }
     const created = await admin.query<{ n: string }>(
-      `SELECT count(*) AS n FROM vetted.team_outbox GROUP BY customer_id HAVING count(*) > 1`,
+      `SELECT count(*) AS n FROM vetted.team_outbox WHERE customer_id IS NOT NULL GROUP BY customer_id HAVING count(*) > 1`,
     );
     expect(created.rows).toEqual([]);
 
