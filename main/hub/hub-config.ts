@@ -9,6 +9,7 @@ import type { TeamConnection } from '../config/team-connection.ts';
 import type { Logger } from '../log/logger.ts';
 import { type JoinedTeam, joinedTeam } from '../team/joined.ts';
 import { directConnection } from '../team/store/pool.ts';
+import { parseStoreUrl, StoreNodesError, type StoreUrl, withNodes } from '../team/store/store-nodes.ts';
 import { openTeamClient } from '../team/team-connection.ts';
 import { openFileKeyVault, openVaultRecovering, type Vault } from '../vault/vault.ts';
 
@@ -62,27 +63,24 @@ export function hubTeam(config: HubConfig, databaseUrl?: string): HubTeam {
 }
 
 function overridden(connection: TeamConnection, databaseUrl: string): TeamConnection {
-  let url: URL;
+  let url: StoreUrl;
   try {
-    url = new URL(databaseUrl);
-  } catch {
-    throw new HubError('--database must be a URL like postgres://user@host:5432/database.');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new HubError('--database must be a postgres:// URL.');
+    url = parseStoreUrl(databaseUrl, '--database');
+  } catch (error) {
+    if (error instanceof StoreNodesError) throw new HubError(error.message);
+    throw error;
   }
   if (url.password) {
     throw new HubError(
       '--database must not hold a password (the command line is visible to other users): `join` keeps it in the vault.',
     );
   }
-  const database = decodeURIComponent(url.pathname.slice(1));
+  // Several nodes (postgres://user@a:5432,b:5433/db): the hub keeps to whichever accepts writes.
+  const { standbys: _, ...rest } = connection;
   return {
-    ...connection,
-    ...(url.hostname ? { host: url.hostname.replace(/^\[|\]$/g, '') } : {}),
-    ...(url.port ? { port: Number(url.port) } : {}),
-    ...(database ? { database } : {}),
-    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+    ...(url.nodes.length ? { ...rest, ...withNodes(url.nodes) } : connection),
+    ...(url.database ? { database: url.database } : {}),
+    ...(url.user ? { user: url.user } : {}),
   };
 }
 

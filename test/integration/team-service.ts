@@ -25,17 +25,24 @@ export function teamOutside(suite: Pick<TeamSuite, 'rig'>): TeamOutside {
       clientId: rig.sandbox.clientId,
       clientSecret: rig.sandbox.clientSecret,
     });
-    outside.requests = async (route) => {
-      const answer = await fetch(`${rig.sandbox.baseUrl}/sandbox/stats`, {
-        headers: { accept: HAL_MEDIA_TYPE, authorization: `Bearer ${await outside.service.token.get()}` },
-      });
-      const stats = (await answer.json()) as { requests: Record<string, Record<string, number>> };
-      return Object.values(stats.requests[route] ?? {}).reduce((sum, n) => sum + n, 0);
-    };
+    outside.requests = (route) => sandboxRequests(rig.sandbox, outside.service, route);
   });
   afterAll(async () => {
     await outside.admin?.end();
     await outside.service?.close();
   });
   return outside;
+}
+
+/** How many requests of `route` the sandbox received, from anyone (its stats, read as `service`). */
+export async function sandboxRequests(
+  sandbox: { baseUrl: string },
+  service: ServiceClient,
+  route: string,
+): Promise<number> {
+  const answer = await fetch(`${sandbox.baseUrl}/sandbox/stats`, {
+    headers: { accept: HAL_MEDIA_TYPE, authorization: `Bearer ${await service.token.get()}` },
+  });
+  const stats = (await answer.json()) as { requests: Record<string, Record<string, number>> };
+  return Object.values(stats.requests[route] ?? {}).reduce((sum, n) => sum + n, 0);
 }

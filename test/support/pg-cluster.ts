@@ -23,6 +23,12 @@ export interface PgCluster {
   readonly dataDir: string;
   /** Creates an empty database owned by the superuser; returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
+  /** A synchronous streaming standby of this cluster (same superuser and password), started. */
+  startStandby(name?: string): Promise<PgCluster>;
+  /** kill -9 of the server and its processes (a crash): stop() then only removes its files. */
+  kill(): Promise<void>;
+  /** A standby's `pg_ctl promote`: returns once it accepts writes. */
+  promote(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,10 +103,20 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
     ];
     await writeAs(path.join(data, 'pg_hba.conf'), `${hba.join('\n')}\n`);
   }
-  let port = 0;
+  const port = await startServer(dir, data, clusterOptions, sslOptions);
+  return clusterOf(dir, data, port, password);
+}
+
+/** pg_ctl start on a free port (another process may take the probed port first: up to three tries). */
+async function startServer(
+  dir: string,
+  data: string,
+  clusterOptions: PgClusterOptions,
+  more = '',
+): Promise<number> {
   for (let attempt = 1; ; attempt++) {
-    port = await freePort();
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=${clusterOptions.maxConnections ?? 200}${sslOptions}`;
+    const port = await freePort();
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=${clusterOptions.maxConnections ?? 200}${more}`;
     try {
       await pgTool('pg_ctl', [
         '-D',
@@ -114,15 +130,18 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
         '60',
         'start',
       ]);
-      break;
+      return port;
     } catch (error) {
-      // Another process took the port between our probe and the start: try another.
       if (attempt >= 3) throw error;
     }
   }
+}
+
+function clusterOf(dir: string, data: string, port: number, password: string): PgCluster {
   const url = (database = 'postgres') =>
     `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   let databases = 0;
+  let killed = false;
   return {
     host: '127.0.0.1',
     port,
@@ -139,12 +158,91 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
       }
       return url(name);
     },
+    async startStandby(name = 'standby') {
+      return startStandbyOf({ port, password }, name);
+    },
+    async kill() {
+      killed = true;
+      await killServer(data);
+    },
+    async promote() {
+      await pgTool('pg_ctl', ['-D', data, '-w', '-t', '60', 'promote']);
+    },
     async stop() {
       try {
-        await pgTool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        if (!killed) await pgTool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     },
   };
+}
+
+/**
+ * A streaming standby of the cluster at `primary.port` (pg_basebackup -R: standby.signal and its
+ * primary_conninfo, `application_name` = `name`), started and streaming. The primary makes it synchronous
+ * (`synchronous_standby_names`) and waits until it is: from then on a commit returns only once the standby
+ * has it, so whatever was acknowledged survives a promotion.
+ */
+async function startStandbyOf(primary: { port: number; password: string }, name: string): Promise<PgCluster> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-pg-standby-'));
+  const data = path.join(dir, 'data');
+  if (asRoot) await run('chown', ['-R', 'postgres:postgres', dir]);
+  const conninfo = `host=127.0.0.1 port=${primary.port} user=${SUPERUSER} password=${primary.password} application_name=${name}`;
+  await pgTool('pg_basebackup', ['-d', conninfo, '-D', data, '-R', '-X', 'stream', '--no-sync']);
+  const port = await startServer(dir, data, {});
+  const standby = clusterOf(dir, data, port, primary.password);
+  const admin = new pg.Client({
+    connectionString: `postgres://${SUPERUSER}:${encodeURIComponent(primary.password)}@127.0.0.1:${primary.port}/postgres`,
+  });
+  await admin.connect();
+  try {
+    await admin.query(`ALTER SYSTEM SET synchronous_standby_names = '${name}'`);
+    await admin.query('SELECT pg_reload_conf()');
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { rows } = await admin.query(
+        `SELECT 1 FROM pg_stat_replication WHERE application_name = $1 AND state = 'streaming' AND sync_state = 'sync'`,
+        [name],
+      );
+      if (rows.length) break;
+      if (Date.now() > deadline)
+        throw new Error(`The standby ${name} did not become synchronous within 30 s.`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await admin.end();
+  }
+  return standby;
+}
+
+/** kill -9 of the postmaster and of every process it started, as when its machine dies. */
+async function killServer(data: string): Promise<void> {
+  const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(pid)]);
+  const children = stdout
+    .split('\n')
+    .map(Number)
+    .filter((child) => child > 0);
+  for (const target of [pid, ...children]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  // Gone once the postmaster's /proc entry is (it may stay a zombie of no one's until reaped: not ours).
+  const deadline = Date.now() + 10_000;
+  while (fs.existsSync(`/proc/${pid}`) && !isZombie(pid)) {
+    if (Date.now() > deadline) throw new Error(`PostgreSQL ${pid} did not die within 10 s.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    return / Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^\d+ \(.*?\)/, ''));
+  } catch {
+    return true;
+  }
 }

@@ -9,10 +9,16 @@ import { type HubConfig, openHubConfig } from '../../main/hub/hub-config.ts';
 import type { Logger } from '../../main/log/logger.ts';
 import { initTeam } from '../../main/team/admin/init.ts';
 import { addReviewer, type NewReviewer } from '../../main/team/admin/reviewers.ts';
+import { type StoreNode, withNodes } from '../../main/team/store/store-nodes.ts';
 
 /** Where desks and hubs reach the store: a pooler in front of it (sessions of their own go to the server). */
 export interface TeamReach {
   pooler?: { host: string; port: number };
+  /**
+   * Where desks and hubs reach the store instead of --database's host:port: a proxy in front of its nodes
+   * (one), or every node of a store with a standby (several: they keep to whichever accepts writes).
+   */
+  nodes?: readonly StoreNode[];
 }
 
 export type TeamLogin = NewReviewer & { login: string };
@@ -29,7 +35,7 @@ export async function makeTeam<N extends string>(
   adminUrl: string,
   keyDir: string,
   names: readonly N[],
-  { pooler }: TeamReach = {},
+  { pooler, nodes }: TeamReach = {},
 ): Promise<MadeTeam<N>> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -44,8 +50,9 @@ export async function makeTeam<N extends string>(
       const made = await addReviewer(admin, {
         name: login,
         keyFile,
-        host: pooler?.host ?? hostname,
-        port: pooler?.port ?? Number(port),
+        ...(nodes
+          ? withNodes(nodes)
+          : { host: pooler?.host ?? hostname, port: pooler?.port ?? Number(port) }),
         sslmode: 'disable',
         ...(pooler ? { direct: { host: hostname, port: Number(port) } } : {}),
       });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { hubRoles } from '../../main/compose/hub.ts';
 import { openSettings } from '../../main/config/settings-store.ts';
+import type { TeamConnection } from '../../main/config/team-connection.ts';
 import { connectTeam, hubTeam } from '../../main/hub/hub-config.ts';
 import { type RunningHub, runHub } from '../../main/hub/run-hub.ts';
 import { createLogger } from '../../main/log/logger.ts';
@@ -65,11 +66,14 @@ export async function prejoin(dir: string, sandbox: ServiceAccount, reviewer: Ne
   await createMembership({ vault, settings, startedOn: null }).join(reviewer.joinCode, reviewer.password);
 }
 
-export async function startTeamRig(
-  adminUrl: string,
-  /** `profile`: the sandbox's behaviour profile (default the interface document's). */
-  options: TeamReach & { profile?: SandboxProfile } = {},
-): Promise<TeamRig> {
+export interface TeamRigOptions extends TeamReach {
+  /** The sandbox's behaviour profile (default the interface document's). */
+  profile?: SandboxProfile;
+  /** The hub's `run --database URL`, made from the connection its join code gave it. */
+  hubDatabase?: (joined: TeamConnection) => string;
+}
+
+export async function startTeamRig(adminUrl: string, options: TeamRigOptions = {}): Promise<TeamRig> {
   const dirs: string[] = [];
   const keep = (dir: string) => {
     dirs.push(dir);
@@ -89,7 +93,8 @@ export async function startTeamRig(
     const config = await joinedHubConfig(keep(tempDir('vetted-hub-')), reviewers.hub, sandbox, log);
     const port = await freePort();
     const hubListenerUrl = `http://127.0.0.1:${port}${WEBHOOK_PATH}`;
-    const team = hubTeam(config);
+    const joined = hubTeam(config);
+    const team = options.hubDatabase ? hubTeam(config, options.hubDatabase(joined.connection)) : joined;
     // The hub says when it leads: wait for that line, for a bounded time.
     let led!: () => void;
     const leading = new Promise<void>((resolve) => {

@@ -17,6 +17,7 @@ test.each([
   ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls', /does not name db\.example\.org:/],
   ['CERT_HAS_EXPIRED', 'tls', /expired/],
   ['57P03', 'server', /cannot take connections now/],
+  ['ENOWRITABLE', 'unreachable', /^failed$/],
 ] as const)('%s is a %s failure in words', (code, kind, words) => {
   const error = teamConnectionError(withCode(code), target);
   expect(error.kind).toBe(kind);

@@ -112,3 +112,30 @@ test('joining checks the direct address too: one that cannot be reached refuses 
   expect(await d.membership.join(good, store.password)).toMatchObject({ store: 'connected' });
   expect(d.settings.get().team?.connection.direct).toEqual(reachable.direct);
 });
+
+test('add-reviewer takes every node of a store with a standby, as libpq lists them', async () => {
+  const store = await initTeamStore();
+  const carol = await addTestReviewer(
+    store,
+    'carol',
+    '--host',
+    'db1.example.test,db2.example.test',
+    '--port',
+    '5432,5433',
+  );
+  expect(carol.joinCode.connection).toMatchObject({
+    host: 'db1.example.test',
+    port: 5432,
+    standbys: [{ host: 'db2.example.test', port: 5433 }],
+  });
+  expect(carol.out).toContain('db1.example.test:5432,db2.example.test:5433/');
+  expect(carol.out).toContain('(whichever accepts writes)');
+  for (const [extra, words] of [
+    [['--host', 'a,b,c', '--port', '1,2'], /3 hosts but 2 ports/],
+    [['--host', 'a,b', '--direct-host', 'db'], /--direct-host is for one --host/],
+  ] as const) {
+    const run = await joinCodeCommand('add-reviewer', uniqueName('dave'), store, store.keyFile, ...extra);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(words);
+  }
+});

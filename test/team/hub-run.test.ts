@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, expect, test } from 'vitest';
 import { type HubRunContext, hubCli } from '../../main/hub/cli.ts';
 import type { HubCore } from '../../main/hub/run-hub.ts';
+import { freePort } from '../support/free-port.ts';
 import { terminateListenerHolder } from '../support/listener-lock.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
@@ -112,4 +113,33 @@ test('run --database points the hub elsewhere, never with a password on the comm
   await until(() => !elsewhere.listening.now, 'the cut-off hub to stop its listener');
   elsewhere.stop();
   expect(await elsewhere.done).toBe(0);
+});
+
+test('run --database may list the store’s nodes (libpq’s a:p1,b:p2): the hub leads on the one it can write to', async () => {
+  const store = await makeTeamStore(await freshDatabase());
+  const dir = await joinedHub(store);
+  const { user, host, port, database } = store.connection;
+  const wrong = command([
+    'run',
+    '--data-dir',
+    dir,
+    '--database',
+    `postgres://${user}@a,b/x?target_session_attrs=any`,
+  ]);
+  expect(await wrong.done).toBe(1);
+  expect(wrong.output.err).toMatch(/target_session_attrs may only be read-write/);
+
+  // Nothing listens on the first node (a primary gone): the second is used.
+  const gone = await freePort();
+  const url = `postgres://${user}@127.0.0.1:${gone},${host}:${port}/${database}?target_session_attrs=read-write`;
+  const both = command(['run', '--data-dir', dir, '--database', url]);
+  await until(() => both.listening.now, 'the hub to lead on the second node');
+  expect(both.contexts[0]?.team.connection).toEqual({
+    ...store.connection,
+    host: '127.0.0.1',
+    port: gone,
+    standbys: [{ host, port }],
+  });
+  both.stop();
+  expect(await both.done).toBe(0);
 });

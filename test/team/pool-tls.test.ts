@@ -13,6 +13,7 @@ import {
   type TeamConnectionError,
   teamClientConfig,
 } from '../../main/team/store/pool.ts';
+import { freePort } from '../support/free-port.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeCa, makeServerCert } from '../support/test-certs.ts';
 import { addTestReviewer, connectFailure, reviewerPool, runTeam, trackPool } from './admin-support.ts';
@@ -107,4 +108,38 @@ test('the administrator over TLS: init, and add-reviewer hands desks the CA of -
     'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
   );
   expect(rows).toEqual([{ ssl: true }]);
+});
+
+test('with standbys, the certificate is checked against the name of the node reached, not the first one', async () => {
+  // Nothing listens on the first node: the second is the writable one.
+  const closed = await freePort();
+  const reached = trackPool(
+    openTeamPool(
+      {
+        ...base,
+        ca: teamCa,
+        host: 'localhost',
+        port: closed,
+        standbys: [{ host: '127.0.0.1', port: cluster.port }],
+      },
+      password,
+    ),
+  );
+  const { rows } = await reached.query<{ ssl: boolean }>(
+    'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+  );
+  expect(rows).toEqual([{ ssl: true }]);
+  // The same server reached as "localhost", a name its certificate does not hold: no node is fit to use,
+  // and the refusal names the certificate's mismatch for that node.
+  const error = await connectFailure(
+    {
+      ...base,
+      ca: teamCa,
+      host: '127.0.0.1',
+      port: closed,
+      standbys: [{ host: 'localhost', port: cluster.port }],
+    },
+    password,
+  );
+  expect(error.message).toMatch(/localhost:\d+: .*(certificate|altnames)/i);
 });

@@ -32,7 +32,9 @@ Refuses a database that already is a team store (use \`migrate\`).
 Creates the login NAME (lower-case letters, digits, _) in the reviewers' group with a random password, and
 prints the join code for their desk (where the store is as desks reach it, their login, the team key) and,
 separately, the one-time password: hand the two over by different channels.
-  --host, --port  how desks reach the database (default: the host and port of --database)
+  --host, --port  how desks reach the database (default: the host and port of --database). A store with a
+                  standby: every node, as libpq lists them (--host a,b --port 5432,5433, or one port for
+                  all): desks and hubs connect to the first that accepts writes, and again after a failover
   --sslmode       verify-full (TLS, the server's certificate checked) or disable (no TLS: only for a store
                   on the desks' own machine or a private network; said with a warning). Default: verify-full
                   when --database has sslmode=verify-full or --ca is given; otherwise it must be given

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import type { TeamConnection } from '../../config/team-connection.ts';
+import { nodesText, parseHostList, StoreNodesError, storeNodes, withNodes } from '../store/store-nodes.ts';
 import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './admin-connection.ts';
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
@@ -92,9 +93,10 @@ const REVIEWER_CANNOT =
 
 /** host:port/database, the direct address if any, the TLS mode: what a join code tells desks. */
 function whereDesksGo(connection: TeamConnection): string {
-  const { host, port, database, direct, sslmode } = connection;
+  const { database, direct, sslmode } = connection;
   const sessions = direct ? `, sessions of their own at ${direct.host}:${direct.port}` : '';
-  return `${host}:${port}/${database}${sessions}, sslmode ${sslmode}`;
+  const writable = connection.standbys ? ' (whichever accepts writes)' : '';
+  return `${nodesText(storeNodes(connection))}/${database}${writable}${sessions}, sslmode ${sslmode}`;
 }
 
 function oneName(command: string, rest: string[]): string {
@@ -296,17 +298,30 @@ function reviewerOptions(command: string, name: string, values: Values, admin: A
   if (values.ca && sslmode === 'disable') throw new TeamAdminError('--ca needs --sslmode verify-full.');
   // Desks verify the server with the CA the administrator's own connection trusts, unless told otherwise.
   const ca = values.ca ?? (sslmode === 'verify-full' ? admin.sslrootcert : undefined);
-  const port = portOption('--port', values.port) ?? admin.target.port;
+  const nodes = deskNodes(values, admin);
   const direct = directOption(values, admin);
+  if (direct && nodes.standbys)
+    throw new TeamAdminError('--direct-host is for one --host (a pooler), not a list.');
   return {
     name,
     keyFile,
-    host: values.host ?? admin.target.host,
-    port,
+    ...nodes,
     sslmode,
     ...(ca ? { caFile: ca } : {}),
     ...(direct ? { direct } : {}),
   };
+}
+
+/** --host and --port, one each or libpq's lists (`--host a,b --port 5432,5433`): the store's nodes in order. */
+function deskNodes(values: Values, admin: AdminUrl): ReturnType<typeof withNodes> {
+  try {
+    return withNodes(
+      parseHostList(values.host ?? admin.target.host, values.port, admin.target.port, '--host/--port'),
+    );
+  } catch (error) {
+    if (error instanceof StoreNodesError) throw new TeamAdminError(error.message);
+    throw error;
+  }
 }
 
 function portOption(name: string, value: string | undefined): number | undefined {

@@ -72,6 +72,8 @@ export interface AddReviewerOptions {
   caFile?: string;
   /** Where desks open what needs a session of its own, when host:port is a pooler in transaction mode. */
   direct?: TeamConnection['direct'];
+  /** The store's other nodes, tried after host:port: desks keep to whichever accepts writes. */
+  standbys?: TeamConnection['standbys'];
 }
 
 export interface NewReviewer {
@@ -121,6 +123,7 @@ async function joinCodeOf(
     sslmode: options.sslmode,
     ...(ca ? { ca } : {}),
     ...(options.direct ? { direct: options.direct } : {}),
+    ...(options.standbys?.length ? { standbys: options.standbys } : {}),
   });
   const use = newCodeUse();
   const joinCode = encodeJoinCode({ teamId: meta.teamId, connection, teamKey, use });

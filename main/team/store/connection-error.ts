@@ -127,6 +127,8 @@ export function teamConnectionError(
   if (codes.includes('ETIMEDOUT') || /timeout/i.test(message)) {
     return fail('unreachable', `The team store at ${where} did not answer in time.`);
   }
+  // A store on several nodes, none writable now (the primary gone, its standby not yet promoted).
+  if (codes.includes('ENOWRITABLE')) return fail('unreachable', message);
   if (codes.includes('57P03') || codes.includes('53300')) {
     return fail(
       'server',

@@ -10,6 +10,8 @@ import { type Checkout, checkout } from './checkout.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
+import { storeNodes } from './store-nodes.ts';
+import { socketNode, writableNode, writableSocket } from './writable-node.ts';
 
 export { TeamConnectionError } from './connection-error.ts';
 
@@ -46,8 +48,9 @@ export function teamTls(connection: TeamConnection): false | tls.ConnectionOptio
  * transaction a different server session), else the same address.
  */
 export function directConnection(connection: TeamConnection): TeamConnection {
-  const { direct, ...pooled } = connection;
-  return direct ? { ...pooled, host: direct.host, port: direct.port } : pooled;
+  const { direct, standbys, ...pooled } = connection;
+  if (direct) return { ...pooled, host: direct.host, port: direct.port };
+  return standbys ? { ...pooled, standbys } : pooled;
 }
 
 /**
@@ -59,7 +62,7 @@ export function teamClientConfig(
   password: string,
   options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs'> = {},
 ): pg.ClientConfig {
-  return {
+  const single = {
     host: connection.host,
     port: connection.port,
     database: connection.database,
@@ -69,6 +72,49 @@ export function teamClientConfig(
     application_name: options.applicationName ?? 'vetted',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
   };
+  return connection.standbys ? { ...single, stream: writableStream(connection, single) } : single;
+}
+
+/**
+ * With standbys: every connection made with these settings goes to the node that accepts writes now
+ * (writable-node.ts), asked with a probe connection of the same login and TLS to one node at a time.
+ */
+function writableStream(
+  connection: TeamConnection,
+  single: pg.ClientConfig,
+): NonNullable<pg.ClientConfig['stream']> {
+  const { standbys: _, ...one } = connection;
+  const node = writableNode(storeNodes(connection), async ({ host, port }) => {
+    const probe = new pg.Client({
+      ...single,
+      host,
+      port,
+      ssl: teamTls({ ...one, host, port }),
+      application_name: `${single.application_name}-probe`,
+    });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      const { rows } = await probe.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
+      return rows[0]?.transaction_read_only === 'off';
+    } finally {
+      await probe.end().catch(() => undefined);
+    }
+  });
+  const socket = writableSocket(node);
+  // pg passes its connection's settings, ssl included, and reads `ssl` back after making the socket: the
+  // certificate is checked against the name of the node this socket reached, not the first host's.
+  return ((config: { ssl?: tls.ConnectionOptions | false }) => {
+    const made = socket();
+    if (config.ssl) {
+      config.ssl = {
+        ...config.ssl,
+        checkServerIdentity: (_host, cert) =>
+          tls.checkServerIdentity(socketNode(made)?.host ?? connection.host, cert),
+      };
+    }
+    return made;
+  }) as unknown as NonNullable<pg.ClientConfig['stream']>;
 }
 
 /**
@@ -88,6 +134,10 @@ export function openTeamPool(
     ...(options.onNewConnection ? { verify: newConnectionCheck(options.onNewConnection) } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
+  // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
+  // pool listens to only while the client idles: without this, an error event with no listener ends the
+  // process. The query in flight, or the next one, fails and says so; the pool replaces the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
