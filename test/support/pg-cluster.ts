@@ -23,6 +23,11 @@ export interface PgCluster {
   readonly dataDir: string;
   /** Creates an empty database owned by the superuser; returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
+  /**
+   * `pg_ctl restart -m immediate`: every session cut at once, no checkpoint (a crash), the server back on the
+   * same port with the same options once it has recovered.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -138,6 +143,20 @@ export async function startPgCluster(clusterOptions: PgClusterOptions = {}): Pro
         await client.end();
       }
       return url(name);
+    },
+    async restart() {
+      await pgTool('pg_ctl', [
+        '-D',
+        data,
+        '-m',
+        'immediate',
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        '-t',
+        '60',
+        'restart',
+      ]);
     },
     async stop() {
       try {
