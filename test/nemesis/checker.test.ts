@@ -2,7 +2,13 @@
 // invariant, broken on purpose, is caught and named.
 import { describe, expect, it } from 'vitest';
 import { checkHistory, type Invariant } from '../support/nemesis/checker.ts';
-import { type AuditLine, type FinalState, noteText, type Op } from '../support/nemesis/history.ts';
+import {
+  type AuditLine,
+  crashWords,
+  type FinalState,
+  noteText,
+  type Op,
+} from '../support/nemesis/history.ts';
 
 const ANA = 'ana';
 const BO = 'bo';
@@ -249,5 +255,23 @@ describe('the history checker', () => {
       final.replicas[0]!.image.claims = [[CASE, ANA, 11]];
     });
     expect(claim.words).toContain('claim c1|bo|11 missing');
+  });
+
+  it('names a crash by what the process threw, without its stack', () => {
+    const stderr = [
+      'node:events:505',
+      "    throw er; // Unhandled 'error' event",
+      '    ^',
+      '',
+      'Error: Connection terminated unexpectedly',
+      '    at Connection.<anonymous> (/app/node_modules/pg/lib/client.js:132:73)',
+      "Emitted 'error' event on Client instance at:",
+      '    at Client._handleErrorEvent (/app/node_modules/pg/lib/client.js:422:10)',
+      '',
+      'Node.js v24.21.0',
+    ].join('\n');
+    expect(crashWords(stderr)).toBe(
+      "node:events:505 | Error: Connection terminated unexpectedly | Emitted 'error' event on Client instance at:",
+    );
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { DeskJob } from './desk-child.ts';
-import type { Op } from './history.ts';
+import { crashWords, type Op } from './history.ts';
 
 const CHILD = path.join(import.meta.dirname, 'desk-child.ts');
 
@@ -66,7 +66,7 @@ function nemesisDesk(job: DeskJob & { name: string }, ops: Map<string, Op>, cras
     current = self;
     child.stdin.on('error', () => undefined);
     child.stderr.on('data', (chunk: Buffer) => {
-      self.stderr = (self.stderr + chunk.toString()).slice(-2_000);
+      self.stderr = (self.stderr + chunk.toString()).slice(-8_000);
     });
     createInterface({ input: child.stdout }).on('line', (line) => {
       const message = parse(line);
@@ -79,9 +79,7 @@ function nemesisDesk(job: DeskJob & { name: string }, ops: Map<string, Op>, cras
     child.on('exit', (code, signal) => {
       self.exited = signal ?? `exit ${code}`;
       if (!closing) {
-        crashes.push(
-          `${job.name} ended by itself (${self.exited}): ${self.stderr.trim().split('\n').slice(-12).join('\n')}`,
-        );
+        crashes.push(`${job.name} ended by itself (${self.exited}): ${crashWords(self.stderr)}`);
         spawnOne(incarnation + 1);
       }
       wake();

@@ -11,7 +11,7 @@ import type { PgCluster } from '../pg-cluster.ts';
 export interface FaultTargets {
   cluster: PgCluster;
   /** The store as its administrator (terminates sessions). */
-  admin: pg.Client;
+  admin: pg.Pool;
   /** The team's logins (sessions of other logins are left alone). */
   logins: readonly string[];
   hubs: ReadonlyArray<{ current(): HubProcess | null; kill(): Promise<void>; start(): Promise<void> }>;

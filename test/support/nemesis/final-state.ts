@@ -3,7 +3,7 @@
 // checker reads: the service's customers by e-mail, the store's outbox, notes (opened with the team key),
 // approvals, claims and audit chain (verified as `team verify-audit` does), and each replica's rows.
 import { DatabaseSync } from 'node:sqlite';
-import type pg from 'pg';
+import pg from 'pg';
 import { createServiceClient } from '../../../main/service/index.ts';
 import { readKeyFile } from '../../../main/team/admin/key-file.ts';
 import { verifyStoreAudit } from '../../../main/team/admin/verify-audit.ts';
@@ -15,7 +15,7 @@ import { waitFor } from './wait.ts';
 
 const REPLICATED = ['customers', 'status_history', 'notes', 'retries', 'claims'];
 
-async function storeLastChange(admin: pg.Client): Promise<{ last: number; busy: number }> {
+async function storeLastChange(admin: pg.Pool): Promise<{ last: number; busy: number }> {
   const { rows } = await admin.query<{ last: string | null; busy: string }>(
     `SELECT greatest(${REPLICATED.map((t) => `(SELECT max(seq) FROM vetted.${t})`).join(', ')}) AS last,
             (SELECT count(*) FROM vetted.events WHERE processed_at IS NULL)
@@ -35,15 +35,14 @@ const replicaLastSeq = (journal: string) => {
 };
 
 /** Waits (bounded) until nothing is queued or unprocessed and every replica has the store's last change. */
-export async function settled(
-  admin: pg.Client,
-  journals: readonly string[],
-  timeoutMs: number,
-): Promise<void> {
+export async function settled(admin: pg.Pool, journals: readonly string[], timeoutMs: number): Promise<void> {
   let previous = -1;
   await waitFor(
     async () => {
-      const { last, busy } = await storeLastChange(admin);
+      // The store may still be recovering from the last fault: not settled yet.
+      const store = await storeLastChange(admin).catch(() => null);
+      if (!store) return false;
+      const { last, busy } = store;
       const still = last === previous;
       previous = last;
       return busy === 0 && still && journals.every((file) => replicaLastSeq(file) >= last);
@@ -54,7 +53,7 @@ export async function settled(
 }
 
 export interface FinalSources {
-  admin: pg.Client;
+  adminUrl: string;
   keyFile: string;
   sandbox: RunningSandbox;
   desks: ReadonlyArray<{ login: string; journal: string }>;
@@ -65,7 +64,21 @@ export async function readFinalState(
   crashes: readonly string[],
   sources: FinalSources,
 ): Promise<FinalState> {
-  const { admin } = sources;
+  const admin = new pg.Client({ connectionString: sources.adminUrl });
+  await admin.connect();
+  try {
+    return await finalOf(admin, ops, crashes, sources);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function finalOf(
+  admin: pg.Client,
+  ops: readonly Op[],
+  crashes: readonly string[],
+  sources: FinalSources,
+): Promise<FinalState> {
   const query = async <T>(sql: string) => (await admin.query(sql)).rows as T[];
   return {
     crashes: [...crashes],

@@ -82,3 +82,13 @@ export interface FinalState {
 /** The text of a note the workload writes: a token the checker finds in the store's notes. */
 export const noteText = (opId: string) => `nemesis note ${opId}`;
 export const isNemesisNote = (text: string) => text.startsWith('nemesis note ');
+
+/** A crashed process's standard error in a few lines: what it threw and where it was emitted, no frames. */
+export function crashWords(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('at ') && !/^(\^|Node\.js v|throw |[{}])/.test(line))
+    .slice(0, 6)
+    .join(' | ');
+}

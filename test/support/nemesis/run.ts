@@ -89,7 +89,7 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
     const settle = clock();
     const history = run.history();
     const final = await readFinalState(history, [...run.crashes, ...team.crashes], {
-      admin: team.admin,
+      adminUrl: team.adminUrl,
       keyFile: team.keyFile,
       sandbox: team.sandbox,
       desks: team.desks.map((desk, i) => ({ login: desk.login, journal: journals[i]! })),

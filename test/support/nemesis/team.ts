@@ -19,6 +19,7 @@ import { samplePerson } from '../person.ts';
 import { type PgCluster, startPgCluster } from '../pg-cluster.ts';
 import { makeTeam } from '../team-admin.ts';
 import { prejoin } from '../team-rig.ts';
+import { crashWords } from './history.ts';
 import { waitFor } from './wait.ts';
 
 export interface NemesisDeskDir {
@@ -39,14 +40,18 @@ export interface HubSlot {
 export interface NemesisTeam {
   cluster: PgCluster;
   adminUrl: string;
-  admin: pg.Client;
+  /**
+   * The store as its administrator, for the run's own reads and the faults: a pool, whose sessions the faults
+   * end too (a restart, a terminated backend); a lost one is discarded, the next query opens another.
+   */
+  admin: pg.Pool;
   keyFile: string;
   sandbox: RunningSandbox;
   hubs: HubSlot[];
   desks: NemesisDeskDir[];
   /** Every login of the team (hubs' and desks'). */
   logins: string[];
-  /** Each hub that ended by itself (it is started again): how, and the end of its standard error. */
+  /** Each hub that ended by itself (it is started again): how, and what it threw. */
   crashes: string[];
   /**
    * Starts the hubs, one after the other (the first leads); resolves with the customers in the store once the
@@ -74,8 +79,11 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
     await createCustomers(sandbox);
     const deskNames = Array.from({ length: DESKS }, (_, i) => `desk_${i + 1}`);
     const team = await makeTeam(adminUrl, root, [...hubNames(2), ...deskNames]);
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
+    const setup = new pg.Client({ connectionString: adminUrl });
+    await setup.connect();
+    closers.push(() => setup.end());
+    const admin = new pg.Pool({ connectionString: adminUrl, max: 2 });
+    admin.on('error', () => undefined);
     closers.push(() => admin.end());
     const desks: NemesisDeskDir[] = [];
     for (const [i, name] of deskNames.entries()) {
@@ -83,7 +91,7 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
       closers.push(() => proxy.close());
       const { login, password } = team.reviewers[name]!;
       // A code naming the desk's own proxy: everything the desk opens to the store goes through it.
-      const { joinCode } = await reviewerJoinCode(admin, {
+      const { joinCode } = await reviewerJoinCode(setup, {
         name: login,
         keyFile: team.keyFile,
         host: '127.0.0.1',
@@ -91,11 +99,12 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
         sslmode: 'disable',
       });
       const lead = i < 2;
-      if (lead) await setReviewerRole(admin, { name: login, role: 'lead', keyFile: team.keyFile });
+      if (lead) await setReviewerRole(setup, { name: login, role: 'lead', keyFile: team.keyFile });
       const dataDir = path.join(root, name);
       await prejoin(dataDir, sandbox, { joinCode, password, connection: team.reviewers[name]!.connection });
       desks.push({ name, login, dataDir, lead, proxy });
     }
+    await setup.end();
     const backends: number[] = [];
     const front: FrontRelay = await startFrontRelay(backends);
     closers.push(() => front.close());
@@ -144,7 +153,7 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
 }
 
 /**
- * A hub started waits until it leads or stands by (60 s at most); killed, it is gone until started again. One
+ * A hub started waits until it leads or stands by (180 s at most: a loaded machine); killed, it is gone until started again. One
  * that ends by itself is a crash: recorded, and started again.
  */
 function hubSlot(fleet: HubFleet, index: number, crashes: string[], closing: { now: boolean }): HubSlot {
@@ -162,14 +171,12 @@ function hubSlot(fleet: HubFleet, index: number, crashes: string[], closing: { n
       void hub.exited.then((status) => {
         if (running !== hub || closing.now) return;
         running = null;
-        crashes.push(
-          `${hub.name} ended by itself (${status}): ${hub.output.err.trim().split('\n').slice(-12).join('\n')}`,
-        );
+        crashes.push(`${hub.name} ended by itself (${status}): ${crashWords(hub.output.err)}`);
         void slot
           .start()
           .catch((error: Error) => crashes.push(`${hub.name} did not start again: ${error.message}`));
       });
-      await hub.said(/hub: (leading|standby)/, 'to lead or stand by', 60_000);
+      await hub.said(/hub: (leading|standby)/, 'to lead or stand by', 180_000);
     },
   };
   return slot;
