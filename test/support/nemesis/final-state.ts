@@ -34,22 +34,59 @@ const replicaLastSeq = (journal: string) => {
   }
 };
 
-/** Waits (bounded) until nothing is queued or unprocessed and every replica has the store's last change. */
-export async function settled(admin: pg.Pool, journals: readonly string[], timeoutMs: number): Promise<void> {
+/**
+ * Waits (bounded) until nothing is queued or unprocessed and every replica has the store's last change.
+ * Resolves with null once settled, or with what holds the team up when the bound is reached: the team's
+ * sessions idle in a transaction or waiting for a lock (a desk whose network went silent mid-transaction).
+ */
+export async function settled(
+  admin: pg.Pool,
+  journals: readonly string[],
+  logins: readonly string[],
+  timeoutMs: number,
+): Promise<string | null> {
   let previous = -1;
-  await waitFor(
-    async () => {
-      // The store may still be recovering from the last fault: not settled yet.
-      const store = await storeLastChange(admin).catch(() => null);
-      if (!store) return false;
-      const { last, busy } = store;
-      const still = last === previous;
-      previous = last;
-      return busy === 0 && still && journals.every((file) => replicaLastSeq(file) >= last);
-    },
-    'the team to settle (drafts sent, events processed, every replica caught up)',
-    timeoutMs,
+  try {
+    await waitFor(
+      async () => {
+        // The store may still be recovering from the last fault: not settled yet.
+        const store = await storeLastChange(admin).catch(() => null);
+        if (!store) return false;
+        const { last, busy } = store;
+        const still = last === previous;
+        previous = last;
+        return busy === 0 && still && journals.every((file) => replicaLastSeq(file) >= last);
+      },
+      'the team to settle (drafts sent, events processed, every replica caught up)',
+      timeoutMs,
+    );
+    return null;
+  } catch (error) {
+    return `${(error as Error).message} Holding it up: ${await stuckSessions(admin, logins)}`;
+  }
+}
+
+async function stuckSessions(admin: pg.Pool, logins: readonly string[]): Promise<string> {
+  const { rows } = await admin.query<{
+    usename: string;
+    state: string;
+    wait: string | null;
+    seconds: string;
+    query: string;
+  }>(
+    `SELECT usename, state, wait_event_type || ':' || wait_event AS wait,
+            round(extract(epoch FROM now() - xact_start)) AS seconds,
+            left(regexp_replace(query, 's+', ' ', 'g'), 80) AS query
+       FROM pg_stat_activity
+      WHERE usename = ANY($1::text[]) AND (state = 'idle in transaction' OR wait_event_type = 'Lock')
+      ORDER BY xact_start`,
+    [logins],
   );
+  return rows.length === 0
+    ? 'no session of the team idle in a transaction or waiting for a lock'
+    : rows
+        .map((r) => `${r.usename} ${r.state}${r.wait ? ` (${r.wait})` : ''} for ${r.seconds} s: ${r.query}`)
+        .join('; ');
 }
 
 export interface FinalSources {

@@ -63,7 +63,10 @@ export interface ReplicaImage {
 }
 
 export interface FinalState {
-  /** Each desk or hub process that ended by itself during the run (each was started again). */
+  /**
+   * Each desk or hub process that ended by itself during the run (each was started again), and a team that
+   * did not settle once healed (what held it up).
+   */
   crashes: string[];
   /** How many customers the service holds with each draft's e-mail (every e-mail a draft op named). */
   serviceByEmail: Record<string, number>;

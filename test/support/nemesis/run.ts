@@ -85,15 +85,20 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
       run.desks.map((desk) => desk.said('stopped', 60_000).catch((e: Error) => say(e.message))),
     );
     const journals = team.desks.map((desk) => path.join(desk.dataDir, 'journal.db'));
-    await settled(team.admin, journals, 120_000);
+    const stall = await settled(team.admin, journals, team.logins, 120_000);
+    if (stall) say(stall);
     const settle = clock();
     const history = run.history();
-    const final = await readFinalState(history, [...run.crashes, ...team.crashes], {
-      adminUrl: team.adminUrl,
-      keyFile: team.keyFile,
-      sandbox: team.sandbox,
-      desks: team.desks.map((desk, i) => ({ login: desk.login, journal: journals[i]! })),
-    });
+    const final = await readFinalState(
+      history,
+      [...run.crashes, ...team.crashes, ...(stall ? [stall] : [])],
+      {
+        adminUrl: team.adminUrl,
+        keyFile: team.keyFile,
+        sandbox: team.sandbox,
+        desks: team.desks.map((desk, i) => ({ login: desk.login, journal: journals[i]! })),
+      },
+    );
     const verdict = checkHistory(history, final);
     return {
       seed: options.seed,
