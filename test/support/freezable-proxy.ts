@@ -13,7 +13,11 @@ export interface FreezableProxy {
   close(): Promise<void>;
 }
 
-export async function startFreezableProxy(target: { host: string; port: number }): Promise<FreezableProxy> {
+/** `port`: where to listen (a port named before, for a store that comes back where the desk looks); any by default. */
+export async function startFreezableProxy(
+  target: { host: string; port: number },
+  port = 0,
+): Promise<FreezableProxy> {
   const live = new Set<[net.Socket, net.Socket]>();
   const all = new Set<net.Socket>();
   let refusing = false;
@@ -38,7 +42,7 @@ export async function startFreezableProxy(target: { host: string; port: number }
     inbound.pipe(outbound);
     outbound.pipe(inbound);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
     freeze() {
