@@ -29,6 +29,11 @@ export interface PgCluster {
   kill(): Promise<void>;
   /** A standby's `pg_ctl promote`: returns once it accepts writes. */
   promote(): Promise<void>;
+  /**
+   * `pg_ctl restart -m immediate`: every session cut at once, no checkpoint (a crash), the server back on the
+   * same port with the same options once it has recovered.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -167,6 +172,20 @@ function clusterOf(dir: string, data: string, port: number, password: string): P
     },
     async promote() {
       await pgTool('pg_ctl', ['-D', data, '-w', '-t', '60', 'promote']);
+    },
+    async restart() {
+      await pgTool('pg_ctl', [
+        '-D',
+        data,
+        '-m',
+        'immediate',
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        '-t',
+        '60',
+        'restart',
+      ]);
     },
     async stop() {
       try {

@@ -1,0 +1,82 @@
+// One desk of a nemesis run as a process of its own (so it can be stopped with SIGSTOP, as a laptop sleeps):
+// the desk composed as browser mode composes it, without a window, running the workload (workload.ts) on
+// "start [case ids]" until "stop", then closed on "close". Every operation's invocation and end go to stdout as JSON
+// lines the moment they happen, so the run's history survives whatever happens to this process.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { seeded } from '../../../bench/support/team-desk-work.ts';
+import { createDesk } from '../../../main/compose/desk.ts';
+import { openLogFile } from '../../../main/log/log-file.ts';
+import { createLogger } from '../../../main/log/logger.ts';
+import { openFileKeyVault } from '../../../main/vault/vault.ts';
+import { startSandbox } from '../../../sandbox/index.ts';
+import { type Call, CallRefused, runWorkload } from './workload.ts';
+
+export interface DeskJob {
+  desk: string;
+  dataDir: string;
+  lead: boolean;
+  seed: number;
+  everyMs: number;
+  /** 1 for the desk's first process, 2 after a crash…: operation ids stay unique. */
+  incarnation: number;
+  /** Turns four eyes on for exports with names first (a lead's team setting). */
+  fourEyes: boolean;
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as DeskJob;
+const say = (message: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const { version } = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, '../../../package.json'), 'utf8'),
+) as { version: string };
+
+const logFile = openLogFile(job.dataDir);
+const desk = await createDesk({
+  host: 'browser',
+  version,
+  dataDir: job.dataDir,
+  log: createLogger((line) => logFile.write(line)),
+  vault: openFileKeyVault({ dir: job.dataDir }),
+  startSandbox,
+});
+const dispatch = desk.dispatcher(() => true);
+const call: Call = async (channel, input) => {
+  const result = await dispatch(channel, 'nemesis', input);
+  if (!result.ok) throw new CallRefused(result.error.code, result.error.message);
+  return result.value as never;
+};
+if (job.fourEyes) {
+  await call('team.updateSettings', { fourEyes: { retry: false, exportNames: true, expiryHours: 24 } });
+}
+say({ ready: process.pid });
+
+let stopped = false;
+let working: Promise<void> | undefined;
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.startsWith('start ')) {
+    working = runWorkload({
+      call,
+      desk: job.desk,
+      incarnation: job.incarnation,
+      lead: job.lead,
+      customers: JSON.parse(line.slice('start '.length)) as string[],
+      everyMs: job.everyMs,
+      random: seeded(job.seed * 7 + job.incarnation),
+      stopped: () => stopped,
+      invoked: (op) => say({ invoked: op }),
+      ended: (op) => say({ ended: op }),
+    });
+    say({ started: true });
+  } else if (line === 'stop') {
+    stopped = true;
+    await working;
+    say({ stopped: true });
+  } else if (line === 'close') {
+    await desk.close();
+    logFile.close();
+    say({ closed: true });
+    break;
+  }
+}
+process.exit(0);

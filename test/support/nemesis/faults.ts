@@ -1,0 +1,170 @@
+// The nemesis's faults (#37): each kind injects one fault into the running team and answers how to heal it.
+// A kind is registered by name (`FAULT_KINDS`); a proxy with more modes, or a failover rig, adds kinds here
+// without the schedule knowing. The schedule draws the kind and its target from the run's seeded stream:
+// a seed replays the same sequence of faults (their timing follows the machine's load).
+import type pg from 'pg';
+import type { FreezableProxy } from '../freezable-proxy.ts';
+import type { HubProcess } from '../hub-fleet.ts';
+import type { PgCluster } from '../pg-cluster.ts';
+
+/** What a fault may act on: the run's processes, the store, the desks' network. */
+export interface FaultTargets {
+  cluster: PgCluster;
+  /** The store as its administrator (terminates sessions). */
+  admin: pg.Pool;
+  /** The team's logins (sessions of other logins are left alone). */
+  logins: readonly string[];
+  hubs: ReadonlyArray<{ current(): HubProcess | null; kill(): Promise<void>; start(): Promise<void> }>;
+  desks: ReadonlyArray<{ name: string; pid(): number; proxy: FreezableProxy }>;
+}
+
+export interface Injected {
+  /** What was hit, in words ("hub_1", "desk_3", "pid 1234"). */
+  target: string;
+  heal(): Promise<void>;
+}
+
+export interface FaultKind {
+  name: string;
+  /** Injects the fault on a target drawn with `random`; null when it has nothing to act on now. */
+  inject(targets: FaultTargets, random: () => number): Promise<Injected | null>;
+}
+
+const pick = <T>(list: readonly T[], random: () => number): T | undefined =>
+  list[Math.floor(random() * list.length)];
+const healed = async () => undefined;
+
+/** kill -9 of a running hub; healed by starting it again (it leads or stands by). */
+const hubKill: FaultKind = {
+  name: 'hub-kill',
+  async inject({ hubs }, random) {
+    const running = hubs.filter((hub) => hub.current() !== null);
+    const hub = pick(running, random);
+    if (!hub) return null;
+    const name = hub.current()!.name;
+    await hub.kill();
+    return { target: name, heal: () => hub.start() };
+  },
+};
+
+/** SIGSTOP of a desk's process, as a laptop's lid closed; SIGCONT heals it. */
+const deskSleep: FaultKind = {
+  name: 'desk-sleep',
+  async inject({ desks }, random) {
+    const desk = pick(desks, random)!;
+    const pid = desk.pid();
+    process.kill(pid, 'SIGSTOP');
+    return {
+      target: desk.name,
+      heal: async () => {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // Gone already (it cannot crash while stopped; killed at the run's end).
+        }
+      },
+    };
+  },
+};
+
+/** `pg_ctl restart -m immediate`: the store crashes and recovers; every session of every desk and hub lost. */
+const pgRestart: FaultKind = {
+  name: 'pg-restart',
+  async inject({ cluster }) {
+    await cluster.restart();
+    return { target: 'postgres', heal: healed };
+  },
+};
+
+/** pg_terminate_backend of one of the team's sessions (a desk's or a hub's pool, a LISTEN, a lock's). */
+const pgTerminate: FaultKind = {
+  name: 'pg-terminate',
+  async inject({ admin, logins }, random) {
+    const { rows } = await admin.query<{ pid: number; usename: string }>(
+      'SELECT pid, usename FROM pg_stat_activity WHERE usename = ANY($1::text[]) ORDER BY pid',
+      [logins],
+    );
+    const session = pick(rows, random);
+    if (!session) return null;
+    await admin.query('SELECT pg_terminate_backend($1)', [session.pid]);
+    return { target: `${session.usename} pid ${session.pid}`, heal: healed };
+  },
+};
+
+/** A desk's network to the store cut (every connection reset, new ones refused) until healed. */
+const netCut: FaultKind = {
+  name: 'net-cut',
+  async inject({ desks }, random) {
+    const desk = pick(desks, random)!;
+    desk.proxy.cut();
+    return {
+      target: desk.name,
+      heal: async () => {
+        desk.proxy.mend();
+      },
+    };
+  },
+};
+
+/**
+ * A desk's connections to the store go silent (no reset, no end: a NAT that forgot them); new ones pass.
+ * Nothing heals the frozen ones: the desk must notice by itself.
+ */
+const netFreeze: FaultKind = {
+  name: 'net-freeze',
+  async inject({ desks }, random) {
+    const desk = pick(desks, random)!;
+    desk.proxy.freeze();
+    return { target: desk.name, heal: healed };
+  },
+};
+
+export const FAULT_KINDS: ReadonlyMap<string, FaultKind> = new Map(
+  [hubKill, deskSleep, pgRestart, pgTerminate, netCut, netFreeze].map((kind) => [kind.name, kind]),
+);
+
+/** Every kind a run uses unless told otherwise. */
+export const DEFAULT_FAULTS = ['hub-kill', 'desk-sleep', 'pg-restart', 'pg-terminate', 'net-cut'] as const;
+
+export function faultKinds(names: readonly string[]): FaultKind[] {
+  return names.map((name) => {
+    const kind = FAULT_KINDS.get(name);
+    if (!kind) throw new Error(`No fault kind ${name} (have: ${[...FAULT_KINDS.keys()].join(', ')})`);
+    return kind;
+  });
+}
+
+export interface ScheduleOptions {
+  kinds: readonly FaultKind[];
+  targets: FaultTargets;
+  random: () => number;
+  /** Date.now() at which no new fault starts. */
+  until: number;
+  /** The quiet between two faults and how long each lasts, in ms: [least, most]. */
+  gapMs: readonly [number, number];
+  holdMs: readonly [number, number];
+  say(line: string): void;
+}
+
+/** Injects faults one at a time until `until`, each healed before the next; counts them by kind. */
+export async function runFaultSchedule(options: ScheduleOptions): Promise<Record<string, number>> {
+  const { random, say } = options;
+  const between = ([least, most]: readonly [number, number]) => least + random() * (most - least);
+  const counts: Record<string, number> = Object.fromEntries(options.kinds.map((kind) => [kind.name, 0]));
+  const started = Date.now();
+  while (Date.now() < options.until) {
+    await sleep(between(options.gapMs));
+    if (Date.now() >= options.until) break;
+    const kind = pick(options.kinds, random)!;
+    const hold = between(options.holdMs);
+    const injected = await kind.inject(options.targets, random);
+    if (!injected) continue;
+    counts[kind.name] = (counts[kind.name] ?? 0) + 1;
+    say(`${((Date.now() - started) / 1000).toFixed(1)} s: ${kind.name} ${injected.target}`);
+    await sleep(hold);
+    await injected.heal();
+  }
+  return counts;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
