@@ -3,20 +3,28 @@
 import pg from 'pg';
 import type { TeamConnection } from '../config/team-connection.ts';
 import { teamClientConfig } from './store/pool.ts';
+import { endWhenQuiet } from './store/silence.ts';
 
-/** Connects (or throws pg's / the network's error) within `timeoutMs`; every query is bounded by it too. */
+/**
+ * Connects (or throws pg's / the network's error) within `timeoutMs`; every query is bounded by it too. With
+ * `endWhenQuietMs` (a session of its own on the server, kept open and used at least that often) the server
+ * ends the session once it has been quiet that long (store/silence.ts).
+ */
 export async function openTeamClient(
   connection: TeamConnection,
   password: string,
   timeoutMs: number,
   applicationName = 'vetted-desk',
+  endWhenQuietMs?: number,
 ): Promise<pg.Client> {
+  const config = teamClientConfig(connection, password, {
+    applicationName,
+    connectTimeoutMs: timeoutMs,
+    queryTimeoutMs: timeoutMs,
+  });
   const client = new pg.Client({
-    ...teamClientConfig(connection, password, {
-      applicationName,
-      connectTimeoutMs: timeoutMs,
-    }),
-    query_timeout: timeoutMs,
+    ...config,
+    ...(endWhenQuietMs ? { options: endWhenQuiet(config.options, endWhenQuietMs) } : {}),
   });
   // A connection dropped while idle must not crash main: the next query reports it.
   client.on('error', () => undefined);

@@ -13,6 +13,7 @@ import type { PersonalCipher } from '../../journal/personal.ts';
 import type { AppliedChanges } from '../../journal/replica.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import type { Heartbeat } from '../store/silence.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
 import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
 import { liveFeed } from './live-feed.ts';
@@ -41,6 +42,8 @@ export interface ReplicationOptions {
   /** When a lost LISTEN connection is tried again (tests decide). */
   schedule?: Scheduler;
   random?: () => number;
+  /** The LISTEN connection's heartbeat (store/silence.ts HEARTBEAT by default; tests shorten it). */
+  heartbeat?: Heartbeat;
 }
 
 export interface ReplicaChange {
@@ -186,6 +189,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     log,
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
   });
 
   return {

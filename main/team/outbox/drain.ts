@@ -12,6 +12,7 @@ import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
+import { HEARTBEAT } from '../store/silence.ts';
 import { type Outcome, recordOutcome, takeDue } from './lease.ts';
 import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
 import { holdLiveness, liveDrainers } from './liveness.ts';
@@ -55,6 +56,12 @@ export interface TeamDrainOptions {
   now?(): Date;
   backoff?: Backoff;
   random?(): number;
+  /**
+   * How often the session holding the liveness lock is asked `SELECT 1` (at a pass; HEARTBEAT.everyMs by
+   * default). Its answer is bounded by the notifications pool's statement deadline: one gone silent is given
+   * up and opened again.
+   */
+  heartbeatMs?: number;
 }
 
 export interface TeamDrain {
@@ -96,6 +103,9 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   let lastAlive = new Set<string>();
   /** When the last look for customers created but not written was made; undefined: due now. */
   let repairedAt: number | undefined;
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT.everyMs;
+  /** When the listening session last answered (performance.now()). */
+  let answeredAt = 0;
 
   /** Said once when the team store stops answering, once when it answers again: not at every poll. */
   let reachable = true;
@@ -116,8 +126,9 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   async function listen(): Promise<void> {
     if (closing) return;
     if (listener) {
+      await stillThere(listener);
       // The lock may still have been held by this drainer's previous session when it asked.
-      if (!liveness?.held) liveness = await holdLiveness(listener, holder);
+      if (listener && !liveness?.held) liveness = await holdLiveness(listener, holder);
       return;
     }
     const client = await (options.notifications ?? pool).connect();
@@ -138,6 +149,26 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       throw error;
     }
     listener = client;
+    answeredAt = performance.now();
+  }
+
+  /**
+   * A session that holds a lock says nothing of its own: asked now and then, one that went silent is found,
+   * given up (the server ends it too: the notifications pool asks it to at connect) and opened again.
+   */
+  async function stillThere(client: pg.PoolClient): Promise<void> {
+    if (performance.now() - answeredAt < heartbeatMs) return;
+    try {
+      await client.query('SELECT 1');
+      answeredAt = performance.now();
+    } catch (error) {
+      // Its 'error' handler may have let it go already.
+      if (listener !== client) return;
+      log.warn('team outbox: the notification connection does not answer', describeError(error));
+      listener = undefined;
+      liveness = undefined;
+      client.release(error instanceof Error ? error : true);
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import { isTeamKey } from '../team-key.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
+import { endWhenQuiet, KEEPALIVE_DELAY_MS, QUERY_BOUND_MS, QUERY_TIMEOUT_WORDS } from './silence.ts';
 
 export { TeamConnectionError } from './connection-error.ts';
 
@@ -17,6 +18,13 @@ export interface TeamPoolOptions {
   applicationName?: string;
   /** How long a new connection may take before it counts as unreachable. */
   connectTimeoutMs?: number;
+  /** How long one statement may take before its connection counts as dead (silence.ts QUERY_BOUND_MS). */
+  queryTimeoutMs?: number;
+  /**
+   * For a pool of sessions of our own on the server itself (not a pooler): the server ends a session idle
+   * for longer than this (silence.ts `endWhenQuiet`). Its user must speak within it (a heartbeat).
+   */
+  endWhenQuietMs?: number;
   /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
   onIdleError?: (error: TeamConnectionError) => void;
 }
@@ -51,7 +59,7 @@ export function directConnection(connection: TeamConnection): TeamConnection {
 export function teamClientConfig(
   connection: TeamConnection,
   password: string,
-  options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs'> = {},
+  options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs' | 'queryTimeoutMs'> = {},
 ): pg.ClientConfig {
   return {
     host: connection.host,
@@ -62,7 +70,30 @@ export function teamClientConfig(
     ssl: teamTls(connection),
     application_name: options.applicationName ?? 'vetted',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // A silent network never errors a statement: it ends at its deadline instead of waiting for ever.
+    query_timeout: options.queryTimeoutMs ?? QUERY_BOUND_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   };
+}
+
+/**
+ * The pool's client: one whose statement passed its deadline ends itself. That statement is still out on a
+ * connection that may be dead, and node-postgres would otherwise take the client back into the pool and
+ * queue the next statement behind it; ended, the pool drops it and the next one connects afresh.
+ */
+class DeadlineClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: node-postgres' query has many overloads; all are passed on as they are.
+  override query(...args: any[]): any {
+    const result: unknown = Reflect.apply(pg.Client.prototype.query, this, args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === QUERY_TIMEOUT_WORDS)
+          this.end().catch(() => undefined);
+      });
+    }
+    return result;
+  }
 }
 
 /**
@@ -75,8 +106,11 @@ export function openTeamPool(
   password: string,
   options: TeamPoolOptions = {},
 ): pg.Pool {
+  const config = teamClientConfig(connection, password, options);
   const pool = new pg.Pool({
-    ...teamClientConfig(connection, password, options),
+    ...config,
+    ...(options.endWhenQuietMs ? { options: endWhenQuiet(config.options, options.endWhenQuietMs) } : {}),
+    Client: DeadlineClient,
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
   });
