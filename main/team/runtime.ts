@@ -62,7 +62,7 @@ export interface TeamRuntimeOptions {
   /** For tests: leases and polling of the team outbox's drainer. */
   drain?: { leaseMs?: number; pollMs?: number };
   /** For tests: how soon a silent connection is given up (store/silence.ts's bounds by default). */
-  silence?: { heartbeat?: Heartbeat; queryTimeoutMs?: number };
+  silence?: { heartbeat?: Heartbeat; queryTimeoutMs?: number; connectTimeoutMs?: number };
 }
 
 export interface TeamRuntime {
@@ -101,9 +101,11 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const application = `vetted-${options.role}`;
   const heartbeat = options.silence?.heartbeat ?? HEARTBEAT;
   const queryTimeoutMs = options.silence?.queryTimeoutMs ?? QUERY_BOUND_MS;
+  const connectTimeoutMs = options.silence?.connectTimeoutMs;
+  const bounds = { queryTimeoutMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) };
   const pool = openTeamPool(team.connection, team.password, {
     applicationName: application,
-    queryTimeoutMs,
+    ...bounds,
     onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
   });
   const local = openJournal({
@@ -118,7 +120,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
   const listenConnection = teamClientConfig(directConnection(team.connection), team.password, {
     applicationName: `${application}-listen`,
-    queryTimeoutMs,
+    ...bounds,
   });
   const replication = startReplication({
     pool,
@@ -157,6 +159,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
         max: 1,
         applicationName: `${application}-outbox`,
         // Its one session holds the drainer's liveness lock: asked every heartbeat, ended by the server if quiet.
+        ...bounds,
         queryTimeoutMs: heartbeat.answerMs,
         endWhenQuietMs: quietBound(heartbeat),
         onIdleError: (error) => log.warn('team store connection lost', describeError(error)),

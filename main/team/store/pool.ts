@@ -78,22 +78,53 @@ export function teamClientConfig(
 }
 
 /**
- * The pool's client: one whose statement passed its deadline ends itself. That statement is still out on a
- * connection that may be dead, and node-postgres would otherwise take the client back into the pool and
- * queue the next statement behind it; ended, the pool drops it and the next one connects afresh.
+ * The pool's client class: one whose statement passed its deadline ends itself. That statement is still out
+ * on a connection that may be dead, and node-postgres would otherwise take the client back into the pool and
+ * queue the next statement behind it; ended, the pool drops it and the next one connects afresh. `silent`
+ * hears of it: the pool's idle connections most likely went the same way.
  */
-class DeadlineClient extends pg.Client {
-  // biome-ignore lint/suspicious/noExplicitAny: node-postgres' query has many overloads; all are passed on as they are.
-  override query(...args: any[]): any {
-    const result: unknown = Reflect.apply(pg.Client.prototype.query, this, args);
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => {
-        if (error instanceof Error && error.message === QUERY_TIMEOUT_WORDS)
-          this.end().catch(() => undefined);
-      });
+function deadlineClient(silent: () => void): typeof pg.Client {
+  return class DeadlineClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: node-postgres' query has many overloads; all are passed on as they are.
+    override query(...args: any[]): any {
+      const callback: unknown = args.at(-1);
+      // The pool's own `pool.query` passes a callback; a caller awaiting the client gets a promise.
+      if (typeof callback === 'function') {
+        args[args.length - 1] = (error: unknown, result: unknown) => {
+          this.#afterFailure(error);
+          callback(error, result);
+        };
+      }
+      const result: unknown = Reflect.apply(pg.Client.prototype.query, this, args);
+      if (result instanceof Promise) result.catch((error: unknown) => this.#afterFailure(error));
+      return result;
     }
-    return result;
-  }
+
+    #afterFailure(error: unknown) {
+      if (!(error instanceof Error && error.message === QUERY_TIMEOUT_WORDS)) return;
+      this.end().catch(() => undefined);
+      silent();
+    }
+  };
+}
+
+/**
+ * The pool's idle clients, and what drops them all: each gets its socket destroyed with an error, and the
+ * pool, as for any idle connection that fails, removes it and reports it (`onIdleError`). After one statement
+ * met a silent network, the next ones connect afresh instead of each waiting out its own deadline on a
+ * connection opened before the silence.
+ */
+function idleClients(pool: pg.Pool): () => void {
+  const idle = new Set<pg.Client>();
+  pool.on('release', (error, client) => {
+    if (!error) idle.add(client as pg.Client);
+  });
+  pool.on('acquire', (client) => idle.delete(client as pg.Client));
+  pool.on('remove', (client) => idle.delete(client as pg.Client));
+  return () => {
+    for (const client of idle) client.connection.stream.destroy(new Error(QUERY_TIMEOUT_WORDS));
+    idle.clear();
+  };
 }
 
 /**
@@ -107,13 +138,15 @@ export function openTeamPool(
   options: TeamPoolOptions = {},
 ): pg.Pool {
   const config = teamClientConfig(connection, password, options);
+  let dropIdle: () => void = () => undefined;
   const pool = new pg.Pool({
     ...config,
     ...(options.endWhenQuietMs ? { options: endWhenQuiet(config.options, options.endWhenQuietMs) } : {}),
-    Client: DeadlineClient,
+    Client: deadlineClient(() => dropIdle()),
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
   });
+  dropIdle = idleClients(pool);
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
   return pool;
 }
