@@ -17,19 +17,18 @@ export async function openTeamClient(
   applicationName = 'vetted-desk',
   endWhenQuietMs?: number,
 ): Promise<pg.Client> {
-  const config = teamClientConfig(connection, password, {
-    applicationName,
-    connectTimeoutMs: timeoutMs,
-    queryTimeoutMs: timeoutMs,
-  });
-  const client = new pg.Client({
-    ...config,
-    ...(endWhenQuietMs ? { options: endWhenQuiet(config.options, endWhenQuietMs) } : {}),
-  });
+  const client = new pg.Client(
+    teamClientConfig(connection, password, {
+      applicationName,
+      connectTimeoutMs: timeoutMs,
+      queryTimeoutMs: timeoutMs,
+    }),
+  );
   // A connection dropped while idle must not crash main: the next query reports it.
   client.on('error', () => undefined);
   try {
     await client.connect();
+    if (endWhenQuietMs) await client.query(endWhenQuiet(endWhenQuietMs));
   } catch (error) {
     await client.end().catch(() => undefined);
     throw error;

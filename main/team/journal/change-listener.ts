@@ -143,8 +143,6 @@ export function listenForChanges({
       application_name: applicationName,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-      // The heartbeat keeps a live session from ever being this quiet.
-      options: endWhenQuiet(connection.options, quietBound(heartbeat)),
     });
     current = client;
     // Registered before connecting: an error event with no listener would bring the whole process down.
@@ -158,6 +156,8 @@ export function listenForChanges({
     });
     try {
       await client.connect();
+      // The heartbeat keeps a live session from ever being this quiet.
+      await client.query(endWhenQuiet(quietBound(heartbeat)));
       await client.query(`LISTEN ${channel}`);
       for (const other of others.keys()) await client.query(`LISTEN ${other}`);
     } catch (error) {

@@ -141,12 +141,15 @@ export function openTeamPool(
   let dropIdle: () => void = () => undefined;
   const pool = new pg.Pool({
     ...config,
-    ...(options.endWhenQuietMs ? { options: endWhenQuiet(config.options, options.endWhenQuietMs) } : {}),
     Client: deadlineClient(() => dropIdle()),
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
   });
   dropIdle = idleClients(pool);
+  const quietMs = options.endWhenQuietMs;
+  // Queued before anything the client is handed out for; a server before 14 refuses it and keeps the session.
+  if (quietMs)
+    pool.on('connect', (client) => void client.query(endWhenQuiet(quietMs)).catch(() => undefined));
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
   return pool;
 }

@@ -27,15 +27,13 @@ export const KEEPALIVE_DELAY_MS = 10_000;
 export const quietBound = (heartbeat: Heartbeat): number => heartbeat.everyMs + heartbeat.answerMs;
 
 /**
- * Startup `options` (the `-c` settings of libpq's `options`) asking the server to end this session once it
- * has been idle for `idleMs`: a desk or hub whose network went silent loses its session, and the locks it
- * held (the listener role, an outbox drainer's liveness), on the server's side too, instead of keeping them
- * for as long as the server's TCP takes to notice. Only for a session of our own on the server itself: a
- * pooler in transaction mode refuses startup options (and its sessions are not ours). PostgreSQL 14+.
+ * The statement asking the server to end this session once it has been idle for `idleMs`: a desk or hub
+ * whose network went silent loses its session, and the locks it held (the listener role, an outbox drainer's
+ * liveness), on the server's side too, instead of keeping them for as long as the server's TCP takes to
+ * notice. Run once on a session of our own, right after connecting (a SET, not a startup option: PgBouncer in
+ * session mode refuses unknown startup options). PostgreSQL 14 and later.
  */
-export function endWhenQuiet(options: string | undefined, idleMs: number): string {
-  return [options, `-c idle_session_timeout=${Math.ceil(idleMs)}`].filter(Boolean).join(' ');
-}
+export const endWhenQuiet = (idleMs: number): string => `SET idle_session_timeout = ${Math.ceil(idleMs)}`;
 
 /** What node-postgres says when a statement passed its `query_timeout`. */
 export const QUERY_TIMEOUT_WORDS = 'Query read timeout';
