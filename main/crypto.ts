@@ -14,6 +14,14 @@ export class DecryptError extends Error {
   override name = 'DecryptError';
 }
 
+/**
+ * A token sealed with a key this process does not hold at all (a team's data key made by a rotation of the
+ * team key, met by a desk still on the old one): not damage, and said in words of its own.
+ */
+export class KeyNotHeldError extends DecryptError {
+  override name = 'KeyNotHeldError';
+}
+
 /** A new random 32-byte key for `encryptField`. */
 export function createFieldKey(): Buffer {
   return randomBytes(KEY_BYTES);

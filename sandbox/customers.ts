@@ -156,11 +156,34 @@ function storedFields(app: App, input: CustomerInput): (string | null)[] {
   ];
 }
 
+/**
+ * A create or retry body on the shared rules' names: the profile's taxpayer number is the rules'
+ * `tin`. Today's real service names it `ssn`, and a `tin` there is an unknown field, ignored like any
+ * other (its official schemas set no `additionalProperties`).
+ */
+function onRuleNames(app: App, json: unknown): unknown {
+  const field = app.profile.taxpayerNumberField;
+  if (field === 'tin' || typeof json !== 'object' || json === null || Array.isArray(json)) return json;
+  const { tin: _unknown, [field]: number, ...rest } = json as Record<string, unknown>;
+  return { ...rest, tin: number };
+}
+
+/** The body on the rules' names, or the service's 400 with each error at the field as the profile names it. */
+function validInput(app: App, json: unknown, mode: 'create' | 'retry', self?: string): CustomerInput {
+  const input = onRuleNames(app, json);
+  const wirePath = `/${app.profile.taxpayerNumberField}`;
+  const errors = customerErrors(app, input, mode, self);
+  if (errors.length > 0) {
+    throw validationError(
+      errors.map((error) => (error.path === '/tin' ? { ...error, path: wirePath } : error)),
+    );
+  }
+  return input as CustomerInput;
+}
+
 function createCustomer(ctx: RequestContext): Reply {
   const { app } = ctx;
-  const errors = customerErrors(app, ctx.json, 'create');
-  if (errors.length > 0) throw validationError(errors);
-  const input = ctx.json as CustomerInput;
+  const input = validInput(app, ctx.json, 'create');
   const id = randomUUID();
   const status = app.profile.statusOnCreation(input.firstName!);
   app.store.transaction(() => {
@@ -185,9 +208,7 @@ function retryCustomer(ctx: RequestContext): Reply {
   const { app } = ctx;
   const customer = requireCustomer(app.store, ctx.params.id!);
   if (customer.status !== 'retry' || customer.retried === 1) throw invalidResourceState();
-  const errors = customerErrors(app, ctx.json, 'retry', customer.id);
-  if (errors.length > 0) throw validationError(errors);
-  const input = ctx.json as CustomerInput;
+  const input = validInput(app, ctx.json, 'retry', customer.id);
   app.store.transaction(() => {
     app.store.run(
       `UPDATE customers SET first_name = ?, last_name = ?, email = ?, email_key = ?, type = ?, address1 = ?,

@@ -105,6 +105,11 @@ export interface Profile {
   customerLinks(app: App, row: CustomerRow): Record<string, Link>;
   /** Fields a GET customer carries beyond id, names, e-mail, type, status and created. */
   customerFields(app: App, row: CustomerRow): Record<string, unknown>;
+  /**
+   * The name of the taxpayer number in a create or retry body: the interface document's `tin`, or
+   * today's real service's `ssn` (its schemas require `ssn` and do not define `tin`).
+   */
+  readonly taxpayerNumberField: 'tin' | 'ssn';
   /** Extra fields of a create or retry body, or the errors they have. */
   customerExtras(input: Record<string, unknown>): { extras: CustomerExtras; errors: EmbeddedError[] };
   /** How an error is put on the wire (code spelling, status of an unknown customer). */

@@ -73,6 +73,8 @@ export interface AuditSealer {
   holds(chainHash: string, seal: string): boolean;
   /** HMAC of a fixed text under the audit key: tells the right key from a wrong one, reveals nothing. */
   readonly keyCheck: string;
+  /** A team's: the id its store knows the key by (written with each entry; the store refuses an old one). */
+  readonly keyId?: string;
 }
 
 /** The audit key is HKDF-SHA256(data key, no salt, label 'vetted:audit-seal/1'), 32 bytes. */

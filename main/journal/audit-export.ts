@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { AuditFilterSchema, AuditRowSchema } from '../../contract/case.ts';
 import { type AuditSealer, isChainHash } from './audit-chain.ts';
+import { keyStretches, type StretchKey } from './audit-stretches.ts';
 import { AuditChainError, type ChainPoint, chainChecker } from './audit-verify.ts';
-import type { AuditFilter, AuditHead, LinkedAuditEntry } from './repositories/audit.ts';
+import type { AuditFilter, AuditHead, LinkedAuditEntry, WrappedAuditKey } from './repositories/audit.ts';
 
 const Hash = z.string().refine(isChainHash, 'a 64-digit lower-case hex hash');
 
@@ -31,6 +32,17 @@ const HeadRecordSchema = z.object({
     keyCheck: Hash,
     entries: z.number().int().nonnegative(),
     filter: AuditFilterSchema.nullable(),
+    /** A team's audit keys, each wrapped by the team key of when the export was made. */
+    auditKeys: z
+      .array(
+        z.object({
+          id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+          from: z.number().int().nonnegative(),
+          after: z.string().nullable(),
+          wrapped: z.string().min(1),
+        }),
+      )
+      .optional(),
   }),
 });
 
@@ -46,8 +58,9 @@ export function entryRecord(
 /** The export's last line: the chain's head when the export was made, what it lists and how it was chosen. */
 export function headRecord(head: AuditHead, entries: number, filter: AuditFilter): string {
   const chosen = Object.values(filter).some((value) => value !== undefined) ? filter : null;
-  const { seq, chainHash: hash, seal, keyCheck } = head;
-  return `${JSON.stringify({ head: { seq, hash, seal, keyCheck, entries, filter: chosen } })}\n`;
+  const { seq, chainHash: hash, seal, keyCheck, auditKeys } = head;
+  const keys = auditKeys ? { auditKeys } : {};
+  return `${JSON.stringify({ head: { seq, hash, seal, keyCheck, entries, filter: chosen, ...keys } })}\n`;
 }
 
 /** A file that is not an audit export, or was cut: what is wrong, in words. */
@@ -62,6 +75,8 @@ export interface ExportVerdict {
   filter: AuditFilter | null;
   head: ChainPoint;
   sealed: boolean;
+  /** A team's audit keys, with the entry each begins at (its seals checked with each). */
+  keys?: { id: string; from: number }[];
 }
 
 function parseLine<T>(schema: z.ZodType<T>, line: string, number: number): T | undefined {
@@ -93,10 +108,15 @@ const toEntry = (record: z.infer<typeof EntryRecordSchema>): LinkedAuditEntry =>
 });
 
 /**
- * Checks an export's chain; with `sealer` (the audit key), its seals too. Throws AuditChainError naming the
- * first entry that does not hold, or AuditExportError for a file that is not a whole export.
+ * Checks an export's chain; with `sealer` (the audit key), its seals too; a team's export names its audit keys
+ * wrapped, and `openKeys` opens them (with the key file's team key). Throws AuditChainError naming the first
+ * entry that does not hold, or AuditExportError for a file that is not a whole export.
  */
-export function verifyAuditExport(text: string, sealer?: AuditSealer): ExportVerdict {
+export function verifyAuditExport(
+  text: string,
+  sealer?: AuditSealer,
+  openKeys?: (wrapped: readonly WrappedAuditKey[]) => StretchKey[],
+): ExportVerdict {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const last = lines.pop();
   const record = last === undefined ? undefined : parseLine(HeadRecordSchema, last, lines.length + 1);
@@ -108,11 +128,13 @@ export function verifyAuditExport(text: string, sealer?: AuditSealer): ExportVer
   const { head } = record;
   if (sealer && sealer.keyCheck !== head.keyCheck) {
     throw new AuditExportError(
-      "The key file's audit key is not the one this export's log was sealed with (another team's key?).",
+      "The key file's audit key is not the one this export's log was sealed with: another team's key, or the team's key was rotated after the export was made (verify a fresh export).",
     );
   }
   const whole = head.filter === null;
-  const checker = chainChecker({ ...(sealer ? { sealer } : {}), whole });
+  const keys =
+    sealer && openKeys && head.auditKeys ? keyStretches(openKeys(head.auditKeys), sealer) : undefined;
+  const checker = chainChecker({ ...(sealer ? { sealer } : {}), ...(keys ? { keys } : {}), whole });
   lines.forEach((line, index) => {
     const entry = parseLine(EntryRecordSchema, line, index + 1);
     if (!entry) throw new AuditExportError(`Line ${index + 1} is not an audit entry with its chain fields.`);
@@ -135,5 +157,12 @@ export function verifyAuditExport(text: string, sealer?: AuditSealer): ExportVer
       "the export's head does not carry the audit key's seal: it was altered",
     );
   }
-  return { entries: summary.entries, whole, filter: head.filter, head: point, sealed: summary.sealed };
+  return {
+    entries: summary.entries,
+    whole,
+    filter: head.filter,
+    head: point,
+    sealed: summary.sealed,
+    ...(keys ? { keys: keys.keys.map(({ id, from }) => ({ id, from })) } : {}),
+  };
 }

@@ -1,19 +1,14 @@
 // Checks an audit chain entry by entry, oldest first, and names the first entry that was changed, removed or
 // moved. Read from the team store (`npm run team -- verify-audit`) or from an export file: the same checks.
 // Without the audit key only the plain chain is checked, which whoever can write the log can recompute; with
-// it, every entry's seal too, which nobody without the key can forge.
+// it, every entry's seal too, which nobody without the key can forge. A team's chain is sealed by a new key
+// after each rotation of the team key (audit-stretches.ts): each entry is checked with the key of its stretch.
 import { type AuditSealer, chainHash, contentHash, GENESIS_HASH } from './audit-chain.ts';
+import { AuditChainError } from './audit-chain-error.ts';
+import { type KeyStretches, oneKey, stretchProblem } from './audit-stretches.ts';
 import type { LinkedAuditEntry } from './repositories/audit.ts';
 
-/** The first entry (by seq) where the chain does not hold, and what is wrong there. */
-export class AuditChainError extends Error {
-  override name = 'AuditChainError';
-  readonly seq: number;
-  constructor(seq: number, message: string) {
-    super(message);
-    this.seq = seq;
-  }
-}
+export { AuditChainError } from './audit-chain-error.ts';
 
 /** An entry of the chain named by seq and chain hash: a head, or one noted before. */
 export interface ChainPoint {
@@ -24,6 +19,8 @@ export interface ChainPoint {
 export interface ChainCheckOptions {
   /** Checks every seal with this key. */
   sealer?: AuditSealer;
+  /** Checks every seal with the key of its stretch (a team's chain, its keys changed at rotations). */
+  keys?: KeyStretches;
   /**
    * The entries are the whole chain from its start (the log itself, or an unfiltered export): each must
    * link to the one before. A filtered export lists some entries only: each is checked on its own.
@@ -44,7 +41,8 @@ const range = (from: number, to: number) => (from === to ? `entry ${from}` : `en
 const wereRemoved = (from: number, to: number) =>
   `${range(from, to)} ${from === to ? 'was' : 'were'} removed`;
 
-export function chainChecker({ sealer, whole, holds }: ChainCheckOptions) {
+export function chainChecker({ sealer, keys, whole, holds }: ChainCheckOptions) {
+  const stretches = keys ?? (sealer ? oneKey(sealer) : undefined);
   let before: LinkedAuditEntry | null = null;
   let entries = 0;
   let held = false;
@@ -75,12 +73,19 @@ export function chainChecker({ sealer, whole, holds }: ChainCheckOptions) {
     if (chainHash(entry.link.prevHash, entry.link.contentHash) !== entry.link.chainHash) {
       return `entry ${entry.seq} was changed: its chain hash does not match its links`;
     }
-    if (sealer && !sealer.holds(entry.link.chainHash, entry.link.seal)) {
+    const key = stretches?.at(entry.seq);
+    if (key && !key.sealer.holds(entry.link.chainHash, entry.link.seal)) {
       const gap = before && entry.seq > before.seq + 1 ? `, or ${range(before.seq + 1, entry.seq - 1)}` : '';
+      const which =
+        stretches && stretches.keys.length > 1 ? `audit key ${key.id}'s seal` : "the audit key's seal";
       return (
-        `entry ${entry.seq} does not carry the audit key's seal: it${gap} was changed or removed, and the ` +
+        `entry ${entry.seq} does not carry ${which}: it${gap} was changed or removed, and the ` +
         'chain recomputed by someone without the key'
       );
+    }
+    if (whole && stretches) {
+      const stretch = stretchProblem(stretches, entry);
+      if (stretch) return stretch;
     }
     if (holds && entry.seq === holds.seq && entry.link.chainHash !== holds.chainHash) {
       return `entry ${entry.seq} is not the entry noted before (its chain hash differs): it was replaced`;
@@ -112,13 +117,20 @@ export function chainChecker({ sealer, whole, holds }: ChainCheckOptions) {
       if (!whole && end.seq === head.seq && end.chainHash !== head.chainHash) {
         throw new AuditChainError(head.seq, `entry ${head.seq} is not the head's: it was replaced`);
       }
+      const beyond = whole ? stretches?.keys.find((key) => key.from > end.seq) : undefined;
+      if (beyond) {
+        throw new AuditChainError(
+          beyond.from,
+          `audit key ${beyond.id} begins at entry ${beyond.from}, after the log's last entry: ${wereRemoved(end.seq + 1, beyond.from)}`,
+        );
+      }
       if (holds && !held) {
         throw new AuditChainError(
           holds.seq,
           `entry ${holds.seq}, noted before, is no longer in the chain: entries were removed from its end`,
         );
       }
-      return { entries, last, sealed: sealer !== undefined };
+      return { entries, last, sealed: stretches !== undefined };
     },
   };
 }

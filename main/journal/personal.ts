@@ -1,6 +1,6 @@
 // Personal data at rest: each value is an `encryptField` token (AES-256-GCM, fresh nonce) bound by its AAD to
 // the table, row and column it belongs to, so a token copied into another row or column does not decrypt.
-import { DecryptError, decryptField, encryptField } from '../crypto.ts';
+import { DecryptError, decryptField, encryptField, KeyNotHeldError } from '../crypto.ts';
 import { JournalError } from './errors.ts';
 import type { PersonalData } from './repositories/personal-data.ts';
 
@@ -43,7 +43,8 @@ export function cipherOn(fields: FieldSealer): PersonalCipher {
       try {
         return fields.open(personalAad(place), token);
       } catch (error) {
-        if (!(error instanceof DecryptError)) throw error;
+        // A key not held is no damage: the caller says why (team mode: the team's key was changed).
+        if (!(error instanceof DecryptError) || error instanceof KeyNotHeldError) throw error;
         throw new JournalError(
           `Cannot decrypt ${place.column} of ${place.table} ${place.id}: it was encrypted with another data key ` +
             '(the vault was reset or replaced, or the team key changed), or it was altered.',

@@ -3,7 +3,8 @@ import { currentPriority, RateLimitedError, type RequestBudget } from './budget.
 import { invalidResponse, ServiceError } from './errors.ts';
 import { HAL_MEDIA_TYPE, idFromUrl } from './hal.ts';
 import type { HttpRequest, HttpResponse, RequestBody, ServiceUrl, Transport } from './http.ts';
-import type { TokenManager } from './token.ts';
+import type { TokenManager, TokenSession } from './token.ts';
+import type { ServiceDialect } from './token-forms.ts';
 
 export interface WriteOptions {
   /** Makes a POST safe to re-send: the service answers a repeat with the original response. */
@@ -17,6 +18,11 @@ export interface ApiRequest extends WriteOptions {
   path: string;
   /** Sent as HAL+JSON. */
   json?: unknown;
+  /**
+   * Sent as HAL+JSON, written in the dialect of the service that issued the token the request
+   * carries: for a body whose field names differ between today's service and the interface document.
+   */
+  jsonIn?: (dialect: ServiceDialect) => unknown;
   /** Any other body, with the headers that describe it. */
   body?: { headers: Record<string, string>; create: () => RequestBody };
 }
@@ -32,15 +38,16 @@ function isRejectedToken(error: unknown): boolean {
   );
 }
 
-function httpRequest(req: ApiRequest, url: ServiceUrl, token: string): HttpRequest {
+function httpRequest(req: ApiRequest, url: ServiceUrl, { token, dialect }: TokenSession): HttpRequest {
   const headers: Record<string, string> = {
     Accept: HAL_MEDIA_TYPE,
     'Content-Type': HAL_MEDIA_TYPE,
     Authorization: `Bearer ${token}`,
   };
   let body: HttpRequest['body'];
-  if (req.json !== undefined) {
-    const text = JSON.stringify(req.json);
+  const json = req.jsonIn ? req.jsonIn(dialect) : req.json;
+  if (json !== undefined) {
+    const text = JSON.stringify(json);
     body = () => text;
   } else if (req.body) {
     Object.assign(headers, req.body.headers);
@@ -63,13 +70,13 @@ function httpRequest(req: ApiRequest, url: ServiceUrl, token: string): HttpReque
  */
 function bearerSender(transport: Transport, tokens: TokenManager) {
   return async (req: ApiRequest, url: ServiceUrl): Promise<HttpResponse> => {
-    const token = await tokens.get();
+    const session = await tokens.session();
     try {
-      return await transport.send(httpRequest(req, url, token));
+      return await transport.send(httpRequest(req, url, session));
     } catch (error) {
       if (!isRejectedToken(error)) throw error;
-      tokens.invalidate(token);
-      return transport.send(httpRequest(req, url, await tokens.get()));
+      tokens.invalidate(session.token);
+      return transport.send(httpRequest(req, url, await tokens.session()));
     }
   };
 }

@@ -9,7 +9,7 @@ import type { NetworkOptions, Timeouts } from './network.ts';
 import { defaultRetryPolicy, type RetryPolicy, sleep } from './request-retry.ts';
 import { type SubscriptionsApi, subscriptionsApi } from './subscriptions.ts';
 import { createTokenManager, type TokenInfo } from './token.ts';
-import type { TokenEndpointChoice, TokenForm } from './token-forms.ts';
+import type { ServiceDialect, TokenEndpointChoice, TokenForm } from './token-forms.ts';
 
 export interface ServiceClientOptions {
   /** e.g. `https://api.example.com`; every request and followed URL stays under it. */
@@ -47,6 +47,11 @@ export interface ServiceClient {
     get(): Promise<string>;
     info(): TokenInfo | null;
     invalidate(): void;
+    /**
+     * Which service this is, by the form of the last token (a forced form's from the start; under
+     * Automatic, unknown until the first token): the dialect writes use. Absent from stand-ins.
+     */
+    dialect?(): ServiceDialect | undefined;
     /** Tokens obtained since start; absent from stand-ins that have none. */
     issued?(): number;
   };
@@ -125,6 +130,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       get: () => watch(tokens.get()),
       info: () => tokens.info(),
       invalidate: () => tokens.invalidate(),
+      dialect: () => tokens.dialect(),
       issued: () => tokens.issued(),
     },
     customers: customersApi(api),

@@ -42,4 +42,4 @@ export type { RetryPolicy } from './request-retry.ts';
 export { beyondRetention, RETENTION_DAYS, retainedDates } from './retention.ts';
 export type { DeliveryQuery, SubscriptionsApi } from './subscriptions.ts';
 export type { TokenInfo } from './token.ts';
-export type { TokenEndpointChoice, TokenForm } from './token-forms.ts';
+export type { ServiceDialect, TokenEndpointChoice, TokenForm } from './token-forms.ts';

@@ -5,6 +5,13 @@ import type { HttpRequest, Transport } from './http.ts';
  * HTTP Basic credentials) and the interface document's (`POST {base}/oauth/v2/token`, JSON).
  */
 export type TokenForm = 'real' | 'document';
+/**
+ * Which service this is, as the form that got its token says: today's real service (`real`) or one
+ * that follows the interface document (`document`). Where the two name a field differently on the
+ * wire (the taxpayer number: `ssn` there, `tin` here), the client speaks the dialect of the form in
+ * use: decided once per account (the setting, or what Automatic learned), never guessed per request.
+ */
+export type ServiceDialect = TokenForm;
 /** The "Token endpoint" setting: one form, or Automatic (try the real one, fall back on the document's). */
 export type TokenEndpointChoice = 'automatic' | TokenForm;
 

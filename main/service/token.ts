@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { invalidResponse, NetworkError, ServiceError, TokenError } from './errors.ts';
 import type { HttpResponse, Transport } from './http.ts';
 import type { Log } from './log.ts';
-import { isMissingEndpoint, type TokenEndpointChoice, type TokenForm, tokenRequest } from './token-forms.ts';
+import {
+  isMissingEndpoint,
+  type ServiceDialect,
+  type TokenEndpointChoice,
+  type TokenForm,
+  tokenRequest,
+} from './token-forms.ts';
 
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
@@ -17,9 +23,19 @@ export interface TokenInfo {
   expiresAt: number;
 }
 
+/** A token, and the dialect of the service that issued it (the form it was asked in). */
+export interface TokenSession {
+  token: string;
+  dialect: ServiceDialect;
+}
+
 export interface TokenManager {
   /** The cached token, or a new one when it is due for renewal (one request however many wait). */
   get(): Promise<string>;
+  /** `get()` with the dialect the token was obtained in: what a request's body is written in. */
+  session(): Promise<TokenSession>;
+  /** The dialect of the last token obtained (a forced form's from the start); undefined before Automatic's first. */
+  dialect(): ServiceDialect | undefined;
   info(): TokenInfo | null;
   /** Forget the cached token; given a token, only if it is still the cached one. */
   invalidate(token?: string): void;
@@ -58,8 +74,7 @@ function parseScope(scope: string | undefined): string[] {
   return (scope ?? '').split(/[|\s]+/).filter(Boolean);
 }
 
-interface CachedToken {
-  token: string;
+interface CachedToken extends TokenSession {
   info: TokenInfo;
   renewAt: number;
 }
@@ -74,8 +89,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const choice = options.endpoint ?? 'automatic';
   const failureHoldMs = options.failureHoldMs ?? 30_000;
   let learned = options.remembered;
+  let lastDialect: ServiceDialect | undefined = choice === 'automatic' ? undefined : choice;
   let cached: CachedToken | null = null;
-  let pending: Promise<string> | null = null;
+  let pending: Promise<CachedToken> | null = null;
   let failed: { error: unknown; until: number } | null = null;
 
   const send = async (form: TokenForm) => ({
@@ -106,7 +122,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
   }
 
-  async function requestToken(): Promise<string> {
+  async function requestToken(): Promise<CachedToken> {
     const requestedAt = now();
     const { form, res } = await ask();
     const parsed = tokenResponseSchema.safeParse(res.body);
@@ -120,8 +136,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const lifetimeMs = parsed.data.expires_in * 1000;
     // Counted from before the request, so the token never outlives our idea of it.
     const expiresAt = requestedAt + lifetimeMs;
+    lastDialect = form;
     cached = {
       token: parsed.data.access_token,
+      dialect: form,
       info: { scope: parseScope(parsed.data.scope), expiresAt },
       renewAt: expiresAt - renewalMarginMs(lifetimeMs, options.renewBeforeMs ?? 60_000),
     };
@@ -131,11 +149,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       msg: `Obtained an access token valid for ${parsed.data.expires_in} s`,
       requestId: res.requestId,
     });
-    return cached.token;
+    return cached;
   }
 
   /** The token endpoint's refusals become TokenErrors: no caller may read them as its resource's answer. */
-  async function requestOrFail(): Promise<string> {
+  async function requestOrFail(): Promise<CachedToken> {
     try {
       const token = await requestToken();
       failed = null;
@@ -151,16 +169,20 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
   }
 
+  function current(): Promise<CachedToken> {
+    if (cached && now() < cached.renewAt) return Promise.resolve(cached);
+    if (failed && now() < failed.until) return Promise.reject(failed.error);
+    pending ??= requestOrFail().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+
   return {
     issued: () => issued,
-    get() {
-      if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
-      if (failed && now() < failed.until) return Promise.reject(failed.error);
-      pending ??= requestOrFail().finally(() => {
-        pending = null;
-      });
-      return pending;
-    },
+    get: () => current().then(({ token }) => token),
+    session: () => current().then(({ token, dialect }) => ({ token, dialect })),
+    dialect: () => lastDialect,
     info: () => (cached ? { ...cached.info, scope: [...cached.info.scope] } : null),
     invalidate(token) {
       if (token === undefined) failed = null;

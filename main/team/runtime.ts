@@ -23,6 +23,7 @@ import { writeCreatedInto } from './outbox/created.ts';
 import {
   type FlushResult,
   flushLocal,
+  holdDraftsOnRetiredKey,
   listTeamOutbox,
   startTeamDrain,
   submitToTeam,
@@ -148,6 +149,10 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     });
   } catch (error) {
     await replication.close();
+    // A team key a rotation retired: the drafts waiting here say why (the store itself is not at fault).
+    await holdDraftsOnRetiredKey(pool, team.teamKey, local).catch((held: unknown) =>
+      log.warn('waiting drafts not told the team key changed', describeError(held)),
+    );
     await local.close();
     await pool.end();
     throw error;

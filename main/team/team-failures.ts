@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { type AppError, DeskError } from '../../contract/errors.ts';
 import { ASK_A_LEAD } from '../../contract/roles.ts';
+import { KeyNotHeldError } from '../crypto.ts';
 import {
   type ConnectionTarget,
   TeamConnectionError,
@@ -12,6 +13,7 @@ import {
   teamConnectionError,
 } from './store/connection-error.ts';
 import { TeamSchemaError } from './store/migrations/runner.ts';
+import type { Queryable } from './store/sql.ts';
 
 /** Every code a team refusal carries to the renderer. */
 export const TEAM_FAILURE_CODES = [
@@ -43,6 +45,28 @@ export function teamKeyChanged(since?: Date): DeskError {
       'Ask your administrator for a new join code (npm run team -- join-code YOUR-NAME), then leave the team and join again with it in Settings → Team. ' +
       'Your drafts stay on this desk and go to the team once it has joined again.',
   );
+}
+
+/**
+ * Whether `error` says this desk's team key is old: the store refused a value or an audit entry sealed
+ * under a key a rotation replaced (its triggers' hint, team store migrations 9 and 13), or a row read is
+ * sealed under a data key the desk does not hold (made by the rotation).
+ */
+export function isKeyChange(error: unknown): boolean {
+  if (error instanceof KeyNotHeldError) return true;
+  return error instanceof pg.DatabaseError && error.hint === 'vetted:stale-team-key';
+}
+
+/** The key-changed words with the rotation's date, as the store knows it (without, if it cannot say). */
+export async function keyChangedOn(db: Queryable): Promise<DeskError> {
+  try {
+    const { rows } = await db.query<{ at: Date | null }>(
+      'SELECT max(retired_at) AS at FROM vetted.retired_team_keys',
+    );
+    return teamKeyChanged(rows[0]?.at ?? undefined);
+  } catch {
+    return teamKeyChanged();
+  }
 }
 
 /** A connection failure's kind as the desk's code, and what the reviewer can do beyond what it says. */
@@ -96,10 +120,9 @@ export function teamAppError(error: unknown): AppError | undefined {
       `The team store refused this: only a lead may do it. ${ASK_A_LEAD}`,
     ).toAppError();
   }
-  // A write sealed under a data key a rotation retired (team store migration 9): this desk's key is old.
-  if (error instanceof pg.DatabaseError && error.hint === 'vetted:stale-team-key') {
-    return teamKeyChanged().toAppError();
-  }
+  // A write sealed under a key a rotation retired, or a row under one it made: this desk's key is old. (The
+  // team journal and the claim and approval stores say so with the date first; this is the last resort.)
+  if (isKeyChange(error)) return teamKeyChanged().toAppError();
   if (error instanceof TeamSchemaError) return new DeskError('TeamNotAStore', error.message).toAppError();
   if (!(error instanceof TeamConnectionError) || error.kind === 'unexpected') return undefined;
   return teamConnectionFailure(error).toAppError();

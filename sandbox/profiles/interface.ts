@@ -56,6 +56,7 @@ export const interfaceProfile: Profile = {
     return links;
   },
   customerFields: () => ({}),
+  taxpayerNumberField: 'tin',
   customerExtras: () => ({ extras: {}, errors: [] }),
   errorReply: (error) => error.toReply(),
   tooManyRequestsHeaders: { 'Retry-After': '1' },

@@ -59,6 +59,8 @@ export const realProfile: Profile = {
   statusAfterRetry: statusByName(['document', 'suspended', 'kba']),
   customerLinks: realCustomerLinks,
   customerFields: realCustomerFields,
+  // `ssn`: a body without it is refused at `/ssn`; a `tin` is an unknown field there, ignored as any other.
+  taxpayerNumberField: 'ssn',
   customerExtras: realCustomerExtras,
   errorReply(error) {
     const reply = error.toReply();

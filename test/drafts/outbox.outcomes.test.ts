@@ -7,6 +7,8 @@ import {
   type ServiceClient,
   ServiceError,
 } from '../../main/service/index.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import { clientOf, reply, startFakeService } from '../service/fake-service.ts';
 import { until } from '../support/poll.ts';
 import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
 import { type Create, openRig, refusing, withCreate } from './outbox.setup.ts';
@@ -226,5 +228,57 @@ describe('outbox: outcomes', () => {
     expect(progress[0]).toMatchObject({ job: 'outbox', done: 0, total: 40, finished: false });
     expect(progress.at(-1)).toEqual({ job: 'outbox', done: 40, total: 40, finished: true, message: null });
     expect((await rig.journal.drafts.countByState()).created).toBe(40);
+  });
+});
+
+describe('outbox: today’s real service names the SSN `ssn`', () => {
+  it('sends a draft stored with `tin` (as every version stored it) to the real profile as `ssn`', async () => {
+    const sandbox = await startSandbox({ profile: 'real' });
+    try {
+      const rig = await openRig({ sandbox });
+      const form = validForm({ tin: '4321' });
+      const { id } = await rig.journal.drafts.insert({ form });
+      // What the journal holds is the interface document's name, before and after the upgrade.
+      const stored = (await rig.journal.drafts.get(id))!.form;
+      expect(stored).toMatchObject({ tin: '4321' });
+      expect(stored).not.toHaveProperty('ssn');
+      await rig.restart();
+      expect((await rig.outbox.submit([id])).queued).toEqual([id]);
+      await rig.outbox.settled();
+      // The real profile refuses a body without `ssn` (at /ssn): created means it came as `ssn`.
+      const draft = await rig.journal.drafts.get(id);
+      expect(draft).toMatchObject({ state: 'created', fieldErrors: {} });
+      expect((await customersWithEmail(rig.client, form.email!)).map((c) => c.id)).toEqual([
+        draft!.customerId,
+      ]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('puts today’s service’s refusal at /ssn on the form’s SSN field', async () => {
+    const fake = await startFakeService({ tokenForm: 'real' });
+    fake.route('POST', '/customers', (_req, res) =>
+      reply(res, 400, {
+        code: 'ValidationError',
+        message: 'Validation error(s) present.',
+        _embedded: { errors: [{ code: 'InvalidFormat', message: 'Ssn invalid.', path: '/ssn' }] },
+      }),
+    );
+    const { client } = clientOf(fake, { tokenEndpoint: 'automatic' });
+    try {
+      const rig = await openRig();
+      await rig.restart({ client: () => client });
+      const [id] = await submitDrafts(rig, [validForm()]);
+      await rig.outbox.settled();
+      expect(await rig.journal.drafts.get(id!)).toMatchObject({
+        state: 'rejected',
+        fieldErrors: { '/tin': expect.stringMatching(/^Ssn invalid\. Enter the last 4 digits/) },
+        lastError: expect.stringMatching(/rejected one field: tin/),
+      });
+    } finally {
+      await client.close();
+      await fake.close();
+    }
   });
 });

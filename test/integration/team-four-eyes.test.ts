@@ -13,8 +13,8 @@ import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import type { TeamRig } from '../support/team-rig.ts';
 import type { DeskHarness } from './desk-harness.ts';
-import { teamOutside } from './team-service.ts';
-import { teamSuite } from './team-suite.ts';
+import { type TeamOutside, teamOutside } from './team-service.ts';
+import { type TeamSuite, teamSuite } from './team-suite.ts';
 
 const SSN = '536-21-4470';
 let rig: TeamRig;
@@ -34,11 +34,15 @@ beforeAll(() => {
 /** How many retries the sandbox received (POST /customers/{id}), from whichever desk. */
 const retriesReceived = () => outside.requests('POST /customers/{id}');
 
-/** A customer in `retry` on the service, added on Alice's desk, known on Bob's. */
-async function retryCase(lastName: string, email: string): Promise<string> {
-  const { id } = await service.customers.create(samplePerson('retry', lastName, email));
-  await alice.call('customers.add', { ref: id });
-  await until(() => bob.call('customers.get', { id }).catch(() => null), 'the case on Bob’s desk');
+/** A customer in `retry` on the service, added on Alice's desk, known on Bob's (of this file's team, or `on`). */
+async function retryCase(
+  lastName: string,
+  email: string,
+  on: Pick<TeamSuite, 'alice' | 'bob'> & Pick<TeamOutside, 'service'> = { alice, bob, service },
+): Promise<string> {
+  const { id } = await on.service.customers.create(samplePerson('retry', lastName, email));
+  await on.alice.call('customers.add', { ref: id });
+  await until(() => on.bob.call('customers.get', { id }).catch(() => null), 'the case on Bob’s desk');
   return id;
 }
 
@@ -159,5 +163,29 @@ describe('four eyes on two desks', () => {
     await expect(alice.call('approvals.collect', { id: asked.id })).rejects.toMatchObject({
       code: 'ApprovalSettled',
     });
+  });
+});
+
+describe('four eyes on today’s real service (the sandbox’s real profile), a team of its own', () => {
+  const real = teamSuite({ leads: ['alice'], profile: 'real' });
+  const realOutside = teamOutside(real);
+
+  it('an approved retry, sealed with `tin`, reaches the service as `ssn` with all nine digits', async () => {
+    const { alice: lead, bob: maker } = real;
+    await lead.call('team.updateSettings', {
+      fourEyes: { retry: true, exportNames: false, expiryHours: 24 },
+    });
+    const on = { alice: lead, bob: maker, service: realOutside.service };
+    const customerId = await retryCase('Realeyes', 'real-eyes@example.com', on);
+    const form = { ...validForm({ firstName: 'verified', lastName: 'Realeyes' }), tin: SSN };
+    const asked = await maker.call('retry.submit', { customerId, form, confirmed: true });
+    const id = 'waiting' in asked ? asked.waiting.id : '';
+    expect(id).not.toBe('');
+    // The request waits sealed as the desk stores every form, with the interface document's `tin`.
+    const sent = await lead.call('approvals.approve', { id, note: 'matches the passport' });
+    // The real profile refuses a retry without `ssn` (at /ssn): verified means it came as `ssn`.
+    expect(sent).toMatchObject({ state: 'sent', outcome: 'verified' });
+    expect((await realOutside.service.customers.get(customerId)).status).toBe('verified');
+    expect(await realOutside.requests('POST /customers/{id}')).toBe(1);
   });
 });

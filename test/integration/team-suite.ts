@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { setReviewerRole } from '../../main/team/admin/roles.ts';
+import type { SandboxProfile } from '../../sandbox/index.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
 import { type DeskHarness, startDesk } from './desk-harness.ts';
@@ -14,11 +15,20 @@ export interface TeamSuite {
   readonly bob: DeskHarness;
 }
 
-/** Call at the top of a test file; read its fields inside hooks and tests only. */
-export function teamSuite({ leads = [] }: { leads?: readonly ('alice' | 'bob')[] } = {}): TeamSuite {
+/**
+ * Call at the top of a test file (or of a describe block, for a team of its own); read its fields inside
+ * hooks and tests only. `profile`: the sandbox's behaviour profile (default the interface document's).
+ */
+export function teamSuite({
+  leads = [],
+  profile,
+}: {
+  leads?: readonly ('alice' | 'bob')[];
+  profile?: SandboxProfile;
+} = {}): TeamSuite {
   const suite = {} as { rig: TeamRig; alice: DeskHarness; bob: DeskHarness };
   beforeAll(async () => {
-    suite.rig = await startTeamRig(await freshDatabase());
+    suite.rig = await startTeamRig(await freshDatabase(), { profile });
     const admin = new pg.Client({ connectionString: suite.rig.adminUrl });
     await admin.connect();
     try {

@@ -3,7 +3,12 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { expect } from 'vitest';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
+import {
+  type RunningSandbox,
+  type SandboxOptions,
+  type SandboxProfile,
+  startSandbox,
+} from '../../sandbox/index.ts';
 
 /** Drives a sandbox over real HTTP (undici), as a client of the service would. */
 export const HAL = 'application/vnd.service.v1.hal+json';
@@ -54,7 +59,10 @@ export interface Harness {
   base: string;
   token: string;
   api(method: string, path: string, options?: ApiOptions): Promise<Res>;
-  /** Creates a customer and returns its id. */
+  /** `person()` and `retryBody()` as this sandbox's profile names the fields (`inDialectOf`). */
+  person(overrides?: Record<string, unknown>): Record<string, unknown>;
+  retryBody(overrides?: Record<string, unknown>): Record<string, unknown>;
+  /** Creates a customer (a `person()` in the profile's dialect) and returns its id. */
   createCustomer(overrides?: Record<string, unknown>): Promise<string>;
   customer(id: string): Promise<Res>;
   /** Topics of the events about one customer, oldest first. */
@@ -130,8 +138,10 @@ export async function harness(options: SandboxOptions = {}): Promise<Harness> {
     base,
     token,
     api,
+    person: (overrides) => inDialectOf(sandbox.profile, person(overrides)),
+    retryBody: (overrides) => inDialectOf(sandbox.profile, retryBody(overrides)),
     async createCustomer(overrides = {}) {
-      const res = await api('POST', '/customers', { json: person(overrides) });
+      const res = await api('POST', '/customers', { json: inDialectOf(sandbox.profile, person(overrides)) });
       expect(res.status, res.text).toBe(201);
       return idOf(res.headers.location);
     },
@@ -188,6 +198,19 @@ export function person(overrides: Record<string, unknown> = {}): Record<string, 
 /** A retry body: the same fields with the full tin. */
 export function retryBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return person({ tin: '123-45-6789', ...overrides });
+}
+
+/**
+ * A body of `person()` or `retryBody()` as a profile names the taxpayer number: `ssn` on today's real
+ * service (an `ssn` the body already has wins over its `tin`), `tin` on the interface document's.
+ */
+export function inDialectOf(
+  profile: SandboxProfile | undefined,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  if (profile !== 'real') return body;
+  const { tin, ...rest } = body;
+  return { ssn: tin, ...rest };
 }
 
 export function jpeg(size = 2048): Buffer {

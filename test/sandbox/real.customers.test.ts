@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { person, retryBody } from './helpers.ts';
 import { expected, PROFILES, sandboxes } from './profiles.setup.ts';
 
-/** real-service.md rows "GET customer fields", "statuses" and "customer _links", on both profiles. */
+/**
+ * real-service.md rows "taxpayer number field", "GET customer fields", "statuses" and "customer
+ * _links", on both profiles.
+ */
 const ADDRESS = {
   address1: '1 Main St',
   address2: 'Apt 2',
@@ -11,6 +14,61 @@ const ADDRESS = {
   postalCode: '62701',
 };
 const NEVER = ['dateOfBirth', 'tin', 'ssn', 'ipAddress'];
+
+/** A create or retry body with the taxpayer number under `tin` only, or `ssn` only. */
+const named = (field: 'tin' | 'ssn', body: Record<string, unknown>) => {
+  const { tin, ...rest } = body;
+  return { ...rest, [field]: tin };
+};
+const fieldErrorsOf = (res: { json: { code: string; _embedded: { errors: unknown[] } } }) => {
+  expect(res.json.code).toBe('ValidationError');
+  return res.json._embedded.errors;
+};
+
+describe.each(PROFILES)('taxpayer number field (%s profile)', (profile) => {
+  const field = expected(profile, { interface: 'tin', real: 'ssn' } as const);
+  const other = field === 'tin' ? 'ssn' : 'tin';
+
+  it(`creates with the last four under ${field}; a body with ${other} alone is refused at /${field}`, async () => {
+    const h = sandboxes[profile];
+    expect((await h.api('POST', '/customers', { json: named(field, person()) })).status).toBe(201);
+    const refused = await h.api('POST', '/customers', { json: named(other, person()) });
+    expect(refused.status).toBe(400);
+    expect(fieldErrorsOf(refused)).toEqual([
+      { path: `/${field}`, code: 'Required', message: 'Ssn required.', _links: {} },
+    ]);
+    const short = await h.api('POST', '/customers', { json: named(field, person({ tin: '123-45-6789' })) });
+    expect(fieldErrorsOf(short)).toEqual([
+      expect.objectContaining({ path: `/${field}`, code: 'InvalidFormat' }),
+    ]);
+  });
+
+  it(`retries with all nine digits under ${field}; four digits are refused at /${field}`, async () => {
+    const h = sandboxes[profile];
+    const id = await h.createCustomer({ firstName: 'retry' });
+    const four = await h.api('POST', `/customers/${id}`, { json: named(field, retryBody({ tin: '6789' })) });
+    expect(fieldErrorsOf(four)).toEqual([
+      expect.objectContaining({ path: `/${field}`, code: 'InvalidFormat' }),
+    ]);
+    const withOther = await h.api('POST', `/customers/${id}`, { json: named(other, retryBody()) });
+    expect(fieldErrorsOf(withOther)).toEqual([
+      expect.objectContaining({ path: `/${field}`, code: 'Required' }),
+    ]);
+    expect((await h.api('POST', `/customers/${id}`, { json: named(field, retryBody()) })).status).toBe(200);
+  });
+
+  it(
+    expected(profile, {
+      interface: 'an ssn beside the tin is an unknown field, ignored',
+      real: 'a tin beside the ssn is an unknown field, ignored (the official schemas allow unknown fields)',
+    }),
+    async () => {
+      const h = sandboxes[profile];
+      const body = { ...named(field, person()), [other]: 'not a number' };
+      expect((await h.api('POST', '/customers', { json: body })).status).toBe(201);
+    },
+  );
+});
 
 describe.each(PROFILES)('GET customer fields (%s profile)', (profile) => {
   it(
@@ -51,7 +109,7 @@ describe.each(PROFILES)('GET customer fields (%s profile)', (profile) => {
     }),
     async () => {
       const h = sandboxes[profile];
-      const res = await h.api('POST', '/customers', { json: person({ phone: '555-0100' }) });
+      const res = await h.api('POST', '/customers', { json: h.person({ phone: '555-0100' }) });
       expect(res.status).toBe(expected(profile, { interface: 201, real: 400 }));
       if (profile === 'real') expect(res.json._embedded.errors[0]).toMatchObject({ path: '/phone' });
     },
@@ -72,10 +130,10 @@ describe('statuses', () => {
   it('real: a retry with first name kba leads to kba; a kba customer cannot retry or upload', async () => {
     const h = sandboxes.real;
     const id = await h.createCustomer({ firstName: 'retry' });
-    const retried = await h.api('POST', `/customers/${id}`, { json: retryBody({ firstName: 'kba' }) });
+    const retried = await h.api('POST', `/customers/${id}`, { json: h.retryBody({ firstName: 'kba' }) });
     expect(retried.status).toBe(200);
     expect(retried.json.status).toBe('kba');
-    const again = await h.api('POST', `/customers/${id}`, { json: retryBody() });
+    const again = await h.api('POST', `/customers/${id}`, { json: h.retryBody() });
     expect(again.status).toBe(403);
     expect(again.json.code).toBe('invalidResourceState');
     expect((await h.upload(id)).status).toBe(403);
@@ -100,7 +158,7 @@ describe('statuses', () => {
       expect((await h.customer(await h.createCustomer({ firstName }))).json.status).toBe('verified');
     }
     const id = await h.createCustomer({ firstName: 'retry' });
-    const retried = await h.api('POST', `/customers/${id}`, { json: retryBody({ firstName: 'kba' }) });
+    const retried = await h.api('POST', `/customers/${id}`, { json: h.retryBody({ firstName: 'kba' }) });
     expect(retried.json.status).toBe('verified');
     expect((await h.api('POST', `/sandbox/customers/${id}/deactivate`)).status).toBe(404);
   });
@@ -141,7 +199,7 @@ describe.each(PROFILES)('customer _links (%s profile)', (profile) => {
   it('the retry and document links lead where they say', async () => {
     const h = sandboxes[profile];
     const retry = (await h.customer(await h.createCustomer({ firstName: 'retry' }))).json;
-    const retried = await h.api('POST', retry._links['retry-verification'].href, { json: retryBody() });
+    const retried = await h.api('POST', retry._links['retry-verification'].href, { json: h.retryBody() });
     expect(retried.status).toBe(200);
     const document = (await h.customer(await h.createCustomer({ firstName: 'document' }))).json;
     expect(document._links['verify-with-document'].href).toBe(`${h.base}/customers/${document.id}/documents`);

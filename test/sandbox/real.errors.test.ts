@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxProfile } from '../../sandbox/index.ts';
-import { type Harness, MiB, person, retryBody, subscribe } from './helpers.ts';
+import { type Harness, MiB, subscribe } from './helpers.ts';
 import { expected, PROFILES, sandboxes } from './profiles.setup.ts';
 
 /** real-service.md rows "error code case", "unknown customer", "more errors" and "429", on both profiles. */
@@ -13,7 +13,7 @@ afterEach(async () => {
 const PROVOKE: Record<string, (h: Harness) => Promise<{ status: number; json: { code: string } }>> = {
   NotFound: (h) => h.api('GET', `/webhook-subscriptions/${crypto.randomUUID()}`),
   InvalidResourceState: async (h) =>
-    h.api('POST', `/customers/${await h.createCustomer()}`, { json: retryBody() }),
+    h.api('POST', `/customers/${await h.createCustomer()}`, { json: h.retryBody() }),
   InvalidFileType: async (h) =>
     h.upload(await h.createCustomer({ firstName: 'document' }), 'notes.jpg', 'passport', Buffer.from('text')),
   MaxNumberOfResources: async (h) => {
@@ -51,7 +51,7 @@ describe.each(PROFILES)('error code case (%s profile)', (profile) => {
 
   it('PascalCase codes stay as they are (ValidationError, InvalidVersion)', async () => {
     const h = sandboxes[profile];
-    const invalid = await h.api('POST', '/customers', { json: person({ email: 'nope' }) });
+    const invalid = await h.api('POST', '/customers', { json: h.person({ email: 'nope' }) });
     expect(invalid.json.code).toBe('ValidationError');
     const version = await h.api('GET', '/events', { headers: { accept: 'application/json' } });
     expect(version.json.code).toBe('InvalidVersion');
@@ -92,7 +92,7 @@ describe('more errors', () => {
 
   it('real: 401s answer before the work, RequestTimeout after it (an Idempotency-Key replay finds the customer)', async () => {
     const h = sandboxes.real;
-    const body = person();
+    const body = h.person();
     await faults(h, { rate: 1, kinds: ['InvalidScopes'], paths: ['/customers'], count: 1 });
     expect((await h.api('POST', '/customers', { json: body })).status).toBe(401);
     expect(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/poll.ts';
-import { hmacHex, idOf, person, type Receiver, receiver, retryBody, subscribe } from './helpers.ts';
+import { hmacHex, idOf, type Receiver, receiver, subscribe } from './helpers.ts';
 import { PROFILES, sandboxes } from './profiles.setup.ts';
 
 /** real-service.md, "Unchanged between the two": the same on both profiles. */
@@ -16,7 +16,7 @@ describe.each(PROFILES)('unchanged (%s profile)', (profile) => {
     const version = await h.api('GET', '/customers', { headers: { accept: 'application/json' } });
     expect(version.status).toBe(406);
     expect(version.json.code).toBe('InvalidVersion');
-    const body = person();
+    const body = h.person();
     const id = await h.createCustomer(body);
     const duplicate = await h.api('POST', '/customers', { json: { ...body, postalCode: 'x' } });
     expect(duplicate.status).toBe(400);
@@ -27,20 +27,20 @@ describe.each(PROFILES)('unchanged (%s profile)', (profile) => {
 
   it('201 + Location with an empty body; the one retry, then 403', async () => {
     const h = sandboxes[profile];
-    const created = await h.api('POST', '/customers', { json: person({ firstName: 'retry' }) });
+    const created = await h.api('POST', '/customers', { json: h.person({ firstName: 'retry' }) });
     expect(created.status).toBe(201);
     expect(created.text).toBe('');
     const id = idOf(created.headers.location);
     expect(
-      (await h.api('POST', `/customers/${id}`, { json: retryBody({ firstName: 'retry' }) })).status,
+      (await h.api('POST', `/customers/${id}`, { json: h.retryBody({ firstName: 'retry' }) })).status,
     ).toBe(200);
-    expect((await h.api('POST', `/customers/${id}`, { json: retryBody() })).status).toBe(403);
+    expect((await h.api('POST', `/customers/${id}`, { json: h.retryBody() })).status).toBe(403);
   });
 
   it('Idempotency-Key replays the first answer', async () => {
     const h = sandboxes[profile];
     const headers = { 'idempotency-key': crypto.randomUUID() };
-    const body = person();
+    const body = h.person();
     const first = await h.api('POST', '/customers', { json: body, headers });
     const second = await h.api('POST', '/customers', { json: body, headers });
     expect(second.status).toBe(201);

@@ -2,8 +2,10 @@ import { expect, it } from 'vitest';
 import { createServiceClient } from '../../main/service/index.ts';
 import { PROFILES, person, setUp } from './client.sandbox.setup.ts';
 
+const FULL_SSN = '987-65-4321';
+
 it.each(PROFILES)(
-  '%s profile: no log line, of the client or the sandbox, carries a token or the client secret',
+  '%s profile: no log line, of the client or the sandbox, carries a token, the client secret or a full SSN',
   async (profile) => {
     const setup = await setUp(
       { tokenTtlSeconds: 2, profile },
@@ -21,6 +23,11 @@ it.each(PROFILES)(
     await client.customers.get(id);
     await remember();
     await client.customers.create({ ...person(), email: 'broken' }).catch(() => {});
+    // The one-time retry carries the full SSN (as `ssn` on the real profile): refused once, then taken.
+    const { id: retried } = await client.customers.create(person('retry'));
+    const full = { ...person(), tin: FULL_SSN };
+    await client.customers.retry(retried, { ...full, email: 'broken' }).catch(() => {});
+    await client.customers.retry(retried, full);
     await control('/sandbox/faults', { rate: 1, kinds: ['503'], paths: ['/customers/{id}'] });
     await client.customers.get(id).catch(() => {});
     // Held until the faults are reset: the client times out (and retries once) whatever the load.
@@ -51,6 +58,8 @@ it.each(PROFILES)(
         Buffer.from(`${sandbox.clientId}:${sandbox.clientSecret}`).toString('base64'),
       );
       for (const token of tokens) expect(line).not.toContain(token);
+      expect(line).not.toContain(FULL_SSN);
+      expect(line).not.toContain(FULL_SSN.replaceAll('-', ''));
     }
   },
 );

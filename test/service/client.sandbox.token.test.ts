@@ -70,6 +70,11 @@ describe.each(PROFILES)('token, on the %s profile', (profile) => {
     expect((await stats()).tokensIssued).toBe(1);
     expect(tokenLines().map((line) => line.split(' ')[3])).toEqual(tokenPaths);
     expect(learned).toEqual([learnedForm]);
+    expect(client.token.dialect?.()).toBe(learnedForm);
+    // Each profile refuses the other's name for the taxpayer number: these pass only in its own.
+    const { id } = await client.customers.create(person('retry'));
+    const retry = { ...person(), tin: '123-45-6789' };
+    await expect(client.customers.retry(id, retry)).resolves.toMatchObject({ id, status: 'verified' });
     // A later start with what was learned asks that endpoint straight away.
     const again = createServiceClient({
       baseUrl: sandbox.baseUrl,

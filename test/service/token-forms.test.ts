@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TokenError } from '../../main/service/index.ts';
+import { customerBodyIn } from '../../main/service/customers.ts';
+import { type CustomerInput, ServiceError, TokenError } from '../../main/service/index.ts';
+import { samplePerson } from '../support/person.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -128,3 +130,78 @@ describe('the token endpoint of today’s real service', () => {
     await client.close();
   });
 });
+
+describe('the taxpayer number, as the service the token form found names it', () => {
+  const input = samplePerson('Jane', 'Doe', 'jane@example.com') as CustomerInput;
+  const retry = { ...input, tin: '123-45-6789' };
+
+  /** A service of one form that takes a create and a retry, for what they carried. */
+  async function takingCustomers(tokenForm: FakeTokenForm) {
+    await serviceWith(tokenForm);
+    fake.route('POST', '/customers', (_req, res) =>
+      reply(res, 201, undefined, { Location: `${fake.baseUrl}/customers/c1` }),
+    );
+    fake.route('POST', '/customers/c1', (_req, res) => reply(res, 200, customerBody(fake.baseUrl, 'c1')));
+  }
+  const sentTo = (path: string) =>
+    fake.received
+      .filter((r) => r.method === 'POST' && r.path === path)
+      .map((r) => JSON.parse(r.body.toString()));
+
+  it.each([
+    ['real', 'ssn', 'tin'],
+    ['document', 'tin', 'ssn'],
+  ] as const)(
+    'Automatic on a %s-form service: %s, last four on create and all nine on the retry',
+    async (form, name, absent) => {
+      await takingCustomers(form);
+      const { client, learned } = automatic();
+      expect(client.token.dialect?.()).toBeUndefined();
+      await client.customers.create(input);
+      await client.customers.retry('c1', retry);
+      await client.close();
+      expect(learned).toEqual([form]);
+      expect(client.token.dialect?.()).toBe(form);
+      const [created] = sentTo('/customers');
+      const [retried] = sentTo('/customers/c1');
+      expect(created).toMatchObject({ [name]: '1234', email: input.email });
+      expect(retried).toMatchObject({ [name]: '123-45-6789', email: input.email });
+      expect(created).not.toHaveProperty(absent);
+      expect(retried).not.toHaveProperty(absent);
+    },
+  );
+
+  it('a forced form is the dialect from the start: today’s service gets the same body, tin named ssn', async () => {
+    await takingCustomers('real');
+    const { client } = clientOf(fake, { tokenEndpoint: 'real' });
+    expect(client.token.dialect?.()).toBe('real');
+    await client.customers.create(input);
+    await client.close();
+    expect(sentTo('/customers')[0]).toEqual({ ...withoutTin(input), ssn: '1234' });
+    expect(customerBodyIn('document', input)).toEqual(input);
+  });
+
+  it('today’s service’s error at /ssn comes back at the form’s /tin', async () => {
+    await takingCustomers('real');
+    fake.route('POST', '/customers', (_req, res) =>
+      reply(res, 400, {
+        code: 'ValidationError',
+        message: 'Validation error(s) present.',
+        _embedded: { errors: [{ code: 'Required', message: 'Ssn required.', path: '/ssn' }] },
+      }),
+    );
+    const { client } = clientOf(fake, { tokenEndpoint: 'real' });
+    const error = await client.customers.create(input).catch((e: unknown) => e);
+    await client.close();
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 400, code: 'ValidationError' });
+    expect((error as ServiceError).fields).toEqual([
+      { path: '/tin', code: 'Required', message: 'Ssn required.' },
+    ]);
+  });
+});
+
+function withoutTin(input: CustomerInput): Omit<CustomerInput, 'tin'> {
+  const { tin: _, ...rest } = input;
+  return rest;
+}

@@ -1,7 +1,7 @@
 // One sandbox for every test of a file: started before the first, closed after the last.
 import { afterAll, beforeAll } from 'vitest';
 import type { ServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
 import { quickClient } from '../drafts/helpers.ts';
 
 export interface SharedSandbox {
@@ -11,10 +11,10 @@ export interface SharedSandbox {
 }
 
 /** Call at the top of a test file; read `sandbox` and `client` inside hooks and tests only. */
-export function sharedSandbox(): SharedSandbox {
+export function sharedSandbox(options: SandboxOptions = {}): SharedSandbox {
   const shared = {} as { sandbox: RunningSandbox; client: ServiceClient };
   beforeAll(async () => {
-    shared.sandbox = await startSandbox();
+    shared.sandbox = await startSandbox(options);
     shared.client = quickClient(shared.sandbox);
   });
   afterAll(async () => {

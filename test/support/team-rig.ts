@@ -11,7 +11,7 @@ import type { NewReviewer } from '../../main/team/admin/reviewers.ts';
 import { createMembership } from '../../main/team/membership.ts';
 import { openFileKeyVault } from '../../main/vault/vault.ts';
 import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { type RunningSandbox, type SandboxProfile, startSandbox } from '../../sandbox/index.ts';
 import { freePort } from './free-port.ts';
 import { samplePerson } from './person.ts';
 import { joinedHubConfig, makeTeam, type ServiceAccount, type TeamReach } from './team-admin.ts';
@@ -65,13 +65,17 @@ export async function prejoin(dir: string, sandbox: ServiceAccount, reviewer: Ne
   await createMembership({ vault, settings, startedOn: null }).join(reviewer.joinCode, reviewer.password);
 }
 
-export async function startTeamRig(adminUrl: string, options: TeamReach = {}): Promise<TeamRig> {
+export async function startTeamRig(
+  adminUrl: string,
+  /** `profile`: the sandbox's behaviour profile (default the interface document's). */
+  options: TeamReach & { profile?: SandboxProfile } = {},
+): Promise<TeamRig> {
   const dirs: string[] = [];
   const keep = (dir: string) => {
     dirs.push(dir);
     return dir;
   };
-  const sandbox = await startSandbox({ port: 0 });
+  const sandbox = await startSandbox({ port: 0, profile: options.profile });
   const hubLog: string[] = [];
   let hub: RunningHub | undefined;
   try {

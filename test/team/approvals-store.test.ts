@@ -4,38 +4,21 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { systemClock } from '../../main/journal/time.ts';
-import { approvalStore } from '../../main/team/approvals/approval-store.ts';
-import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
-import { teamSettings } from '../../main/team/claims/team-roles.ts';
 import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import type { Approvals } from '../../main/teamwork/approvals.ts';
-import { type ClaimsReviewer, type ClaimsTeam, claimsTeam } from './claims-support.ts';
+import {
+  approvalsOf as approvalsFor,
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  claimsTeam,
+} from './claims-support.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
 const SSN = '771-43-9052';
 const FORM = { firstName: 'Ottoline', lastName: 'Brandywine', tin: SSN, type: 'personal' };
 
-/** A desk's four eyes as the reviewer's desk runs it; it sweeps only when the test says. */
-function approvalsOf(reviewer: ClaimsReviewer): Approvals & { sweep(): Promise<number> } {
-  // The store's current data key and audit key, as a desk's runtime holds them (envelope keys).
-  const keys = keysOf.get(reviewer) as TeamKeys;
-  const store = approvalStore({
-    pool: reviewer.pool,
-    target: reviewer.connection,
-    sealer: keys.sealer,
-    clock: systemClock,
-  });
-  const approvals = teamApprovals({
-    store,
-    settings: teamSettings(reviewer.store),
-    cipher: keys.cipher,
-    listen: () => async () => undefined,
-    log: { warn: () => undefined } as never,
-    every: () => () => undefined,
-  });
-  return Object.assign(approvals, { sweep: () => store.expire() });
-}
+/** A desk's four eyes on the store's current data key and audit key, as a desk's runtime holds them. */
+const approvalsOf = (reviewer: ClaimsReviewer) => approvalsFor(reviewer, keysOf.get(reviewer) as TeamKeys);
 
 let team: ClaimsTeam;
 let ana: ClaimsReviewer;

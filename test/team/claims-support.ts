@@ -7,9 +7,13 @@ import pg from 'pg';
 import { afterAll, expect } from 'vitest';
 import type { TeamConnection } from '../../main/config/team-connection.ts';
 import { systemClock } from '../../main/journal/time.ts';
+import { approvalStore } from '../../main/team/approvals/approval-store.ts';
+import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
 import { type ClaimStore, claimStore } from '../../main/team/claims/claim-store.ts';
+import { teamSettings } from '../../main/team/claims/team-roles.ts';
 import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
+import type { Approvals } from '../../main/teamwork/approvals.ts';
 import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
 // Closed once the file's tests are done: a file may share one team across its tests.
@@ -143,4 +147,26 @@ export async function holderOf(team: ClaimsTeam, customerId: string): Promise<st
     [customerId],
   );
   return rows[0]?.holder ?? null;
+}
+
+/** A desk's four eyes as the reviewer's desk runs it, on `keys`; it sweeps only when the test says. */
+export function approvalsOf(
+  reviewer: ClaimsReviewer,
+  keys: TeamKeys = reviewer.keys,
+): Approvals & { sweep(): Promise<number> } {
+  const store = approvalStore({
+    pool: reviewer.pool,
+    target: reviewer.connection,
+    sealer: keys.sealer,
+    clock: systemClock,
+  });
+  const approvals = teamApprovals({
+    store,
+    settings: teamSettings(reviewer.store),
+    cipher: keys.cipher,
+    listen: () => async () => undefined,
+    log: { warn: () => undefined } as never,
+    every: () => () => undefined,
+  });
+  return Object.assign(approvals, { sweep: () => store.expire() });
 }

@@ -1,5 +1,5 @@
 // A desk that still holds the team key a rotation replaced (#30): it says in words that the team's key changed
-// and how to get the new one, and loses nothing it had queued; joined again with a fresh code, its queued
+// and how to get the new one, and loses nothing it had queued (the draft says why it waits, #37); joined again with a fresh code, its queued
 // draft goes to the team outbox, sealed under the team's new data key.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -53,7 +53,13 @@ test('a desk on the old key says the key changed, keeps its queued draft, and se
       expect(status.problem).toMatch(
         /^The team's key was changed on .*Ask your administrator for a new join code/,
       );
-      expect(await stale.call('drafts.get', { id })).toMatchObject({ state: 'queued' });
+      // The draft says why it waits, in the same words.
+      expect(await stale.call('drafts.get', { id })).toMatchObject({
+        state: 'queued',
+        problem: expect.stringMatching(
+          /^The team's key was changed on .*Ask your administrator for a new join code/,
+        ),
+      });
       await stale.call('team.leave');
       await stale.call('team.join', {
         code: await store.code({ teamKey: newKey }),

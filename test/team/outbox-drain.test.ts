@@ -16,6 +16,8 @@ import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { aliveAs, outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const shared = sharedSandbox();
+/** Today's real service: it takes the SSN only as `ssn`. */
+const realService = sharedSandbox({ profile: 'real' });
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -132,6 +134,23 @@ test('a lease that ran out is taken over and the row re-sent with the same key: 
       r.audit,
     ),
   ).toBe(undefined);
+});
+
+test('rows sealed with `tin` reach today’s real service (the real profile) as `ssn`, and are created', async () => {
+  const { r, ids } = await rigWith(3);
+  // The team outbox holds the form as the desk stored it: the interface document's `tin`.
+  const { rows } = await r.pool.query('SELECT draft_id, form FROM vetted.team_outbox');
+  const forms = rows.map((row) => openForm(r.cipher, row));
+  for (const form of forms) {
+    expect(form.tin).toMatch(/^\d{4}$/);
+    expect(form).not.toHaveProperty('ssn');
+  }
+  const drainer = drain(r, 'desk', { client: () => realService.client });
+  await until(async () => (await outboxRows(r.pool)).every((row) => row.state === 'created'), 'all created');
+  await drainer.settled();
+  // The real profile refuses a body without `ssn` at /ssn: created means each came as `ssn`.
+  for (const form of forms) expect(await customersWithEmail(realService.client, form.email!)).toHaveLength(1);
+  expect((await outboxRows(r.pool)).map((row) => row.attempts)).toEqual(ids.map(() => 1));
 });
 
 test('an e-mail in use: the row is rejected with its field error and the customer it duplicates', async () => {

@@ -58,6 +58,16 @@ export interface AuditHead {
   seal: string | null;
   /** Tells the key that seals this log from another one (see AuditSealer.keyCheck). */
   keyCheck: string;
+  /** A team's audit keys, wrapped by its team key: an export carries them for its offline check. */
+  auditKeys?: WrappedAuditKey[];
+}
+
+/** An audit seal key as a team store keeps it: wrapped, with the entry it begins at and the key before it. */
+export interface WrappedAuditKey {
+  id: string;
+  from: number;
+  after: string | null;
+  wrapped: string;
 }
 
 export interface AuditRepository {

@@ -1,8 +1,8 @@
 // `team rotate-key` and `team reseal`: a new team key for a team someone left. In one transaction the store's
 // keys are re-wrapped under the new team key (the old one is kept, wrapped, as the `legacy` key while values
 // sealed directly under it remain), a new current data key is made, the old key's check is retired (a desk
-// that holds it says the key changed), unused join codes (they carry the old key) are superseded, and an
-// audit entry appended. The new key is written to `<key file>.new` before that commit and moved over the key
+// that holds it says the key changed), unused join codes (they carry the old key) are superseded, an audit
+// entry appended, and a new audit seal key begun (keys/audit-keys.ts). The new key is written to `<key file>.new` before that commit and moved over the key
 // file after it, so a rotation killed anywhere is finished (or found never to have happened) by running it
 // again. With --reseal, every value is then sealed again under the new data key and the old data keys are
 // deleted (keys/reseal.ts): a copy of the store taken afterwards cannot be opened with the old team key.
@@ -11,11 +11,13 @@ import type pg from 'pg';
 import { createFieldKey } from '../../crypto.ts';
 import { isoTime } from '../../journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
+import { beginAuditKey } from '../keys/audit-keys.ts';
 import {
   ensureEnvelopeKeys,
   LEGACY_KEY_ID,
   loadTeamKeys,
   newKeyId,
+  placeOf,
   unwrapKey,
   wrapKey,
 } from '../keys/key-ring.ts';
@@ -107,14 +109,14 @@ async function rewrap(client: pg.ClientBase, old: Buffer, next: Buffer): Promise
     [LEGACY_KEY_ID, wrapKey(old, LEGACY_KEY_ID, old), teamKeyCheck(old)],
   );
   const { rows } = await client.query<{ key_id: string; wrapped: string }>(
-    'SELECT key_id, wrapped FROM vetted.team_keys ORDER BY key_id FOR UPDATE',
+    'SELECT * FROM vetted.team_keys ORDER BY key_id FOR UPDATE',
   );
   const check = teamKeyCheck(next);
   for (const row of rows) {
-    const key = unwrapKey(old, row.key_id, row.wrapped);
+    const key = unwrapKey(old, placeOf(row), row.wrapped);
     await client.query('UPDATE vetted.team_keys SET wrapped = $2, kek_check = $3 WHERE key_id = $1', [
       row.key_id,
-      wrapKey(next, row.key_id, key),
+      wrapKey(next, placeOf(row), key),
       check,
     ]);
   }
@@ -156,6 +158,8 @@ export async function rotateTeamKey(client: pg.ClientBase, options: RotateOption
     rewrapped = await inTransactionOn(client, async () => {
       const count = await rewrap(client, old, next);
       await audit(client, next, 'team.keyRotated', `${count} wrapped keys re-wrapped under a new team key`);
+      // From the next entry on, the chain is sealed with the new team key's audit key: not one a leaver holds.
+      await beginAuditKey(client, next);
       return count;
     });
     options.afterCommit?.();

@@ -13,7 +13,7 @@ import { appendAuditEntry } from '../journal/audit.ts';
 import { PgTime, PgTimeOrNull, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
-import { teamFailure } from '../team-failures.ts';
+import { isKeyChange, keyChangedOn, teamFailure } from '../team-failures.ts';
 
 const AuditDueSchema = z.array(
   z.object({ action: z.string(), customerId: z.string().nullable(), detail: z.string().nullable() }),
@@ -64,6 +64,8 @@ export function approvalStore({ pool, target, sealer, clock }: ApprovalStoreOpti
     try {
       return await work();
     } catch (error) {
+      // A desk on a team key a rotation replaced: its audit entry (or sealed payload) is refused by the store.
+      if (isKeyChange(error)) throw await keyChangedOn(pool);
       throw refusalOf(error) ?? teamFailure(error, target);
     }
   };

@@ -17,7 +17,7 @@ import { appendAuditEntry } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
-import { teamFailure } from '../team-failures.ts';
+import { isKeyChange, keyChangedOn, teamFailure } from '../team-failures.ts';
 
 /** An entry the store says the change needs. */
 const AuditDueSchema = z.array(
@@ -60,6 +60,8 @@ export function claimStore({ pool, target, sealer, clock }: ClaimStoreOptions) {
     try {
       return await work();
     } catch (error) {
+      // A desk on a team key a rotation replaced: its audit entry (or sealed note) is refused by the store.
+      if (isKeyChange(error)) throw await keyChangedOn(pool);
       throw refusalOf(error, action, to) ?? teamFailure(error, target);
     }
   };

@@ -15,6 +15,7 @@ import type {
   AuditInput,
   AuditRepository,
   LinkedAuditEntry,
+  WrappedAuditKey,
 } from '../../journal/repositories/audit.ts';
 import { isoTime } from '../../journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
@@ -95,10 +96,14 @@ export async function appendAuditEntry(
   );
   const entry = { seq: head.seq + 1, actor: head.actor, ...input, ...onBehalfOf?.(head.actor) };
   const link = linkAfter(head.chain_hash, entry, sealer);
+  // The key's id, from team store migration 13 on: the store refuses an entry under an audit key a rotation
+  // replaced (a desk still on the old team key), and says so in the key-changed words.
+  const keyed =
+    sealer.keyId === undefined ? { column: '', value: '' } : { column: ', audit_key', value: ', $13' };
   const { rows } = await client.query(
     `INSERT INTO vetted.audit_log (seq, at, actor, action, customer_id, outcome, detail, hash_version,
-       prev_hash, content_hash, chain_hash, seal)
-     VALUES ($1, $2, $12, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+       prev_hash, content_hash, chain_hash, seal${keyed.column})
+     VALUES ($1, $2, $12, $3, $4, $5, $6, $7, $8, $9, $10, $11${keyed.value}) RETURNING ${COLUMNS}`,
     [
       entry.seq,
       entry.at,
@@ -112,6 +117,7 @@ export async function appendAuditEntry(
       link.chainHash,
       link.seal,
       entry.actor,
+      ...(sealer.keyId === undefined ? [] : [sealer.keyId]),
     ],
   );
   const written = parseRow(AuditRowSchema, 'audit_log', rows);
@@ -120,6 +126,31 @@ export async function appendAuditEntry(
     throw new JournalError('The team store wrote another audit entry than the one this desk hashed.');
   }
   return written;
+}
+
+const WrappedKeySchema = z
+  .object({
+    key_id: z.string(),
+    audit_from: PgSeq.nullable(),
+    audit_after: z.string().nullable(),
+    wrapped: z.string(),
+  })
+  .transform(
+    (row): WrappedAuditKey => ({
+      id: row.key_id,
+      from: row.audit_from ?? 0,
+      after: row.audit_after,
+      wrapped: row.wrapped,
+    }),
+  );
+
+/** The team's audit keys, wrapped by its team key as the store keeps them: an export carries them. */
+async function wrappedAuditKeys(db: Queryable): Promise<WrappedAuditKey[]> {
+  const { rows } = await db.query(
+    `SELECT key_id, audit_from, audit_after, wrapped FROM vetted.team_keys WHERE purpose = 'audit'
+      ORDER BY coalesce(audit_from, 0)`,
+  );
+  return parseRows(WrappedKeySchema, 'team_keys', rows);
 }
 
 export function teamAuditRepository({ db, clock, sealer }: TeamRepositoryContext): AuditRepository {
@@ -175,7 +206,14 @@ export function teamAuditRepository({ db, clock, sealer }: TeamRepositoryContext
          LEFT JOIN vetted.audit_log a ON a.seq = h.seq`,
       );
       const head = parseRow(HeadSealSchema, 'audit_head', rows);
-      return { seq: head.seq, chainHash: head.chain_hash, seal: head.seal, keyCheck: sealer.keyCheck };
+      const auditKeys = await wrappedAuditKeys(db.read);
+      return {
+        seq: head.seq,
+        chainHash: head.chain_hash,
+        seal: head.seal,
+        keyCheck: sealer.keyCheck,
+        ...(auditKeys.length > 0 ? { auditKeys } : {}),
+      };
     },
   };
 }

@@ -1,18 +1,22 @@
 // A team journal call that the team store refused, or could not answer, in the words a reviewer reads (the
 // words of Settings → Team): a login the store no longer lets in (a removed reviewer), a store that cannot
-// be reached, a statement the store refuses this login. Anything else (a row Vetted cannot read, a constraint, a
+// be reached, a statement the store refuses this login, a team key a rotation replaced. Anything else (a row Vetted cannot read, a constraint, a
 // refusal of the desk's own) stays as it is. The desk's failure vocabulary (compose/app-errors.ts) turns a
 // TeamConnectionError into the DeskError a channel answers with.
 import pg from 'pg';
 import { notLetIn, TeamConnectionError, teamConnectionError } from '../store/connection-error.ts';
 import { poolTarget } from '../store/pool.ts';
 import { QUERY_TIMEOUT_WORDS } from '../store/silence.ts';
+import { isKeyChange, keyChangedOn } from '../team-failures.ts';
 
 /** SQLSTATE insufficient_privilege: the store refuses this statement (or this database) to this login. */
 const REFUSED = '42501';
 
 /** The error a team journal call throws for `error`, met on `pool`. */
 export async function storeFailure(pool: pg.Pool, error: unknown): Promise<unknown> {
+  // A desk still on the team key a rotation replaced: what it writes is refused, what it reads is sealed
+  // under a key it does not hold. Both in the words of Settings → Team, with the rotation's date.
+  if (isKeyChange(error)) return keyChangedOn(pool);
   if (!fromTheStore(error)) return error;
   const { target, secrets } = poolTarget(pool);
   const failure =

@@ -2,4 +2,4 @@
 // drainers on every desk and the hub send them. See submit.ts and drain.ts.
 export { startTeamDrain, type TeamDrain, type TeamDrainOptions } from './drain.ts';
 export { listTeamOutbox } from './list.ts';
-export { type FlushResult, flushLocal, submitToTeam } from './submit.ts';
+export { type FlushResult, flushLocal, holdDraftsOnRetiredKey, submitToTeam } from './submit.ts';

@@ -11,6 +11,8 @@ import type { Journal } from '../../journal/index.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import { inTransaction } from '../store/sql.ts';
+import { isKeyChange, keyChangedOn, teamKeyChanged } from '../team-failures.ts';
+import { teamKeyCheck } from '../team-key.ts';
 import { OUTBOX_CHANNEL, sealForm } from './rows.ts';
 
 const CHUNK = 200;
@@ -82,10 +84,45 @@ async function moveDrafts(options: TeamSubmitOptions, ids: readonly string[]): P
         ...describeError(error),
       });
       result.waiting.push(...ids.slice(start));
+      await sayWhyTheyWait(options, ids.slice(start), error);
       break;
     }
   }
   return result;
+}
+
+/**
+ * Drafts the store refused because this desk's team key is old wait with the reason on them (the drafts view
+ * shows it): they go once the desk has joined again with a new join code. A store that could not be reached
+ * says nothing new: Settings → Team shows it, and the drafts go when it answers.
+ */
+async function sayWhyTheyWait(options: TeamSubmitOptions, ids: readonly string[], error: unknown) {
+  if (!isKeyChange(error)) return;
+  await waitWithReason(options.local, ids, (await keyChangedOn(options.pool)).message);
+}
+
+async function waitWithReason(local: Journal, ids: readonly string[], reason: string): Promise<void> {
+  await local.transaction(async (tx) => {
+    for (const id of ids) await tx.drafts.update(id, { lastError: reason });
+  });
+}
+
+/**
+ * A desk that starts on a team key a rotation retired (the store refuses to open for it): the drafts queued
+ * here wait until it has joined again with a new join code, and say so in the drafts view.
+ */
+export async function holdDraftsOnRetiredKey(pool: pg.Pool, teamKey: Buffer, local: Journal): Promise<void> {
+  const { rows } = await pool.query<{ retired_at: Date }>(
+    'SELECT retired_at FROM vetted.retired_team_keys WHERE key_check = $1',
+    [teamKeyCheck(teamKey)],
+  );
+  if (!rows[0]) return;
+  const queued = (await local.drafts.list()).filter((draft) => draft.state === 'queued');
+  await waitWithReason(
+    local,
+    queued.map((draft) => draft.id),
+    teamKeyChanged(rows[0].retired_at).message,
+  );
 }
 
 /** One PostgreSQL transaction: every draft of the chunk in the team outbox, each keyed by its local key. */

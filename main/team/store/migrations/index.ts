@@ -13,6 +13,7 @@ import { FOUR_EYES } from './08-four-eyes.ts';
 import { TEAM_KEYS } from './09-team-keys.ts';
 import { HISTORY_IMPORT } from './10-history-import.ts';
 import { CHANGE_FEED } from './11-change-feed.ts';
+import { AUDIT_KEYS } from './13-audit-keys.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -32,6 +33,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   TEAM_KEYS,
   HISTORY_IMPORT,
   CHANGE_FEED,
+  AUDIT_KEYS,
 ];
 
 /** The last migration's number (numbers reserved for other changes may be missing from the list). */
