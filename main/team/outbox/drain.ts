@@ -57,9 +57,9 @@ export interface TeamDrainOptions {
   backoff?: Backoff;
   random?(): number;
   /**
-   * How often the session holding the liveness lock is asked `SELECT 1` (at a pass; HEARTBEAT.everyMs by
-   * default). Its answer is bounded by the notifications pool's statement deadline: one gone silent is given
-   * up and opened again.
+   * How often the session holding the liveness lock is asked `SELECT 1` (HEARTBEAT.everyMs by default), on a
+   * timer of its own: a slow pass (a slow service) must not leave it quiet. Its answer is bounded by the
+   * notifications pool's statement deadline: one gone silent is given up, and the next pass opens another.
    */
   heartbeatMs?: number;
 }
@@ -103,9 +103,6 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   let lastAlive = new Set<string>();
   /** When the last look for customers created but not written was made; undefined: due now. */
   let repairedAt: number | undefined;
-  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT.everyMs;
-  /** When the listening session last answered (performance.now()). */
-  let answeredAt = 0;
 
   /** Said once when the team store stops answering, once when it answers again: not at every poll. */
   let reachable = true;
@@ -126,9 +123,8 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   async function listen(): Promise<void> {
     if (closing) return;
     if (listener) {
-      await stillThere(listener);
       // The lock may still have been held by this drainer's previous session when it asked.
-      if (listener && !liveness?.held) liveness = await holdLiveness(listener, holder);
+      if (!liveness?.held) liveness = await holdLiveness(listener, holder);
       return;
     }
     const client = await (options.notifications ?? pool).connect();
@@ -149,7 +145,6 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       throw error;
     }
     listener = client;
-    answeredAt = performance.now();
   }
 
   /**
@@ -157,10 +152,8 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
    * given up (the server ends it too: the notifications pool asks it to at connect) and opened again.
    */
   async function stillThere(client: pg.PoolClient): Promise<void> {
-    if (performance.now() - answeredAt < heartbeatMs) return;
     try {
       await client.query('SELECT 1');
-      answeredAt = performance.now();
     } catch (error) {
       // Its 'error' handler may have let it go already.
       if (listener !== client) return;
@@ -282,6 +275,15 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   }
 
   const running = loop();
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (!listener || beating) return;
+    beating = true;
+    void stillThere(listener).finally(() => {
+      beating = false;
+    });
+  }, options.heartbeatMs ?? HEARTBEAT.everyMs);
+  heartbeat.unref();
 
   return {
     settled() {
@@ -294,6 +296,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     list: () => listTeamOutbox(pool, options.cipher),
     async close() {
       closing = true;
+      clearInterval(heartbeat);
       stopHearing?.();
       kick();
       await running;
