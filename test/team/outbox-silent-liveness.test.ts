@@ -24,12 +24,13 @@ test('a silent liveness session is given up by the drainer and ended by the serv
   const proxy = await startFaultProxy({ host: direct.hostname, port: Number(direct.port) });
   cleanup.push(() => proxy.close());
   const { connection, password } = connectionOf(throughProxy(rig.url, proxy));
-  // As the runtime opens it, with short bounds: 1 s to connect or answer, ended by the server after 2 s quiet.
+  // As the runtime opens it, with short bounds: 1.5 s to connect or answer, ended by the server after 5 s
+  // quiet (ten heartbeats: a loaded machine's late timer must not end a live session).
   const notifications = openTeamPool(connection, password, {
     max: 1,
-    connectTimeoutMs: 1_000,
-    queryTimeoutMs: 1_000,
-    endWhenQuietMs: 2_000,
+    connectTimeoutMs: 1_500,
+    queryTimeoutMs: 1_500,
+    endWhenQuietMs: 5_000,
     onIdleError: () => undefined,
   });
   cleanup.push(() => notifications.end());
@@ -44,7 +45,7 @@ test('a silent liveness session is given up by the drainer and ended by the serv
     holder: 'desk-a',
     log: rig.log,
     pollMs: 20,
-    heartbeatMs: 300,
+    heartbeatMs: 500,
   });
   cleanup.push(() => drainer.close());
   const { rows } = await rig.pool.query<{ key: string }>(`SELECT hashtext('desk-a')::oid::text AS key`);
