@@ -35,6 +35,7 @@ const MAIN_LAYERS = [
     'host/',
     'config/', // the settings file, and what it keeps
     'vault/',
+    'lock/', // the desk's idle lock: its state, secret hash and the channel gate
     'log/',
     'crypto\\.ts',
     'private-files\\.ts',

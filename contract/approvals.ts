@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ExportFileSchema, QueueExportInputSchema } from './case.ts';
 import { ClaimNoteSchema } from './claims.ts';
+import { ServiceCustomerIdSchema } from './service-id.ts';
 
 /**
  * Four eyes (team mode): a lead's team setting puts the one-time retry (with the full SSN) and an export
@@ -70,7 +71,7 @@ export const approvalChannels = {
   'approvals.list': { input: z.undefined(), output: z.array(ApprovalSchema) },
   /** The case's latest approval, if any (its panel). */
   'approvals.forCase': {
-    input: z.strictObject({ customerId: z.uuid() }),
+    input: z.strictObject({ customerId: ServiceCustomerIdSchema }),
     output: z.object({ approval: ApprovalSchema.nullable() }),
   },
   /** What will be sent, the SSN masked. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SectionSchema } from './queue.ts';
+import { ServiceCustomerIdSchema, serviceIdOf } from './service-id.ts';
 
 /** The case panel, notes, stored document images, the audit log and exports: channels and shapes. */
 
@@ -16,7 +17,7 @@ export const NoteTextSchema = z
     message: `A note holds at most ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters.`,
   });
 
-export const NoteInputSchema = z.strictObject({ customerId: z.uuid(), text: NoteTextSchema });
+export const NoteInputSchema = z.strictObject({ customerId: ServiceCustomerIdSchema, text: NoteTextSchema });
 
 export const NoteSchema = z.object({
   customerId: z.string(),
@@ -48,7 +49,7 @@ export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 export const TIMELINE_PAGE = 50;
 
 export const TimelineInputSchema = z.strictObject({
-  id: z.uuid(),
+  id: ServiceCustomerIdSchema,
   /** The newest this many entries; "show older" asks for more. */
   limit: z.number().int().min(1).max(2000),
 });
@@ -72,7 +73,7 @@ export type StoredImageInfo = z.infer<typeof StoredImageInfoSchema>;
 export const StoredImageSchema = StoredImageInfoSchema.extend({ base64: z.string() });
 export type StoredImage = z.infer<typeof StoredImageSchema>;
 
-const DocumentIdSchema = z.strictObject({ documentId: z.string().min(1).max(200) });
+const DocumentIdSchema = z.strictObject({ documentId: serviceIdOf('document') });
 
 export const AuditFilterSchema = z.strictObject({
   actor: z.string().min(1).max(200).optional(),
@@ -148,7 +149,7 @@ export const caseChannels = {
   'customers.timeline': { input: TimelineInputSchema, output: TimelineSchema },
   'notes.add': { input: NoteInputSchema, output: NoteSchema },
   'documents.stored': {
-    input: z.strictObject({ customerId: z.uuid() }),
+    input: z.strictObject({ customerId: ServiceCustomerIdSchema }),
     output: z.array(StoredImageInfoSchema),
   },
   'documents.image': { input: DocumentIdSchema, output: StoredImageSchema },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGEING_SECTIONS, AgeingTargetsSchema } from './queue-view.ts';
+import { isServiceId, ServiceCustomerIdSchema } from './service-id.ts';
 
 /**
  * Team mode's claims: who holds a case ("Ana has this"), taking, releasing, reassigning and taking over,
@@ -41,7 +42,7 @@ export const ClaimNoteSchema = z
   .min(3, 'Say why, in a few words (at least 3 characters).')
   .max(500, 'At most 500 characters.');
 
-const CaseInputSchema = z.strictObject({ customerId: z.uuid() });
+const CaseInputSchema = z.strictObject({ customerId: ServiceCustomerIdSchema });
 
 /** The queue's work by who holds it (null: nobody): waiting and overdue per section with an ageing target. */
 export const HolderCountsSchema = z.object({
@@ -83,12 +84,20 @@ export const CASE_LINK_SCHEME = 'vetted';
 export const caseLink = (customerId: string) =>
   `${CASE_LINK_SCHEME}://case/${encodeURIComponent(customerId)}`;
 
-/** The case a link names (`vetted://case/<uuid>`, a trailing slash allowed), or null for anything else. */
+/**
+ * The case a link names (`vetted://case/<id>`, the id percent-encoded, a trailing slash allowed), or null for
+ * anything else: a malformed encoding, or an id no customer of the service could have (service-id.ts).
+ */
 export function caseOfLink(link: string): string | null {
   const match = /^vetted:\/\/case\/([^/?#]+)\/?$/i.exec(link.trim());
   if (!match) return null;
-  const id = decodeURIComponent(match[1] as string);
-  return z.uuid().safeParse(id).success ? id : null;
+  let id: string;
+  try {
+    id = decodeURIComponent(match[1] as string);
+  } catch {
+    return null;
+  }
+  return isServiceId(id) ? id : null;
 }
 
 export const CaseLinkSchema = z.object({
@@ -106,12 +115,16 @@ export const claimChannels = {
   'claims.release': { input: CaseInputSchema, output: CaseClaimSchema },
   /** A lead's: gives the case to a reviewer of the team, with a note. */
   'claims.reassign': {
-    input: z.strictObject({ customerId: z.uuid(), to: ReviewerNameSchema, note: ClaimNoteSchema }),
+    input: z.strictObject({
+      customerId: ServiceCustomerIdSchema,
+      to: ReviewerNameSchema,
+      note: ClaimNoteSchema,
+    }),
     output: CaseClaimSchema,
   },
   /** A lead's: takes the case from whoever holds it, with a reason (audited; the holder is told). */
   'claims.takeOver': {
-    input: z.strictObject({ customerId: z.uuid(), reason: ClaimNoteSchema }),
+    input: z.strictObject({ customerId: ServiceCustomerIdSchema, reason: ClaimNoteSchema }),
     output: CaseClaimSchema,
   },
   /** Takes the unclaimed case that has waited longest (in one section, or every one with a target). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QueueRowSchema } from './queue.ts';
+import { ServiceCustomerIdSchema } from './service-id.ts';
 
 export const HistorySourceSchema = z.enum(['created', 'poll', 'event']);
 
@@ -36,13 +37,13 @@ export const CustomerDetailSchema = QueueRowSchema.extend({
 });
 export type CustomerDetail = z.infer<typeof CustomerDetailSchema>;
 
-export const CustomerIdSchema = z.strictObject({ id: z.uuid() });
+export const CustomerIdSchema = z.strictObject({ id: ServiceCustomerIdSchema });
 
 /** An id or the customer's URL, pasted by the reviewer. */
 export const CustomerRefSchema = z.strictObject({ ref: z.string().trim().min(1).max(2048) });
 
 export const RevealInputSchema = z.strictObject({
-  id: z.uuid(),
+  id: ServiceCustomerIdSchema,
   reason: z.string().trim().min(5, 'Say why you need to see this (at least 5 characters).').max(500),
 });
 

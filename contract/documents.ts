@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, UPLOAD_PROBLEMS } from './document-rules.ts';
+import { ServiceCustomerIdSchema } from './service-id.ts';
 
 /** ID documents of a customer in `document`: channels and pushed events. */
 
@@ -41,7 +42,7 @@ export type DocumentList = z.infer<typeof DocumentListSchema>;
 export const MAX_DOCUMENT_BASE64_LENGTH = Math.ceil(MAX_DOCUMENT_BYTES / 3) * 4;
 
 export const UploadInputSchema = z.strictObject({
-  customerId: z.uuid(),
+  customerId: ServiceCustomerIdSchema,
   /** Chosen by the renderer; sent as the Idempotency-Key, and names the upload for progress and cancel. */
   uploadId: z.uuid(),
   documentType: DocumentTypeSchema,
@@ -65,7 +66,10 @@ export type UploadProgress = z.infer<typeof UploadProgressSchema>;
 
 export const documentChannels = {
   /** Refreshes the customer from the service, then lists its documents. */
-  'documents.list': { input: z.strictObject({ customerId: z.uuid() }), output: DocumentListSchema },
+  'documents.list': {
+    input: z.strictObject({ customerId: ServiceCustomerIdSchema }),
+    output: DocumentListSchema,
+  },
   /** Checks the file and the customer again, then uploads; fails with a code of UPLOAD_PROBLEMS. */
   'documents.upload': { input: UploadInputSchema, output: UploadedDocumentSchema },
   /** Stops an upload, or keeps it from starting if it has not reached main yet. */

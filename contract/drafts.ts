@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ApprovalSchema } from './approvals.ts';
 import { QueueRowSchema } from './queue.ts';
+import { ServiceCustomerIdSchema } from './service-id.ts';
 
 /** Long enough for anything a person types; the rules (50 characters…) are the validator's job. */
 const text = z.string().max(320);
@@ -124,10 +125,10 @@ export const OutboxStatusSchema = z.object({
 });
 export type OutboxStatus = z.infer<typeof OutboxStatusSchema>;
 
-const CustomerRefSchema = z.strictObject({ customerId: z.uuid() });
+const CustomerRefSchema = z.strictObject({ customerId: ServiceCustomerIdSchema });
 
 export const RetryPrefillSchema = z.object({
-  customerId: z.uuid(),
+  customerId: ServiceCustomerIdSchema,
   /** Every field but `tin` (always ""): the SSN is typed in full by the reviewer. */
   form: CustomerFormSchema,
   /** Pre-filled from the draft that created the customer; false: the form starts empty. */
@@ -136,7 +137,7 @@ export const RetryPrefillSchema = z.object({
 export type RetryPrefill = z.infer<typeof RetryPrefillSchema>;
 
 export const RetrySubmitInputSchema = z.strictObject({
-  customerId: z.uuid(),
+  customerId: ServiceCustomerIdSchema,
   /** All fields, corrected, with the full `tin` `NNN-NN-NNNN`. */
   form: CustomerFormSchema,
   /** The reviewer confirmed: there is one retry only. */
@@ -144,7 +145,7 @@ export const RetrySubmitInputSchema = z.strictObject({
 });
 
 export const RetryOutcomeSchema = z.object({
-  customerId: z.uuid(),
+  customerId: ServiceCustomerIdSchema,
   /** The customer's status after the retry: `verified`, `document`, `suspended`, or any other. */
   status: z.string(),
   customer: QueueRowSchema,
@@ -152,7 +153,7 @@ export const RetryOutcomeSchema = z.object({
 export type RetryOutcome = z.infer<typeof RetryOutcomeSchema>;
 
 /** Four eyes: the retry was not sent; it waits for a lead's approval (team mode, when the team says so). */
-export const RetryWaitingSchema = z.object({ customerId: z.uuid(), waiting: ApprovalSchema });
+export const RetryWaitingSchema = z.object({ customerId: ServiceCustomerIdSchema, waiting: ApprovalSchema });
 export type RetryWaiting = z.infer<typeof RetryWaitingSchema>;
 
 const noInput = z.undefined();

@@ -66,3 +66,11 @@ export function zodFields(error: z.ZodError): Record<string, string> {
   }
   return fields;
 }
+
+/** The words a schema wrote for the reviewer (a custom issue with `params.told`), when one did. */
+export function toldMessage(error: z.ZodError): string | undefined {
+  for (const issue of error.issues) {
+    if (issue.code === 'custom' && issue.params?.told === true) return issue.message;
+  }
+  return undefined;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EventIdSchema } from './service-id.ts';
 import { EventRowSchema } from './webhooks.ts';
 
 /**
@@ -20,7 +21,7 @@ export type EventDetail = z.infer<typeof EventDetailSchema>;
 
 export const eventDetailChannels = {
   'events.detail': {
-    input: z.strictObject({ id: z.string().trim().min(1).max(200) }),
+    input: z.strictObject({ id: EventIdSchema }),
     output: EventDetailSchema,
   },
 } as const;

@@ -38,6 +38,16 @@ export const MetricsSchema = z.object({
   outbox: z.record(DraftStateSchema, count),
   tokens: z.object({ renewals: count }),
   memory: z.object({ rssBytes: count, heapUsedBytes: count }),
+  /**
+   * Exceptions nothing caught and promises rejected with no handler, since start (main/log/process-guard.ts):
+   * logged, the process going on. Any is a bug; the log has its words.
+   */
+  faults: z.object({
+    count,
+    last: z
+      .object({ at: z.iso.datetime(), kind: z.enum(['uncaughtException', 'unhandledRejection']) })
+      .nullable(),
+  }),
 });
 export type Metrics = z.infer<typeof MetricsSchema>;
 

@@ -82,7 +82,7 @@ export const SectionFiguresSchema = z.object({
 export type SectionFigures = z.infer<typeof SectionFiguresSchema>;
 
 export const TeamOverviewSchema = z.object({
-  /** When the figures were read (main's clock). */
+  /** When the figures were read: on a team's desk, by the team store's clock (every desk shows the same). */
   at: z.iso.datetime(),
   /** The time zone "today" and "this week" are counted in. */
   timeZone: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SubscriptionIdSchema } from './service-id.ts';
 
 /**
  * Webhook subscriptions, the local listener, the event log and catching up. No schema here holds
@@ -50,9 +51,6 @@ export const WebhooksOverviewSchema = z.object({
   problem: z.string().nullable(),
 });
 export type WebhooksOverview = z.infer<typeof WebhooksOverviewSchema>;
-
-/** The service names subscriptions by UUID: anything else (a path, a URL, `..`, NUL) is refused before a handler sees it. */
-const SubscriptionIdSchema = z.guid('A subscription id is the service’s UUID.');
 
 export const SubscribeInputSchema = z.strictObject({
   /** https, or http to a loopback host when the service itself is on this machine (the sandbox). */

@@ -15,6 +15,7 @@ import { type AppError, DeskError } from '../contract/errors.ts';
 import { ASK_A_LEAD, LEAD_ONLY, type LeadAction } from '../contract/roles.ts';
 import type { ConnectionTest } from '../contract/settings.ts';
 import { JournalError } from './journal/errors.ts';
+import { describeError, type Logger } from './log/logger.ts';
 import {
   errorCodes,
   NetworkError,
@@ -39,9 +40,36 @@ export function connectionFailure(error: unknown): ConnectionFailure {
   };
 }
 
-/** Any failure as one sentence, for a screen that shows a problem beside what it could not load. */
-export function failureMessage(error: unknown): string {
+/**
+ * Whether a failure's words send the reviewer to the log ("details are in the log"), so the log must have
+ * them: one Vetted has no words for (a bug, an answer no branch expected), or the journal's own.
+ */
+export function isUnexpected(error: unknown): boolean {
+  return !(
+    error instanceof DeskError ||
+    error instanceof NotConfiguredError ||
+    error instanceof NetworkError ||
+    error instanceof TokenError ||
+    error instanceof ServiceError
+  );
+}
+
+/** Where an unexpected failure is written: the desk's logger, which scrubs every line. */
+export type FailureLog = Pick<Logger, 'error'>;
+
+/**
+ * Any failure as one sentence, for a screen that shows a problem beside what it could not load. One Vetted
+ * has no words for is written to the log first (name and message; `doing` says what failed), as its
+ * sentence promises.
+ */
+export function failureMessage(error: unknown, log: FailureLog, doing: string): string {
+  if (isUnexpected(error)) log.error(`${doing} failed unexpectedly`, describeError(error));
+  return wordsFor(error);
+}
+
+function wordsFor(error: unknown): string {
   if (error instanceof DeskError || error instanceof NotConfiguredError) return error.message;
+  if (error instanceof JournalError) return JOURNAL_FAILED;
   return connectionFailure(error).message;
 }
 
@@ -285,9 +313,11 @@ export function serviceFieldErrors(
   return { fields, duplicateOf };
 }
 
+/** The id a link ends with, decoded as the path carried it (ids are percent-encoded there). */
 function lastPathSegment(url: string): string | null {
   try {
-    return new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? null;
+    const segment = new URL(url).pathname.split('/').filter(Boolean).at(-1);
+    return segment === undefined ? null : decodeURIComponent(segment);
   } catch {
     return null;
   }
@@ -304,7 +334,7 @@ export const sendFailure = {
     // The outbox's one banner says the service cannot be reached; the draft says only that it waits.
     error instanceof NetworkError
       ? `Queued until the service answers. ${BY_ITSELF}`
-      : `${failureMessage(error)} ${BY_ITSELF}`,
+      : `${wordsFor(error)} ${BY_ITSELF}`,
   stillWorking: `The service is still working on an earlier send of this draft. ${BY_ITSELF}`,
   credentialsRefused: (error: ServiceError) =>
     `${connectionFailure(error).message} Correct them in Settings: the draft stays queued.`,

@@ -5,7 +5,14 @@ import {
   invokeChannels,
   isChannelName,
 } from '../contract/channels.ts';
-import { type AppError, ContractErrorCode, DeskError, type Result, zodFields } from '../contract/errors.ts';
+import {
+  type AppError,
+  ContractErrorCode,
+  DeskError,
+  type Result,
+  toldMessage,
+  zodFields,
+} from '../contract/errors.ts';
 
 /** What a handler knows about its caller, once the host has vouched for it. */
 export interface CallContext {
@@ -59,7 +66,7 @@ export function serve<Sender>(handlers: Handlers, options: ServeOptions<Sender>)
     if (!parsed.success) {
       return fail(
         ContractErrorCode.badInput,
-        `The request ${channel} was not valid.`,
+        toldMessage(parsed.error) ?? `The request ${channel} was not valid.`,
         zodFields(parsed.error),
       );
     }

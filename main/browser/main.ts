@@ -6,6 +6,7 @@ import { startSandbox } from '../../sandbox/index.ts';
 import { createDesk } from '../compose/desk.ts';
 import { openLogFile } from '../log/log-file.ts';
 import { createLogger } from '../log/logger.ts';
+import { guardProcess } from '../log/process-guard.ts';
 import { openFileKeyVault, openVaultRecovering } from '../vault/vault.ts';
 import { startBrowserHost } from './host.ts';
 
@@ -32,6 +33,8 @@ export interface BrowserModeOptions {
    * so the terminal shows the address alone; `--verbose` passes standard error.
    */
   writeLog?: (line: string) => void;
+  /** Installs the process's last net (log/process-guard.ts): the command line does; tests in-process do not. */
+  guardProcess?: boolean;
 }
 
 export function defaultBrowserDataDir(): string {
@@ -47,6 +50,7 @@ export async function runBrowserMode(options: BrowserModeOptions = {}) {
     logFile.write(line);
     options.writeLog?.(line);
   });
+  if (options.guardProcess) guardProcess({ log });
   const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
     version: string;
   };
@@ -108,6 +112,7 @@ export async function main(args: string[] = process.argv.slice(2)): Promise<void
     process.exit(2);
   }
   const running = await runBrowserMode({
+    guardProcess: true,
     ...(port === undefined ? {} : { port }),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
     // Quiet by default: the log file has every line; only errors reach the terminal unasked.

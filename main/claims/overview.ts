@@ -9,8 +9,6 @@ import { type Roles, requireLead, type TeamOverviewSource } from '../teamwork/cl
 export interface TeamOverviewFeatureOptions {
   overview: TeamOverviewSource;
   roles: Roles;
-  /** Main's clock (as the queue's), injectable for tests. */
-  clock?: () => Date;
   /** The time zone of "today" and "this week": this computer's unless a test names one. */
   timeZone?: string;
 }
@@ -19,15 +17,17 @@ export function teamOverviewFeature(
   context: DeskContext,
   options: TeamOverviewFeatureOptions,
 ): Feature<'team.overview'> {
-  const clock = options.clock ?? (() => new Date());
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return {
     handlers: {
       async 'team.overview'() {
         await requireLead(options.roles, 'viewTeam');
-        const now = clock();
         const { ageingTargets } = context.settings.get();
-        const figures = await options.overview.read({ now, timeZone, due: dueBefore(ageingTargets, now) });
+        // "Now" is the team store's (its clock, not this desk's): the figures read the same on every desk.
+        const figures = await options.overview.read({
+          timeZone,
+          dueAt: (now) => dueBefore(ageingTargets, now),
+        });
         return { ...figures, targets: { ...ageingTargets } };
       },
     },

@@ -114,7 +114,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
   });
   const teamOverview = teamOverviewFeature(context, {
-    ...clock,
     overview: teamwork.overview,
     roles: teamwork.roles,
   });

@@ -1,12 +1,13 @@
 import type { ConnectionTest } from '../../contract/settings.ts';
-import { connectionFailure } from '../failures.ts';
+import { connectionFailure, type FailureLog, isUnexpected } from '../failures.ts';
+import { describeError } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
 
 /**
  * "Test connection": a fresh token (proves the base URL, the credentials and TLS), then one
  * API call with it (proves the media type and the token's use). Failures come back in words.
  */
-export async function testConnection(client: ServiceClient): Promise<ConnectionTest> {
+export async function testConnection(client: ServiceClient, log: FailureLog): Promise<ConnectionTest> {
   try {
     client.token.invalidate();
     await client.token.get();
@@ -15,6 +16,7 @@ export async function testConnection(client: ServiceClient): Promise<ConnectionT
     if (!info) return { ok: false, reason: 'unexpected', message: 'The service gave no token.' };
     return { ok: true, scope: info.scope, expiresAt: new Date(info.expiresAt).toISOString() };
   } catch (error) {
+    if (isUnexpected(error)) log.error('testing the connection failed unexpectedly', describeError(error));
     return connectionFailure(error);
   }
 }

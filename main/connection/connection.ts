@@ -118,7 +118,7 @@ function connectTo(
     sandbox: target.sandbox,
     client: () => client,
     status: tracker.current,
-    test: () => testConnection(client),
+    test: () => testConnection(client, log),
     async close() {
       clearTimeout(probeTimer);
       await client.close();

@@ -5,8 +5,9 @@ import {
   reportedFieldLabel,
 } from '../../contract/customers.ts';
 import { DeskError } from '../../contract/errors.ts';
+import { idInWords, isServiceId, unusableIdMessage } from '../../contract/service-id.ts';
 import type { EventHub } from '../event-hub.ts';
-import { REFUSED, refusal } from '../failures.ts';
+import { type FailureLog, failureMessage, REFUSED, refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Journal, JournalCustomer } from '../journal/index.ts';
 import type { ReconcileDuty } from '../reconcile/duty.ts';
@@ -25,7 +26,6 @@ type CustomerChannels =
   | 'customers.importAvailability'
   | 'customers.import';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IMPORT_PAGE = 200;
 
 /** The queue and the customer view: what the journal knows, refreshed from the service on demand. */
@@ -34,7 +34,7 @@ export function customersFeature(
   { reconcile, approvals }: { reconcile: ReconcileDuty; approvals: Pick<Approvals, 'latestFor'> },
 ): Feature<CustomerChannels> {
   const { journal, reconciler, events } = options;
-  const jobs = jobRunner(events);
+  const jobs = jobRunner(events, options.log);
   const reconcileAll = () =>
     jobs.run('reconcile', async (progress) => {
       const { failed } = await reconciler.refreshAll((done, total) => progress(done, total));
@@ -62,9 +62,10 @@ export function customersFeature(
         outcome: customer?.goneAt ? 'gone' : 'ok',
       });
       if (!customer || customer.goneAt) {
-        throw new DeskError('NotFound', 'The service has no customer with this id.');
+        throw new DeskError('NotFound', `The service has no customer with the id ${idInWords(id)}.`);
       }
-      return detail(id);
+      // The service's own spelling of the id, which its answer carries.
+      return detail(customer.id);
     },
     async 'customers.refresh'({ id }) {
       await detail(id);
@@ -109,12 +110,17 @@ export function customersFeature(
     'customers.import': () =>
       jobs.run('import', async (progress) => {
         const client = options.connection().client();
-        const seen = { added: 0, known: 0 };
+        const seen = { added: 0, known: 0, refused: [] as string[] };
         for (let offset = 0, total: number | null = null; total === null || offset < total; ) {
           const page = await client.customers.list({ limit: IMPORT_PAGE, offset });
           if ('unsupported' in page) return 'This service has no customer list.';
           total = page.total;
           for (const customer of page.customers) {
+            // An id no channel could open again is not imported: the summary names it, and why.
+            if (!isServiceId(customer.id)) {
+              seen.refused.push(unusableIdMessage('customer', customer.id));
+              continue;
+            }
             const {
               customer: saved,
               statusChanged,
@@ -130,7 +136,7 @@ export function customersFeature(
           if (page.customers.length === 0) break;
         }
         await journal.audit.record({ action: 'customers.import', outcome: 'ok' });
-        return importSummary(seen.added, seen.known);
+        return [importSummary(seen.added, seen.known), ...seen.refused.slice(0, 3)].join(' ');
       }),
   };
   return {
@@ -144,26 +150,51 @@ export function customersFeature(
   };
 }
 
-/** A pasted id, or a customer URL of the service Vetted is connected to (never another host). */
+/**
+ * A customer URL of the service Vetted is connected to (never another host), or a pasted id. An id is opaque
+ * (its case and every character count): only text that reads as a URL of this service's customers is taken
+ * for one; anything else is the id itself, refused in words if no customer could have it.
+ */
 export function customerIdFrom(ref: string, baseUrl: string): string {
   const text = ref.trim();
-  if (UUID.test(text)) return text.toLowerCase();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new DeskError('BadReference', 'Paste a customer id (a UUID) or the customer’s URL.');
-  }
   const base = new URL(baseUrl);
-  const prefix = `${base.pathname.replace(/\/$/, '')}/customers/`;
-  const id = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length).replace(/\/$/, '') : '';
-  if (url.origin !== base.origin || !UUID.test(id)) {
-    throw new DeskError(
-      'BadReference',
-      `That is not a customer URL of the connected service (${base.origin}).`,
-    );
+  const url = urlOf(text);
+  if (url && /^https?:$/.test(url.protocol)) {
+    const prefix = `${base.pathname.replace(/\/$/, '')}/customers/`;
+    const segment = url.pathname.startsWith(prefix)
+      ? url.pathname.slice(prefix.length).replace(/\/$/, '')
+      : '';
+    const id = segment.includes('/') ? '' : decodedSegment(segment);
+    if (url.origin !== base.origin || !id) {
+      throw new DeskError(
+        'BadReference',
+        `That is not a customer URL of the connected service (${base.origin}).`,
+      );
+    }
+    return checkedId(id);
   }
-  return id.toLowerCase();
+  return checkedId(text);
+}
+
+function urlOf(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
+}
+
+function checkedId(id: string): string {
+  if (!isServiceId(id)) throw new DeskError('BadReference', unusableIdMessage('customer', id));
+  return id;
 }
 
 async function customerDetail(
@@ -210,7 +241,7 @@ function splitName(name: string): { firstName: string; lastName: string } {
 }
 
 /** One run per job at a time: a second call waits for the running one. Progress goes out as events. */
-function jobRunner(events: EventHub) {
+function jobRunner(events: EventHub, log: FailureLog) {
   const running = new Map<Progress['job'], Promise<Progress>>();
   return {
     run(
@@ -227,11 +258,11 @@ function jobRunner(events: EventHub) {
       // Jobs share the request budget behind whatever a reviewer is waiting for.
       const promise = inBackground(() => work(progress))
         .then((message) => ({ ...last, finished: true, message }))
-        .catch((error: unknown) => {
-          const message =
-            error instanceof DeskError ? error.message : 'The job stopped on an error; see the log.';
-          return { ...last, finished: true, message };
-        })
+        .catch((error: unknown) => ({
+          ...last,
+          finished: true,
+          message: `The ${job} stopped: ${failureMessage(error, log, `the ${job} job`)}`,
+        }))
         .then((final) => {
           events.emit('job.progress', final);
           running.delete(job);

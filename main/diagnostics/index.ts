@@ -1,11 +1,12 @@
 import type { Metrics } from '../../contract/metrics.ts';
 import type { DeskContext, Feature } from '../feature.ts';
+import { processFaults } from '../log/process-guard.ts';
 import type { WebhookFigures } from './metrics.ts';
 
 /**
  * `app.metrics`: the figures the app keeps anyway, gathered when asked (the Diagnostics panel while it
  * is open, a bench): the webhook side's counters and latencies, the outbox by state, the tokens the
- * service client obtained, and this process's memory.
+ * service client obtained, this process's memory, and the faults its last net caught (log/process-guard.ts).
  */
 export function diagnosticsFeature(
   context: Pick<DeskContext, 'journal' | 'connection'>,
@@ -23,6 +24,7 @@ export function diagnosticsFeature(
           outbox: await context.journal.drafts.countByState(),
           tokens: { renewals: context.connection().client().token.issued?.() ?? 0 },
           memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+          faults: processFaults(),
         };
       },
     },

@@ -19,6 +19,7 @@ import { createDesk, type Desk } from '../compose/desk.ts';
 import type { ConfLikeOptions } from '../config/settings-store.ts';
 import { type LogFile, openLogFile } from '../log/log-file.ts';
 import { createLogger, describeError } from '../log/logger.ts';
+import { guardProcess } from '../log/process-guard.ts';
 import { serve } from '../serve.ts';
 import { createVaultGate } from '../vault/vault-gate.ts';
 import { showNatively } from '../webhooks/index.ts';
@@ -53,6 +54,8 @@ const log = createLogger((line) => {
   }
   logFile?.write(line);
 });
+// The last net (log/process-guard.ts): a fault nothing caught is logged and counted, and the desk goes on.
+guardProcess({ log });
 const APP_USER_MODEL_ID = 'app.vetted.desktop';
 let mainWindow: BrowserWindow | null = null;
 let desk: Desk | null = null;

@@ -46,6 +46,8 @@ export interface HubIo {
    * the default, so Ctrl-C at a prompt ends them.
    */
   untilStopped(): Promise<unknown>;
+  /** The process's last net (log/process-guard.ts), given the command's log: the real process only, not tests. */
+  guard?(log: Logger): void;
 }
 
 const OPTIONS = {
@@ -91,6 +93,7 @@ export async function hubCli(args: string[], io: HubIo, roles?: HubRolesFactory)
     logFile.write(line);
     if (values.verbose || line.includes('"level":"error"')) io.err(`${line}\n`);
   });
+  io.guard?.(log);
   try {
     const config = openHubConfig(dataDir, log);
     if (command === 'join') {

@@ -1,5 +1,6 @@
 // The hub as a process: standard streams, SIGTERM/SIGINT to stop (the listener stops and the role's lock
-// is released before the process exits), the exit status of the command.
+// is released before the process exits), the exit status of the command, and the last net for faults.
+import { guardProcess } from '../log/process-guard.ts';
 import { type HubRolesFactory, hubCli } from './cli.ts';
 
 export async function hubProcess(roles?: HubRolesFactory): Promise<never> {
@@ -14,6 +15,8 @@ export async function hubProcess(roles?: HubRolesFactory): Promise<never> {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         }),
+      // A fault nothing caught is logged and counted, and the hub keeps its listener (process-guard.ts).
+      guard: (log) => guardProcess({ log }),
     },
     roles,
   );

@@ -1,5 +1,7 @@
 import { failureReasonText } from '../../contract/document-rules.ts';
+import { DeskError } from '../../contract/errors.ts';
 import type { QueueRow } from '../../contract/queue.ts';
+import { isServiceId, unusableIdMessage } from '../../contract/service-id.ts';
 import type { Journal, JournalCustomer, Observation } from '../journal/index.ts';
 import { type Document, isNotFound, type ServiceClient } from '../service/index.ts';
 import { queueRowOf } from './queue-row.ts';
@@ -43,6 +45,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     let customer: JournalCustomer | undefined;
     try {
       const fetched = await options.client().customers.get(id);
+      // Kept only under an id every channel can open again: else refused, in words naming it.
+      if (!isServiceId(fetched.id))
+        throw new DeskError('UnusableId', unusableIdMessage('customer', fetched.id));
       customer = (await journal.transaction((tx) => tx.customers.upsert(fetched, observation), LATER))
         .customer;
       if (customer.status === 'document') customer = await refreshDocuments(customer);

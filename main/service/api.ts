@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { DeskError } from '../../contract/errors.ts';
+import { isServiceId, unusableIdMessage } from '../../contract/service-id.ts';
 import { currentPriority, RateLimitedError, type RequestBudget } from './budget.ts';
 import { invalidResponse, ServiceError } from './errors.ts';
 import { HAL_MEDIA_TYPE, idFromUrl } from './hal.ts';
@@ -130,9 +132,33 @@ export function createdResource(res: HttpResponse): { url: string; id: string } 
   return { url: res.location, id: idFromUrl(res.location) };
 }
 
-/** `/customers/<id>` for an id; a URL of the service as it is. */
-export function resourcePath(collection: string, idOrUrl: string): string {
-  return /^https?:\/\//i.test(idOrUrl) ? idOrUrl : `/${collection}/${encodeURIComponent(idOrUrl)}`;
+/** A link the service gave (a `Location`, a HAL link's `href`): followed as given, under the base URL. */
+export interface ServiceLink {
+  href: string;
+}
+
+/** A resource by its id, or by a link the service gave. */
+export type ResourceRef = string | ServiceLink;
+
+const RESOURCE_NAMES: Record<string, string> = {
+  customers: 'customer',
+  documents: 'document',
+  events: 'event',
+  'webhook-subscriptions': 'subscription',
+  webhooks: 'webhook',
+};
+
+/**
+ * `/customers/<id>`, the id percent-encoded as one path segment: an id is opaque, whatever it holds (a
+ * slash, `?`, `#`, `%`, or `https://…` is still an id, never a link). One no path segment can carry (`..`,
+ * control characters; see service-id.ts) is refused in words naming it. A link of the service as it is.
+ */
+export function resourcePath(collection: string, ref: ResourceRef): string {
+  if (typeof ref !== 'string') return ref.href;
+  if (!isServiceId(ref)) {
+    throw new DeskError('UnusableId', unusableIdMessage(RESOURCE_NAMES[collection] ?? 'resource', ref));
+  }
+  return `/${collection}/${encodeURIComponent(ref)}`;
 }
 
 export function withQuery(

@@ -1,4 +1,12 @@
-import { type Api, createdResource, readAs, resourcePath, type WriteOptions, withQuery } from './api.ts';
+import {
+  type Api,
+  createdResource,
+  type ResourceRef,
+  readAs,
+  resourcePath,
+  type WriteOptions,
+  withQuery,
+} from './api.ts';
 import { ServiceError } from './errors.ts';
 import { type Customer, customerPageSchema, customerSchema, type Link } from './hal.ts';
 import type { ServiceDialect } from './token-forms.ts';
@@ -44,7 +52,7 @@ export interface CustomerPage {
 
 export interface CustomersApi {
   create(input: CustomerInput, opts?: WriteOptions): Promise<{ url: string; id: string }>;
-  get(idOrUrl: string): Promise<Customer>;
+  get(ref: ResourceRef): Promise<Customer>;
   retry(id: string, input: CustomerRetryInput, opts?: WriteOptions): Promise<Customer>;
   /** The list is absent from the interface document: a service without it gives `unsupported`. */
   list(q: CustomerQuery): Promise<CustomerPage | { unsupported: true }>;
@@ -87,10 +95,10 @@ function sendCustomer(api: Api, path: string, input: CustomerInput, opts: WriteO
 }
 
 export function customersApi(api: Api): CustomersApi {
-  async function get(idOrUrl: string): Promise<Customer> {
+  async function get(ref: ResourceRef): Promise<Customer> {
     return readAs(
       customerSchema,
-      await api({ method: 'GET', path: resourcePath('customers', idOrUrl) }),
+      await api({ method: 'GET', path: resourcePath('customers', ref) }),
       'customer',
     );
   }

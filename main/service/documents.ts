@@ -1,4 +1,11 @@
-import { type Api, createdResource, readAs, resourcePath, type WriteOptions } from './api.ts';
+import {
+  type Api,
+  createdResource,
+  type ResourceRef,
+  readAs,
+  resourcePath,
+  type WriteOptions,
+} from './api.ts';
 import { type Document, documentPageSchema, documentSchema } from './hal.ts';
 import { multipartBody } from './multipart.ts';
 
@@ -18,7 +25,7 @@ export interface UploadOptions extends WriteOptions {
 
 export interface DocumentsApi {
   upload(customerId: string, doc: DocumentUpload, opts?: UploadOptions): Promise<{ url: string; id: string }>;
-  get(idOrUrl: string): Promise<Document>;
+  get(ref: ResourceRef): Promise<Document>;
   listForCustomer(customerId: string): Promise<Document[]>;
 }
 
@@ -44,10 +51,10 @@ export function documentsApi(api: Api): DocumentsApi {
       });
       return createdResource(res);
     },
-    async get(idOrUrl) {
+    async get(ref) {
       return readAs(
         documentSchema,
-        await api({ method: 'GET', path: resourcePath('documents', idOrUrl) }),
+        await api({ method: 'GET', path: resourcePath('documents', ref) }),
         'document',
       );
     },

@@ -1,4 +1,4 @@
-import { type Api, readAs, resourcePath, withQuery } from './api.ts';
+import { type Api, type ResourceRef, readAs, resourcePath, withQuery } from './api.ts';
 import { eventPageSchema, eventSchema, type ServiceEvent } from './hal.ts';
 
 export interface Paging {
@@ -9,7 +9,7 @@ export interface Paging {
 export interface EventsApi {
   /** Newest first. */
   list(q: Paging): Promise<{ events: ServiceEvent[]; total: number }>;
-  get(idOrUrl: string): Promise<ServiceEvent>;
+  get(ref: ResourceRef): Promise<ServiceEvent>;
 }
 
 export function eventsApi(api: Api): EventsApi {
@@ -19,12 +19,8 @@ export function eventsApi(api: Api): EventsApi {
       const page = readAs(eventPageSchema, res, 'event list');
       return { events: page._embedded.events, total: page.total ?? page._embedded.events.length };
     },
-    async get(idOrUrl) {
-      return readAs(
-        eventSchema,
-        await api({ method: 'GET', path: resourcePath('events', idOrUrl) }),
-        'event',
-      );
+    async get(ref) {
+      return readAs(eventSchema, await api({ method: 'GET', path: resourcePath('events', ref) }), 'event');
     },
   };
 }

@@ -176,8 +176,12 @@ export const eventPageSchema = pageOf('events', eventSchema);
 export const subscriptionPageSchema = pageOf('webhook-subscriptions', subscriptionSchema);
 export const deliveryPageSchema = pageOf('webhooks', deliverySchema);
 
-/** The last path segment of a resource URL: its id. */
+/** The last path segment of a resource URL: its id, decoded (a malformed encoding as it stands). */
 export function idFromUrl(url: string): string {
-  const segments = new URL(url).pathname.split('/').filter(Boolean);
-  return decodeURIComponent(segments.at(-1) ?? '');
+  const segment = new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

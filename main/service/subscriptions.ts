@@ -1,4 +1,12 @@
-import { type Api, createdResource, readAs, resourcePath, type WriteOptions, withQuery } from './api.ts';
+import {
+  type Api,
+  createdResource,
+  type ResourceRef,
+  readAs,
+  resourcePath,
+  type WriteOptions,
+  withQuery,
+} from './api.ts';
 import type { Paging } from './events.ts';
 import {
   type Delivery,
@@ -11,7 +19,7 @@ import {
 export interface SubscriptionsApi {
   /** `secret` signs the webhooks; the service never returns it. */
   create(url: string, secret: string, opts?: WriteOptions): Promise<{ url: string; id: string }>;
-  get(idOrUrl: string): Promise<Subscription>;
+  get(ref: ResourceRef): Promise<Subscription>;
   list(): Promise<Subscription[]>;
   setPaused(id: string, paused: boolean, opts?: WriteOptions): Promise<Subscription>;
   delete(id: string): Promise<void>;
@@ -28,7 +36,7 @@ export interface DeliveryQuery extends Paging {
   endDate?: string;
 }
 
-const path = (idOrUrl: string) => resourcePath('webhook-subscriptions', idOrUrl);
+const path = (ref: ResourceRef) => resourcePath('webhook-subscriptions', ref);
 
 export function subscriptionsApi(api: Api): SubscriptionsApi {
   return {
@@ -37,8 +45,8 @@ export function subscriptionsApi(api: Api): SubscriptionsApi {
         await api({ method: 'POST', path: '/webhook-subscriptions', json: { url, secret }, ...opts }),
       );
     },
-    async get(idOrUrl) {
-      return readAs(subscriptionSchema, await api({ method: 'GET', path: path(idOrUrl) }), 'subscription');
+    async get(ref) {
+      return readAs(subscriptionSchema, await api({ method: 'GET', path: path(ref) }), 'subscription');
     },
     async list() {
       const res = await api({ method: 'GET', path: '/webhook-subscriptions' });

@@ -18,7 +18,6 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     pool: runtime.pool,
     target: runtime.target,
     sealer: runtime.sealer,
-    clock: runtime.clock,
   });
   const claims = teamClaims({
     store,
@@ -29,9 +28,9 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     log,
   });
   const settings = teamSettings(store);
-  const { pool, target, sealer, clock } = runtime;
+  const { pool, target, sealer } = runtime;
   const approvals = teamApprovals({
-    store: approvalStore({ pool, target, sealer, clock }),
+    store: approvalStore({ pool, target, sealer }),
     settings,
     cipher: runtime.cipher,
     // On the replica's session: a desk keeps one LISTENing session (each costs the store on every NOTIFY).

@@ -104,10 +104,15 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const queryTimeoutMs = options.silence?.queryTimeoutMs ?? QUERY_BOUND_MS;
   const connectTimeoutMs = options.silence?.connectTimeoutMs;
   const bounds = { queryTimeoutMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) };
+  const keys = teamKeys(team.teamKey);
+  // A store unreachable at start: its wrapped keys are read on the first connection that reaches it, before
+  // that connection serves anything (a note, a claim, the replica's catch-up), never on a timer.
+  const keysWhenAnswered = keysOnFirstAnswer(keys, log);
   const pool = openTeamPool(team.connection, team.password, {
     applicationName: application,
     ...bounds,
     onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
+    onNewConnection: keysWhenAnswered.onNewConnection,
   });
   const local = openJournal({
     file: path.join(options.dataDir, 'journal.db'),
@@ -115,7 +120,6 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     ...(options.clock ? { clock: options.clock } : {}),
     actor: team.connection.user,
   });
-  const keys = teamKeys(team.teamKey);
   const { cipher, sealer } = keys;
   const clock = options.clock ?? systemClock;
   // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
@@ -135,9 +139,8 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     heartbeat,
   });
   let journal: Journal;
-  let keysLoaded: boolean;
   try {
-    keysLoaded = await checkStoreAtStart(pool, team.teamKey, keys, log);
+    if (!(await checkStoreAtStart(pool, team.teamKey, keys, log))) keysWhenAnswered.wait();
     journal = await openTeamJournal({
       storeChecked: true,
       pool,
@@ -198,11 +201,6 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   // Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look
   // every few seconds costs one local count while none waits.
   const flushWaiting = async () => {
-    // A store unreachable at start: its wrapped keys are read once it answers, before anything is sealed.
-    if (!keysLoaded) {
-      await keys.reload(pool);
-      keysLoaded = true;
-    }
     if ((await local.drafts.countByState()).queued > 0) await flushLocal({ local, pool, cipher, log });
   };
   const flushTimer = setInterval(() => {
@@ -232,6 +230,30 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
       await journal.close();
       await notifications?.end();
       await pool.end();
+    },
+  };
+}
+
+/**
+ * The keys of a store that did not answer at start, read on the pool's first new connection once `wait` was
+ * called (so the start's own check keeps its words for a wrong key). Connections made together share one
+ * read; a read that fails fails that connection, and the next new one tries again.
+ */
+function keysOnFirstAnswer(keys: TeamKeys, log: Logger) {
+  let waiting = false;
+  let reading: Promise<void> | undefined;
+  return {
+    wait() {
+      waiting = true;
+    },
+    async onNewConnection(client: pg.PoolClient): Promise<void> {
+      if (!waiting) return;
+      reading ??= keys.reload(client).finally(() => {
+        reading = undefined;
+      });
+      await reading;
+      if (waiting) log.info('team store answers: its keys are read');
+      waiting = false;
     },
   };
 }

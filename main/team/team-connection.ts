@@ -1,7 +1,8 @@
 // One short-lived connection to the team store as the reviewer, for Settings → Team (join, status). Made from
 // the pool's own settings (store/pool.ts), so a desk's probe and its pool connect, and check TLS, the same way.
-import pg from 'pg';
+import type pg from 'pg';
 import type { TeamConnection } from '../config/team-connection.ts';
+import { dedicatedClient } from './store/checkout.ts';
 import { teamClientConfig } from './store/pool.ts';
 import { endWhenQuiet } from './store/silence.ts';
 
@@ -17,15 +18,16 @@ export async function openTeamClient(
   applicationName = 'vetted-desk',
   endWhenQuietMs?: number,
 ): Promise<pg.Client> {
-  const client = new pg.Client(
+  // A connection dropped while idle must not crash main: the next query reports it (its owner, such as the
+  // hub's leadership, may listen for the loss as well).
+  const client = dedicatedClient(
     teamClientConfig(connection, password, {
       applicationName,
       connectTimeoutMs: timeoutMs,
       queryTimeoutMs: timeoutMs,
     }),
+    () => undefined,
   );
-  // A connection dropped while idle must not crash main: the next query reports it.
-  client.on('error', () => undefined);
   try {
     await client.connect();
     if (endWhenQuietMs) await client.query(endWhenQuiet(endWhenQuietMs));

@@ -63,16 +63,19 @@ export interface TeamSettingsAccess {
   update(patch: Partial<TeamSettings>): Promise<TeamSettings>;
 }
 
-/** What the Team screen's figures are read for: the moment, the time zone "today" is in, the overdue limits. */
+/**
+ * What the Team screen's figures are read for: the time zone "today" is in, and the overdue limits at a
+ * moment. The moment is the source's: a team's store reads its own clock, so that every desk of the team,
+ * whatever its clock says, sees the same figures.
+ */
 export interface OverviewAsk {
-  now: Date;
   timeZone: string;
-  due: DueBefore;
+  dueAt(now: Date): DueBefore;
 }
 
 /** The lead's Team screen's figures: a team's store computes them; a solo desk has no team. */
 export interface TeamOverviewSource {
-  /** The team's figures at `ask.now` (everything but the targets, which are this desk's). */
+  /** The team's figures now (everything but the targets, which are this desk's). */
   read(ask: OverviewAsk): Promise<Omit<TeamOverview, 'targets'>>;
 }
 

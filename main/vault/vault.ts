@@ -79,8 +79,10 @@ const VAULT_FILE = 'vault.json';
 const KEY_FILE = 'vault.key';
 const KEY_BYTES = 32;
 const DATA_KEY_SECRET = 'dataKey';
+// A subscription id of the old alphabet names its secret as it is (every vault written before keeps working);
+// any other id, base64url-encoded after a `~` that the old alphabet never held (subscription-secrets.ts).
 const SECRET_NAME =
-  /^(clientSecret|sandboxClientSecret|teamKey|teamDatabasePassword|webhookSecret:[A-Za-z0-9._:-]{1,200})$/;
+  /^(clientSecret|sandboxClientSecret|teamKey|teamDatabasePassword|webhookSecret:([A-Za-z0-9._:-]{1,200}|~[A-Za-z0-9_-]{1,1400}))$/;
 
 const PROTECTION_NOTICES: Record<VaultProtection, string> = {
   'os-keychain': 'Secrets protected by the OS keychain',

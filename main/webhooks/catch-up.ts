@@ -87,7 +87,7 @@ export function createCatchUp(options: {
 }): { run(): Promise<CatchUpResult> } {
   const { context } = options;
   const { ingest, processor } = options.receiver;
-  const { journal, events } = options.context;
+  const { journal, events, log } = options.context;
   // Taken before the listener can record anything: what the journal held by then is where paging stops.
   let knownSince = new Date().toISOString();
   const knownBefore = async (id: string) => {
@@ -102,7 +102,10 @@ export function createCatchUp(options: {
       const subscriptions = (await options.subscriptions.list()).filter((s) => s.ours && s.paused);
       return { subscriptions, message: subscriptions.length > 0 ? PAUSED_MESSAGE : null };
     } catch (error) {
-      return { subscriptions: [], message: `Could not check the subscriptions: ${failureMessage(error)}` };
+      return {
+        subscriptions: [],
+        message: `Could not check the subscriptions: ${failureMessage(error, log, 'checking the subscriptions')}`,
+      };
     }
   };
 
@@ -128,7 +131,10 @@ export function createCatchUp(options: {
         message: unfinished ? 'Some events could not be processed yet; Vetted tries again shortly.' : null,
       };
     } catch (error) {
-      return { recorded: 0, message: `Could not catch up on missed events: ${failureMessage(error)}` };
+      return {
+        recorded: 0,
+        message: `Could not catch up on missed events: ${failureMessage(error, log, 'catching up')}`,
+      };
     }
   };
 

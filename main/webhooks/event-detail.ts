@@ -32,7 +32,7 @@ export function eventDetailFeature(context: DeskContext): Feature<'events.detail
           const body = await client.events.get(event.id);
           detail.payload = JSON.stringify(body, null, 2);
         } catch (error) {
-          detail.payloadProblem = `The service could not be asked for this event: ${failureMessage(error)}`;
+          detail.payloadProblem = `The service could not be asked for this event: ${failureMessage(error, context.log, 'asking for an event')}`;
           return detail;
         }
         if (event.topic === REJECTED_TOPIC) {

@@ -1,3 +1,4 @@
+import { isServiceId } from '../../contract/service-id.ts';
 import type { LatencyRecorder } from '../diagnostics/metrics.ts';
 import type { EventInbox, Journal, JournalEvent } from '../journal/index.ts';
 import { describeError, type Logger } from '../log/logger.ts';
@@ -47,7 +48,8 @@ export const CUSTOMER_TOPICS: ReadonlySet<string> = new Set([
 
 /** Whether recording the event is all there is to do with it. */
 export function needsNoProcessing(event: Pick<JournalEvent, 'topic' | 'customerId'>): boolean {
-  return !CUSTOMER_TOPICS.has(event.topic) || event.customerId === null;
+  // A customer id no request can carry (service-id.ts) could never be refreshed: the event stays in the log.
+  return !CUSTOMER_TOPICS.has(event.topic) || event.customerId === null || !isServiceId(event.customerId);
 }
 
 /** Long enough to gather a burst of events about one customer, short enough not to be noticed. */
@@ -166,9 +168,11 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
   const refresh = async (customerId: string, events: JournalEvent[]) => {
     // The newest event by the service's time speaks for the status the refresh finds.
     const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
-    const before = await journal.customers.get(customerId);
     refreshes++;
+    // Everything, the first read included, inside the try: a store away (a failover) is a refresh to try
+    // again later, never a rejection no one catches (it ended the hub's process).
     try {
+      const before = await journal.customers.get(customerId);
       const after = await reconciler.refresh(customerId, {
         source: 'event',
         eventId: newest.id,
@@ -208,15 +212,18 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
       refreshWindow.started(customerId);
       waiting.delete(customerId);
       backlog -= events.length;
-      const task = refresh(customerId, events).finally(() => {
-        running.delete(customerId);
-        pump();
-        if (overflowed && waiting.size === 0 && !closed) {
-          overflowed = false;
-          processor.resumeUnprocessed();
-        }
-        settleIdle();
-      });
+      const task = refresh(customerId, events)
+        // refresh() catches its own failures; whatever escapes it still must not float.
+        .catch((error: unknown) => log.error('webhook event refresh failed', describeError(error)))
+        .finally(() => {
+          running.delete(customerId);
+          pump();
+          if (overflowed && waiting.size === 0 && !closed) {
+            overflowed = false;
+            processor.resumeUnprocessed();
+          }
+          settleIdle();
+        });
       running.set(customerId, task);
     }
     if (soonest !== Number.POSITIVE_INFINITY && !closed) refreshWindow.wakeIn(soonest);

@@ -1,3 +1,4 @@
+import { isServiceId, unusableIdMessage } from '../../contract/service-id.ts';
 import type { ListenerStatus, WebhookChannel, WebhooksOverview } from '../../contract/webhooks.ts';
 import { MAX_SUBSCRIPTIONS } from '../../contract/webhooks.ts';
 import type { WebhookFigures } from '../diagnostics/metrics.ts';
@@ -91,9 +92,19 @@ export function webhooksFeature(
       defaultUrl: subs.defaultUrl(),
     };
     try {
-      return { ...base, subscriptions: await subs.list(), problem: null };
+      const listed = await subs.list();
+      // One the service names by an id no channel can carry is left out, and named: never the whole list.
+      const refused = listed.filter((one) => !isServiceId(one.id));
+      const problem = refused.length
+        ? `${refused.map((one) => unusableIdMessage('subscription', one.id)).join(' ')} Manage it on the service itself.`
+        : null;
+      return { ...base, subscriptions: listed.filter((one) => isServiceId(one.id)), problem };
     } catch (error) {
-      return { ...base, subscriptions: null, problem: failureMessage(error) };
+      return {
+        ...base,
+        subscriptions: null,
+        problem: failureMessage(error, log, 'listing the subscriptions'),
+      };
     }
   };
 

@@ -2,6 +2,7 @@
 // subscription's secret again, so whoever must verify its deliveries needs it from here: a desk keeps its own
 // in its vault; a team's hubs keep theirs in the team store, so whichever hub takes the listener role over
 // verifies what another hub subscribed (main/team/subscription-secrets.ts).
+import { isServiceId } from '../../contract/service-id.ts';
 import type { SecretName, Vault } from '../vault/vault.ts';
 
 export interface SubscriptionSecrets {
@@ -15,15 +16,35 @@ export interface SubscriptionSecrets {
 }
 
 const PREFIX = 'webhookSecret:';
-const nameOf = (id: string): SecretName => `${PREFIX}${id}`;
+/** The names every vault has used since the first version: an id of this alphabet is its own name. */
+const PLAIN_ID = /^[A-Za-z0-9._:-]{1,200}$/;
+const ENCODED = '~';
+
+/**
+ * A subscription id is opaque (any printable text the service gives): one the vault's first names could hold
+ * keeps that name, so secrets kept before stay found; any other goes base64url-encoded behind `~`.
+ */
+export function secretNameOf(id: string): SecretName {
+  if (PLAIN_ID.test(id)) return `${PREFIX}${id}`;
+  return `${PREFIX}${ENCODED}${Buffer.from(id, 'utf8').toString('base64url')}`;
+}
+
+/** The subscription id a secret's name holds. */
+export function subscriptionIdOf(name: string): string {
+  const rest = name.slice(PREFIX.length);
+  return rest.startsWith(ENCODED) ? Buffer.from(rest.slice(1), 'base64url').toString('utf8') : rest;
+}
+
+const nameOf = secretNameOf;
 
 type SecretVault = Pick<Vault, 'names' | 'get' | 'has' | 'set' | 'delete'>;
 
-/** Each in the vault as `webhookSecret:<subscription id>`. */
+/** Each in the vault as `webhookSecret:<subscription id>` (`secretNameOf`). */
 export function vaultSubscriptionSecrets(vault: SecretVault): SubscriptionSecrets {
   return {
     load: async () => undefined,
-    has: (id) => vault.has(nameOf(id)),
+    // An id no channel could use was never kept (the service may still list one).
+    has: (id) => isServiceId(id) && vault.has(nameOf(id)),
     all: () =>
       vault
         .names()
@@ -40,7 +61,7 @@ export async function moveVaultSecrets(vault: SecretVault, target: SubscriptionS
   let moved = 0;
   for (const name of vault.names().filter((one) => one.startsWith(PREFIX))) {
     const secret = vault.get(name);
-    if (secret !== undefined) await target.keep(name.slice(PREFIX.length), secret);
+    if (secret !== undefined) await target.keep(subscriptionIdOf(name), secret);
     vault.delete(name);
     moved += 1;
   }

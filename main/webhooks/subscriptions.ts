@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DeskError } from '../../contract/errors.ts';
+import { isServiceId, unusableIdMessage } from '../../contract/service-id.ts';
 import { MAX_SUBSCRIPTIONS, type SubscriptionView } from '../../contract/webhooks.ts';
 import type { DeskContext } from '../feature.ts';
 import { isNotFound, retainedDates, ServiceError, type Subscription } from '../service/index.ts';
@@ -81,6 +82,12 @@ export function createSubscriptions(
         .catch((error: unknown) => {
           throw error instanceof ServiceError && error.is('MaxNumberOfResources') ? tooMany() : error;
         });
+      if (!isServiceId(id)) {
+        throw new DeskError(
+          'UnusableId',
+          `${unusableIdMessage('subscription', id)} The service made it: delete it there.`,
+        );
+      }
       await keepSecret(id, secret);
       await journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
       return view(await client().subscriptions.get(id));
@@ -160,8 +167,8 @@ export function createSubscriptions(
       return { subscription: updated, redelivered };
     },
     async remove(id) {
-      // The id is the service's UUID (the contract refuses anything else), so nothing after the service's
-      // delete can refuse it: the delete completes locally too, or the service was never asked.
+      // The contract took the id (service-id.ts), and so does the vault's name for its secret: nothing after
+      // the service's delete can refuse it, so the delete completes locally too, or the service was never asked.
       try {
         await client().subscriptions.delete(id);
       } catch (error) {

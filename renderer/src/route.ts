@@ -35,7 +35,7 @@ const isSection = (value: string): value is SectionFilter =>
  * form's address names no draft, so opening it again (a reload) lands in the queue, where drafts are.
  */
 export function parseRoute(hash: string): Route {
-  const [view = '', section = '', id = ''] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [view = '', section = '', id = ''] = hash.replace(/^#\/?/, '').split('/').map(decodedPart);
   // A case's own address, whatever its section (browser mode's equivalent of `vetted://case/<id>`).
   if (view === 'case' && section) return { view: 'queue', section: 'all', customerId: section };
   if (!(VIEWS as readonly string[]).includes(view) || view === 'queue' || view === 'draft') {
@@ -46,6 +46,15 @@ export function parseRoute(hash: string): Route {
     };
   }
   return { view: view as View };
+}
+
+/** A part of the address as it was encoded; a malformed encoding (typed by hand) as it stands. */
+function decodedPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 export function formatRoute(route: Route): string {

@@ -31,7 +31,8 @@ export async function startDesk(
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-')),
   /** The built-in service: the sandbox, or a stand-in in front of it. */
   sandbox: DeskOptions['startSandbox'] = (options) => startSandbox({ ...options, reviewDelayMs: 60_000 }),
-  more: Pick<DeskOptions, 'rateLimitBackOff'> = {},
+  /** `clock`: this desk's clock, for a desk whose clock is off. */
+  more: Pick<DeskOptions, 'rateLimitBackOff' | 'clock'> = {},
 ): Promise<DeskHarness> {
   const logLines: string[] = [];
   const outputs: unknown[] = [];

@@ -14,7 +14,7 @@ export interface TeamOutside {
 }
 
 /** Call at the top of a test file, after teamSuite; read its fields inside hooks and tests only. */
-export function teamOutside(suite: TeamSuite): TeamOutside {
+export function teamOutside(suite: Pick<TeamSuite, 'rig'>): TeamOutside {
   const outside = {} as TeamOutside;
   beforeAll(async () => {
     const { rig } = suite;

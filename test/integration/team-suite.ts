@@ -22,9 +22,12 @@ export interface TeamSuite {
 export function teamSuite({
   leads = [],
   profile,
+  clocks = {},
 }: {
   leads?: readonly ('alice' | 'bob')[];
   profile?: SandboxProfile;
+  /** A desk's own clock, for desks whose clocks disagree (the system's by default). */
+  clocks?: Partial<Record<'alice' | 'bob', () => Date>>;
 } = {}): TeamSuite {
   const suite = {} as { rig: TeamRig; alice: DeskHarness; bob: DeskHarness };
   beforeAll(async () => {
@@ -39,8 +42,9 @@ export function teamSuite({
     } finally {
       await admin.end();
     }
-    suite.alice = await startDesk(await suite.rig.deskDir('alice'));
-    suite.bob = await startDesk(await suite.rig.deskDir('bob'));
+    const clockOf = (who: 'alice' | 'bob') => (clocks[who] ? { clock: clocks[who] } : {});
+    suite.alice = await startDesk(await suite.rig.deskDir('alice'), undefined, clockOf('alice'));
+    suite.bob = await startDesk(await suite.rig.deskDir('bob'), undefined, clockOf('bob'));
   }, 60_000);
   afterAll(async () => {
     await suite.alice?.close();

@@ -145,7 +145,7 @@ describe('journal migrations', () => {
 
   it('refuses a journal written by a newer Vetted, leaving the file untouched', async () => {
     const file = journalFile();
-    openJournal({ file, dataKey: createFieldKey() }).close();
+    await openJournal({ file, dataKey: createFieldKey() }).close();
     const db = new DatabaseSync(file);
     db.exec(`PRAGMA user_version = ${LATEST_VERSION + 1}`);
     db.close();

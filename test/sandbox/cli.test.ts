@@ -30,7 +30,7 @@ async function startCli(args: string[]): Promise<Started> {
       stdout += chunk;
       if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
     });
-    exited.then((code) => reject(new Error(`exited ${code} before printing: ${stderr}`)));
+    exited.then((code) => reject(new Error(`exited ${code} before printing: ${stderr}`)), reject);
   });
   return { child, line: JSON.parse(line), stderr: () => stderr, exited };
 }

@@ -84,9 +84,11 @@ describe('requests', () => {
 
   it('never carry the token to another host', async () => {
     const { client } = clientOf(fake);
-    await expect(client.customers.get('https://elsewhere.example/customers/c1')).rejects.toThrow(/not under/);
+    await expect(client.customers.get({ href: 'https://elsewhere.example/customers/c1' })).rejects.toThrow(
+      /not under/,
+    );
     await expect(
-      client.customers.get(`${fake.baseUrl.replace('127.0.0.1', 'localhost')}/customers/c1`),
+      client.customers.get({ href: `${fake.baseUrl.replace('127.0.0.1', 'localhost')}/customers/c1` }),
     ).rejects.toThrow();
     await client.close();
     expect(fake.received).toHaveLength(0);
@@ -95,7 +97,9 @@ describe('requests', () => {
   it('follow a URL of the service', async () => {
     fake.route('GET', '/customers/c1', customer);
     const { client } = clientOf(fake);
-    await expect(client.customers.get(`${fake.baseUrl}/customers/c1`)).resolves.toMatchObject({ id: 'c1' });
+    await expect(client.customers.get({ href: `${fake.baseUrl}/customers/c1` })).resolves.toMatchObject({
+      id: 'c1',
+    });
     await client.close();
   });
 });

@@ -33,7 +33,8 @@ interface Pair {
   swallowed: boolean;
 }
 
-export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
+/** `port`: where to listen (a port named before, for a store that comes back where the desk looks); any by default. */
+export async function startFaultProxy(target: { host: string; port: number }, port = 0): Promise<FaultProxy> {
   let mode: FaultMode = 'pass';
   let delayMs = 0;
   let accepted = 0;
@@ -94,7 +95,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const proxy: FaultProxy = {
     port: (server.address() as net.AddressInfo).port,
     get mode() {

@@ -6,7 +6,6 @@
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
 import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { systemClock } from '../../main/journal/time.ts';
 import { approvalStore } from '../../main/team/approvals/approval-store.ts';
 import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
 import { type ClaimStore, claimStore } from '../../main/team/claims/claim-store.ts';
@@ -68,7 +67,6 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
           pool,
           target: added.joinCode.connection,
           sealer: keys.sealer,
-          clock: systemClock,
         }),
         teamKey: added.joinCode.teamKey,
         keys,
@@ -158,7 +156,6 @@ export function approvalsOf(
     pool: reviewer.pool,
     target: reviewer.connection,
     sealer: keys.sealer,
-    clock: systemClock,
   });
   const approvals = teamApprovals({
     store,

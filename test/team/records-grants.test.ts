@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
-import { systemClock } from '../../main/journal/time.ts';
 import { REVIEWER_FUNCTIONS } from '../../main/team/admin/grants.ts';
 import { claimStore } from '../../main/team/claims/claim-store.ts';
 import { appendAuditEntry, teamAuditRepository } from '../../main/team/journal/audit.ts';
@@ -108,7 +107,7 @@ it('the claim store works for a lead’s login granted only what claims, roles a
     });
   });
   const target = { host: 'localhost', port: 5432, database: 'vetted', user: lead.name };
-  const store = claimStore({ pool: openPool(lead.url), target, sealer, clock: systemClock });
+  const store = claimStore({ pool: openPool(lead.url), target, sealer });
 
   expect(await store.role()).toBe('lead');
   expect(await store.reviewers()).toEqual([{ login: lead.name, role: 'lead' }]);

@@ -4,7 +4,7 @@
 // to the last reviewer who acted, desks online from the sessions they keep open, cases held and overdue; a
 // reviewer refused in words before the store is asked.
 import pg from 'pg';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DESK_LISTENER_NAME, HUB_LISTENER_NAME, type TeamOverview } from '../../contract/team-overview.ts';
 import { teamOverviewFeature } from '../../main/claims/overview.ts';
 import type { DeskContext } from '../../main/feature.ts';
@@ -28,11 +28,36 @@ let ana: ClaimsReviewer;
 let ben: ClaimsReviewer;
 let lee: ClaimsReviewer;
 
+/**
+ * The reviewer's pool, its sessions' "now" fixed at NOW (the store's setting `vetted.now`): the figures
+ * follow the store's clock, never a desk's. Closed with the file (claims-support's afterAll).
+ */
+const atNow = new Map<ClaimsReviewer, pg.Pool>();
+const fixedPool = (reviewer: ClaimsReviewer) => {
+  let pool = atNow.get(reviewer);
+  if (!pool) {
+    pool = new pg.Pool({
+      ...teamClientConfig(reviewer.connection, reviewer.password),
+      options: `-c vetted.now=${NOW.toISOString()}`,
+      max: 2,
+    });
+    atNow.set(reviewer, pool);
+  }
+  return pool;
+};
+afterAll(async () => {
+  for (const pool of atNow.values()) await pool.end();
+});
+
+const overviewOf = (reviewer: ClaimsReviewer) =>
+  teamOverview({ pool: fixedPool(reviewer), target: reviewer.connection, login: reviewer.name });
 const read = (reviewer: ClaimsReviewer, timeZone = NEW_YORK) =>
-  teamOverview({ pool: reviewer.pool, target: reviewer.connection, login: reviewer.name }).read({
-    now: NOW,
+  overviewOf(reviewer).read({
     timeZone,
-    due,
+    dueAt: (now) => {
+      expect(now).toEqual(NOW);
+      return due;
+    },
   });
 const memberOf = (overview: Omit<TeamOverview, 'targets'>, login: string) =>
   overview.members.find((member) => member.login === login);
@@ -206,13 +231,12 @@ describe('a lead’s view', () => {
   beforeAll(freshTeam);
 
   const feature = (reviewer: ClaimsReviewer) => {
-    const overview = teamOverview({ pool: reviewer.pool, target: reviewer.connection, login: reviewer.name });
+    const overview = overviewOf(reviewer);
     const read = vi.spyOn(overview, 'read');
     const context = { settings: { get: () => ({ ageingTargets: { retry: 24, document: 48, review: 72 } }) } };
     const handlers = teamOverviewFeature(context as unknown as DeskContext, {
       overview,
       roles: teamRoles(reviewer.store, reviewer.name),
-      clock: () => NOW,
       timeZone: NEW_YORK,
     }).handlers;
     return { handlers, read };

@@ -109,11 +109,16 @@ describe('desk: webhook subscriptions', () => {
     expect(heldSecrets()).toHaveLength(1);
   });
 
-  it('refuses a URL for an id, changing nothing; deletes the listener’s own subscription whole, and subscribes again', async () => {
+  it('takes a URL for an opaque id (no such subscription), changing nothing; deletes the listener’s own subscription whole, and subscribes again', async () => {
     const listener = await ours();
     for (const id of [listener.url, `${sandbox().baseUrl}/webhook-subscriptions/${listener.id}`]) {
-      await expect(h.call('webhooks.delete', { id })).rejects.toMatchObject({ code: 'BadInput' });
+      // An id, percent-encoded in one path segment: never followed as a link to another subscription.
+      await expect(h.call('webhooks.delete', { id })).resolves.toEqual({ id });
     }
+    await expect(h.call('webhooks.delete', { id: '..' })).rejects.toMatchObject({
+      code: 'BadInput',
+      message: 'Vetted cannot use the subscription id "..": a web address cannot name it.',
+    });
     expect(await ours()).toEqual(listener);
     expect(heldSecrets()).toHaveLength(1);
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusNotice } from '../../contract/webhooks.ts';
 import { createFieldKey } from '../../main/crypto.ts';
 import {
@@ -12,7 +12,9 @@ import {
 } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import type { Reconciler } from '../../main/reconcile/reconciler.ts';
+import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
 import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
+import { until } from '../support/poll.ts';
 
 const customer = (id: string, status: string) => ({
   id,
@@ -35,8 +37,10 @@ describe('event processor', () => {
   let offline: boolean;
   const refreshes: Array<{ id: string; observation: Observation }> = [];
   const notices: StatusNotice[] = [];
+  const logLines: string[] = [];
 
   beforeEach(async () => {
+    logLines.length = 0;
     dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-processor-'));
     journal = openJournal({ file: path.join(dir, 'journal.db'), dataKey: createFieldKey() });
     statusOnService = 'document';
@@ -57,7 +61,7 @@ describe('event processor', () => {
       reconciler,
       writer,
       notify: (notice) => notices.push(notice),
-      log: createLogger(() => {}),
+      log: createLogger((line) => logLines.push(line)),
       retryDelayMs: 60_000,
     });
   });
@@ -123,6 +127,51 @@ describe('event processor', () => {
     processor.resumeUnprocessed();
     await processor.idle();
     expect(await journal.events.unprocessed()).toEqual([]);
+  });
+
+  it('a refresh whose first read fails (the team store away) is logged and tried again later, nothing left unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const hear = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', hear);
+    const away = vi
+      .spyOn(journal.customers, 'get')
+      .mockRejectedValue(
+        new TeamConnectionError('unreachable', 'The team store at db.example:5432 could not be reached.'),
+      );
+    // Tried again soon, on its own timer: the test waits for what it does, never for a time.
+    const retrying = createEventProcessor({
+      journal,
+      reconciler: {
+        refresh: async (id, observation) =>
+          (await journal.customers.upsert(customer(id, 'document'), observation)).customer,
+        refreshAll: async () => ({ done: 0, failed: 0 }),
+      },
+      writer,
+      notify: () => undefined,
+      log: createLogger((line) => logLines.push(line)),
+      retryDelayMs: 5,
+    });
+    try {
+      retrying.enqueue([await record('e-1', 'customer_created', '2026-03-01T10:01:00.000Z')]);
+      await until(() => logLines.length > 0, 'the failed refresh to be logged');
+      expect(JSON.parse(logLines[0]!)).toMatchObject({
+        level: 'warn',
+        msg: 'webhook event not processed yet',
+        error: 'TeamConnectionError: The team store at db.example:5432 could not be reached.',
+      });
+      expect((await journal.events.unprocessed()).map((e) => e.id)).toEqual(['e-1']);
+
+      away.mockRestore();
+      await until(
+        async () => (await journal.events.unprocessed()).length === 0,
+        'the event processed by a retry',
+      );
+      expect(unhandled).toEqual([]);
+    } finally {
+      await retrying.close();
+      away.mockRestore();
+      process.off('unhandledRejection', hear);
+    }
   });
 
   it('notifies a change of status of a known customer, not its first sighting', async () => {

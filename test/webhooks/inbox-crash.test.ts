@@ -19,12 +19,12 @@ describe('webhook inbox after a crash', () => {
   let file: string;
   let dataKey: Buffer;
   let child: ChildProcess | null = null;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-inbox-crash-'));
     file = path.join(dir, 'journal.db');
     dataKey = createFieldKey();
     // Created (and migrated) here, so the child and the restart share one journal.
-    openJournal({ file, dataKey }).close();
+    await openJournal({ file, dataKey }).close();
   });
   afterEach(() => {
     child?.kill('SIGKILL');

@@ -1,6 +1,7 @@
 // The administrator's connection (`--database URL`). The URL may carry the administrator's password: it is
 // never printed, and every error leaving here is scrubbed of it. PGPASSWORD or ~/.pgpass (pgpass.ts) also work.
-import pg from 'pg';
+import type pg from 'pg';
+import { dedicatedClient } from '../store/checkout.ts';
 import { type ConnectionTarget, scrub, teamConnectionError } from '../store/connection-error.ts';
 import { TeamAdminError } from './errors.ts';
 import { pgpassPassword } from './pgpass.ts';
@@ -48,9 +49,12 @@ export async function connectAdmin(admin: AdminUrl): Promise<pg.Client> {
   // node-postgres lets the URL's fields override its other settings: the password goes into the URL.
   const url = new URL(admin.url);
   if (fromFile) url.password = encodeURIComponent(fromFile);
-  const client = new pg.Client({ connectionString: url.toString(), application_name: 'vetted-team-admin' });
-  // A connection dropped while idle must end the task in words, not crash it.
-  client.on('error', () => undefined);
+  // A connection dropped, idle or mid-statement, must end the task in words (the statement's own failure), not
+  // crash it.
+  const client = dedicatedClient(
+    { connectionString: url.toString(), application_name: 'vetted-team-admin' },
+    () => undefined,
+  );
   try {
     await client.connect();
   } catch (error) {

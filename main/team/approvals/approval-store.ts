@@ -1,6 +1,6 @@
 // The team store's four-eyes functions (migration 8), called as this desk's reviewer: each answers the audit
-// entries its change needs, appended to the team's chain here in the function's own transaction (the store
-// refuses the commit without them). The store's refusals (not a lead, the maker's own, already decided or
+// entries its change needs, appended to the team's chain here in the function's own transaction and dated by
+// the store's clock, as its expiry is (the store refuses the commit without them). The store's refusals (not a lead, the maker's own, already decided or
 // expired) read as the desk's own words; any other failure as team mode's connection failures do.
 import pg from 'pg';
 import { z } from 'zod';
@@ -8,7 +8,6 @@ import { APPROVAL_KINDS, APPROVAL_STATES } from '../../../contract/approvals.ts'
 import { DeskError } from '../../../contract/errors.ts';
 import { refusal } from '../../failures.ts';
 import type { AuditSealer } from '../../journal/audit-chain.ts';
-import { type Clock, isoTime } from '../../journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
 import { PgTime, PgTimeOrNull, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
@@ -56,10 +55,9 @@ export interface ApprovalStoreOptions {
   pool: pg.Pool;
   target: ConnectionTarget;
   sealer: AuditSealer;
-  clock: Clock;
 }
 
-export function approvalStore({ pool, target, sealer, clock }: ApprovalStoreOptions) {
+export function approvalStore({ pool, target, sealer }: ApprovalStoreOptions) {
   const run = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -79,7 +77,7 @@ export function approvalStore({ pool, target, sealer, clock }: ApprovalStoreOpti
       inTransaction(pool, async (client) => {
         const answer = parseRow(schema, 'approvals', (await client.query(sql, params)).rows);
         for (const due of answer.audit) {
-          await appendAuditEntry(client, sealer, { at: isoTime(clock()), outcome: 'ok', ...due });
+          await appendAuditEntry(client, sealer, { outcome: 'ok', ...due });
         }
         return answer;
       }),

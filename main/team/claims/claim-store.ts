@@ -5,14 +5,14 @@
 //
 // A function that changes a claim or a setting answers the audit entries its change needs; they are appended
 // to the team's chain here, in the function's own transaction, under this desk's login (what the store
-// stamps). The store refuses to commit the change without them (migration 7's require_audit_entry).
+// stamps), dated by the store's clock as the change is (a desk's clock may be minutes off). The store
+// refuses to commit the change without them (migration 7's require_audit_entry).
 import pg from 'pg';
 import { z } from 'zod';
 import { DeskError } from '../../../contract/errors.ts';
 import type { LeadAction } from '../../../contract/roles.ts';
 import { refusal } from '../../failures.ts';
 import type { AuditSealer } from '../../journal/audit-chain.ts';
-import { type Clock, isoTime } from '../../journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
@@ -51,10 +51,9 @@ export interface ClaimStoreOptions {
   target: ConnectionTarget;
   /** Seals the audit entries this desk appends (auditSealer of the team key). */
   sealer: AuditSealer;
-  clock: Clock;
 }
 
-export function claimStore({ pool, target, sealer, clock }: ClaimStoreOptions) {
+export function claimStore({ pool, target, sealer }: ClaimStoreOptions) {
   /** Runs a statement; a refusal the store gives on purpose reads as the desk's own. */
   const run = async <T>(work: () => Promise<T>, action?: LeadAction, to?: string): Promise<T> => {
     try {
@@ -78,7 +77,7 @@ export function claimStore({ pool, target, sealer, clock }: ClaimStoreOptions) {
         inTransaction(pool, async (client) => {
           const answer = parseRow(schema, 'claims', (await client.query(sql, params)).rows);
           for (const due of answer.audit) {
-            await appendAuditEntry(client, sealer, { at: isoTime(clock()), outcome: 'ok', ...due });
+            await appendAuditEntry(client, sealer, { outcome: 'ok', ...due });
           }
           return answer;
         }),

@@ -1,8 +1,16 @@
 // The Team screen's figures as the team store computes them (contract/team-overview.ts defines each). Every
 // statement reads what the store keeps for its own sake (status history, audit chain, claims, the server's
 // sessions) and counts nothing aside: a figure is always what the log says now. `$1` is the moment asked
-// about (the desk's clock), so that a test can fix it; a claim's expiry alone follows the store's clock, as
-// the claim functions do (migration 7).
+// about: the store's clock (STORE_NOW), never a desk's, so that every desk sees the same figures; a claim's
+// expiry follows the store's clock itself, as the claim functions do (migration 7).
+
+/**
+ * The store's "now" for the figures: its clock, unless the session names another moment in the setting
+ * `vetted.now` (a test fixing time; a reviewer who sets it moves only their own session's figures, made of
+ * what they may read anyway).
+ */
+export const STORE_NOW = `
+SELECT coalesce(nullif(current_setting('vetted.now', true), '')::timestamptz, now()) AS now`;
 
 /**
  * The end of the second a status changed in. The service dates statuses to the second while desks stamp audit

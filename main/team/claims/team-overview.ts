@@ -22,7 +22,14 @@ import { PgTime, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
 import { teamFailure } from '../team-failures.ts';
-import { BOUNDARIES, CLOSED, HOLDING, ONLINE, SECTIONS as SECTION_FIGURES } from './team-overview-sql.ts';
+import {
+  BOUNDARIES,
+  CLOSED,
+  HOLDING,
+  ONLINE,
+  SECTIONS as SECTION_FIGURES,
+  STORE_NOW,
+} from './team-overview-sql.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -33,6 +40,7 @@ const STATUS_SECTIONS = SECTIONS.filter(
 
 const Count = z.number().int().min(0);
 const Seconds = z.number().nullable();
+const NowSchema = z.object({ now: z.date() });
 const BoundariesSchema = z.object({ today_from: PgTime, week_from: PgTime });
 const ReviewerSchema = z.object({ login: z.string(), role: z.enum(['reviewer', 'lead']) });
 const OnlineSchema = z.object({ login: z.string(), desks: Count, hubs: Count });
@@ -76,10 +84,11 @@ async function readFigures(
   ask: OverviewAsk,
   login: string,
 ): Promise<Omit<TeamOverview, 'targets'>> {
-  const now = ask.now.toISOString();
-  const figuresFrom = new Date(ask.now.getTime() - FIGURES_DAYS * DAY_MS).toISOString();
   const rows = async <T>(schema: z.ZodType<T>, table: string, sql: string, params: unknown[] = []) =>
     parseRows(schema, table, (await client.query(sql, params)).rows);
+  const at = parseRow(NowSchema, 'clock', (await client.query(STORE_NOW)).rows).now;
+  const now = at.toISOString();
+  const figuresFrom = new Date(at.getTime() - FIGURES_DAYS * DAY_MS).toISOString();
 
   const bounds = parseRow(
     BoundariesSchema,
@@ -88,7 +97,7 @@ async function readFigures(
   );
   const reviewers = await rows(ReviewerSchema, 'reviewers', 'SELECT * FROM vetted.team_reviewers()');
   const online = await rows(OnlineSchema, 'sessions', ONLINE, [DESK_LISTENER_NAME, HUB_LISTENER_NAME]);
-  const holding = await rows(HoldingSchema, 'claims', HOLDING, [JSON.stringify(ask.due)]);
+  const holding = await rows(HoldingSchema, 'claims', HOLDING, [JSON.stringify(ask.dueAt(at))]);
   const closed = await rows(ClosedSchema, 'status_history', CLOSED, [
     now,
     bounds.week_from,

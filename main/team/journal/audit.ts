@@ -44,7 +44,7 @@ export const LinkedRowSchema = z
   })
   .transform((row): LinkedAuditEntry => toLinkedEntry(row));
 
-const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string() });
+const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string(), now: PgTime });
 const HeadSealSchema = z.object({ seq: PgSeq, chain_hash: z.string(), seal: z.string().nullable() });
 
 const COLUMNS = 'seq, at, actor, action, customer_id, outcome, detail';
@@ -76,12 +76,14 @@ function whereOf(filter: AuditFilter, more: Record<string, number> = {}) {
 
 /**
  * Appends one entry to the chain inside the caller's transaction (which holds the head's lock until it
- * ends). The desks' repository and the store's migration append through here.
+ * ends). The desks' repository and the store's migration append through here. Without `at`, the entry is
+ * dated by the store's clock (its transaction's now(), the moment the store functions' changes carry):
+ * what a team decides (claims, four eyes) is ordered by the store, however wrong a desk's clock is.
  */
 export async function appendAuditEntry(
   client: Queryable,
   sealer: AuditSealer,
-  input: Required<Omit<AuditInput, 'actor'>> & { at: string },
+  input: Required<Omit<AuditInput, 'actor'>> & { at?: string },
   /**
    * Another login than the session's, for the one entry the store lets name one: the submitter of a draft
    * whose outcome this transaction recorded (team store migration 4). Anything else is refused below, since
@@ -92,9 +94,15 @@ export async function appendAuditEntry(
   const head = parseRow(
     HeadSchema,
     'audit_head',
-    (await client.query('SELECT seq, chain_hash, actor FROM vetted.audit_chain_head()')).rows,
+    (await client.query('SELECT seq, chain_hash, actor, now() AS now FROM vetted.audit_chain_head()')).rows,
   );
-  const entry = { seq: head.seq + 1, actor: head.actor, ...input, ...onBehalfOf?.(head.actor) };
+  const entry = {
+    seq: head.seq + 1,
+    actor: head.actor,
+    ...input,
+    at: input.at ?? head.now,
+    ...onBehalfOf?.(head.actor),
+  };
   const link = linkAfter(head.chain_hash, entry, sealer);
   // The key's id, from team store migration 13 on: the store refuses an entry under an audit key a rotation
   // replaced (a desk still on the old team key), and says so in the key-changed words.

@@ -6,9 +6,10 @@
 // connection sends nothing of its own, so the listener asks it something every heartbeat.everyMs: no answer
 // within heartbeat.answerMs and it is treated as lost (its socket destroyed), found within 22 s instead of
 // TCP's many minutes (store/silence.ts); the server, told so at connect, ends the session once it goes quiet.
-import pg from 'pg';
+import type pg from 'pg';
 import { jitteredDelayMs } from '../../jitter.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import { dedicatedClient } from '../store/checkout.ts';
 import { endWhenQuiet, HEARTBEAT, type Heartbeat, KEEPALIVE_DELAY_MS, quietBound } from '../store/silence.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
 
@@ -119,7 +120,7 @@ export function listenForChanges({
     log.warn('team store: change listener reconnecting', { delayMs, attempt });
     cancelReconnect = schedule(delayMs, () => {
       cancelReconnect = null;
-      void connect();
+      start();
     });
   };
 
@@ -138,15 +139,17 @@ export function listenForChanges({
     if (closed) return;
     // TCP keepalive: a connection that silently died (a laptop's network gone, no reset ever coming) is found
     // out and opened again, instead of listening to nothing for ever.
-    const client = new pg.Client({
-      ...connection,
-      application_name: applicationName,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-    });
+    // Its error heard from before it connects (checkout.ts): a lost connection is opened again, never a crash.
+    const client: pg.Client = dedicatedClient(
+      {
+        ...connection,
+        application_name: applicationName,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+      },
+      (error) => lost(client, error),
+    );
     current = client;
-    // Registered before connecting: an error event with no listener would bring the whole process down.
-    client.on('error', (error) => lost(client, error));
     client.on('end', () => lost(client));
     client.on('notification', (message) => {
       if (message.channel !== channel) return others.get(message.channel)?.onMessage(message.payload ?? '');
@@ -176,7 +179,14 @@ export function listenForChanges({
     for (const other of others.values()) other.onListening();
   };
 
-  void connect();
+  /** connect() catches the connection's failures; an owner's callback that throws is logged, not left floating. */
+  function start(): void {
+    connect().catch((error: unknown) =>
+      log.error('team store: change listener failed', describeError(error)),
+    );
+  }
+
+  start();
   return {
     get listening() {
       return listening;

@@ -117,7 +117,9 @@ export function liveFeed(options: LiveFeedOptions): LiveFeed {
     if (!tell) return;
     markers.delete(token);
     flush();
-    void applying.then(() => tell(live && options.listening()));
+    applying
+      .then(() => tell(live && options.listening()))
+      .catch((error: unknown) => log.warn('team store: a marker could not be told', describeError(error)));
   };
 
   return {

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { Clock } from '../../journal/time.ts';
+import { checkout } from '../store/checkout.ts';
 import { CHANGE_LOCK, type Queryable } from '../store/sql.ts';
 
 export interface TeamDb {
@@ -71,22 +72,27 @@ export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<voi
   return {
     read: pool,
     async write(work) {
-      const client = await pool.connect();
+      const out = await checkout(pool);
+      const { client } = out;
       let result: Awaited<ReturnType<typeof work>>;
       let seq: number | undefined;
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         result = await work(client);
         await client.query('COMMIT');
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((failed: Error) => {
+          // A session that cannot even roll back (its connection lost) must not go back to the pool.
+          broken = failed;
+        });
         throw error;
       } finally {
         // Read and forgotten before the client goes back to the pool: a rolled-back write's numbers never
         // reach the next write on it.
         seq = drawn.get(client);
         drawn.delete(client);
-        client.release();
+        out.release(broken);
       }
       if (seq !== undefined) await onCommitted?.(seq);
       return result;

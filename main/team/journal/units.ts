@@ -11,6 +11,7 @@ import type {
   JournalTransaction,
   TransactionOptions,
 } from '../../journal/interface.ts';
+import { type Checkout, checkout } from '../store/checkout.ts';
 import { type TeamDb, transactionDb } from './team-db.ts';
 
 /** Builds the journal's repositories on a TeamDb and the local journal's repositories of the same unit. */
@@ -42,19 +43,21 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
    * first touches the team store: a unit of drafts alone (drafting offline) never needs the store.
    */
   const onPostgres = async <T>(localTx: JournalTransaction, work: (tx: JournalTransaction) => Promise<T>) => {
+    let out: Checkout | undefined;
     let client: pg.PoolClient | undefined;
     let starting: Promise<pg.PoolClient> | undefined;
     const begin = () => {
       starting ??= (async () => {
-        const connected = await pool.connect();
+        const taken = await checkout(pool);
         try {
-          await connected.query('BEGIN');
+          await taken.client.query('BEGIN');
         } catch (error) {
-          connected.release(error as Error);
+          taken.release(error as Error);
           throw error;
         }
-        client = connected;
-        return connected;
+        out = taken;
+        client = taken.client;
+        return taken.client;
       })();
       return starting;
     };
@@ -117,7 +120,7 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
       });
       throw error;
     } finally {
-      client?.release(broken);
+      out?.release(broken);
     }
   };
 

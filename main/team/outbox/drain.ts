@@ -12,6 +12,7 @@ import type { AuditSealer } from '../../journal/audit-chain.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
+import { type Checkout, checkout } from '../store/checkout.ts';
 import { HEARTBEAT } from '../store/silence.ts';
 import { type Outcome, recordOutcome, takeDue } from './lease.ts';
 import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
@@ -96,7 +97,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   let wake: (() => void) | undefined;
   /** A kick that came while no sleep was waiting: the next sleep is skipped, so none is lost. */
   let kicked = false;
-  let listener: pg.PoolClient | undefined;
+  let listener: Checkout | undefined;
   /** This drainer's liveness lock key, once known, and whether its listening session holds it. */
   let liveness: { key: string; held: boolean } | undefined;
   /** The drainers alive at the last look: one missing now has stopped. */
@@ -124,43 +125,43 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     if (closing) return;
     if (listener) {
       // The lock may still have been held by this drainer's previous session when it asked.
-      if (!liveness?.held) liveness = await holdLiveness(listener, holder);
+      if (!liveness?.held) liveness = await holdLiveness(listener.client, holder);
       return;
     }
-    const client = await (options.notifications ?? pool).connect();
-    if (!options.hears) client.on('notification', kick);
-    client.on('error', (error) => {
+    const out = await checkout(options.notifications ?? pool, (error) => {
       log.warn('team outbox: lost the notification connection', describeError(error));
-      if (listener === client) {
+      if (listener === out) {
         listener = undefined;
         liveness = undefined;
       }
-      client.release(error);
+      out.release(error);
     });
+    const { client } = out;
+    if (!options.hears) client.on('notification', kick);
     try {
       if (!options.hears) await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
       liveness = await holdLiveness(client, holder);
     } catch (error) {
-      client.release(error as Error);
+      out.release(error as Error);
       throw error;
     }
-    listener = client;
+    listener = out;
   }
 
   /**
    * A session that holds a lock says nothing of its own: asked now and then, one that went silent is found,
    * given up (the server ends it too: the notifications pool asks it to at connect) and opened again.
    */
-  async function stillThere(client: pg.PoolClient): Promise<void> {
+  async function stillThere(out: Checkout): Promise<void> {
     try {
-      await client.query('SELECT 1');
+      await out.client.query('SELECT 1');
     } catch (error) {
-      // Its 'error' handler may have let it go already.
-      if (listener !== client) return;
+      // Its loss may have let it go already.
+      if (listener !== out) return;
       log.warn('team outbox: the notification connection does not answer', describeError(error));
       listener = undefined;
       liveness = undefined;
-      client.release(error instanceof Error ? error : true);
+      out.release(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
@@ -302,10 +303,10 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       await running;
       while (inFlight.size > 0) await Promise.all(inFlight);
       for (const waiter of waiters.splice(0)) waiter.resolve();
-      const client = listener;
+      const out = listener;
       listener = undefined;
       // Ended, not given back to the pool: the liveness lock goes with the session.
-      client?.release(true);
+      out?.release(new Error('the team outbox drainer stopped'));
     },
   };
 }

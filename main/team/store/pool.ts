@@ -6,6 +6,7 @@ import tls from 'node:tls';
 import pg from 'pg';
 import type { TeamConnection } from '../../config/team-connection.ts';
 import { isTeamKey } from '../team-key.ts';
+import { type Checkout, checkout } from './checkout.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
@@ -27,6 +28,11 @@ export interface TeamPoolOptions {
   endWhenQuietMs?: number;
   /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
   onIdleError?: (error: TeamConnectionError) => void;
+  /**
+   * Runs on each new connection before the pool hands it out (pg-pool's `verify`); its failure fails that
+   * connect and the connection is discarded. A desk started while the store was away reads its keys here.
+   */
+  onNewConnection?: (client: pg.PoolClient) => Promise<void>;
 }
 
 /** node-postgres' TLS settings for a team connection; false for sslmode disable. */
@@ -144,6 +150,7 @@ export function openTeamPool(
     Client: deadlineClient(() => dropIdle()),
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
+    ...(options.onNewConnection ? { verify: newConnectionCheck(options.onNewConnection) } : {}),
   });
   dropIdle = idleClients(pool);
   const quietMs = options.endWhenQuietMs;
@@ -154,10 +161,32 @@ export function openTeamPool(
   return pool;
 }
 
-/** One client of the pool, its connection failure as a TeamConnectionError (in words, without the password). */
-export async function connectTeamClient(pool: pg.Pool): Promise<pg.PoolClient> {
+/** pg-pool's `verify` for `check`: the client has no listener of the pool's while it is verified. */
+function newConnectionCheck(check: (client: pg.PoolClient) => Promise<void>) {
+  return (client: pg.PoolClient, done: (error?: Error) => void) => {
+    // The statement under way fails with a lost connection, and `done(error)` discards the client.
+    const hear = () => undefined;
+    client.on('error', hear);
+    check(client).then(
+      () => {
+        client.off('error', hear);
+        done();
+      },
+      (error: Error) => {
+        client.off('error', hear);
+        done(error);
+      },
+    );
+  };
+}
+
+/**
+ * One client of the pool (its lost connection heard while out: checkout.ts), its connection failure as a
+ * TeamConnectionError (in words, without the password).
+ */
+export async function connectTeamClient(pool: pg.Pool): Promise<Checkout> {
   try {
-    return await pool.connect();
+    return await checkout(pool);
   } catch (error) {
     throw poolConnectionError(pool, error);
   }
@@ -185,7 +214,8 @@ function poolConnectionError(pool: pg.Pool, error: unknown): TeamConnectionError
 }
 
 export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<void> {
-  const client = await connectTeamClient(pool);
+  const out = await connectTeamClient(pool);
+  const { client } = out;
   try {
     await checkTeamSchema(client);
     const { rows } = await client.query<{ key_check: string }>('SELECT key_check FROM vetted.team_meta');
@@ -203,6 +233,6 @@ export async function checkTeamStore(pool: pg.Pool, teamKey: Buffer): Promise<vo
     if (error instanceof TeamSchemaError || error instanceof TeamConnectionError) throw error;
     throw poolConnectionError(pool, error);
   } finally {
-    client.release();
+    out.release();
   }
 }

@@ -1,5 +1,6 @@
 // What the team store's code needs of a PostgreSQL connection: a pool, or one client inside a transaction.
 import type pg from 'pg';
+import { checkout } from './checkout.ts';
 
 /** `pg.Pool` or a checked-out `pg.PoolClient`: repositories run their statements on either. */
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
@@ -25,21 +26,29 @@ export const DRAINER_LOCK = 0x5645_5454;
  */
 export const CHANGES_CHANNEL = 'vetted_changes';
 
-/** Runs `work` in a transaction on one client of the pool; throwing rolls it back. */
+/**
+ * Runs `work` in a transaction on one client of the pool; throwing rolls it back. A connection lost on the
+ * way (before or during the COMMIT) fails the call with the loss, and the client is discarded.
+ */
 export async function inTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
+  const out = await checkout(pool);
+  const { client } = out;
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((failed: Error) => {
+      // A session that cannot even roll back must not go back to the pool.
+      broken = failed;
+    });
     throw error;
   } finally {
-    client.release();
+    out.release(broken);
   }
 }

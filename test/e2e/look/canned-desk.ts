@@ -70,6 +70,7 @@ const METRICS: Metrics = {
   outbox: { draft: 0, queued: 0, sending: 0, created: 2, rejected: 0, attention: 0 },
   tokens: { renewals: 2 },
   memory: { rssBytes: 150 * 1024 * 1024, heapUsedBytes: 40 * 1024 * 1024 },
+  faults: { count: 0, last: null },
 };
 
 const WORLD: Partial<Handlers> = {

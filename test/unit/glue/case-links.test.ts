@@ -54,7 +54,7 @@ describe('case links under a mocked Electron', () => {
   it('ignores a second start without a link, and a link to anything but a case', () => {
     const before = caseOpened().length;
     electron.app.emit('second-instance', {}, ['/opt/Vetted/vetted'], '/');
-    electron.app.emit('second-instance', {}, ['/opt/Vetted/vetted', 'vetted://case/not-an-id'], '/');
+    electron.app.emit('second-instance', {}, ['/opt/Vetted/vetted', 'vetted://case/a%00b'], '/');
     electron.app.emit('open-url', { preventDefault: () => undefined }, 'vetted://settings/reset');
     electron.app.emit(
       'open-url',
@@ -76,5 +76,14 @@ describe('a case link', () => {
     expect(caseOfLink(`vetted:/case/${id}`)).toBeNull();
     expect(caseInArgv(['vetted', '--x', caseLink(id)])).toBe(id);
     expect(caseInArgv(['vetted'])).toBeNull();
+  });
+
+  it('carries any id the service may give, and refuses what no customer could have', () => {
+    for (const id of ['C1 / ?#%', 'ÄÖ-😀', 'https://x.example/customers/1', ' lead space', '%41']) {
+      expect(caseOfLink(caseLink(id))).toBe(id);
+    }
+    expect(caseOfLink('vetted://case/%E0')).toBeNull();
+    expect(caseOfLink('vetted://case/a%00b')).toBeNull();
+    expect(caseOfLink('vetted://case/..')).toBeNull();
   });
 });

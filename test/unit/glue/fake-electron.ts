@@ -128,8 +128,23 @@ export function createFakeElectron() {
     showMessageBox: vitestFn(async (..._args: unknown[]) => ({ response: 0 })),
     showErrorBox: vitestFn((_title: string, _content: string) => {}),
   };
+  // The OS's lock-screen and sleep events; a test emits them.
+  const powerMonitor = new EventEmitter();
+  // Touch ID: off unless a test turns it on; `touchIdAnswers` decides each prompt.
+  const systemPreferences = {
+    touchIdAvailable: false,
+    touchIdAnswers: true,
+    canPromptTouchID() {
+      return this.touchIdAvailable;
+    },
+    promptTouchID: vitestFn(async (_reason: string) => {
+      if (!systemPreferences.touchIdAnswers) throw new Error('cancelled');
+    }),
+  };
   const electron = {
     app,
+    powerMonitor,
+    systemPreferences,
     BrowserWindow: FakeBrowserWindow,
     Menu,
     dialog,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Metrics } from '../../../contract/metrics.ts';
 import { fakeApi, installFresh } from './fake-api.ts';
 
-const metrics = (deliveries: number): Metrics => ({
+const metrics = (deliveries: number, faults: Metrics['faults'] = { count: 0, last: null }): Metrics => ({
   at: '2026-11-23T17:00:00.000Z',
   uptimeSeconds: 12.4,
   webhooks: {
@@ -21,6 +21,7 @@ const metrics = (deliveries: number): Metrics => ({
   outbox: { draft: 1, queued: 0, sending: 0, created: 5, rejected: 0, attention: 0 },
   tokens: { renewals: 1 },
   memory: { rssBytes: 150 * 1024 * 1024, heapUsedBytes: 40 * 1024 * 1024 },
+  faults,
 });
 
 let answers: number[];
@@ -81,6 +82,18 @@ describe('the Diagnostics section', () => {
     expect(html).toContain('<th scope="row">Time from event to screen</th><td>no samples yet</td>');
     expect(html).toContain('draft 1, queued 0, sending 0, created 5, rejected 0, attention 0');
     expect(html).toContain('150.0 MiB (JavaScript heap 40.0 MiB)');
+    expect(html).toContain('<th scope="row">Unexpected errors</th><td>none</td>');
+  });
+
+  it('shows the faults the last net caught: how many, and when the last one was', () => {
+    const caught = metrics(1, {
+      count: 2,
+      last: { at: '2026-11-29T07:10:03.000Z', kind: 'unhandledRejection' },
+    });
+    const html = renderToStaticMarkup(createElement(section.DiagnosticsTable, { metrics: caught }));
+    expect(html).toContain(
+      '<th scope="row">Unexpected errors</th><td>2, the last at 07:10:03 UTC (a promise rejected; details in the log)</td>',
+    );
   });
 
   it('says in words when the figures cannot be read', async () => {

@@ -29,4 +29,12 @@ describe('addresses of the app’s places', () => {
     });
     expect(parseRoute('#/case/')).toMatchObject({ view: 'queue', customerId: null });
   });
+
+  it('carries any id the service may give, and reads a malformed address without throwing', () => {
+    for (const customerId of ['C1 / ?#%', 'ÄÖ-😀', '%41', 'a%2Fb', ' x ']) {
+      const route = { view: 'queue', section: 'all', customerId } as const;
+      expect(parseRoute(formatRoute(route))).toEqual(route);
+    }
+    expect(parseRoute('#/case/%E0')).toEqual({ view: 'queue', section: 'all', customerId: '%E0' });
+  });
 });

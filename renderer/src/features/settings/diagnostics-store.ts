@@ -32,7 +32,7 @@ export const useDiagnosticsStore = create<DiagnosticsState>((set, get) => ({
 
 /** The figures as the panel's rows: a name and its value in words. */
 export function diagnosticsRows(metrics: Metrics): Array<{ name: string; value: string }> {
-  const { webhooks, outbox, tokens, memory } = metrics;
+  const { webhooks, outbox, tokens, memory, faults } = metrics;
   const count = (n: number) => n.toLocaleString('en-US');
   return [
     { name: 'Webhook deliveries', value: count(webhooks.deliveries) },
@@ -56,7 +56,15 @@ export function diagnosticsRows(metrics: Metrics): Array<{ name: string; value: 
       value: `${mib(memory.rssBytes)} (JavaScript heap ${mib(memory.heapUsedBytes)})`,
     },
     { name: 'Running for', value: `${Math.round(metrics.uptimeSeconds)} s` },
+    { name: 'Unexpected errors', value: faultsText(faults) },
   ];
+}
+
+/** Errors nothing caught (logged, the app going on): none, or how many and the last one's time. */
+function faultsText({ count, last }: Metrics['faults']): string {
+  if (count === 0 || !last) return 'none';
+  const what = last.kind === 'uncaughtException' ? 'an exception' : 'a promise rejected';
+  return `${count.toLocaleString('en-US')}, the last at ${last.at.slice(11, 19)} UTC (${what}; details in the log)`;
 }
 
 function latency(figure: Latency): string {

@@ -1,0 +1,80 @@
+// A desk started while its team store is away (#37) works from its own journal; the moment the store answers,
+// the first connection that reaches it reads the team's data keys before it serves anything, so the first
+// note written after is sealed under the team's current data key and reads back. Intervals are fake and never
+// advanced: no timer (the 5 s one that used to reload the keys) has any part in it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, expect, test, vi } from 'vitest';
+import { createFieldKey } from '../../main/crypto.ts';
+import { createLogger } from '../../main/log/logger.ts';
+import type { ServiceClient } from '../../main/service/index.ts';
+import { ensureEnvelopeKeys } from '../../main/team/keys/key-ring.ts';
+import { openTeamRuntime, type TeamRuntime } from '../../main/team/runtime.ts';
+import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
+import { serviceCustomer } from '../journal/helpers.ts';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { freePort } from '../support/free-port.ts';
+import { freshDatabase } from '../support/team-db.ts';
+import { makeTeamStore } from '../support/team-store.ts';
+
+const closing: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const close of closing.splice(0).reverse()) await close();
+});
+
+test('started while the store is away, a desk reads its keys as the store answers: the first note after is sealed and reads back', async () => {
+  const url = await freshDatabase();
+  const store = await makeTeamStore(url);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  closing.push(() => admin.end());
+  await ensureEnvelopeKeys(admin, store.teamKey);
+  const current = (await admin.query(`SELECT key_id FROM vetted.team_keys WHERE current`)).rows[0].key_id;
+
+  // The desk looks for the store on a port where nothing answers yet.
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-away-'));
+  closing.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const lines: string[] = [];
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const runtime: TeamRuntime = await openTeamRuntime({
+    team: { ...store, connection: { ...store.connection, port } },
+    role: 'desk',
+    dataDir,
+    dataKey: createFieldKey(),
+    log: createLogger((line) => lines.push(line)),
+    client: () => ({}) as ServiceClient,
+    onCustomersChanged: () => undefined,
+    drains: false,
+  });
+  closing.push(() => runtime.close());
+  expect(lines.join('\n')).toContain('team store unreachable at start');
+  // Meanwhile a call to the store fails in words.
+  const away = await runtime.journal.notes.list('c-1').catch((error: unknown) => error);
+  expect(away).toBeInstanceOf(TeamConnectionError);
+  expect(away).toMatchObject({
+    kind: 'unreachable',
+    message: `The team store at ${store.connection.host}:${port} could not be reached (is PostgreSQL running there?).`,
+  });
+
+  // The store answers where the desk looks.
+  const relay: FaultProxy = await startFaultProxy(
+    { host: store.connection.host, port: store.connection.port },
+    port,
+  );
+  closing.push(() => relay.close());
+  await runtime.journal.customers.upsert(serviceCustomer({ id: 'c-1', status: 'retry' }), {
+    source: 'created',
+  });
+  const note = await runtime.journal.notes.add({ customerId: 'c-1', text: 'written as the store came back' });
+
+  expect(note.text).toBe('written as the store came back');
+  const { rows } = await admin.query<{ body: string }>('SELECT body FROM vetted.notes');
+  expect(rows.map((row) => row.body.split(':')[0])).toEqual([current]);
+  expect(await runtime.journal.notes.list('c-1')).toMatchObject([{ text: 'written as the store came back' }]);
+  expect(lines.join('\n')).toContain('team store answers: its keys are read');
+  expect(vi.getTimerCount()).toBe(1); // the drafts' flush, never fired
+});

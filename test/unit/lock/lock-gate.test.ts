@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { DeskError } from '../../../contract/errors.ts';
+import { gateHandlers, LOCKED_CODE, lockedEvents, OPEN_WHILE_LOCKED } from '../../../main/lock/lock-gate.ts';
+import type { Handlers } from '../../../main/serve.ts';
+
+const call = { host: 'browser' } as const;
+
+function handlers(): Handlers {
+  return new Proxy({} as Handlers, {
+    get: (_target, channel) => async () => `answer of ${String(channel)}`,
+    ownKeys: () => [
+      'app.info',
+      'app.ping',
+      'service.status',
+      'customers.get',
+      'customers.reveal',
+      'queue.window',
+    ],
+    getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }),
+  });
+}
+
+describe('channels while the desk is locked', () => {
+  it('refuse with a typed locked error in words, except those holding no personal data', async () => {
+    let locked = true;
+    const gated = gateHandlers(handlers(), () => locked);
+    const refusal = await Promise.resolve()
+      .then(() => gated['customers.get']({ id: 'c1' } as never, call))
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(DeskError);
+    expect(refusal).toMatchObject({ code: LOCKED_CODE, message: expect.stringContaining('locked') });
+    await expect(Promise.resolve().then(() => gated['customers.reveal']({} as never, call))).rejects.toThrow(
+      /locked/,
+    );
+    for (const channel of OPEN_WHILE_LOCKED) {
+      expect(await gated[channel](undefined as never, call)).toBe(`answer of ${channel}`);
+    }
+    locked = false;
+    expect(await gated['customers.get']({ id: 'c1' } as never, call)).toBe('answer of customers.get');
+  });
+});
+
+describe('pushed events while the desk is locked', () => {
+  it('reach the window only when they carry no personal data', () => {
+    let locked = true;
+    const heard: string[] = [];
+    const listener = lockedEvents(
+      (event) => heard.push(event),
+      () => locked,
+    );
+    listener('customer.updated', { name: 'Ada Lovelace' });
+    listener('service.status', { state: 'connected' });
+    locked = false;
+    listener('customer.updated', { name: 'Ada Lovelace' });
+    expect(heard).toEqual(['service.status', 'customer.updated']);
+  });
+});
