@@ -15,9 +15,11 @@ import {
   HubError,
   type HubTeam,
   hubTeam,
+  LEADERSHIP_ANSWER_MS,
   openHubConfig,
 } from './hub-config.ts';
-import { type HubRoles, runHub } from './run-hub.ts';
+import { leadershipQuietMs } from './leadership.ts';
+import { DEFAULT_RETRY_MS, type HubRoles, runHub } from './run-hub.ts';
 import { readAnswers } from './stdin-lines.ts';
 
 /** The general usage, shown with a mistake on the command line. */
@@ -165,12 +167,15 @@ async function run(config: HubConfig, values: Values, io: HubIo, log: Logger, ro
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
   };
   const stopped = io.untilStopped();
+  const retryMs = retrySeconds === undefined ? DEFAULT_RETRY_MS : retrySeconds * 1000;
+  // The server ends the leadership session once it is quieter than a live hub ever is (a silent network).
+  const quietMs = leadershipQuietMs(retryMs, LEADERSHIP_ANSWER_MS);
   const hub = await runHub(
     {
-      connect: () => connectTeam(team),
+      connect: () => connectTeam(team, LEADERSHIP_ANSWER_MS, quietMs),
       say: (line) => io.out(`${line}\n`),
       log,
-      ...(retrySeconds === undefined ? {} : { retryMs: retrySeconds * 1000 }),
+      retryMs,
     },
     roles(context),
   );

@@ -87,16 +87,26 @@ function overridden(connection: TeamConnection, databaseUrl: string): TeamConnec
 /** The name the listener role's connection shows in pg_stat_activity. */
 export const LEADERSHIP_APPLICATION_NAME = 'vetted-hub-leadership';
 
+/** How long a statement on the leadership connection may take: past it the connection counts as dead. */
+export const LEADERSHIP_ANSWER_MS = 10_000;
+
 /**
  * A fresh connection of its own to the team store as the hub's login, for the listener role's lock: the lock
  * belongs to the session, so it goes to the direct address (a pooler in transaction mode would share the
- * session, and the lock, with other clients, and keep it after the hub died).
+ * session, and the lock, with other clients, and keep it after the hub died). Every statement on it answers
+ * within `timeoutMs`; with `endWhenQuietMs` the server ends the session (and frees the lock) once it has
+ * been quiet that long: a hub whose network went silent does not keep the role from a standby.
  */
-export function connectTeam(team: HubTeam, timeoutMs = 10_000): Promise<pg.Client> {
+export function connectTeam(
+  team: HubTeam,
+  timeoutMs = LEADERSHIP_ANSWER_MS,
+  endWhenQuietMs?: number,
+): Promise<pg.Client> {
   return openTeamClient(
     directConnection(team.connection),
     team.password,
     timeoutMs,
     LEADERSHIP_APPLICATION_NAME,
+    endWhenQuietMs,
   );
 }

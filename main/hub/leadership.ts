@@ -5,6 +5,7 @@
 // the role up at once, before any other hub could have taken it over for long.
 import type pg from 'pg';
 import { describeError, type Logger } from '../log/logger.ts';
+import { HEARTBEAT } from '../team/store/silence.ts';
 import { LISTENER_LOCK } from '../team/store/sql.ts';
 
 export type LeadershipRole = 'leader' | 'standby' | 'stopped';
@@ -23,6 +24,11 @@ export interface LeadershipOptions {
   onStandby?(): Promise<void> | void;
   /** How long a standby waits between attempts (and after a lost connection). */
   retryMs: number;
+  /**
+   * How often a leader asks its session (`SELECT 1`): the shorter of retryMs and HEARTBEAT.everyMs by
+   * default. Its answer is bounded by the connection's own statement deadline.
+   */
+  heartbeatMs?: number;
   schedule?: Schedule;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
@@ -38,6 +44,13 @@ const realSchedule: Schedule = (run, ms) => {
   const timer = setTimeout(run, ms);
   return () => clearTimeout(timer);
 };
+
+/**
+ * How long the leadership session may stay quiet before the server should end it: a standby asks every
+ * retryMs, a leader at least as often, each within `answerMs`. Quieter than that, the hub is gone or cut
+ * off, and the lock must go to a standby.
+ */
+export const leadershipQuietMs = (retryMs: number, answerMs: number): number => retryMs + answerMs;
 
 export function startLeadership(options: LeadershipOptions): Leadership {
   const schedule = options.schedule ?? realSchedule;
@@ -55,16 +68,17 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     return chain;
   };
 
-  /** Runs `step` after retryMs: a standby's next attempt, or a leader's next heartbeat. */
-  const later = (step: () => Promise<void>) => {
+  const heartbeatMs = options.heartbeatMs ?? Math.min(options.retryMs, HEARTBEAT.everyMs);
+  /** Runs `step` after `ms`: a standby's next attempt, or a leader's next heartbeat. */
+  const later = (step: () => Promise<void>, ms: number) => {
     if (role === 'stopped') return;
     cancelRetry?.();
     cancelRetry = schedule(() => {
       cancelRetry = undefined;
       void serial(step);
-    }, options.retryMs);
+    }, ms);
   };
-  const retryLater = () => later(attempt);
+  const retryLater = () => later(attempt, options.retryMs);
 
   const becomeStandby = async () => {
     role = 'standby';
@@ -106,7 +120,8 @@ export function startLeadership(options: LeadershipOptions): Leadership {
   };
 
   // A connection cut without a word (no RST) shows no 'error' until TCP gives up, while the server may
-  // already have ended the session and freed the lock: the leader asks its session every retryMs.
+  // already have ended the session and freed the lock: the leader asks its session every heartbeatMs, and
+  // gives the role up when it does not answer within the connection's statement deadline.
   async function heartbeat(): Promise<void> {
     const session = client;
     if (role !== 'leader' || !session) return;
@@ -117,7 +132,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
       await lost(session);
       return;
     }
-    later(heartbeat);
+    later(heartbeat, heartbeatMs);
   }
 
   const connected = async (): Promise<pg.Client> => {
@@ -154,7 +169,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     announcedStandby = false;
     try {
       await options.onLead();
-      later(heartbeat);
+      later(heartbeat, heartbeatMs);
     } catch (error) {
       log.error('hub: could not start the listener role; giving the lock back', describeError(error));
       role = 'standby';

@@ -37,6 +37,7 @@ import {
   TeamConnectionError,
   teamClientConfig,
 } from './store/pool.ts';
+import { HEARTBEAT, type Heartbeat, QUERY_BOUND_MS, quietBound } from './store/silence.ts';
 import { teamSubscriptionSecrets } from './subscription-secrets.ts';
 
 const FLUSH_EVERY_MS = 5_000;
@@ -61,6 +62,8 @@ export interface TeamRuntimeOptions {
   drains: boolean;
   /** For tests: leases and polling of the team outbox's drainer. */
   drain?: { leaseMs?: number; pollMs?: number };
+  /** For tests: how soon a silent connection is given up (store/silence.ts's bounds by default). */
+  silence?: { heartbeat?: Heartbeat; queryTimeoutMs?: number; connectTimeoutMs?: number };
 }
 
 export interface TeamRuntime {
@@ -97,12 +100,17 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   const { team, log } = options;
   log.addSecret(team.password);
   const application = `vetted-${options.role}`;
+  const heartbeat = options.silence?.heartbeat ?? HEARTBEAT;
+  const queryTimeoutMs = options.silence?.queryTimeoutMs ?? QUERY_BOUND_MS;
+  const connectTimeoutMs = options.silence?.connectTimeoutMs;
+  const bounds = { queryTimeoutMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) };
   const keys = teamKeys(team.teamKey);
   // A store unreachable at start: its wrapped keys are read on the first connection that reaches it, before
   // that connection serves anything (a note, a claim, the replica's catch-up), never on a timer.
   const keysWhenAnswered = keysOnFirstAnswer(keys, log);
   const pool = openTeamPool(team.connection, team.password, {
     applicationName: application,
+    ...bounds,
     onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
     onNewConnection: keysWhenAnswered.onNewConnection,
   });
@@ -117,6 +125,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
   const listenConnection = teamClientConfig(directConnection(team.connection), team.password, {
     applicationName: `${application}-listen`,
+    ...bounds,
   });
   const replication = startReplication({
     pool,
@@ -127,6 +136,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     local,
     log,
     onChanged: (ids) => options.onCustomersChanged(ids),
+    heartbeat,
   });
   let journal: Journal;
   try {
@@ -156,6 +166,10 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     ? openTeamPool(directConnection(team.connection), team.password, {
         max: 1,
         applicationName: `${application}-outbox`,
+        // Its one session holds the drainer's liveness lock: asked every heartbeat, ended by the server if quiet.
+        ...bounds,
+        queryTimeoutMs: heartbeat.answerMs,
+        endWhenQuietMs: quietBound(heartbeat),
         onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
       })
     : undefined;
@@ -171,6 +185,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
         // previous run's rows must not pass for its own (they are taken at once, that run being gone).
         holder: `${team.connection.user}@${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
         log,
+        heartbeatMs: heartbeat.everyMs,
         ...(options.drain ?? {}),
         onCreated: writeCreatedInto(journal),
       })

@@ -14,8 +14,8 @@ import { ensureEnvelopeKeys } from '../../main/team/keys/key-ring.ts';
 import { openTeamRuntime, type TeamRuntime } from '../../main/team/runtime.ts';
 import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { freePort } from '../support/free-port.ts';
-import { type FreezableProxy, startFreezableProxy } from '../support/freezable-proxy.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';
 
@@ -61,7 +61,7 @@ test('started while the store is away, a desk reads its keys as the store answer
   });
 
   // The store answers where the desk looks.
-  const relay: FreezableProxy = await startFreezableProxy(
+  const relay: FaultProxy = await startFaultProxy(
     { host: store.connection.host, port: store.connection.port },
     port,
   );

@@ -1,10 +1,18 @@
 import pg from 'pg';
-import { afterEach, expect, test } from 'vitest';
-import { type Leadership, type LeadershipOptions, startLeadership } from '../../main/hub/leadership.ts';
+import { afterEach, expect, onTestFinished, test } from 'vitest';
+import {
+  type Leadership,
+  type LeadershipOptions,
+  leadershipQuietMs,
+  startLeadership,
+} from '../../main/hub/leadership.ts';
+import { openTeamClient } from '../../main/team/team-connection.ts';
+import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { terminateListenerHolder } from '../support/listener-lock.ts';
 import { manualSchedule } from '../support/manual-schedule.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';
+import { connectionOf } from '../support/team-store.ts';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const running: Leadership[] = [];
@@ -139,29 +147,40 @@ test('a store that cannot be reached leaves the hub standing by and trying again
   await until(() => calls === 2, 'the second attempt');
 });
 
-test('a leader whose connection stops answering gives the role up at its next heartbeat', async () => {
+test('a leader whose network goes silent gives the role up at its next heartbeat, and the server frees the lock for the standby', async () => {
   const url = await freshDatabase();
-  let silent = false;
+  const direct = new URL(url);
+  const proxy = await startFaultProxy({ host: direct.hostname, port: Number(direct.port) });
+  onTestFinished(() => proxy.close());
+  const { connection, password } = connectionOf(throughProxy(url, proxy));
+  const answerMs = 1_000;
+  const retryMs = 1_000;
+  // As the hub connects (hub-config.ts connectTeam), with short bounds: a statement answers within answerMs,
+  // and the server ends the session once it has been quiet for longer than a live hub ever is.
   const a = contender(url, {
-    connect: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      // A cut that sends nothing back: the next statement fails as a timed-out one would.
-      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-      client.query = ((...args: unknown[]) =>
-        silent ? Promise.reject(new Error('Query read timeout')) : query(...args)) as typeof client.query;
-      return client;
-    },
+    connect: () =>
+      openTeamClient(
+        connection,
+        password,
+        answerMs,
+        'vetted-hub-leadership',
+        leadershipQuietMs(retryMs, answerMs),
+      ),
+    retryMs,
   });
   await until(() => a.leadership.role() === 'leader', 'A to lead');
+  const b = contender(url);
+  await settled(b);
   // While it answers, heartbeats change nothing.
   a.schedule.fire();
   await until(() => a.schedule.pending() === 1, 'the next heartbeat');
   expect(a.leadership.role()).toBe('leader');
 
-  silent = true;
+  // No FIN, no RST: without its own deadline the leader would wait on TCP for many minutes, and the server
+  // would keep its session, and the lock, as long.
+  proxy.blackHole();
   a.schedule.fire();
   await until(() => a.seen.lose === 1, 'A to give the role up');
-  const b = contender(url);
-  await untilLeads(b, 'B to lead once the silent session is gone');
+  expect(a.leadership.role()).toBe('standby');
+  await untilLeads(b, 'B to lead once the server has ended the silent session');
 });

@@ -184,5 +184,9 @@ test('killed after recording a customer created, before writing it: a running dr
     [REPAIR_GRACE_SECONDS],
   );
   expect(rows).toEqual([{ within_the_grace: true }]);
-  expect(r.lines.join('\n')).toContain('recorded customers whose drainer stopped first');
+  // Said once the repair's pass is over, a moment after the customer is in the store: waited for, not raced.
+  await until(
+    () => r.lines.join('\n').includes('recorded customers whose drainer stopped first'),
+    'the repair to say what it wrote',
+  );
 }, 60_000);

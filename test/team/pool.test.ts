@@ -1,9 +1,11 @@
 import net from 'node:net';
 import pg from 'pg';
-import { expect, test } from 'vitest';
+import { expect, onTestFinished, test } from 'vitest';
 import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
 import { checkTeamStore, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
+import { QUERY_TIMEOUT_WORDS } from '../../main/team/store/silence.ts';
 import { createTeamKey } from '../../main/team/team-key.ts';
+import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase, pgAdminUrl } from '../support/team-db.ts';
 import { connectionOf } from '../support/team-store.ts';
@@ -80,4 +82,32 @@ test('an idle connection the server drops is reported to the pool owner, never c
   await until(() => dropped.length > 0, 'the pool reports the dropped idle connection', 15_000);
   expect(dropped[0]).toBeInstanceOf(TeamConnectionError);
   await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+});
+
+test('a statement on a silent connection fails at its deadline, and that connection and the idle ones are dropped', async () => {
+  const url = await freshDatabase();
+  const direct = new URL(url);
+  const proxy = await startFaultProxy({ host: direct.hostname, port: Number(direct.port) });
+  onTestFinished(() => proxy.close());
+  const { connection, password } = connectionOf(throughProxy(url, proxy));
+  const dropped: TeamConnectionError[] = [];
+  const pool = trackPool(
+    openTeamPool(connection, password, { queryTimeoutMs: 500, onIdleError: (error) => dropped.push(error) }),
+  );
+  // Three connections open and idle, as a desk's pool after some work.
+  const held = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
+  for (const client of held) client.release();
+  expect(pool.idleCount).toBe(3);
+
+  proxy.blackHole();
+  const client = await pool.connect();
+  await expect(client.query('SELECT 1')).rejects.toThrow(QUERY_TIMEOUT_WORDS);
+  client.release();
+  // The one that timed out ended itself; the two idle ones were dropped with it, in words.
+  await until(() => pool.totalCount === 0, 'every connection opened before the silence to be dropped');
+  expect(dropped.map((error) => error.kind)).toEqual(['unreachable', 'unreachable']);
+
+  proxy.pass();
+  await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  expect(pool.totalCount).toBe(1);
 });

@@ -6,7 +6,7 @@ import type { openJournal } from '../../main/journal/index.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '../../main/team/journal/change-listener.ts';
 import { startReplication } from '../../main/team/journal/replication.ts';
-import { startFreezableProxy } from '../support/freezable-proxy.ts';
+import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';
 import { writeCustomer } from '../support/team-changes.ts';
@@ -131,13 +131,14 @@ it('a connection that goes silent misses a heartbeat’s answer, is dropped, and
   const followed = await followedStore();
   const { store, local } = followed;
   const direct = new URL(store.url);
-  const proxy = await startFreezableProxy({ host: direct.hostname, port: Number(direct.port) });
+  const proxy = await startFaultProxy({ host: direct.hostname, port: Number(direct.port) });
   cleanup.push(() => proxy.close());
-  const viaProxy = new URL(store.url);
-  viaProxy.port = String(proxy.port);
   const scheduler = heldScheduler();
   const changed: string[] = [];
-  const replication = follow(followed, scheduler, { connectionString: viaProxy.toString(), changed });
+  const replication = follow(followed, scheduler, {
+    connectionString: throughProxy(store.url, proxy),
+    changed,
+  });
   await until(() => replication.listening, 'listening');
   expect(scheduler.heartbeat()).toEqual(['beat']);
 
@@ -146,7 +147,7 @@ it('a connection that goes silent misses a heartbeat’s answer, is dropped, and
   expect(scheduler.heartbeat()).toEqual(['answer']);
   await until(() => scheduler.heartbeat().join() === 'beat', 'the answer to the first beat');
 
-  proxy.freeze();
+  proxy.blackHole();
   const silent = await writeCustomer(store, { id: 'c-silent', name: 'Written While Silent' });
   scheduler.fireHeartbeat();
   expect(scheduler.heartbeat()).toEqual(['answer']);
@@ -157,6 +158,8 @@ it('a connection that goes silent misses a heartbeat’s answer, is dropped, and
   expect(scheduler.heartbeat()).toEqual([]);
   expect(scheduler.pending()).toBe(1);
 
+  // The network comes back: the reconnect goes through.
+  proxy.pass();
   scheduler.fire();
   await until(() => changed.includes('c-silent'), 'the customer written while the connection was silent');
   expect(await local.replica.lastSeq()).toBe(silent);

@@ -40,7 +40,7 @@ describe('the vault’s name for a webhook secret', () => {
     expect(secretNameOf('sub 42')).toMatch(/^webhookSecret:~/);
   });
 
-  it('finds every secret of a vault written under the old names, and keeps odd ids beside them', () => {
+  it('finds every secret of a vault written under the old names, and keeps odd ids beside them', async () => {
     const old = randomUUID();
     const before = openFileKeyVault({ dir });
     // As Vetted wrote it before: the subscription id as it is in the name.
@@ -49,18 +49,18 @@ describe('the vault’s name for a webhook secret', () => {
     const secrets = vaultSubscriptionSecrets(vault);
     expect(secrets.has(old)).toBe(true);
     const odd = 'Sub / ü ?#% 😀';
-    secrets.keep(odd, 'whsec-odd-one');
+    await secrets.keep(odd, 'whsec-odd-one');
     const reopened = vaultSubscriptionSecrets(openFileKeyVault({ dir }));
     expect(reopened.has(old) && reopened.has(odd)).toBe(true);
     expect(reopened.all().sort()).toEqual(['whsec-odd-one', 'whsec-old-one']);
-    reopened.forget(odd);
+    await reopened.forget(odd);
     expect(vaultSubscriptionSecrets(openFileKeyVault({ dir })).has(odd)).toBe(false);
   });
 
   it('moves odd ids’ secrets to a hub’s store under their ids', async () => {
     const vault = openFileKeyVault({ dir: mkdtempSync(path.join(dir, 'move-')) });
-    vaultSubscriptionSecrets(vault).keep('a b', 'whsec-a');
-    vaultSubscriptionSecrets(vault).keep('plain-1', 'whsec-b');
+    await vaultSubscriptionSecrets(vault).keep('a b', 'whsec-a');
+    await vaultSubscriptionSecrets(vault).keep('plain-1', 'whsec-b');
     const kept = new Map<string, string>();
     const target = { keep: async (id: string, secret: string) => void kept.set(id, secret) };
     await moveVaultSecrets(vault, target as unknown as SubscriptionSecrets);

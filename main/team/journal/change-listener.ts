@@ -3,13 +3,17 @@
 // restarted, network gone, the session killed) is opened again after a bounded, jittered wait; each time it
 // listens again the owner catches up, since notifications sent while it was away are gone for good.
 // A connection cut without a word (a laptop's Wi-Fi gone, a NAT that forgot us) sends no error, and a LISTEN
-// connection sends nothing of its own, so the listener asks it something every HEARTBEAT.everyMs: no answer
-// within HEARTBEAT.answerMs and it is treated as lost, found in under a minute instead of TCP's many.
+// connection sends nothing of its own, so the listener asks it something every heartbeat.everyMs: no answer
+// within heartbeat.answerMs and it is treated as lost (its socket destroyed), found within 22 s instead of
+// TCP's many minutes (store/silence.ts); the server, told so at connect, ends the session once it goes quiet.
 import type pg from 'pg';
 import { jitteredDelayMs } from '../../jitter.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import { dedicatedClient } from '../store/checkout.ts';
+import { endWhenQuiet, HEARTBEAT, type Heartbeat, KEEPALIVE_DELAY_MS, quietBound } from '../store/silence.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
+
+export { HEARTBEAT } from '../store/silence.ts';
 
 /** Runs `run` after `ms`; returns what cancels it. Tests inject their own, to decide when a reconnect happens. */
 export type Scheduler = (ms: number, run: () => void) => () => void;
@@ -21,11 +25,6 @@ export const realScheduler: Scheduler = (ms, run) => {
 
 /** From a quarter of a second, doubling up to 15 s: a restarted database is found again soon, never hammered. */
 export const RECONNECT_BACKOFF = { baseMs: 250, maxMs: 15_000 };
-
-const KEEPALIVE_DELAY_MS = 10_000;
-
-/** How often a listening connection is asked `SELECT 1`, and how long it has to answer. */
-export const HEARTBEAT = { everyMs: 30_000, answerMs: 10_000 };
 
 /** The listener's connections name themselves, so an administrator (and a test) can tell them in pg_stat_activity. */
 export const LISTENER_APPLICATION_NAME = 'vetted-replica-listener';
@@ -46,6 +45,8 @@ export interface ChangeListenerOptions {
   log: Logger;
   schedule?: Scheduler;
   random?: () => number;
+  /** How often the connection is asked `SELECT 1`, and how long it has to answer (HEARTBEAT by default). */
+  heartbeat?: Heartbeat;
 }
 
 /** Another channel heard on the same session (the team outbox's submits, four eyes' requests). */
@@ -77,6 +78,7 @@ export function listenForChanges({
   log,
   schedule = realScheduler,
   random = Math.random,
+  heartbeat = HEARTBEAT,
 }: ChangeListenerOptions): ChangeListener {
   let current: pg.Client | null = null;
   let listening = false;
@@ -94,13 +96,13 @@ export function listenForChanges({
 
   const heartbeatLater = (client: pg.Client) => {
     stopHeartbeat();
-    cancelHeartbeat = schedule(HEARTBEAT.everyMs, () => {
+    cancelHeartbeat = schedule(heartbeat.everyMs, () => {
       cancelHeartbeat = null;
       if (client !== current) return;
       // An answer cancels this wait (heartbeatLater stops it); a lost connection has stopped it already.
-      cancelHeartbeat = schedule(HEARTBEAT.answerMs, () => {
+      cancelHeartbeat = schedule(heartbeat.answerMs, () => {
         cancelHeartbeat = null;
-        lost(client, new Error(`no answer to a heartbeat within ${HEARTBEAT.answerMs} ms`));
+        lost(client, new Error(`no answer to a heartbeat within ${heartbeat.answerMs} ms`));
       });
       client.query('SELECT 1').then(
         () => {
@@ -157,6 +159,8 @@ export function listenForChanges({
     });
     try {
       await client.connect();
+      // The heartbeat keeps a live session from ever being this quiet.
+      await client.query(endWhenQuiet(quietBound(heartbeat)));
       await client.query(`LISTEN ${channel}`);
       for (const other of others.keys()) await client.query(`LISTEN ${other}`);
     } catch (error) {

@@ -8,13 +8,21 @@
 // that is safe (a catch-up that began after the connection started listening has ended, nothing missed
 // since) and what to do when it is not (keep them for after the catch-up, or read the store).
 import type pg from 'pg';
+import { jitteredDelayMs } from '../../jitter.ts';
 import type { ClaimChange } from '../../journal/claims.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import type { AppliedChanges } from '../../journal/replica.ts';
 import type { SqliteJournal } from '../../journal/sqlite.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
+import type { Heartbeat } from '../store/silence.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
-import { type ChangeListener, listenForChanges, type Scheduler } from './change-listener.ts';
+import {
+  type ChangeListener,
+  listenForChanges,
+  RECONNECT_BACKOFF,
+  realScheduler,
+  type Scheduler,
+} from './change-listener.ts';
 import { liveFeed } from './live-feed.ts';
 import { type ChangesPage, readChangesPage } from './replica-rows.ts';
 
@@ -41,6 +49,8 @@ export interface ReplicationOptions {
   /** When a lost LISTEN connection is tried again (tests decide). */
   schedule?: Scheduler;
   random?: () => number;
+  /** The LISTEN connection's heartbeat (store/silence.ts HEARTBEAT by default; tests shorten it). */
+  heartbeat?: Heartbeat;
 }
 
 export interface ReplicaChange {
@@ -158,6 +168,35 @@ export function startReplication(options: ReplicationOptions): Replication {
     });
   };
 
+  const schedule = options.schedule ?? realScheduler;
+  let cancelRetry: (() => void) | null = null;
+  let retries = 0;
+  /**
+   * Listening (again): what was missed must be read now, whatever comes next. A read that fails (the pool's
+   * connections may have gone silent with the network) is tried again after a growing wait while the
+   * connection listens; a quiet team would otherwise not be read until its next change.
+   */
+  const catchUpAfterConnecting = () => {
+    cancelRetry?.();
+    cancelRetry = null;
+    request().then(
+      () => {
+        retries = 0;
+      },
+      (error: unknown) => {
+        if (error instanceof ReplicationClosedError || closed) return;
+        log.warn('team store: catching up after connecting failed', describeError(error));
+        // Not listening: the next connection catches up.
+        if (!listener.listening) return;
+        const delayMs = jitteredDelayMs(retries++, RECONNECT_BACKOFF, options.random ?? Math.random, 0.5);
+        cancelRetry = schedule(delayMs, () => {
+          cancelRetry = null;
+          if (listener.listening) catchUpAfterConnecting();
+        });
+      },
+    );
+  };
+
   const feed = liveFeed({
     cipher,
     local,
@@ -181,11 +220,12 @@ export function startReplication(options: ReplicationOptions): Replication {
     onAnnouncement: (payload) => feed.heard(payload),
     onListening: () => {
       feed.listening();
-      catchUpInBackground('connecting');
+      catchUpAfterConnecting();
     },
     log,
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
   });
 
   return {
@@ -209,6 +249,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     listen: (channel, handler) => listener.listen(channel, handler),
     async close() {
       closed = true;
+      cancelRetry?.();
       feed.close();
       await listener.close();
       await Promise.allSettled([running, queued]);

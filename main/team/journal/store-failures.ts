@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { notLetIn, TeamConnectionError, teamConnectionError } from '../store/connection-error.ts';
 import { poolTarget } from '../store/pool.ts';
+import { QUERY_TIMEOUT_WORDS } from '../store/silence.ts';
 import { isKeyChange, keyChangedOn } from '../team-failures.ts';
 
 /** SQLSTATE insufficient_privilege: the store refuses this statement (or this database) to this login. */
@@ -59,6 +60,8 @@ const PG_CONNECTION_WORDS = [
   'Client has encountered a connection error',
   'SASL',
   'The server does not support SSL',
+  // A statement past its deadline (store/silence.ts): a connection gone silent.
+  QUERY_TIMEOUT_WORDS,
 ];
 
 /** The server's refusals, the socket's and TLS's failures, and node-postgres' words for a lost connection. */

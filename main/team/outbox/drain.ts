@@ -13,6 +13,7 @@ import type { PersonalCipher } from '../../journal/personal.ts';
 import { describeError, type Logger } from '../../log/logger.ts';
 import type { Customer, ServiceClient } from '../../service/index.ts';
 import { type Checkout, checkout } from '../store/checkout.ts';
+import { HEARTBEAT } from '../store/silence.ts';
 import { type Outcome, recordOutcome, takeDue } from './lease.ts';
 import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
 import { holdLiveness, liveDrainers } from './liveness.ts';
@@ -56,6 +57,12 @@ export interface TeamDrainOptions {
   now?(): Date;
   backoff?: Backoff;
   random?(): number;
+  /**
+   * How often the session holding the liveness lock is asked `SELECT 1` (HEARTBEAT.everyMs by default), on a
+   * timer of its own: a slow pass (a slow service) must not leave it quiet. Its answer is bounded by the
+   * notifications pool's statement deadline: one gone silent is given up, and the next pass opens another.
+   */
+  heartbeatMs?: number;
 }
 
 export interface TeamDrain {
@@ -139,6 +146,23 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       throw error;
     }
     listener = out;
+  }
+
+  /**
+   * A session that holds a lock says nothing of its own: asked now and then, one that went silent is found,
+   * given up (the server ends it too: the notifications pool asks it to at connect) and opened again.
+   */
+  async function stillThere(out: Checkout): Promise<void> {
+    try {
+      await out.client.query('SELECT 1');
+    } catch (error) {
+      // Its loss may have let it go already.
+      if (listener !== out) return;
+      log.warn('team outbox: the notification connection does not answer', describeError(error));
+      listener = undefined;
+      liveness = undefined;
+      out.release(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /**
@@ -252,6 +276,15 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   }
 
   const running = loop();
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (!listener || beating) return;
+    beating = true;
+    void stillThere(listener).finally(() => {
+      beating = false;
+    });
+  }, options.heartbeatMs ?? HEARTBEAT.everyMs);
+  heartbeat.unref();
 
   return {
     settled() {
@@ -264,6 +297,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     list: () => listTeamOutbox(pool, options.cipher),
     async close() {
       closing = true;
+      clearInterval(heartbeat);
       stopHearing?.();
       kick();
       await running;

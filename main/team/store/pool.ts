@@ -10,6 +10,7 @@ import { type Checkout, checkout } from './checkout.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
+import { endWhenQuiet, KEEPALIVE_DELAY_MS, QUERY_BOUND_MS, QUERY_TIMEOUT_WORDS } from './silence.ts';
 import { storeNodes } from './store-nodes.ts';
 import { socketNode, writableNode, writableSocket } from './writable-node.ts';
 
@@ -20,6 +21,13 @@ export interface TeamPoolOptions {
   applicationName?: string;
   /** How long a new connection may take before it counts as unreachable. */
   connectTimeoutMs?: number;
+  /** How long one statement may take before its connection counts as dead (silence.ts QUERY_BOUND_MS). */
+  queryTimeoutMs?: number;
+  /**
+   * For a pool of sessions of our own on the server itself (not a pooler): the server ends a session idle
+   * for longer than this (silence.ts `endWhenQuiet`). Its user must speak within it (a heartbeat).
+   */
+  endWhenQuietMs?: number;
   /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
   onIdleError?: (error: TeamConnectionError) => void;
   /**
@@ -60,7 +68,7 @@ export function directConnection(connection: TeamConnection): TeamConnection {
 export function teamClientConfig(
   connection: TeamConnection,
   password: string,
-  options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs'> = {},
+  options: Pick<TeamPoolOptions, 'applicationName' | 'connectTimeoutMs' | 'queryTimeoutMs'> = {},
 ): pg.ClientConfig {
   const single = {
     host: connection.host,
@@ -71,8 +79,62 @@ export function teamClientConfig(
     ssl: teamTls(connection),
     application_name: options.applicationName ?? 'vetted',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // A silent network never errors a statement: it ends at its deadline instead of waiting for ever.
+    query_timeout: options.queryTimeoutMs ?? QUERY_BOUND_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   };
   return connection.standbys ? { ...single, stream: writableStream(connection, single) } : single;
+}
+
+/**
+ * The pool's client class: one whose statement passed its deadline ends itself. That statement is still out
+ * on a connection that may be dead, and node-postgres would otherwise take the client back into the pool and
+ * queue the next statement behind it; ended, the pool drops it and the next one connects afresh. `silent`
+ * hears of it: the pool's idle connections most likely went the same way.
+ */
+function deadlineClient(silent: () => void): typeof pg.Client {
+  return class DeadlineClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: node-postgres' query has many overloads; all are passed on as they are.
+    override query(...args: any[]): any {
+      const callback: unknown = args.at(-1);
+      // The pool's own `pool.query` passes a callback; a caller awaiting the client gets a promise.
+      if (typeof callback === 'function') {
+        args[args.length - 1] = (error: unknown, result: unknown) => {
+          this.#afterFailure(error);
+          callback(error, result);
+        };
+      }
+      const result: unknown = Reflect.apply(pg.Client.prototype.query, this, args);
+      if (result instanceof Promise) result.catch((error: unknown) => this.#afterFailure(error));
+      return result;
+    }
+
+    #afterFailure(error: unknown) {
+      if (!(error instanceof Error && error.message === QUERY_TIMEOUT_WORDS)) return;
+      this.end().catch(() => undefined);
+      silent();
+    }
+  };
+}
+
+/**
+ * The pool's idle clients, and what drops them all: each gets its socket destroyed with an error, and the
+ * pool, as for any idle connection that fails, removes it and reports it (`onIdleError`). After one statement
+ * met a silent network, the next ones connect afresh instead of each waiting out its own deadline on a
+ * connection opened before the silence.
+ */
+function idleClients(pool: pg.Pool): () => void {
+  const idle = new Set<pg.Client>();
+  pool.on('release', (error, client) => {
+    if (!error) idle.add(client as pg.Client);
+  });
+  pool.on('acquire', (client) => idle.delete(client as pg.Client));
+  pool.on('remove', (client) => idle.delete(client as pg.Client));
+  return () => {
+    for (const client of idle) client.connection.stream.destroy(new Error(QUERY_TIMEOUT_WORDS));
+    idle.clear();
+  };
 }
 
 /**
@@ -127,12 +189,20 @@ export function openTeamPool(
   password: string,
   options: TeamPoolOptions = {},
 ): pg.Pool {
+  const config = teamClientConfig(connection, password, options);
+  let dropIdle: () => void = () => undefined;
   const pool = new pg.Pool({
-    ...teamClientConfig(connection, password, options),
+    ...config,
+    Client: deadlineClient(() => dropIdle()),
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
     ...(options.onNewConnection ? { verify: newConnectionCheck(options.onNewConnection) } : {}),
   });
+  dropIdle = idleClients(pool);
+  const quietMs = options.endWhenQuietMs;
+  // Queued before anything the client is handed out for; a server before 14 refuses it and keeps the session.
+  if (quietMs)
+    pool.on('connect', (client) => void client.query(endWhenQuiet(quietMs)).catch(() => undefined));
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
   // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
   // pool listens to only while the client idles: without this, an error event with no listener ends the

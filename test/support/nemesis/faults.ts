@@ -3,7 +3,7 @@
 // without the schedule knowing. The schedule draws the kind and its target from the run's seeded stream:
 // a seed replays the same sequence of faults (their timing follows the machine's load).
 import type pg from 'pg';
-import type { FreezableProxy } from '../freezable-proxy.ts';
+import type { FaultProxy } from '../fault-proxy.ts';
 import type { HubProcess } from '../hub-fleet.ts';
 import type { PgCluster } from '../pg-cluster.ts';
 
@@ -15,7 +15,7 @@ export interface FaultTargets {
   /** The team's logins (sessions of other logins are left alone). */
   logins: readonly string[];
   hubs: ReadonlyArray<{ current(): HubProcess | null; kill(): Promise<void>; start(): Promise<void> }>;
-  desks: ReadonlyArray<{ name: string; pid(): number; proxy: FreezableProxy }>;
+  desks: ReadonlyArray<{ name: string; pid(): number; proxy: FaultProxy }>;
 }
 
 export interface Injected {
@@ -100,27 +100,47 @@ const netCut: FaultKind = {
     return {
       target: desk.name,
       heal: async () => {
-        desk.proxy.mend();
+        desk.proxy.pass();
       },
     };
   },
 };
 
 /**
- * A desk's connections to the store go silent (no reset, no end: a NAT that forgot them); new ones pass.
- * Nothing heals the frozen ones: the desk must notice by itself.
+ * A desk's connections to the store go silent (no reset, no end: a NAT that forgot them), new ones too until
+ * healed. Nothing heals the silenced ones: the desk must notice by itself (its heartbeat and deadlines).
  */
 const netFreeze: FaultKind = {
   name: 'net-freeze',
   async inject({ desks }, random) {
     const desk = pick(desks, random)!;
-    desk.proxy.freeze();
-    return { target: desk.name, heal: healed };
+    desk.proxy.blackHole();
+    return {
+      target: desk.name,
+      heal: async () => {
+        desk.proxy.pass();
+      },
+    };
+  },
+};
+
+/** A desk's network to the store slow: every chunk 150 ms late, each way, until healed. */
+const netSlow: FaultKind = {
+  name: 'net-slow',
+  async inject({ desks }, random) {
+    const desk = pick(desks, random)!;
+    desk.proxy.delay(150);
+    return {
+      target: desk.name,
+      heal: async () => {
+        desk.proxy.pass();
+      },
+    };
   },
 };
 
 export const FAULT_KINDS: ReadonlyMap<string, FaultKind> = new Map(
-  [hubKill, deskSleep, pgRestart, pgTerminate, netCut, netFreeze].map((kind) => [kind.name, kind]),
+  [hubKill, deskSleep, pgRestart, pgTerminate, netCut, netFreeze, netSlow].map((kind) => [kind.name, kind]),
 );
 
 /** Every kind a run uses unless told otherwise. */

@@ -12,7 +12,7 @@ import { createServiceClient } from '../../../main/service/index.ts';
 import { reviewerJoinCode } from '../../../main/team/admin/reviewers.ts';
 import { setReviewerRole } from '../../../main/team/admin/roles.ts';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.ts';
-import { type FreezableProxy, startFreezableProxy } from '../freezable-proxy.ts';
+import { type FaultProxy, startFaultProxy } from '../fault-proxy.ts';
 import { type FrontRelay, startFrontRelay } from '../front-relay.ts';
 import { type HubFleet, type HubProcess, hubFleetOf, hubNames } from '../hub-fleet.ts';
 import { samplePerson } from '../person.ts';
@@ -27,7 +27,7 @@ export interface NemesisDeskDir {
   login: string;
   dataDir: string;
   lead: boolean;
-  proxy: FreezableProxy;
+  proxy: FaultProxy;
 }
 
 /** A hub by its place in the fleet: the process running now (null once killed), killed, started again. */
@@ -87,7 +87,7 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
     closers.push(() => admin.end());
     const desks: NemesisDeskDir[] = [];
     for (const [i, name] of deskNames.entries()) {
-      const proxy = await startFreezableProxy({ host: cluster.host, port: cluster.port });
+      const proxy = await startFaultProxy({ host: cluster.host, port: cluster.port });
       closers.push(() => proxy.close());
       const { login, password } = team.reviewers[name]!;
       // A code naming the desk's own proxy: everything the desk opens to the store goes through it.
