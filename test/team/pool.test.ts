@@ -111,3 +111,31 @@ test('a statement on a silent connection fails at its deadline, and that connect
   await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
   expect(pool.totalCount).toBe(1);
 });
+
+test('a session cut off in the middle of a transaction is ended by the server, and its locks freed', async () => {
+  const url = await freshDatabase();
+  const direct = new URL(url);
+  const proxy = await startFaultProxy({ host: direct.hostname, port: Number(direct.port) });
+  onTestFinished(() => proxy.close());
+  const { connection, password } = connectionOf(throughProxy(url, proxy));
+  const pool = trackPool(
+    openTeamPool(connection, password, { queryTimeoutMs: 5_000, inTransactionBoundMs: 500 }),
+  );
+  // As a desk mid-write: a transaction holding the lock every team writer takes first (draw_change's kind).
+  const writer = await pool.connect();
+  await writer.query('BEGIN');
+  await writer.query('SELECT pg_advisory_xact_lock(4242)');
+  proxy.blackHole();
+  // Another desk's write, straight to the store: it gets the lock once the server has ended the silent session.
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  onTestFinished(() => other.end());
+  await other.query('BEGIN');
+  await other.query('SELECT pg_advisory_xact_lock(4242)');
+  await other.query('COMMIT');
+  const { rows } = await other.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+  );
+  expect(rows[0].n).toBe(0);
+  writer.release(new Error('cut off'));
+});

@@ -10,7 +10,14 @@ import { type Checkout, checkout } from './checkout.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';
 import { checkTeamSchema } from './migrations/index.ts';
 import { TeamSchemaError } from './migrations/runner.ts';
-import { endWhenQuiet, KEEPALIVE_DELAY_MS, QUERY_BOUND_MS, QUERY_TIMEOUT_WORDS } from './silence.ts';
+import {
+  endWhenQuiet,
+  endWhenStuckInTransaction,
+  IN_TRANSACTION_BOUND_MS,
+  KEEPALIVE_DELAY_MS,
+  QUERY_BOUND_MS,
+  QUERY_TIMEOUT_WORDS,
+} from './silence.ts';
 import { storeNodes } from './store-nodes.ts';
 import { socketNode, writableNode, writableSocket } from './writable-node.ts';
 
@@ -28,6 +35,8 @@ export interface TeamPoolOptions {
    * for longer than this (silence.ts `endWhenQuiet`). Its user must speak within it (a heartbeat).
    */
   endWhenQuietMs?: number;
+  /** The server ends a session of this pool left idle inside a transaction this long (silence.ts). */
+  inTransactionBoundMs?: number;
   /** An idle connection was dropped (server restart, network): the pool replaces it on next use. */
   onIdleError?: (error: TeamConnectionError) => void;
   /**
@@ -203,6 +212,8 @@ export function openTeamPool(
   // Queued before anything the client is handed out for; a server before 14 refuses it and keeps the session.
   if (quietMs)
     pool.on('connect', (client) => void client.query(endWhenQuiet(quietMs)).catch(() => undefined));
+  const stuckMs = options.inTransactionBoundMs ?? IN_TRANSACTION_BOUND_MS;
+  pool.on('connect', (client) => void client.query(endWhenStuckInTransaction(stuckMs)).catch(() => undefined));
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
   // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
   // pool listens to only while the client idles: without this, an error event with no listener ends the

@@ -35,5 +35,18 @@ export const quietBound = (heartbeat: Heartbeat): number => heartbeat.everyMs + 
  */
 export const endWhenQuiet = (idleMs: number): string => `SET idle_session_timeout = ${Math.ceil(idleMs)}`;
 
+/**
+ * How long the server keeps a session of ours idle in the middle of a transaction. Vetted's transactions run
+ * their statements back to back (a lease is committed before any send to the service), so a transaction that
+ * idles longer belongs to a desk or hub cut off mid-write: its session holds the change lock every team writer
+ * takes first, and without this the server would keep it, and the team waiting, until its TCP gave up (often
+ * two hours). Above the statement deadline, so a slow statement is never cut by it.
+ */
+export const IN_TRANSACTION_BOUND_MS = 30_000;
+
+/** The statement that sets it, run on every new pool connection (a SET: PgBouncer refuses startup options). */
+export const endWhenStuckInTransaction = (idleMs: number): string =>
+  `SET idle_in_transaction_session_timeout = ${Math.ceil(idleMs)}`;
+
 /** What node-postgres says when a statement passed its `query_timeout`. */
 export const QUERY_TIMEOUT_WORDS = 'Query read timeout';
