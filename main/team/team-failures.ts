@@ -49,7 +49,7 @@ export function teamKeyChanged(since?: Date): DeskError {
 
 /**
  * Whether `error` says this desk's team key is old: the store refused a value or an audit entry sealed
- * under a key a rotation replaced (its triggers' hint, team store migrations 9 and 13), or a row read is
+ * under a key a rotation replaced (its triggers' hint, team store migrations 9 and 12), or a row read is
  * sealed under a data key the desk does not hold (made by the rotation).
  */
 export function isKeyChange(error: unknown): boolean {

@@ -104,7 +104,7 @@ export async function appendAuditEntry(
     ...onBehalfOf?.(head.actor),
   };
   const link = linkAfter(head.chain_hash, entry, sealer);
-  // The key's id, from team store migration 13 on: the store refuses an entry under an audit key a rotation
+  // The key's id, from team store migration 12 on: the store refuses an entry under an audit key a rotation
   // replaced (a desk still on the old team key), and says so in the key-changed words.
   const keyed =
     sealer.keyId === undefined ? { column: '', value: '' } : { column: ', audit_key', value: ', $13' };

@@ -4,7 +4,7 @@
 // value without an id was sealed directly under the team key before envelope keys (the `legacy` key): after
 // a rotation the old team key is kept, wrapped, as the legacy key until every such value is resealed.
 // The audit chain's seal keys are wrapped the same way: the first (`audit`), and one more from each rotation
-// on (team store migration 13, keys/audit-keys.ts), each bound to the entry it begins at, so entries sealed
+// on (team store migration 12, keys/audit-keys.ts), each bound to the entry it begins at, so entries sealed
 // before a rotation verify after it. Stores that have no wrapped keys yet (migrated without the key file)
 // keep today's behaviour: the team key seals data directly and the audit key is derived from it.
 import { randomBytes } from 'node:crypto';
@@ -56,7 +56,7 @@ export function unwrapKey(teamKey: Buffer, place: KeyPlace, wrapped: string): Bu
   return Buffer.from(decryptField(teamKey, wrapped, wrapAad(place)), 'base64url');
 }
 
-/** A team_keys row's place (audit_from and audit_after are team store migration 13's). */
+/** A team_keys row's place (audit_from and audit_after are team store migration 12's). */
 export const placeOf = (row: { key_id: string; audit_from?: unknown; audit_after?: unknown }): KeyPlace =>
   row.audit_from == null || row.audit_after == null
     ? row.key_id
@@ -104,7 +104,7 @@ export async function loadKeyRing(db: Queryable, teamKey: Buffer): Promise<KeyRi
     `SELECT to_regclass('vetted.team_keys') IS NOT NULL AS found`,
   );
   if (!table.rows[0]?.found) return legacy;
-  // Every column: audit_from and audit_after are migration 13's, and an older store has neither.
+  // Every column: audit_from and audit_after are migration 12's, and an older store has neither.
   const { rows } = await db.query('SELECT * FROM vetted.team_keys');
   const keys = new Map(legacy.keys);
   let current = LEGACY_KEY_ID;

@@ -13,7 +13,7 @@ import { FOUR_EYES } from './08-four-eyes.ts';
 import { TEAM_KEYS } from './09-team-keys.ts';
 import { HISTORY_IMPORT } from './10-history-import.ts';
 import { CHANGE_FEED } from './11-change-feed.ts';
-import { AUDIT_KEYS } from './13-audit-keys.ts';
+import { AUDIT_KEYS } from './12-audit-keys.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -36,7 +36,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   AUDIT_KEYS,
 ];
 
-/** The last migration's number (numbers reserved for other changes may be missing from the list). */
+/** The last migration's number. */
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.at(-1)?.version ?? 0;
 
 /** Brings the store to this Vetted's schema (the administrator's `init` and `migrate`). */

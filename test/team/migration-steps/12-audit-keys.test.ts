@@ -1,4 +1,4 @@
-// Team store migration 13 (#37): audit keys that begin where the chain says. A store never rotated keeps its
+// Team store migration 12 (#37): audit keys that begin where the chain says. A store never rotated keeps its
 // first audit key and refuses an entry under any other; a store rotated before the migration has a new one
 // begun (it needs the key file), after which the whole chain verifies stretch by stretch.
 import { describe, expect, test } from 'vitest';
@@ -8,7 +8,7 @@ import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '../../../main
 import { parseRows } from '../../../main/team/journal/rows.ts';
 import { auditStretches } from '../../../main/team/keys/audit-keys.ts';
 import { ensureEnvelopeKeys, loadKeyRing, unwrapKey, wrapKey } from '../../../main/team/keys/key-ring.ts';
-import { AUDIT_KEYS } from '../../../main/team/store/migrations/13-audit-keys.ts';
+import { AUDIT_KEYS } from '../../../main/team/store/migrations/12-audit-keys.ts';
 import { TEAM_MIGRATIONS } from '../../../main/team/store/migrations/index.ts';
 import { applyTeamMigrations } from '../../../main/team/store/migrations/runner.ts';
 import { createTeamKey, teamKeyCheck } from '../../../main/team/team-key.ts';
@@ -34,7 +34,7 @@ async function before13(teamKey: Buffer) {
   return client;
 }
 
-describe('team store migration 13: audit keys', () => {
+describe('team store migration 12: audit keys', () => {
   test('a store never rotated keeps its first audit key, and refuses an entry under another', async () => {
     const teamKey = createTeamKey();
     const client = await before13(teamKey);
@@ -64,9 +64,9 @@ describe('team store migration 13: audit keys', () => {
     await client.query('INSERT INTO vetted.retired_team_keys (key_check) VALUES ($1)', [teamKeyCheck(first)]);
     await appendAuditEntry(client, auditSealer(first), entry('after the rotation'));
 
-    const upTo13 = TEAM_MIGRATIONS.filter((m) => m.version <= AUDIT_KEYS.version);
-    await expect(applyTeamMigrations(client, upTo13)).rejects.toThrow(/migrate --key-file FILE/);
-    await applyTeamMigrations(client, upTo13, { teamKey: rotated });
+    const upTo12 = TEAM_MIGRATIONS.filter((m) => m.version <= AUDIT_KEYS.version);
+    await expect(applyTeamMigrations(client, upTo12)).rejects.toThrow(/migrate --key-file FILE/);
+    await applyTeamMigrations(client, upTo12, { teamKey: rotated });
 
     const ring = await loadKeyRing(client, rotated);
     expect(ring.audit.map(({ id, from }) => ({ id, from }))).toEqual([

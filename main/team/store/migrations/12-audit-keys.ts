@@ -1,4 +1,4 @@
-// Team store migration 13 (#37): a new audit seal key at every rotation of the team key.
+// Team store migration 12 (#37): a new audit seal key at every rotation of the team key.
 //
 // - `team_keys.audit_from`, `audit_after`: an audit key after the first names the entry it begins at and the
 //   key before it (both bound to it by its wrap's AAD, main/team/keys/key-ring.ts). The newest seals new
@@ -47,7 +47,7 @@ CREATE TRIGGER audit_log_a_sealed BEFORE INSERT ON vetted.audit_log
 `;
 
 export const AUDIT_KEYS: TeamMigration = {
-  version: 13,
+  version: 12,
   name: 'a new audit seal key at every rotation of the team key',
   sql: SQL,
   run: async (client, { teamKey }) => {
