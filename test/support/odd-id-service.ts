@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import yaml from 'js-yaml';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import { loadDescription, MEDIA_TYPE } from '../official/description.ts';
 
 /**
- * A stand-in service that answers as the official description (spec/official/openapi.yml) allows, with ids
+ * A stand-in service that answers as the official description (test/official/openapi.yml) allows, with ids
  * chosen by the test: every body is the description's own example for its schema, under the id given. Ids go
  * percent-encoded in paths and links, as a URL must carry them. No webhooks are ever delivered. Enough of the
  * service for the desk's customers, documents, events and subscriptions; nothing else.
@@ -21,14 +20,12 @@ export interface OddIdService {
   received: { method: string; path: string }[];
 }
 
-const DESCRIPTION = new URL('../../../../shared/spec/official/openapi.yml', import.meta.url);
 type Schema = { properties?: Record<string, { example?: unknown }>; allOf?: ({ $ref?: string } & Schema)[] };
 
 /** The description's example of a schema: each property's `example`, through `allOf` references. */
 export function descriptionExample(name: string): Record<string, unknown> {
-  const doc = yaml.load(readFileSync(DESCRIPTION, 'utf8')) as {
-    components: { schemas: Record<string, Schema> };
-  };
+  // The vendored description (test/official/), as the contract tests load it.
+  const doc = loadDescription() as { components: { schemas: Record<string, Schema> } };
   const walk = (schema: Schema): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const part of schema.allOf ?? []) {
@@ -42,8 +39,6 @@ export function descriptionExample(name: string): Record<string, unknown> {
   };
   return walk(doc.components.schemas[name] as Schema);
 }
-
-const HAL = 'application/vnd.dwolla.v1.hal+json';
 
 export function oddIdService(service: OddIdService) {
   return async (_options: SandboxOptions): Promise<RunningSandbox> => {
@@ -178,6 +173,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 function reply(res: ServerResponse, status: number, body?: unknown): void {
-  res.writeHead(status, body === undefined ? {} : { 'Content-Type': HAL });
+  res.writeHead(status, body === undefined ? {} : { 'Content-Type': MEDIA_TYPE });
   res.end(body === undefined ? '' : JSON.stringify(body));
 }
