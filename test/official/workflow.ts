@@ -79,7 +79,7 @@ async function successes(rig: Rig) {
   await client.documents.upload(document.id, photo('fraud.jpg'), key());
   await rig.sandbox.advanceClock(60);
   await client.documents.listForCustomer(document.id);
-  await client.documents.get(failed.url);
+  await client.documents.get({ href: failed.url });
 
   const events = await client.events.list({ limit: 5, offset: 0 });
   await client.events.get(events.events[0]!.id);

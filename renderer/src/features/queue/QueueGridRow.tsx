@@ -1,6 +1,7 @@
 import { AlarmClock, Ban, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { QueueRow } from '../../../../contract/queue.ts';
+import { isSampleEmail } from '../../../../contract/sandbox-panel.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Tag } from '../../ui/Tag.tsx';
 import { TimeSince } from '../../ui/time.tsx';
@@ -56,11 +57,12 @@ export function QueueGridRow({
       );
       return (
         <td key="name" className="queue-cell-name">
-          <span className="queue-row-name">{row.name}</span> <SampleTag email={row.email} />{' '}
-          {row.claimedBy ? (
-            // Who holds it leads the second line, the name keeping its own: the row keeps its height.
+          <span className="queue-row-name">{row.name}</span>{' '}
+          {row.claimedBy || isSampleEmail(row.email) ? (
+            // Who holds it (or that it is a sample) leads the second line, the name keeping its own: the row
+            // keeps its height.
             <span className="queue-row-held">
-              <ClaimTag holder={row.claimedBy} /> {second}
+              {row.claimedBy ? <ClaimTag holder={row.claimedBy} /> : <SampleTag email={row.email} />} {second}
             </span>
           ) : (
             second

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { isSampleEmail } from '../../../../contract/sandbox-panel.ts';
 import { api } from '../../api.ts';
 import { useAppStore } from '../../store.ts';
+import { Button } from '../../ui/Button.tsx';
 import { Tag } from '../../ui/Tag.tsx';
 import { useTeamViewStore } from '../team/team-view-store.ts';
 
@@ -27,9 +28,9 @@ export function SampleCustomersOffer({ onAdded }: { onAdded(): void }) {
   };
   return (
     <span className="sample-offer">
-      <button type="button" className="button" disabled={state.busy} onClick={() => void add()}>
+      <Button weight="primary" icon={FlaskConical} disabled={state.busy} onClick={() => void add()}>
         {state.busy ? 'Adding sample customers…' : 'Add sample customers'}
-      </button>
+      </Button>
       {state.problem && (
         <span role="alert" className="hint">
           {state.problem}

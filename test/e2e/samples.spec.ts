@@ -1,0 +1,28 @@
+import { expect, test } from './fixtures.ts';
+import { caseRows, section } from './queue-helpers.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
+
+/** A first run on the built-in sandbox (#40): the empty queue offers sample customers, and one click fills it. */
+
+test('the empty queue offers sample customers; one click (from the keyboard) fills the queue with them, marked', async ({
+  page,
+  vetted,
+}) => {
+  await page.goto(vetted.launchUrl);
+  await expect(page.getByRole('heading', { name: 'Vetted' })).toBeVisible();
+  const offer = page.getByRole('button', { name: 'Add sample customers' });
+  await expect(offer).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: 'test-results/samples/empty-queue-1280x800.png' });
+
+  await offer.focus();
+  await page.keyboard.press('Enter');
+  // All holds the dozen, each marked as a sample (its tag's words are in its row).
+  await expect(section(page, 'All')).toHaveAccessibleName('All 12', { timeout: 60_000 });
+  await section(page, 'All').click();
+  await expect(caseRows(page)).toHaveCount(12);
+  await expect(caseRows(page).filter({ hasText: 'Sample' })).toHaveCount(12);
+  await expect(offer).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: 'test-results/samples/queue-with-samples-1280x800.png' });
+});
