@@ -5,17 +5,17 @@
 // the service's redeliveries of what it never heard acknowledged are absorbed once each, as duplicates.
 // Not timed (bench/failover.ts measures how long the team is deaf); every wait is for an event, bounded.
 import crypto from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Delivery, ServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
-import { quickClient } from '../drafts/helpers.ts';
-import { type FrontRelay, startFrontRelay } from '../support/front-relay.ts';
-import { type HubFleet, startHubFleet } from '../support/hub-fleet.ts';
+import type { RunningSandbox } from '../../sandbox/index.ts';
+import type { FrontRelay } from '../support/front-relay.ts';
+import type { HubFleet } from '../support/hub-fleet.ts';
+import { type HubRig, startHubRig } from '../support/hub-rig.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
 
+let rig: HubRig;
 let sandbox: RunningSandbox;
 let client: ServiceClient;
 let front: FrontRelay;
@@ -23,29 +23,12 @@ let fleet: HubFleet;
 let db: pg.Client;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  client = quickClient(sandbox);
-  const adminUrl = await freshDatabase();
-  db = new pg.Client({ connectionString: adminUrl });
-  await db.connect();
-  // The front's URL is the hubs' --public-url: it starts first, and learns their ports after.
-  const backends: number[] = [];
-  front = await startFrontRelay(backends);
-  fleet = await startHubFleet(adminUrl, {
-    hubs: 2,
-    service: sandbox,
-    publicUrl: front.url,
-    retrySeconds: 0.2,
-  });
-  backends.push(...fleet.ports);
+  rig = await startHubRig(2);
+  ({ sandbox, client, front, fleet, db } = rig);
 }, 60_000);
 
 afterAll(async () => {
-  await fleet?.close();
-  await front?.close();
-  await db?.end();
-  await client?.close();
-  await sandbox?.close();
+  await rig?.close();
 });
 
 async function createCustomers(count: number, tag: string): Promise<void> {

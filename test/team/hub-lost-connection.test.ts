@@ -7,47 +7,27 @@
 import crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ServiceClient } from '../../main/service/index.ts';
 import { CHANGE_LOCK } from '../../main/team/store/sql.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
-import { quickClient } from '../drafts/helpers.ts';
-import { type FrontRelay, startFrontRelay } from '../support/front-relay.ts';
-import { type HubFleet, type HubProcess, startHubFleet } from '../support/hub-fleet.ts';
+import type { HubFleet, HubProcess } from '../support/hub-fleet.ts';
+import { type HubRig, startHubRig } from '../support/hub-rig.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
 
-let sandbox: RunningSandbox;
+let rig: HubRig;
 let client: ServiceClient;
-let front: FrontRelay;
 let fleet: HubFleet;
 let db: pg.Client;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  client = quickClient(sandbox);
-  const adminUrl = await freshDatabase();
-  db = new pg.Client({ connectionString: adminUrl });
-  await db.connect();
-  const backends: number[] = [];
-  front = await startFrontRelay(backends);
-  fleet = await startHubFleet(adminUrl, {
-    hubs: 1,
-    service: sandbox,
-    publicUrl: front.url,
-    retrySeconds: 0.2,
-  });
-  backends.push(...fleet.ports);
+  rig = await startHubRig(1);
+  ({ client, fleet, db } = rig);
 }, 60_000);
 
 afterAll(async () => {
-  await fleet?.close();
-  await front?.close();
-  await db?.end();
-  await client?.close();
-  await sandbox?.close();
+  await rig?.close();
 });
 
 const createCustomer = (tag: string) =>
