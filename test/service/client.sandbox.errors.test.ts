@@ -24,7 +24,9 @@ describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped
       .catch((e: unknown) => e)) as ServiceError;
     expect(duplicate.fields[0]).toMatchObject({ code: 'Duplicate', path: '/email' });
     expect(duplicate.aboutUrl).toBe(url);
-    await expect(client.customers.get({ href: duplicate.aboutUrl! })).resolves.toMatchObject({ email: first.email });
+    await expect(client.customers.get({ href: duplicate.aboutUrl! })).resolves.toMatchObject({
+      email: first.email,
+    });
   });
 
   it('NotFound, InvalidResourceState, list', async () => {
@@ -113,7 +115,10 @@ describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped
     const progress: number[] = [];
     const doc = await client.documents.upload(id, jpeg(), { onProgress: (sent) => progress.push(sent) });
     expect(progress.length).toBeGreaterThan(0);
-    await expect(client.documents.get({ href: doc.url })).resolves.toMatchObject({ id: doc.id, status: 'pending' });
+    await expect(client.documents.get({ href: doc.url })).resolves.toMatchObject({
+      id: doc.id,
+      status: 'pending',
+    });
     await expect(client.documents.listForCustomer(id)).resolves.toHaveLength(1);
     for (let i = 0; i < 3; i++) await client.documents.upload(id, jpeg());
     await expect(client.documents.upload(id, jpeg())).rejects.toMatchObject({

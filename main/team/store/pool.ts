@@ -213,7 +213,10 @@ export function openTeamPool(
   if (quietMs)
     pool.on('connect', (client) => void client.query(endWhenQuiet(quietMs)).catch(() => undefined));
   const stuckMs = options.inTransactionBoundMs ?? IN_TRANSACTION_BOUND_MS;
-  pool.on('connect', (client) => void client.query(endWhenStuckInTransaction(stuckMs)).catch(() => undefined));
+  pool.on(
+    'connect',
+    (client) => void client.query(endWhenStuckInTransaction(stuckMs)).catch(() => undefined),
+  );
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
   // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
   // pool listens to only while the client idles: without this, an error event with no listener ends the
