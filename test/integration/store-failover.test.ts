@@ -72,7 +72,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
       await until(() => bob.call('customers.get', { id }).catch(() => null), 'the retry case on Bob’s desk');
       retryCases.push(id);
     }
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await admin?.end();
@@ -86,7 +86,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
 
   const afterRounds = (loops: WorkLoop[], more: number, what: string) => {
     const from = loops.map((loop) => loop.rounds);
-    return until(() => loops.every((loop, i) => loop.rounds >= from[i]! + more), what, 60_000);
+    return until(() => loops.every((loop, i) => loop.rounds >= from[i]! + more), what, 150_000);
   };
 
   test('killed with -9 under load and the standby promoted: all acknowledged work is there once', async () => {
@@ -102,7 +102,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
       await until(
         () => work.every((loop, i) => loop.failures > failures[i]!),
         'the desks to feel it',
-        60_000,
+        150_000,
       );
       await store.standby.promote();
       await afterRounds([...work], 3, 'both desks to work again after the promotion');
@@ -159,7 +159,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
     expect(retries).toBeLessThanOrEqual(b!.asked.size);
 
     // The hub lived through it, and leads again on the new primary (its lock's session was on the dead one).
-    await until(() => rig.hub.role() === 'leader', 'the hub to lead again', 60_000);
+    await until(() => rig.hub.role() === 'leader', 'the hub to lead again', 150_000);
     const { rows: held } = await admin.query(
       `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vetted-hub-leadership' AND datname = current_database()`,
     );
@@ -196,7 +196,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
           return last.desk === last.store;
         },
         'the replica to equal the new primary',
-        60_000,
+        150_000,
       ).catch((error: Error) => {
         throw new Error(`${error.message}\ndesk:  ${last.desk}\nstore: ${last.store}`);
       });
@@ -207,7 +207,7 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
         );
       }
     }
-  }, 150_000);
+  }, 420_000);
 
   test.runIf(setUp === 'multi-host')(
     'a join code listing the dead primary first joins a desk to the promoted standby',
@@ -217,21 +217,25 @@ describe.each(setUps)('the team store fails over (%s)', (setUp) => {
       const carol = await startDesk(dataDir);
       try {
         const { rows } = await admin.query<{ n: string }>('SELECT count(*) AS n FROM vetted.customers');
-        await until(async () => {
-          const window = await carol.call('queue.window', {
-            section: 'all',
-            search: '',
-            offset: 0,
-            limit: 200,
-          });
-          return window.rows.length === Number(rows[0]!.n);
-        }, 'Carol’s desk to catch up from the new primary');
+        await until(
+          async () => {
+            const window = await carol.call('queue.window', {
+              section: 'all',
+              search: '',
+              offset: 0,
+              limit: 200,
+            });
+            return window.rows.length === Number(rows[0]!.n);
+          },
+          'Carol’s desk to catch up from the new primary',
+          90_000,
+        );
         expect(reviewer.connection.standbys).toHaveLength(1);
       } finally {
         await carol.close();
       }
     },
-    60_000,
+    180_000,
   );
 
   /** A new reviewer added on the new primary, their code listing the dead primary first; joined in a new dir. */
