@@ -96,7 +96,11 @@ test('a statement on a silent connection fails at its deadline, and that connect
   );
   // Three connections open and idle, as a desk's pool after some work.
   const held = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
-  for (const client of held) client.release();
+  // Each has answered (the SETs a new connection queues first included) before the network goes silent.
+  for (const client of held) {
+    await client.query('SELECT 1');
+    client.release();
+  }
   expect(pool.idleCount).toBe(3);
 
   proxy.blackHole();
