@@ -171,7 +171,7 @@ describe('events', () => {
       events: [{ id: 'e1' }],
     });
     expect(fake.received.at(-1)?.url).toBe('/events?limit=1&offset=5');
-    await expect(client.events.get(`${fake.baseUrl}/events/e1`)).resolves.toMatchObject({
+    await expect(client.events.get({ href: `${fake.baseUrl}/events/e1` })).resolves.toMatchObject({
       topic: event.topic,
     });
   });
