@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { decodeJoinCode } from '../main/team/join-code.ts';
 import { type FailoverSetUp, startFailoverStore } from '../test/support/store-failover.ts';
 import { makeTeam } from '../test/support/team-admin.ts';
+import { waitFor } from '../test/support/wait-for.ts';
 import type { WriterJob } from './support/db-failover-writer.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, median, printResult, type ResultRow } from './support/protocol.ts';
@@ -62,15 +63,6 @@ function startWriter(job: WriterJob): { marks: Mark[]; child: ChildProcess; stop
   };
 }
 
-/** Waits, bounded, until `check` holds (polled every 20 ms). */
-async function waitFor(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const deadline = now() + ms;
-  while (!check()) {
-    if (now() > deadline) throw new Error(`Waited ${ms} ms for ${what}.`);
-    await sleep(20);
-  }
-}
-
 interface Kill {
   who: string;
   withoutMs: number;
@@ -97,6 +89,8 @@ async function oneKill(setUp: FailoverSetUp, dir: string): Promise<Kill[]> {
     await waitFor(
       () => pools.every(({ who }) => marks.some((m) => m.who === who && m.ok)),
       'both pools to write',
+      60_000,
+      20,
     );
     const killedAt = now();
     await store.primary.kill();
@@ -105,7 +99,12 @@ async function oneKill(setUp: FailoverSetUp, dir: string): Promise<Kill[]> {
     await store.standby.promote();
     const promotedAt = now();
     const firstAfter = (who: string) => marks.find((m) => m.who === who && m.ok && m.at > killedAt)?.at;
-    await waitFor(() => pools.every(({ who }) => firstAfter(who) !== undefined), 'both pools to write again');
+    await waitFor(
+      () => pools.every(({ who }) => firstAfter(who) !== undefined),
+      'both pools to write again',
+      60_000,
+      20,
+    );
     return pools.map(({ who }) => ({
       who,
       withoutMs: firstAfter(who)! - killedAt,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DraftStatus } from '../../contract/drafts.ts';
 import { DeskError } from '../../contract/errors.ts';
 import { type AddSamplesResult, isSampleEmail, SAMPLE_EMAIL_DOMAIN } from '../../contract/sandbox-panel.ts';
 import type { RunningSandbox } from '../../sandbox/index.ts';
@@ -60,17 +61,30 @@ export function samplesFeature(context: DeskContext, options: SamplesOptions): F
     return found;
   };
 
-  const createdCustomer = async (draftId: string): Promise<string> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const draft = await desk['drafts.get']({ id: draftId }, CALL);
-      if (draft.state === 'created' && draft.customerId) return draft.customerId;
-      if (draft.state === 'rejected' || draft.state === 'attention' || Date.now() > deadline) {
-        throw new DeskError('SandboxRefused', 'The sandbox did not take a sample customer; try again.');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  // The draft's own news (`draft.updated`, which the outbox emits as it sends), heard from before it is read,
+  // so a change between the read and the subscription is not missed; bounded by `timeoutMs`.
+  const createdCustomer = (draftId: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const refused = () =>
+        new DeskError('SandboxRefused', 'The sandbox did not take a sample customer; try again.');
+      const done = (outcome: () => void) => {
+        clearTimeout(timer);
+        unsubscribe();
+        outcome();
+      };
+      const judge = (draft: Pick<DraftStatus, 'state' | 'customerId'>) => {
+        if (draft.state === 'created' && draft.customerId) done(() => resolve(draft.customerId!));
+        else if (draft.state === 'rejected' || draft.state === 'attention') done(() => reject(refused()));
+      };
+      const timer = setTimeout(() => done(() => reject(refused())), timeoutMs);
+      const unsubscribe = context.events.subscribe((event, payload) => {
+        if (event === 'draft.updated' && (payload as DraftStatus).id === draftId)
+          judge(payload as DraftStatus);
+      });
+      Promise.resolve(desk['drafts.get']({ id: draftId }, CALL)).then(judge, (error: unknown) =>
+        done(() => reject(error)),
+      );
+    });
 
   const finish = async (sample: SampleCustomer, draftId: string): Promise<boolean> => {
     if (!sample.note && !sample.upload) return false;

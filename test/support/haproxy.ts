@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
+import { waitFor } from './wait-for.ts';
 
 export const HAPROXY = process.env.VETTED_HAPROXY ?? '/usr/sbin/haproxy';
 
@@ -136,11 +137,12 @@ export async function startHaproxy(nodes: readonly StoreNodeOf[], checkMs = 250)
   try {
     await listening(port, child, () => stderr);
     // HAProxy starts its servers as up: only once the standby's check has failed does it send to one node.
-    const deadline = Date.now() + 15_000;
-    while ((await upNodes()).length !== 1) {
-      if (Date.now() > deadline) throw new Error('haproxy did not settle on one writable node within 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(
+      async () => (await upNodes()).length === 1,
+      'haproxy to settle on one writable node',
+      15_000,
+      20,
+    );
   } catch (error) {
     child.kill('SIGKILL');
     await Promise.all(checks.map((check) => check.close()));
@@ -161,21 +163,23 @@ export async function startHaproxy(nodes: readonly StoreNodeOf[], checkMs = 250)
 }
 
 async function listening(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited: ${stderr()}`);
-    const up = await new Promise<boolean>((resolve) => {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.destroy();
         resolve(true);
       });
       socket.on('error', () => resolve(false));
     });
-    if (up) return;
-    if (Date.now() > deadline)
-      throw new Error(`haproxy did not listen on 127.0.0.1:${port} within 15 s: ${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`haproxy exited: ${stderr()}`);
+      return accepts();
+    },
+    `haproxy to listen on 127.0.0.1:${port} (${stderr()})`,
+    15_000,
+    20,
+  );
 }
 
 function askSocket(file: string, command: string): Promise<string> {

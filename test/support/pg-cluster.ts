@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
+import { waitFor } from './wait-for.ts';
 
 const run = promisify(execFile);
 const BIN = process.env.VETTED_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -218,17 +219,18 @@ async function startStandbyOf(primary: { port: number; password: string }, name:
   try {
     await admin.query(`ALTER SYSTEM SET synchronous_standby_names = '${name}'`);
     await admin.query('SELECT pg_reload_conf()');
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const { rows } = await admin.query(
-        `SELECT 1 FROM pg_stat_replication WHERE application_name = $1 AND state = 'streaming' AND sync_state = 'sync'`,
-        [name],
-      );
-      if (rows.length) break;
-      if (Date.now() > deadline)
-        throw new Error(`The standby ${name} did not become synchronous within 30 s.`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      async () =>
+        (
+          await admin.query(
+            `SELECT 1 FROM pg_stat_replication WHERE application_name = $1 AND state = 'streaming' AND sync_state = 'sync'`,
+            [name],
+          )
+        ).rows.length > 0,
+      `the standby ${name} to become synchronous`,
+      30_000,
+      50,
+    );
   } finally {
     await admin.end();
   }
@@ -251,11 +253,12 @@ async function killServer(data: string): Promise<void> {
     }
   }
   // Gone once the postmaster's /proc entry is (it may stay a zombie of no one's until reaped: not ours).
-  const deadline = Date.now() + 10_000;
-  while (fs.existsSync(`/proc/${pid}`) && !isZombie(pid)) {
-    if (Date.now() > deadline) throw new Error(`PostgreSQL ${pid} did not die within 10 s.`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(
+    () => !fs.existsSync(`/proc/${pid}`) || isZombie(pid),
+    `PostgreSQL ${pid} to die`,
+    10_000,
+    20,
+  );
 }
 
 function isZombie(pid: number): boolean {

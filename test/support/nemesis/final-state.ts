@@ -10,8 +10,8 @@ import { verifyStoreAudit } from '../../../main/team/admin/verify-audit.ts';
 import { NOTE_COLUMNS, NoteRowSchema, noteOf } from '../../../main/team/journal/notes.ts';
 import { loadTeamKeys } from '../../../main/team/keys/key-ring.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
+import { waitFor } from '../wait-for.ts';
 import type { AuditLine, FinalState, Op, ReplicaImage } from './history.ts';
-import { waitFor } from './wait.ts';
 
 const REPLICATED = ['customers', 'status_history', 'notes', 'retries', 'claims'];
 

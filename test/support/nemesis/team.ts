@@ -19,8 +19,8 @@ import { samplePerson } from '../person.ts';
 import { type PgCluster, startPgCluster } from '../pg-cluster.ts';
 import { makeTeam } from '../team-admin.ts';
 import { prejoin } from '../team-rig.ts';
+import { waitFor } from '../wait-for.ts';
 import { crashWords } from './history.ts';
-import { waitFor } from './wait.ts';
 
 export interface NemesisDeskDir {
   name: string;
