@@ -208,20 +208,20 @@ export function openTeamPool(
     ...(options.onNewConnection ? { verify: newConnectionCheck(options.onNewConnection) } : {}),
   });
   dropIdle = idleClients(pool);
-  const quietMs = options.endWhenQuietMs;
-  // Queued before anything the client is handed out for; a server before 14 refuses it and keeps the session.
-  if (quietMs)
-    pool.on('connect', (client) => void client.query(endWhenQuiet(quietMs)).catch(() => undefined));
-  const stuckMs = options.inTransactionBoundMs ?? IN_TRANSACTION_BOUND_MS;
-  pool.on(
-    'connect',
-    (client) => void client.query(endWhenStuckInTransaction(stuckMs)).catch(() => undefined),
-  );
+  // What the server is told of each new session, in one round trip queued before anything the client is
+  // handed out for: end it when stuck in a transaction, and (sessions of our own) when quiet. One implicit
+  // transaction: a server before 14 (README asks for 15) refuses idle_session_timeout and both stay unset.
+  const sets = [endWhenStuckInTransaction(options.inTransactionBoundMs ?? IN_TRANSACTION_BOUND_MS)];
+  if (options.endWhenQuietMs) sets.push(endWhenQuiet(options.endWhenQuietMs));
+  const told = sets.join('; ');
+  pool.on('connect', (client) => {
+    // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
+    // pool listens to only while the client idles: without this, an error event with no listener ends the
+    // process. The query in flight, or the next one, fails and says so; the pool replaces the client.
+    client.on('error', () => undefined);
+    client.query(told).catch(() => undefined);
+  });
   pool.on('error', (error) => options.onIdleError?.(teamConnectionError(error, connection, [password])));
-  // A connection lost while checked out (a failover mid-query) is also an 'error' on its client, which the
-  // pool listens to only while the client idles: without this, an error event with no listener ends the
-  // process. The query in flight, or the next one, fails and says so; the pool replaces the client.
-  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
