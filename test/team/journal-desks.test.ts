@@ -173,4 +173,26 @@ describe('a unit of work whose database part failed quietly', () => {
     expect(await desk.journal.customers.get('c-1')).toBeUndefined();
     expect(await desk.journal.drafts.list()).toEqual([]);
   });
+
+  it('gives its session back when the work fails before its first statement has begun the transaction', async () => {
+    const store = await teamStore();
+    const admin = await connectTo(store.url);
+    const desk = await openDesk(store);
+    await expect(
+      desk.journal.transaction(async (tx) => {
+        // Not waited for: the work fails while the unit is still connecting and sending BEGIN.
+        tx.customers.upsert(serviceCustomer({ id: 'c-9' }), { source: 'created' }).catch(() => undefined);
+        throw new Error('the work gave up');
+      }),
+    ).rejects.toThrow('the work gave up');
+    // Rolled back and back in the pool: no session of the store is left open inside a transaction.
+    await until(async () => {
+      const { rows } = await admin.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+      );
+      return rows[0]?.n === 0;
+    }, 'no session left idle in a transaction');
+    expect(await desk.journal.customers.get('c-9')).toBeUndefined();
+  });
 });

@@ -61,9 +61,15 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
       })();
       return starting;
     };
+    /** Set once the unit commits or fails: a statement the work did not wait for may not run after it. */
+    let ended = false;
     const lazy = {
       query: (...args: Parameters<pg.PoolClient['query']>) =>
-        begin().then((connected) => (connected.query as (...a: typeof args) => unknown)(...args)),
+        ended
+          ? Promise.reject(
+              new JournalError('A statement came after its unit of work had ended: it was not run.'),
+            )
+          : begin().then((connected) => (connected.query as (...a: typeof args) => unknown)(...args)),
     } as unknown as pg.PoolClient;
     /** The highest change number drawn by what is still part of the transaction. */
     let drawn = 0;
@@ -100,6 +106,7 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
     let broken: Error | undefined;
     try {
       const result = await work(unit(localTx));
+      ended = true;
       if (!client) return { result, drawn: 0 };
       if (poisoned) {
         throw new JournalError(
@@ -114,6 +121,10 @@ export function teamUnits({ pool, local, compose, onCommitted }: TeamUnitsOption
       }
       return { result, drawn };
     } catch (error) {
+      ended = true;
+      // Work that failed without waiting for its first statement may leave the BEGIN under way: let it end, so
+      // that session too is rolled back and given back instead of kept out of the pool.
+      await starting?.catch(() => undefined);
       await client?.query('ROLLBACK').catch((failed: Error) => {
         // The connection is gone or unusable: it must not go back to the pool.
         broken = failed;
