@@ -1,8 +1,24 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { caseRows, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
 /** A first run on the built-in sandbox (#40): the empty queue offers sample customers, and one click fills it. */
+
+/** Screenshots to look at (not compared): each size a reviewer uses, light and dark, with no axe violation. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const [width, height] of [
+    [1280, 800],
+    [1440, 900],
+  ] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme });
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: `test-results/samples/${name}-${width}x${height}-${colorScheme}.png` });
+    }
+  }
+}
 
 test('the empty queue offers sample customers; one click (from the keyboard) fills the queue with them, marked', async ({
   page,
@@ -12,8 +28,7 @@ test('the empty queue offers sample customers; one click (from the keyboard) fil
   await expect(page.getByRole('heading', { name: 'Vetted' })).toBeVisible();
   const offer = page.getByRole('button', { name: 'Add sample customers' });
   await expect(offer).toBeVisible();
-  await expectNoAxeViolations(page);
-  await page.screenshot({ path: 'test-results/samples/empty-queue-1280x800.png' });
+  await shoot(page, 'empty-queue');
 
   await offer.focus();
   await page.keyboard.press('Enter');
@@ -23,6 +38,5 @@ test('the empty queue offers sample customers; one click (from the keyboard) fil
   await expect(caseRows(page)).toHaveCount(12);
   await expect(caseRows(page).filter({ hasText: 'Sample' })).toHaveCount(12);
   await expect(offer).toHaveCount(0);
-  await expectNoAxeViolations(page);
-  await page.screenshot({ path: 'test-results/samples/queue-with-samples-1280x800.png' });
+  await shoot(page, 'queue-with-samples');
 });
