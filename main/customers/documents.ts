@@ -15,7 +15,7 @@ import type {
   UploadInput,
 } from '../../contract/documents.ts';
 import { DeskError } from '../../contract/errors.ts';
-import { refusal, uploadFailure, uploadProblem } from '../failures.ts';
+import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { JournalCustomer } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
@@ -24,6 +24,7 @@ import type { Handlers } from '../serve.ts';
 import { type Document, ServiceError } from '../service/index.ts';
 import type { Claims } from '../teamwork/claims.ts';
 import { customerActions } from './actions.ts';
+import { uploadFailure, uploadProblem } from './upload-failure.ts';
 
 // Upload ids remembered after the fact (cancels that came first, uploads that ended), by count:
 // enough for any reviewer, bounded against a renderer gone wrong.

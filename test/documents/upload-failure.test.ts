@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeskError } from '../../contract/errors.ts';
 import { toCustomerDocument } from '../../main/customers/documents.ts';
-import { uploadFailure } from '../../main/failures.ts';
+import { uploadFailure } from '../../main/customers/upload-failure.ts';
 import { NetworkError, ServiceError } from '../../main/service/index.ts';
 
 const refusal = (status: number, code: string, path?: string) =>

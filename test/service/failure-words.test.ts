@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toAppError } from '../../main/compose/app-errors.ts';
 import { testConnection } from '../../main/connection/connection-test.ts';
-import { connectionFailure, failureMessage, serviceFieldErrors, uploadFailure } from '../../main/failures.ts';
+import { uploadFailure } from '../../main/customers/upload-failure.ts';
+import { connectionFailure, failureMessage, serviceFieldErrors } from '../../main/failures.ts';
 import { createLogger } from '../../main/log/logger.ts';
 import { ServiceError, TokenError } from '../../main/service/index.ts';
 import { needsNoProcessing } from '../../main/webhooks/event-processor.ts';
