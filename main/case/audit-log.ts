@@ -1,5 +1,7 @@
 // The Audit screen's reads and its exports (CSV, JSON Lines), made in main so the renderer only saves them.
 // Exports carry the audit chain (main/journal/audit-export.ts), so an examiner can check them offline.
+
+import { actionWords } from '../../contract/audit-actions.ts';
 import type { AuditFilter, AuditRow, AuditWindow, ExportFile, ExportFormat } from '../../contract/case.ts';
 import {
   type AuditEntry,
@@ -11,7 +13,6 @@ import {
 } from '../journal/index.ts';
 import { namesOf } from '../webhooks/ingest.ts';
 import { exportFileName, toCsv } from './csv.ts';
-import { actionWords } from './words.ts';
 
 type CsvRow = AuditRow & { chainHash: string };
 

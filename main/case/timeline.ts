@@ -1,10 +1,11 @@
 // One timeline of everything about a customer, newest first, built from the journal: status changes with
 // their cause, webhook events, reviewer actions (submissions, retries, uploads, reveals) and notes.
+
+import { actionWords } from '../../contract/audit-actions.ts';
 import type { TimelineEntry } from '../../contract/case.ts';
 import { topicText } from '../../contract/event-topics.ts';
 import { statusName } from '../../contract/statuses.ts';
 import type { AuditEntry, Journal, JournalEvent, Note, StatusChange } from '../journal/index.ts';
-import { actionWords } from './words.ts';
 
 const THE_SERVICE = 'The service';
 const DOCUMENT_FAILED = 'customer_verification_document_failed';

@@ -1,4 +1,5 @@
 // Settings → Team: the desk's side of joining and leaving a team (membership.ts does the work).
+import type { AuditAction } from '../../contract/audit-actions.ts';
 import { DeskError } from '../../contract/errors.ts';
 import type { TeamStatus } from '../../contract/team.ts';
 import { refusal } from '../failures.ts';
@@ -46,14 +47,14 @@ export function teamFeature(
   });
 
   /** Every window shows the change; the local audit trail keeps which team, never a secret. */
-  const changed = async (action: string, status: TeamStatus, teamId: string | undefined) => {
+  const changed = async (action: AuditAction, status: TeamStatus, teamId: string | undefined) => {
     await journal.audit.record({ action, outcome: 'ok', ...(teamId ? { detail: `team ${teamId}` } : {}) });
     events.emit('team.status', status);
     return status;
   };
 
   /** A refusal is kept in the local audit trail by its code, never its words (they may name the login). */
-  const refusedIsAudited = <T>(action: string, work: Promise<T>): Promise<T> =>
+  const refusedIsAudited = <T>(action: AuditAction, work: Promise<T>): Promise<T> =>
     work.catch(async (error: unknown) => {
       const detail = error instanceof DeskError ? error.code : 'failed';
       await journal.audit.record({ action, outcome: 'refused', detail });

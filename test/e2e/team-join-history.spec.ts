@@ -43,7 +43,7 @@ test.beforeAll(async () => {
       _links: { self: { href: `${rig.sandbox.baseUrl}/customers/${id}` } },
     };
     await journal.customers.upsert(customer as never, { source: 'poll' });
-    await journal.audit.record({ action: 'customer.open', customerId: id, outcome: 'ok' });
+    await journal.audit.record({ action: 'retry.open', customerId: id, outcome: 'ok' });
   }
   for (const text of ['Called the customer', 'Asked for a clearer ID', 'ID received']) {
     await journal.notes.add({ customerId: 'solo-a', text });

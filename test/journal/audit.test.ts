@@ -16,7 +16,7 @@ describe('the audit log', () => {
       detail: 'ServerError',
     });
     time.advance(MINUTE);
-    await journal.audit.record({ action: 'settings.update', outcome: 'ok' });
+    await journal.audit.record({ action: 'settings.change', outcome: 'ok' });
 
     expect(first).toEqual({
       seq: 1,
@@ -28,7 +28,7 @@ describe('the audit log', () => {
       detail: null,
     });
     expect((await journal.audit.list()).map((entry) => entry.action)).toEqual([
-      'settings.update',
+      'settings.change',
       'customer.retry',
       'customer.create',
     ]);

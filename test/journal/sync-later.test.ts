@@ -2,6 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { createFieldKey } from '../../main/crypto.ts';
 import { openJournal } from '../../main/journal/index.ts';
+import { uncheckedAction } from '../../main/journal/repositories/audit.ts';
 import { journalFile } from './helpers.ts';
 
 /** `sync: 'later'` (outbox outcomes): committed like any transaction, only not waited on to reach the disk. */
@@ -10,19 +11,24 @@ describe('journal transactions committed without waiting for the disk', () => {
     const file = journalFile();
     const dataKey = createFieldKey();
     const journal = openJournal({ file, dataKey });
-    await journal.transaction((tx) => tx.audit.record({ action: 'later.kept', outcome: 'ok' }), {
-      sync: 'later',
-    });
+    await journal.transaction(
+      (tx) => tx.audit.record({ action: uncheckedAction('later.kept'), outcome: 'ok' }),
+      {
+        sync: 'later',
+      },
+    );
     await expect(
       journal.transaction(
         async (tx) => {
-          await tx.audit.record({ action: 'later.undone', outcome: 'ok' });
+          await tx.audit.record({ action: uncheckedAction('later.undone'), outcome: 'ok' });
           throw new Error('undo');
         },
         { sync: 'later' },
       ),
     ).rejects.toThrow('undo');
-    await journal.transaction((tx) => tx.audit.record({ action: 'now.kept', outcome: 'ok' }));
+    await journal.transaction((tx) =>
+      tx.audit.record({ action: uncheckedAction('now.kept'), outcome: 'ok' }),
+    );
     expect((await journal.audit.list()).map((entry) => entry.action)).toEqual(['now.kept', 'later.kept']);
     await journal.close();
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JournalError } from '../../main/journal/index.ts';
+import { uncheckedAction } from '../../main/journal/repositories/audit.ts';
 import { openTestJournal } from './helpers.ts';
 
 /** The journal's unit of work, as callers use it: concurrently, across awaits, nested, and misused. */
@@ -12,9 +13,9 @@ describe('journal transactions', () => {
     const unit = (name: string) =>
       journal.transaction(async (tx) => {
         order.push(`${name} begins`);
-        await tx.audit.record({ action: `${name}.first`, outcome: 'ok' });
+        await tx.audit.record({ action: uncheckedAction(`${name}.first`), outcome: 'ok' });
         await tick(); // awaits inside the unit: others are waiting, not running
-        await tx.audit.record({ action: `${name}.second`, outcome: 'ok' });
+        await tx.audit.record({ action: uncheckedAction(`${name}.second`), outcome: 'ok' });
         order.push(`${name} ends`);
         return name;
       });
@@ -37,11 +38,13 @@ describe('journal transactions', () => {
   it('rolls back one that fails without touching the ones queued behind it', async () => {
     const journal = await openTestJournal();
     const failing = journal.transaction(async (tx) => {
-      await tx.audit.record({ action: 'lost', outcome: 'ok' });
+      await tx.audit.record({ action: uncheckedAction('lost'), outcome: 'ok' });
       await tick();
       throw new Error('the request failed');
     });
-    const next = journal.transaction(async (tx) => tx.audit.record({ action: 'kept', outcome: 'ok' }));
+    const next = journal.transaction(async (tx) =>
+      tx.audit.record({ action: uncheckedAction('kept'), outcome: 'ok' }),
+    );
     await expect(failing).rejects.toThrow('the request failed');
     await next;
     expect((await journal.audit.list()).map((entry) => entry.action)).toEqual(['kept']);
@@ -58,10 +61,10 @@ describe('journal transactions', () => {
       release = resolve;
     });
     const unit = journal.transaction(async (tx) => {
-      await tx.audit.record({ action: 'inside', outcome: 'ok' });
+      await tx.audit.record({ action: uncheckedAction('inside'), outcome: 'ok' });
       open();
       await released;
-      await tx.audit.record({ action: 'inside.too', outcome: 'ok' });
+      await tx.audit.record({ action: uncheckedAction('inside.too'), outcome: 'ok' });
       await expect(journal.transaction(async () => {})).rejects.toBeInstanceOf(JournalError);
       await expect(journal.audit.list()).rejects.toBeInstanceOf(JournalError);
     });
@@ -76,10 +79,10 @@ describe('journal transactions', () => {
   it('nests a unit as a savepoint: its failure undoes only itself', async () => {
     const journal = await openTestJournal();
     await journal.transaction(async (tx) => {
-      await tx.audit.record({ action: 'outer', outcome: 'ok' });
+      await tx.audit.record({ action: uncheckedAction('outer'), outcome: 'ok' });
       await expect(
         tx.transaction(async (inner) => {
-          await inner.audit.record({ action: 'inner', outcome: 'ok' });
+          await inner.audit.record({ action: uncheckedAction('inner'), outcome: 'ok' });
           throw new Error('inner failed');
         }),
       ).rejects.toThrow('inner failed');

@@ -2,6 +2,7 @@
 // with the team key in the store's formats and numbered by `drawChange`, as another desk or the hub would: the
 // replication tests read them back without depending on the team journal's own repositories.
 import pg from 'pg';
+import { AuditActionSchema } from '../../contract/audit-actions.ts';
 import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { claimNotePlace } from '../../main/journal/claims.ts';
 import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
@@ -149,7 +150,7 @@ export async function writeClaim(
     );
     await appendAuditEntry(client, auditSealer(store.teamKey), {
       at: new Date().toISOString(),
-      action: `claim.${['take', 'action', 'next'].includes(how) ? 'take' : how}`,
+      action: AuditActionSchema.parse(`claim.${['take', 'action', 'next'].includes(how) ? 'take' : how}`),
       customerId,
       outcome: 'ok',
       detail: null,

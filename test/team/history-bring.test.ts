@@ -46,7 +46,7 @@ beforeAll(async () => {
   for (let i = 0; i < CUSTOMERS; i++) {
     const id = `solo-${i}`;
     await local.customers.upsert(serviceCustomer({ id, lastName: `Solo${i}` }), { source: 'poll' });
-    await local.audit.record({ action: 'customer.open', customerId: id, outcome: 'ok' });
+    await local.audit.record({ action: 'retry.open', customerId: id, outcome: 'ok' });
   }
   for (let i = 0; i < NOTES; i++) {
     await local.notes.add({ customerId: `solo-${i % CUSTOMERS}`, text: `solo note ${i}` });
@@ -143,7 +143,7 @@ test('leaving keeps this reviewer’s team entries on the desk, once, and not th
   await inTransaction(pool, (client) =>
     appendAuditEntry(client, sealer, {
       at: new Date().toISOString(),
-      action: 'customer.open',
+      action: 'retry.open',
       customerId: 'solo-1',
       outcome: 'ok',
       detail: null,

@@ -1,6 +1,7 @@
 // Seeding a team store for the Team screen's figures: a customer's status history written as the hub writes
 // it (the administrator's hand here), and audit entries appended as each reviewer's desk appends them (their
 // own login, sealed into the chain) at a moment the test names.
+import type { AuditAction } from '../../contract/audit-actions.ts';
 import { auditSealer } from '../../main/journal/audit-chain.ts';
 import { appendAuditEntry } from '../../main/team/journal/audit.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
@@ -29,7 +30,7 @@ export async function customerWithHistory(
 }
 
 /** An audit entry by this reviewer on a customer, at `at`, appended to the chain as their desk would. */
-export async function acted(reviewer: ClaimsReviewer, customerId: string, action: string, at: string) {
+export async function acted(reviewer: ClaimsReviewer, customerId: string, action: AuditAction, at: string) {
   await inTransaction(reviewer.pool, (client) =>
     appendAuditEntry(client, auditSealer(reviewer.teamKey), {
       at,

@@ -18,7 +18,7 @@ describe('the audit log on the team store', () => {
       detail: 'ServerError',
     });
     time.advance(MINUTE);
-    await audit.record({ action: 'settings.update', outcome: 'ok' });
+    await audit.record({ action: 'settings.change', outcome: 'ok' });
 
     expect(first).toEqual({
       seq: 1,
@@ -30,7 +30,7 @@ describe('the audit log on the team store', () => {
       detail: null,
     });
     expect((await audit.list()).map((entry) => entry.action)).toEqual([
-      'settings.update',
+      'settings.change',
       'customer.retry',
       'customer.create',
     ]);

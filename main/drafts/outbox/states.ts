@@ -7,6 +7,8 @@
 //                                              └──▶ attention  (a person must look; maybe created)
 //
 // "sending" is never written: it lives in memory, and after a restart every queued draft counts as maybe sent.
+
+import type { AuditAction } from '../../../contract/audit-actions.ts';
 import type { DraftState } from '../../../contract/drafts.ts';
 import type { JournalRepositories, OutboxEntry } from '../../journal/index.ts';
 import type { Failure } from './classify.ts';
@@ -19,7 +21,7 @@ export function isEditable(state: DraftState, entry: OutboxEntry | undefined): b
 
 /** How a draft came to be its customer's: our own create, found after the key was forgotten, or linked by hand. */
 export type LinkKind = 'created' | 'found' | 'linked';
-const LINK_AUDIT: Record<LinkKind, string> = {
+const LINK_AUDIT: Record<LinkKind, AuditAction> = {
   created: 'customer.create',
   found: 'customer.create.found',
   linked: 'draft.linkDuplicate',

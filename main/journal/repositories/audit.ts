@@ -1,8 +1,17 @@
 // The audit log's interface: every reviewer action, who, what, which customer, when, outcome; append-only.
+import type { AuditAction } from '../../../contract/audit-actions.ts';
+
+/**
+ * An action read back from an audit log and copied as it was recorded (a desk's entries brought into its
+ * team, a team's kept on leaving): it may be one a newer Vetted wrote, so it is not checked against this
+ * Vetted's actions. Tests of the journal's storage use it for labels of their own.
+ */
+export type UncheckedAction = string & { readonly unchecked: true };
+export const uncheckedAction = (action: string) => action as UncheckedAction;
 
 export interface AuditInput {
-  /** What was done, e.g. `customer.create`, `customer.retry`, `document.upload`. */
-  action: string;
+  /** What was done, e.g. `customer.create`, `customer.retry`, `document.upload`: contract/audit-actions.ts. */
+  action: AuditAction | UncheckedAction;
   customerId?: string | null;
   /** e.g. `ok`, `failed`, `refused`. */
   outcome: string;

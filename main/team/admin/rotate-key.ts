@@ -8,6 +8,7 @@
 // deleted (keys/reseal.ts): a copy of the store taken afterwards cannot be opened with the old team key.
 import fs from 'node:fs';
 import type pg from 'pg';
+import type { AuditAction } from '../../../contract/audit-actions.ts';
 import { createFieldKey } from '../../crypto.ts';
 import { isoTime } from '../../journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
@@ -137,7 +138,12 @@ async function rewrap(client: pg.ClientBase, old: Buffer, next: Buffer): Promise
 }
 
 /** Appends one entry to the team's audit chain, sealed with the team's audit key. */
-async function audit(client: pg.ClientBase, teamKey: Buffer, action: string, detail: string): Promise<void> {
+async function audit(
+  client: pg.ClientBase,
+  teamKey: Buffer,
+  action: AuditAction,
+  detail: string,
+): Promise<void> {
   const { sealer } = await loadTeamKeys(client, teamKey);
   await appendAuditEntry(client, sealer, {
     at: isoTime(new Date()),

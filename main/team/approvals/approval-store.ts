@@ -8,15 +8,12 @@ import { APPROVAL_KINDS, APPROVAL_STATES } from '../../../contract/approvals.ts'
 import { DeskError } from '../../../contract/errors.ts';
 import { refusal } from '../../failures.ts';
 import type { AuditSealer } from '../../journal/audit-chain.ts';
-import { appendAuditEntry } from '../journal/audit.ts';
+import { AuditDueSchema, appendAuditEntry } from '../journal/audit.ts';
 import { PgTime, PgTimeOrNull, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
 import { isKeyChange, keyChangedOn, teamFailure } from '../team-failures.ts';
 
-const AuditDueSchema = z.array(
-  z.object({ action: z.string(), customerId: z.string().nullable(), detail: z.string().nullable() }),
-);
 const PayloadDueSchema = z.object({ payload: z.string().nullable(), audit: AuditDueSchema });
 
 export const ApprovalRowSchema = z

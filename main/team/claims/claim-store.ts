@@ -13,16 +13,12 @@ import { DeskError } from '../../../contract/errors.ts';
 import type { LeadAction } from '../../../contract/roles.ts';
 import { refusal } from '../../failures.ts';
 import type { AuditSealer } from '../../journal/audit-chain.ts';
-import { appendAuditEntry } from '../journal/audit.ts';
+import { AuditDueSchema, appendAuditEntry } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
 import { isKeyChange, keyChangedOn, teamFailure } from '../team-failures.ts';
 
-/** An entry the store says the change needs. */
-const AuditDueSchema = z.array(
-  z.object({ action: z.string(), customerId: z.string().nullable(), detail: z.string().nullable() }),
-);
 const AuditedSchema = z.object({ audit: AuditDueSchema });
 
 const OutcomeSchema = z

@@ -12,7 +12,7 @@ import type { SqliteJournal } from '../../journal/index.ts';
 import { notePlace } from '../../journal/notes.ts';
 import type { PersonalCipher } from '../../journal/personal.ts';
 import { sealedReported } from '../../journal/personal.ts';
-import type { LinkedAuditEntry } from '../../journal/repositories/audit.ts';
+import { type LinkedAuditEntry, uncheckedAction } from '../../journal/repositories/audit.ts';
 import { type Clock, isoTime } from '../../journal/time.ts';
 import type { Logger } from '../../log/logger.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
@@ -151,7 +151,7 @@ export async function bringHistory(options: BringOptions): Promise<HistoryBrough
         if (brought) {
           await appendAuditEntry(client, sealer, {
             at: isoTime(clock()),
-            action: entry.action,
+            action: uncheckedAction(entry.action),
             customerId: entry.customerId,
             outcome: entry.outcome,
             detail: broughtDetail(desk, entry),

@@ -7,7 +7,7 @@ import type pg from 'pg';
 
 import type { KeptCopy } from '../../../contract/team-history.ts';
 import type { SqliteJournal } from '../../journal/index.ts';
-import type { AuditEntry } from '../../journal/repositories/audit.ts';
+import { type AuditEntry, uncheckedAction } from '../../journal/repositories/audit.ts';
 import { AuditRowSchema } from '../journal/audit.ts';
 import { parseRows } from '../journal/rows.ts';
 
@@ -57,7 +57,7 @@ export async function keepTeamCopy(options: {
       for (const entry of due) {
         const detail = entry.detail ? `; ${entry.detail}` : '';
         await tx.audit.record({
-          action: entry.action,
+          action: uncheckedAction(entry.action),
           customerId: entry.customerId,
           outcome: entry.outcome,
           actor: entry.actor,

@@ -6,6 +6,7 @@
 // will stamp), so appends from every desk follow one another and the chain never forks; the store's
 // trigger refuses an entry that does not follow the head, and moves the head on.
 import { z } from 'zod';
+import { AuditActionSchema } from '../../../contract/audit-actions.ts';
 import { toEntry, toLinkedEntry } from '../../journal/audit.ts';
 import { type AuditSealer, linkAfter } from '../../journal/audit-chain.ts';
 import { JournalError } from '../../journal/errors.ts';
@@ -31,6 +32,11 @@ const AuditRowFields = {
   outcome: z.string(),
   detail: z.string().nullable(),
 };
+/** The entries a team store function answers that the change needs, for the desk to seal and append. */
+export const AuditDueSchema = z.array(
+  z.object({ action: AuditActionSchema, customerId: z.string().nullable(), detail: z.string().nullable() }),
+);
+
 export const AuditRowSchema = z.object(AuditRowFields).transform((row): AuditEntry => toEntry(row));
 
 export const LinkedRowSchema = z

@@ -2,6 +2,7 @@
 // by whoever makes it, in its own transaction (the store refuses the commit otherwise).
 import type pg from 'pg';
 import { describe, expect, test } from 'vitest';
+import type { AuditAction } from '../../../contract/audit-actions.ts';
 import { type AuditSealer, auditSealer } from '../../../main/journal/audit-chain.ts';
 import { chainChecker } from '../../../main/journal/audit-verify.ts';
 import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '../../../main/team/journal/audit.ts';
@@ -14,7 +15,7 @@ import { applyMigration, reviewerOf, storeAt } from './at-version.ts';
 const UNAUDITED = { code: '23000', hint: 'vetted:unaudited' };
 
 interface Due {
-  action: string;
+  action: AuditAction;
   customerId: string | null;
   detail: string | null;
 }
@@ -126,7 +127,7 @@ describe('team store migration 7: claims, reviewer roles and team settings, each
     await expect(
       call(client, sealer, `SELECT * FROM vetted.claim_take('c-1')`, elsewhere),
     ).rejects.toMatchObject(UNAUDITED);
-    const another = (due: Due[]) => due.map((entry) => ({ ...entry, action: 'claim.release' }));
+    const another = (due: Due[]): Due[] => due.map((entry) => ({ ...entry, action: 'claim.release' }));
     await expect(
       call(client, sealer, `SELECT * FROM vetted.claim_take('c-1')`, another),
     ).rejects.toMatchObject(UNAUDITED);

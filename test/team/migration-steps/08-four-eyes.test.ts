@@ -1,6 +1,7 @@
 // Team store migration 8 (#28): four eyes. The setting arrives off, the table empty; an approval is asked,
 // decided and finished only through the functions, each change audited in its transaction.
 import { describe, expect, test } from 'vitest';
+import type { AuditAction } from '../../../contract/audit-actions.ts';
 import { auditSealer } from '../../../main/journal/audit-chain.ts';
 import { appendAuditEntry } from '../../../main/team/journal/audit.ts';
 import { FOUR_EYES } from '../../../main/team/store/migrations/08-four-eyes.ts';
@@ -54,7 +55,7 @@ describe('team store migration 8: four eyes', () => {
     await expect(client.query(ask)).rejects.toMatchObject(UNAUDITED);
     await client.query('BEGIN');
     const { rows } = await client.query<{
-      audit: Array<{ action: string; customerId: string; detail: string }>;
+      audit: Array<{ action: AuditAction; customerId: string; detail: string }>;
     }>(ask);
     for (const due of rows[0]!.audit) {
       await appendAuditEntry(client, sealer, { at: new Date().toISOString(), outcome: 'ok', ...due });

@@ -16,7 +16,7 @@ import { applyMigration, storeAt, versionBefore } from './at-version.ts';
 
 const entry = (detail: string) => ({
   at: new Date().toISOString(),
-  action: 'note.add',
+  action: 'note.add' as const,
   customerId: null,
   outcome: 'ok',
   detail,
