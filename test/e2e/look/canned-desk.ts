@@ -134,6 +134,8 @@ const WORLD: Partial<Handlers> = {
     problem: null,
   }),
   'team.status': () => ({ mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: false }),
+  // A solo desk has no team store to lose.
+  'team.presence': () => ({ awaySince: null }),
   // A solo desk: nothing ever waits for a second reviewer's approval.
   'approvals.forCase': () => ({ approval: null }),
   'approvals.list': () => [],
