@@ -1,8 +1,8 @@
 // A desk whose team store goes away (#37), in browser mode, its connection to the store through the tests'
 // fault proxy: the queue says nothing for a gap of seconds, says in words that the store has not answered
-// once it has been away STORE_AWAY_NOTICE_AFTER_MS (the page's clock moved on, not waited for), takes no focus,
-// and says briefly that the store is back once it answers. Screenshots at 1280×800 and 1440×900, light and
-// dark, go to test-results/store-away for a look (the seconds shown vary: the baselines are look-store-away.spec.ts's).
+// once it has been away STORE_AWAY_NOTICE_AFTER_MS (the page's clock moved on, not waited for), takes no
+// focus, and says briefly that the store is back once it answers. Screenshots at 1280×800 and 1440×900, light
+// and dark, go to test-results/store-away for a look (the seconds vary: look-store-away.spec.ts has baselines).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
