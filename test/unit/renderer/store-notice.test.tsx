@@ -85,6 +85,27 @@ describe('the team store notice', () => {
     stop();
   });
 
+  it('gone again while it says the store is back: “back” goes at once; “back” told twice keeps its few seconds', async () => {
+    const stop = store.useStorePresenceStore.getState().watch();
+    await vi.advanceTimersByTimeAsync(0);
+    fake.push('team.presence', { awaySince: START });
+    await vi.advanceTimersByTimeAsync(STORE_AWAY_NOTICE_AFTER_MS);
+    fake.push('team.presence', { awaySince: null });
+    expect(notice()).toEqual({ kind: 'back' });
+    fake.push('team.presence', { awaySince: Date.now() });
+    expect(notice()).toBeNull();
+    await vi.advanceTimersByTimeAsync(STORE_AWAY_NOTICE_AFTER_MS);
+    expect(notice()).toEqual({ kind: 'away', forMs: STORE_AWAY_NOTICE_AFTER_MS });
+
+    fake.push('team.presence', { awaySince: null });
+    await store.useStorePresenceStore.getState().load();
+    expect(notice()).toEqual({ kind: 'back' });
+    await vi.advanceTimersByTimeAsync(store.STORE_BACK_NOTICE_MS);
+    expect(notice()).toBeNull();
+    expect(vi.getTimerCount()).toBe(0);
+    stop();
+  });
+
   it('opened while the store has long been away, says so at once; stops its clock when no longer watched', async () => {
     presence = { awaySince: START - 5 * 60_000 };
     const stop = store.useStorePresenceStore.getState().watch();

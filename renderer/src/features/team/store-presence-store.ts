@@ -51,20 +51,22 @@ export const useStorePresenceStore = create<StorePresenceState>((set, get) => {
   };
 
   const apply = ({ awaySince }: StorePresence) => {
-    const wasShown = get().notice?.kind === 'away';
+    const shown = get().notice;
     set({ awaySince });
     if (awaySince !== null) {
+      // Gone again: "back" no longer holds; the away notice waits for the threshold as before.
+      if (shown?.kind === 'back') set({ notice: null });
       followAway(awaySince);
       return;
     }
-    // Back: said briefly only when its absence was said; a gap of seconds passes silently both ways.
-    if (!wasShown) {
-      stopTimer();
-      if (get().notice?.kind !== 'back') set({ notice: null });
+    // Back: said briefly, only when its absence was said (a gap of seconds passes silently both ways).
+    if (shown?.kind === 'away') {
+      set({ notice: { kind: 'back' } });
+      later(STORE_BACK_NOTICE_MS, () => set({ notice: null }));
       return;
     }
-    set({ notice: { kind: 'back' } });
-    later(STORE_BACK_NOTICE_MS, () => set({ notice: null }));
+    // Nothing said yet: nothing to wait for. A "back" on screen keeps its few seconds.
+    if (shown === null) stopTimer();
   };
 
   // Changes heard from main: an answer to `load` asked before the latest of them is older than it.
