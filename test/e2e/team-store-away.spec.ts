@@ -101,7 +101,7 @@ test('the queue says when the team store has been away a while, what still works
     await expect(notice.locator('.visually-hidden')).toHaveText('under a minute');
     await expect(notice).toContainText(
       'This desk keeps working from its own copy: drafts you submit wait here and are sent once it answers. ' +
-        'Notes, claims and approvals need the store: they wait until it answers.',
+        'Notes, claims and approvals need the store: they can be done once it answers.',
     );
     // Not a dialog: the reviewer's place is kept.
     await expect(search).toBeFocused();

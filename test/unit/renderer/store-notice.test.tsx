@@ -55,7 +55,7 @@ describe('the team store notice', () => {
     expect(text()).toBe(
       'The team store has not answered for 10 sunder a minute. This desk keeps working from its own copy: ' +
         'drafts you submit wait here and are sent once it answers. Notes, claims and approvals need the store: ' +
-        'they wait until it answers.',
+        'they can be done once it answers.',
     );
     // On screen the seconds; to a screen reader the words, which change once a minute.
     expect(words()).toContain(

@@ -43,7 +43,7 @@ export function StoreNoticeWords({ notice }: { notice: NonNullable<Notice> }) {
           <span className="visually-hidden">{durationLong(notice.forMs)}</span>.
         </strong>{' '}
         This desk keeps working from its own copy: drafts you submit wait here and are sent once it answers.
-        Notes, claims and approvals need the store: they wait until it answers.
+        Notes, claims and approvals need the store: they can be done once it answers.
       </span>
     </p>
   );
