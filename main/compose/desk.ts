@@ -128,6 +128,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const membership = teamFeature(context, {
     startedOn: variant.teamId,
     deskJournal: variant.deskJournal,
+    presence: variant.storePresence,
     ...clock,
   });
   const features = [
