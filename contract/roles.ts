@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdleMinutesSchema } from './lock.ts';
 
 /**
  * Team mode's roles: each reviewer is a reviewer or a lead (`npm run team -- set-role`). A lead may do what
@@ -60,6 +61,8 @@ export const TeamSettingsSchema = z.object({
     exportNames: z.boolean(),
     expiryHours: z.number().int().min(1).max(720),
   }),
+  /** The idle lock: the most minutes without input any desk of the team stays open (a desk may choose fewer). */
+  lockIdleMaxMinutes: IdleMinutesSchema,
 });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
 
