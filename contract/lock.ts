@@ -48,9 +48,12 @@ export const LockStateSchema = z.object({
   /** The lead's maximum for the team; null on a solo desk. */
   teamMaximum: z.number().int().nullable(),
   key: LockKeySchema.nullable(),
-  /** Wrong attempts in a row, and until when no attempt is checked (null when none is waited for). */
+  /**
+   * Wrong attempts in a row, and how long the desk still waits (from this answer) before it checks another:
+   * 0 when it does not. A span, not a time: the page counts it down on its own clock, whatever main's says.
+   */
   failures: z.number().int(),
-  waitUntil: z.iso.datetime().nullable(),
+  waitMs: z.number().int().nonnegative(),
 });
 export type LockState = z.infer<typeof LockStateSchema>;
 

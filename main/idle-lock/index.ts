@@ -112,7 +112,7 @@ export function idleLockFeature(context: DeskContext, options: IdleLockOptions):
       teamMaximum,
       key: key === undefined ? DEFAULT_LOCK_KEY : key,
       failures,
-      waitUntil: waitUntil > now() ? new Date(waitUntil).toISOString() : null,
+      waitMs: Math.max(0, waitUntil - now()),
     };
   };
   const lock = (reason: LockReason) => {
