@@ -100,6 +100,9 @@ test('after the idle time the page, its storage and every answer hold no custome
   await page.getByLabel('New secret again').fill(SECRET);
   await page.getByRole('button', { name: 'Arm the lock' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The lock is armed.' })).toBeVisible();
+  await page
+    .getByRole('region', { name: 'Lock' })
+    .screenshot({ path: 'test-results/lock/settings-lock-1280x720-light.png' });
 
   // A case open, a name searched for: both in the page (and the search in its session storage).
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Queue' }).click();

@@ -147,6 +147,22 @@ const WORLD: Partial<Handlers> = {
     claims: false,
     can: allowedTo('lead'),
   }),
+  // The idle lock, armed with a secret of its own (Settings → Lock); the page reports input as it goes.
+  'lock.state': () => ({
+    locked: false,
+    reason: null,
+    desk: 'dana-laptop',
+    reviewer: 'dana.reviewer',
+    armed: true,
+    secret: 'lock-secret',
+    idleMinutes: 15,
+    ownIdleMinutes: 15,
+    teamMaximum: null,
+    key: 'Ctrl+Shift+L',
+    failures: 0,
+    waitMs: 0,
+  }),
+  'lock.activity': () => ({ locked: false }),
   'updates.status': () => ({
     offered: false,
     notOffered: 'Browser mode does not update itself: update Vetted where it was installed from.',

@@ -22,7 +22,7 @@ const WHY: Record<LockReason, string> = {
  * reported and the page locks on the idle time or the lock key.
  */
 export function LockGate({ children }: { children: ReactNode }) {
-  const { state, load } = useLockStore();
+  const { state, error, load } = useLockStore();
   useWatch(useLockStore.getState().watch);
   useEffect(() => {
     void load();
@@ -37,7 +37,8 @@ export function LockGate({ children }: { children: ReactNode }) {
       lockNow: (reason) => void useLockStore.getState().lockNow(reason),
     });
   }, [locked]);
-  if (!state) return null;
+  // Main refuses the data channels while locked whatever the page shows; until it answers, nothing shows.
+  if (!state) return error ? <p role="alert">{error}</p> : null;
   return locked ? <LockScreen state={state} /> : children;
 }
 

@@ -68,7 +68,7 @@ export function LockSettings() {
         />
         {problem && <p role="alert">{problem}</p>}
         <div className="actions">
-          <Button type="submit">Save lock settings</Button>
+          <Button type="submit">Set lock time and key</Button>
         </div>
         <p role="status">{saved}</p>
       </form>
