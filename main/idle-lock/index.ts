@@ -1,11 +1,9 @@
 // The idle lock as a feature (#40): its channels, its settings, its audit entries and the idle check on main's
 // own timer (a page that reports nothing still locks). The rules are main/lock/'s; the gate that refuses the
 // other channels while locked is applied where the desk is composed, over every feature's handlers.
-import { DeskError } from '../../contract/errors.ts';
 import {
   DEFAULT_IDLE_MINUTES,
   DEFAULT_LOCK_KEY,
-  LockErrorCode,
   type LockReason,
   type LockState,
 } from '../../contract/lock.ts';
@@ -14,15 +12,8 @@ import { createDeskLock, effectiveIdleMinutes, type LockAuditEvent } from '../lo
 import type { LockScrypt } from '../lock/lock-secret.ts';
 import { describeError } from '../log/logger.ts';
 import { deskSecret } from './desk-secret.ts';
-import { refusedAttempt } from './lock-words.ts';
-
-type LockChannel =
-  | 'lock.state'
-  | 'lock.arm'
-  | 'lock.configure'
-  | 'lock.unlock'
-  | 'lock.now'
-  | 'lock.activity';
+import { type LockChannel, lockHandlers } from './lock-channels.ts';
+import { auditEntry } from './lock-words.ts';
 
 export interface IdleLockOptions {
   /** The computer's name, as the lock screen shows it. */
@@ -77,17 +68,10 @@ export function idleLockFeature(context: DeskContext, options: IdleLockOptions):
       },
     );
   };
-  const audit = (event: LockAuditEvent) => {
-    const entry =
-      event.action === 'desk.locked'
-        ? { action: event.action, outcome: 'ok', detail: event.reason }
-        : event.action === 'desk.unlocked'
-          ? { action: event.action, outcome: 'ok' }
-          : { action: event.action, outcome: 'refused', detail: `wrong secret, ${event.failures} in a row` };
+  const audit = (event: LockAuditEvent) =>
     journal.audit
-      .record(entry)
+      .record(auditEntry(event))
       .catch((error: unknown) => log.warn('the lock’s audit entry failed', describeError(error)));
-  };
   const desk = createDeskLock({
     now,
     idleMinutes: () => effectiveIdleMinutes(ownIdleMinutes(), teamMaximum),
@@ -131,48 +115,7 @@ export function idleLockFeature(context: DeskContext, options: IdleLockOptions):
   return {
     isLocked: () => desk.isLocked(),
     lock,
-    handlers: {
-      async 'lock.state'() {
-        await refresh();
-        return state();
-      },
-      async 'lock.arm'({ secret: chosen, current }) {
-        await secret.set(chosen, current);
-        await journal.audit.record({ action: 'desk.lockArmed', outcome: 'ok' });
-        desk.input();
-        events.emit('lock.changed', state());
-        return state();
-      },
-      async 'lock.configure'(patch) {
-        settings.update({ lock: { ...own(), ...patch } });
-        const changed = Object.keys(patch).join(', ');
-        await journal.audit.record({ action: 'settings.change', outcome: 'ok', detail: `lock: ${changed}` });
-        events.emit('lock.changed', state());
-        return state();
-      },
-      async 'lock.unlock'({ secret: given }) {
-        const result = await desk.unlock(given);
-        if (!result.ok) {
-          events.emit('lock.changed', state());
-          throw refusedAttempt(result, now());
-        }
-        return state();
-      },
-      'lock.now'({ reason }) {
-        if (secret.kind() === 'none') {
-          throw new DeskError(
-            LockErrorCode.unarmed,
-            'Set a secret in Settings → Lock first: without one, a locked desk could not be opened again.',
-          );
-        }
-        desk.lock(reason);
-        return state();
-      },
-      'lock.activity'() {
-        desk.input();
-        return { locked: desk.isLocked() };
-      },
-    },
+    handlers: lockHandlers({ desk, secret, state, refresh, context, now }),
     close: stop,
   };
 }
