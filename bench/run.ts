@@ -93,9 +93,12 @@ process.stdout.write(
     `load average ${machineAtStart.loadAverage.join(' ')} at start, ${machineAtEnd.loadAverage.join(' ')} at end\n\n` +
     `${text}\n`,
 );
-// A run of some benches replaces theirs in the file and keeps the others' last figures.
+// A run of some benches replaces theirs in the file and keeps the others' last figures (a bench since removed
+// or renamed is dropped: the file says where the project stands, not where it stood).
 const file = path.join(dir, 'results.json');
-const earlier = readEarlier(file).filter((outcome) => !names.includes(outcome.bench));
+const earlier = readEarlier(file).filter(
+  (outcome) => !names.includes(outcome.bench) && all.includes(outcome.bench),
+);
 const benches = [...earlier, ...outcomes].sort((a, b) => a.bench.localeCompare(b.bench));
 writeFileSync(
   file,

@@ -27,6 +27,7 @@ import {
   SettingsPatchSchema,
   SettingsViewSchema,
 } from './settings.ts';
+import { storePresenceChannels, storePresenceEvents } from './store-presence.ts';
 import { teamChannels, teamEvents } from './team.ts';
 import { teamHistoryChannels, teamHistoryEvents } from './team-history.ts';
 import { teamOverviewChannels } from './team-overview.ts';
@@ -88,6 +89,7 @@ export const invokeChannels = {
   ...sandboxChannels,
   ...metricsChannels,
   ...teamChannels,
+  ...storePresenceChannels,
   ...teamHistoryChannels,
   ...claimChannels,
   ...roleChannels,
@@ -107,6 +109,7 @@ export const pushedEvents = {
   ...webhookEvents,
   ...updateEvents,
   ...teamEvents,
+  ...storePresenceEvents,
   ...teamHistoryEvents,
   ...claimEvents,
   ...roleEvents,

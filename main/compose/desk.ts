@@ -137,6 +137,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const membership = teamFeature(context, {
     startedOn: variant.teamId,
     deskJournal: variant.deskJournal,
+    presence: variant.storePresence,
     ...clock,
   });
   // The team's maximum is a team setting; a solo desk has none.

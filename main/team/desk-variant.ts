@@ -61,6 +61,7 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
       overview: teamOverview({ pool: runtime.pool, target: runtime.target, login: runtime.login }),
     },
     approvals,
+    storePresence: runtime.presence,
     close: () => runtime.close(),
   };
 }

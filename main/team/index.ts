@@ -5,11 +5,13 @@ import { refusal } from '../failures.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { SqliteJournal } from '../journal/index.ts';
 import { describeError } from '../log/logger.ts';
+import type { StorePresenceSource } from '../teamwork/store-presence.ts';
 import { deskHistoryAccess } from './history/index.ts';
 import { createMembership } from './membership.ts';
 
 type TeamChannel =
   | 'team.status'
+  | 'team.presence'
   | 'team.join'
   | 'team.leave'
   | 'team.password'
@@ -19,7 +21,13 @@ type TeamChannel =
 
 export function teamFeature(
   context: DeskContext,
-  options: { startedOn: string | null; deskJournal: SqliteJournal; clock?: () => Date },
+  options: {
+    startedOn: string | null;
+    deskJournal: SqliteJournal;
+    /** Whether the team store answers (the variant's): each change is pushed to every window. */
+    presence: StorePresenceSource;
+    clock?: () => Date;
+  },
 ): Feature<TeamChannel> {
   const { vault, settings, log, events, journal } = context;
   // The log redacts what the desk already holds, from the first line on.
@@ -60,9 +68,13 @@ export function teamFeature(
       throw error;
     });
 
+  const unwatchPresence = options.presence.watch((presence) => events.emit('team.presence', presence));
+
   return {
+    close: unwatchPresence,
     handlers: {
       'team.status': () => membership.status(),
+      'team.presence': () => options.presence.current(),
       // A joined or left team takes effect on the next start. The desk cannot start its own process again:
       // a host that can (Electron, main/electron/restart.ts) answers this channel instead.
       'app.restart': () => {

@@ -14,6 +14,7 @@ import type { PersonalCipher } from '../journal/personal.ts';
 import { type Clock, systemClock } from '../journal/time.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import type { ServiceClient } from '../service/index.ts';
+import type { StorePresenceSource } from '../teamwork/store-presence.ts';
 import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { JoinedTeam } from './joined.ts';
 import { openTeamJournal } from './journal/index.ts';
@@ -38,6 +39,7 @@ import {
   teamClientConfig,
 } from './store/pool.ts';
 import { HEARTBEAT, type Heartbeat, QUERY_BOUND_MS, quietBound } from './store/silence.ts';
+import { trackStorePresence } from './store/store-presence.ts';
 import { teamSubscriptionSecrets } from './subscription-secrets.ts';
 
 const FLUSH_EVERY_MS = 5_000;
@@ -84,6 +86,8 @@ export interface TeamRuntime {
   /** This desk's own journal: its replica is what the queue reads. */
   readonly local: SqliteJournal;
   readonly replication: Replication;
+  /** Since when the store has been away (its LISTEN session lost and not yet back), on this process's clock. */
+  readonly presence: StorePresenceSource;
   /** How a dedicated LISTEN connection reaches the store (the direct address, never a pooler's). */
   readonly listenConnection: pg.ClientConfig;
   readonly drain: TeamDrain;
@@ -122,6 +126,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
   });
   const { cipher, sealer } = keys;
   const clock = options.clock ?? systemClock;
+  const presence = trackStorePresence(() => clock().getTime());
   // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
   const listenConnection = teamClientConfig(directConnection(team.connection), team.password, {
     applicationName: `${application}-listen`,
@@ -137,6 +142,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     log,
     onChanged: (ids) => options.onCustomersChanged(ids),
     heartbeat,
+    session: { lost: () => presence.lost(), listening: () => presence.answered() },
   });
   let journal: Journal;
   try {
@@ -218,6 +224,7 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     target: team.connection,
     local,
     replication,
+    presence,
     listenConnection,
     drain,
     webhookSecrets: teamSubscriptionSecrets({ db: pool, fields: keys.fields, log }),

@@ -8,6 +8,7 @@ import type { Journal, SqliteJournal } from '../journal/index.ts';
 import type { ReconcileDuty } from '../reconcile/duty.ts';
 import type { Approvals } from '../teamwork/approvals.ts';
 import type { Teamwork } from '../teamwork/claims.ts';
+import type { StorePresenceSource } from '../teamwork/store-presence.ts';
 import type { DeskWebhooks } from '../webhooks/index.ts';
 
 export interface DeskVariant {
@@ -30,5 +31,7 @@ export interface DeskVariant {
   readonly teamwork: Teamwork;
   /** Four eyes: what waits for a second reviewer's approval (a solo desk never needs one). */
   readonly approvals: Approvals;
+  /** Whether the team store answers, for the main screen: a solo desk's never goes away. */
+  readonly storePresence: StorePresenceSource;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { type Journal, openJournal } from '../journal/index.ts';
 import { osUserName } from '../os-user.ts';
 import type { Approvals } from '../teamwork/approvals.ts';
 import type { Claims, Teamwork } from '../teamwork/claims.ts';
+import { noTeamStore } from '../teamwork/store-presence.ts';
 import { webhooksFeature } from '../webhooks/index.ts';
 import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
 import type { DeskVariant } from './index.ts';
@@ -39,6 +40,7 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
     webhooks: (context) => webhooksFeature(context, vaultSubscriptionSecrets(context.vault)),
     teamwork: soloTeamwork(journal, osUserName()),
     approvals: soloApprovals,
+    storePresence: noTeamStore,
     close: () => journal.close(),
   };
 }

@@ -42,6 +42,8 @@ export interface ChangeListenerOptions {
   onAnnouncement?(payload: string): void;
   /** Listening now, for the first time or again: whatever happened meanwhile must be read. */
   onListening(): void;
+  /** The connection was lost, or a new one could not be opened (each failed attempt says so again). */
+  onLost?(): void;
   log: Logger;
   schedule?: Scheduler;
   random?: () => number;
@@ -75,6 +77,7 @@ export function listenForChanges({
   onNotify,
   onAnnouncement,
   onListening,
+  onLost,
   log,
   schedule = realScheduler,
   random = Math.random,
@@ -132,6 +135,7 @@ export function listenForChanges({
     client.end().catch(() => undefined);
     if (closed) return;
     log.warn('team store: change listener lost its connection', error ? describeError(error) : {});
+    onLost?.();
     reconnectLater();
   };
 

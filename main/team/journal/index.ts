@@ -57,8 +57,13 @@ function compose(team: TeamRepositoryContext, local: JournalRepositories): Journ
     retries: teamRetriesRepository(team),
     audit: teamAuditRepository(team),
     rejections: teamRejectionsRepository(team),
-    // Searching notes needs their text: the desk's replica holds it (the store holds it sealed).
-    notes: { ...teamNotesRepository(team), customersMatching: local.notes.customersMatching },
+    // Searching notes needs their text: the desk's replica holds it (the store holds it sealed). The queue's
+    // rows come from the replica, and so do their latest notes: the queue answers while the store is away.
+    notes: {
+      ...teamNotesRepository(team),
+      customersMatching: local.notes.customersMatching,
+      latest: local.notes.latest,
+    },
   };
 }
 

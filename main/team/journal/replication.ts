@@ -51,6 +51,8 @@ export interface ReplicationOptions {
   random?: () => number;
   /** The LISTEN connection's heartbeat (store/silence.ts HEARTBEAT by default; tests shorten it). */
   heartbeat?: Heartbeat;
+  /** Hears the LISTEN session lost (or not opened) and listening again: whether the store answers. */
+  session?: { lost(): void; listening(): void };
 }
 
 export interface ReplicaChange {
@@ -219,9 +221,11 @@ export function startReplication(options: ReplicationOptions): Replication {
     },
     onAnnouncement: (payload) => feed.heard(payload),
     onListening: () => {
+      options.session?.listening();
       feed.listening();
       catchUpAfterConnecting();
     },
+    onLost: () => options.session?.lost(),
     log,
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.random ? { random: options.random } : {}),

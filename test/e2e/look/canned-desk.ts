@@ -134,6 +134,8 @@ const WORLD: Partial<Handlers> = {
     problem: null,
   }),
   'team.status': () => ({ mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: false }),
+  // A solo desk has no team store to lose.
+  'team.presence': () => ({ awaySince: null }),
   // A solo desk: nothing ever waits for a second reviewer's approval.
   'approvals.forCase': () => ({ approval: null }),
   'approvals.list': () => [],
@@ -180,16 +182,21 @@ const WORLD: Partial<Handlers> = {
   'app.metrics': () => METRICS,
 };
 
-export const test = base.extend<{ desk: CannedDesk }>({
-  desk: async ({ page }, use) => {
+export const test = base.extend<{ desk: CannedDesk; world: Partial<Handlers> }>({
+  /** Answers of a spec's own over the world's (`test.use({ world: { … } })`): a store away, say. */
+  world: [{}, { option: true }],
+  desk: async ({ page, world }, use) => {
     const unexpected: string[] = [];
-    const handlers = new Proxy(WORLD, {
-      get: (world, channel: string) =>
-        world[channel as keyof Handlers] ??
-        (() => {
-          throw new Error('not in the look’s world');
-        }),
-    }) as Handlers;
+    const handlers = new Proxy(
+      { ...WORLD, ...world },
+      {
+        get: (world, channel: string) =>
+          world[channel as keyof Handlers] ??
+          (() => {
+            throw new Error('not in the look’s world');
+          }),
+      },
+    ) as Handlers;
     const dispatch = serve(handlers, {
       host: 'browser',
       isTrustedSender: (session: { authenticated: boolean }) => session.authenticated,

@@ -7,6 +7,7 @@ import { useWatch } from '../../ui/watch.ts';
 import { rowAt } from '../../ui/windowed-pages.ts';
 import { useNextCase } from '../claims/use-next-case.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
+import { StoreNotice } from '../team/StoreNotice.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
 import { CasePane } from './CasePane.tsx';
 import { useOverdueStore } from './overdue-store.ts';
@@ -109,6 +110,7 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
         />
       </header>
       <JobProgress />
+      <StoreNotice />
       <p className="queue-notice" aria-live="polite">
         {notice}
       </p>
