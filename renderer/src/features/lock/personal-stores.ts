@@ -20,6 +20,7 @@ import { useHistoryStore } from '../settings/history-store.ts';
 import { useSettingsStore } from '../settings/settings-store.ts';
 import { useTeamStore } from '../settings/team-store.ts';
 import { useUpdatesStore } from '../settings/updates-store.ts';
+import { useStorePresenceStore } from '../team/store-presence-store.ts';
 import { useTeamViewStore } from '../team/team-view-store.ts';
 import { useWebhooksStore } from '../webhooks/webhooks-store.ts';
 
@@ -46,6 +47,7 @@ export const CLEARED_STORES: readonly AnyStore[] = [
   useClaimsStore,
   useTeamMeStore,
   useTeamViewStore,
+  useStorePresenceStore,
   useWebhooksStore,
   useJobStore,
   useSandboxStore,
