@@ -43,6 +43,8 @@ export const useLockStore = create<LockStoreState>((set, get) => {
     busy: false,
     error: null,
     async load() {
+      // Asked at boot too, where a vault still locked refuses it: the gate's own asking starts afresh.
+      set({ error: null });
       try {
         set({ state: await api.lock.state() });
       } catch (error) {
