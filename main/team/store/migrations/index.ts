@@ -14,6 +14,7 @@ import { TEAM_KEYS } from './09-team-keys.ts';
 import { HISTORY_IMPORT } from './10-history-import.ts';
 import { CHANGE_FEED } from './11-change-feed.ts';
 import { AUDIT_KEYS } from './12-audit-keys.ts';
+import { HUBS } from './13-hubs.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -34,6 +35,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   HISTORY_IMPORT,
   CHANGE_FEED,
   AUDIT_KEYS,
+  HUBS,
 ];
 
 /** The last migration's number. */
