@@ -6,6 +6,7 @@
 // and the case header at both laptop sizes, light and dark, go to the test's output directory to look at.
 import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
+import { claimedByWords } from '../../contract/claims.ts';
 import { ASK_A_LEAD, LEAD_ONLY } from '../../contract/roles.ts';
 import { runBrowserMode } from '../../main/browser/main.ts';
 import { createServiceClient } from '../../main/service/index.ts';
@@ -183,9 +184,12 @@ test('claims and roles on two desks: take, live badge, refusals, sections, reass
     await expect(holderOf(b)).toContainText(LEAD_ONLY.reassign);
     await expect(holderOf(b)).toContainText(LEAD_ONLY.takeOver);
     await expect(holderOf(b)).toContainText(ASK_A_LEAD);
-    const refused = new RegExp(
-      `^${literal(`${alice} has this case: only they can change it on the service now.`)}`,
-    );
+    const refused = new RegExp(`^${literal(claimedByWords(alice))}`);
+    // The next step says what is left to Bob, not what the status would ask of the holder.
+    const step = casePane(b).getByRole('region', { name: 'Next step' });
+    await expect(step).toContainText(`Leave this case to ${alice}, or ask for it`);
+    await expect(step.getByRole('button', { name: 'Write a note' })).toBeVisible();
+    await expect(casePane(b).getByText(claimedByWords(alice))).toHaveCount(1);
     await expectRefusedInWords(casePane(b), refused);
     // The key says it too, rather than opening the form.
     await casePane(b).getByRole('heading', { level: 2 }).focus();

@@ -44,7 +44,7 @@ test('a code joins one desk once; the same code again is refused with its day; j
   const used = await refusal(second.membership.join(joinCode, password));
   expect(used.code).toBe('TeamCodeUsed');
   expect(used.message).toBe(
-    `This join code was already used on ${today()}; ask your administrator for a fresh one: npm run team -- join-code ${name}`,
+    `This join code was already used on ${today()}; ask your administrator for a fresh one (a join code for ${name})`,
   );
   expect(second.settings.get().team).toBeUndefined();
   expect(second.vault.get('teamKey')).toBeUndefined();
@@ -79,7 +79,7 @@ test('a mistyped password leaves the code good; an expired code and one a freshe
   expect(expired.code).toBe('TeamCodeExpired');
   expect(expired.message).toMatch(
     new RegExp(
-      `^This join code expired on \\d{4}-\\d\\d-\\d\\d; ask your administrator for a fresh one: npm run team -- join-code ${name}$`,
+      `^This join code expired on \\d{4}-\\d\\d-\\d\\d; ask your administrator for a fresh one \\(a join code for ${name}\\)$`,
     ),
   );
   expect(d.settings.get().team).toBeUndefined();
@@ -115,7 +115,7 @@ test('after a rotation a joined desk says the team key changed and how to get it
     /^The team's key was changed on \d{4}-\d\d-\d\d \(your administrator rotated it\)/,
   );
   expect(status.problem).toMatch(
-    /npm run team -- join-code YOUR-NAME.*leave the team and join again.*drafts stay/,
+    /new join code for your login, then leave the team and join again.*drafts stay/,
   );
   // A code made before the rotation carries the old key: it no longer joins.
   const other = desk();

@@ -8,6 +8,7 @@ import { allowedTo } from '../../../contract/roles.ts';
 import { startBrowserHost } from '../../../main/browser/host.ts';
 import { createEventHub } from '../../../main/event-hub.ts';
 import { type Handlers, serve } from '../../../main/serve.ts';
+import { type TeamView, teamWorld } from './team-world.ts';
 import { AUDIT_ROWS, ago, customerDetail, documents, EVENTS, NOW, ROWS, timeline } from './world.ts';
 
 /**
@@ -164,10 +165,13 @@ const WORLD: Partial<Handlers> = {
   'app.metrics': () => METRICS,
 };
 
-export const test = base.extend<{ desk: CannedDesk }>({
-  desk: async ({ page }, use) => {
+export const test = base.extend<{ desk: CannedDesk; team: TeamView | 'solo' }>({
+  /** The world as a solo desk sees it, or a team's reviewer or lead (team-world.ts). */
+  team: ['solo', { option: true }],
+  desk: async ({ page, team }, use) => {
     const unexpected: string[] = [];
-    const handlers = new Proxy(WORLD, {
+    const world = team === 'solo' ? WORLD : { ...WORLD, ...teamWorld(team, WORLD) };
+    const handlers = new Proxy(world, {
       get: (world, channel: string) =>
         world[channel as keyof Handlers] ??
         (() => {
