@@ -69,7 +69,7 @@ test('a mistyped password leaves the code good; an expired code and one a freshe
   const second = await codeFor(store, 'join-code', name);
   const replaced = await refusal(d.membership.join(first.joinCode, first.password));
   expect(replaced.code).toBe('TeamCodeExpired');
-  expect(replaced.message).toMatch(/^This join code was replaced on \d{4}-\d\d-\d\d .*join-code bob_/);
+  expect(replaced.message).toMatch(/^This join code was replaced on \d{4}-\d\d-\d\d .*a join code for bob_/);
 
   const owner = await connectTo(store.url);
   await owner.query(`UPDATE vetted.join_codes SET expires_at = now() - interval '1 day' WHERE id = $1`, [
