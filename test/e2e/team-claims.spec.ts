@@ -150,6 +150,10 @@ test('claims and roles on two desks: take, live badge, refusals, sections, reass
     await tally(a, 'Unclaimed', 3, 'waiting');
     await tally(a, 'Mine', 0, 'held');
     await tally(a, bob, 0, 'held');
+    // The hubs' logins (added by add-hub) are no people: never offered under "Who has it".
+    const whoHasIt = a.getByRole('list', { name: 'Who has it' });
+    await expect(whoHasIt.getByRole('button')).toHaveCount(3);
+    await expect(whoHasIt).not.toContainText(rig.reviewers.hub.login);
 
     // Alice opens Okafor and takes it: her header says so, Bob's queue row says so, live.
     await caseRow(a, 'Okafor').click();
@@ -209,6 +213,10 @@ test('claims and roles on two desks: take, live badge, refusals, sections, reass
     const reassign = a.getByRole('dialog', { name: 'Reassign the case' });
     await reassign.getByRole('button', { name: 'Reassign', exact: true }).click();
     await expect(reassign.getByText('Choose who gets the case.')).toBeVisible();
+    // Whom a lead may give the case to: the team's people, never a hub.
+    const options = await reassign.getByLabel('Reviewer').locator('option').allTextContents();
+    expect(options.filter((option) => option.startsWith('hub'))).toEqual([]);
+    expect(options).toContain(bob);
     await reassign.getByLabel('Reviewer').selectOption(bob);
     await reassign.getByLabel('Note').fill('Bob knows this customer.');
     await axeBoth(a, 'Reassign dialog', 'dialog[open]');
