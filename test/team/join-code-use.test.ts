@@ -3,6 +3,7 @@ import { DeskError } from '../../contract/errors.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { connectTo } from '../support/team-journal.ts';
 import {
+  addTestLogin,
   initTeamStore,
   joinCodeCommand,
   parseAddReviewer,
@@ -93,7 +94,9 @@ test('after a rotation a joined desk says the team key changed and how to get it
   await d.membership.join(joinCode, password);
   const unused = await codeFor(store, 'join-code', name);
 
-  // --join-codes: a fresh code for every login of the team, carrying the new key.
+  // --join-codes: a fresh code for every login of the team, carrying the new key: a hub's too, though no
+  // reviewer.
+  const hub = await addTestLogin('add-hub', store, 'hub');
   const rotated = await runTeam(
     'rotate-key',
     '--database',
@@ -109,6 +112,7 @@ test('after a rotation a joined desk says the team key changed and how to get it
     rotated.out,
   )?.[1];
   expect(rotationCode).toBeDefined();
+  expect(rotated.out).toContain(`JOIN CODE for ${hub.name} (one use`);
   const status = await d.membership.status();
   expect(status).toMatchObject({ mode: 'team', store: 'refused' });
   expect(status.problem).toMatch(
