@@ -123,8 +123,15 @@ async function readFigures(
     todayFrom: bounds.today_from,
     weekFrom: bounds.week_from,
     figuresFrom,
+    // A hub is not a person: never a member, whatever its sessions or its entries (its closings count in
+    // the totals only, as nobody's).
     members: membersOf(
-      { reviewers, online: online.filter((row) => !hubs.has(row.login)), holding, closed },
+      {
+        reviewers,
+        online: online.filter((row) => !hubs.has(row.login)),
+        holding,
+        closed: closed.filter((row) => row.login === null || !hubs.has(row.login)),
+      },
       login,
     ),
     hubs: [...hubs].map((hub) => ({
