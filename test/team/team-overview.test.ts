@@ -237,8 +237,15 @@ describe('the team’s hubs', () => {
       teamClientConfig(running.connection, running.password, { applicationName: HUB_LISTENER_NAME }),
     );
     await client.connect();
+    // The hub's entry came last before a closing: the team's totals count it, no member row does.
+    await customerWithHistory(team, 'k-hub', [
+      ['document', '2026-03-11T10:00:00.000Z'],
+      ['verified', '2026-03-11T12:00:00.000Z'],
+    ]);
+    await acted(running, 'k-hub', 'customer.refresh', '2026-03-11T11:00:00.000Z');
     try {
       const overview = await read(lee);
+      expect(overview.closed).toEqual({ today: 1, thisWeek: 1 });
       const byLogin = (a: { login: string }, b: { login: string }) => a.login.localeCompare(b.login);
       expect([...overview.hubs].sort(byLogin)).toEqual(
         [
