@@ -138,35 +138,10 @@ async function runCommand(
       );
       return;
     }
-    case 'add-hub': {
-      const name = oneName(command, rest);
-      const options = reviewerOptions(command, name, values, admin);
-      if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
-      const hub = await addHub(client, options);
-      io.out(
-        `Hub ${name} added (${whereDesksGo(hub.connection)}); it is never listed among the reviewers.\n\n` +
-          `JOIN CODE for the hub ${name} (npm run hub -- join, on the hub's machine; it holds the team key: keep it private):\n` +
-          `${hub.joinCode}\n\n` +
-          `ONE-TIME PASSWORD for the hub ${name} (npm run hub -- join asks for it after the code; it is not shown again):\n` +
-          `${hub.password}\n`,
-      );
+    case 'add-hub':
+    case 'mark-hub':
+      await runHubCommand(command, oneName(command, rest), values, admin, client, io);
       return;
-    }
-    case 'mark-hub': {
-      const name = oneName(command, rest);
-      const keyFile = values['key-file'];
-      if (!keyFile) {
-        throw new TeamAdminError(
-          'mark-hub needs --key-file FILE (the file init wrote): the change is sealed into the audit chain.',
-        );
-      }
-      io.out(
-        (await markHub(client, name, keyFile))
-          ? `${name} is now marked as a hub: it is no longer listed among the reviewers, offered a case or made a lead. Its join code and password are unchanged.\n`
-          : `${name} is already marked as a hub; nothing changed.\n`,
-      );
-      return;
-    }
     case 'join-code': {
       const name = oneName(command, rest);
       const options = reviewerOptions(command, name, values, admin);
@@ -271,6 +246,41 @@ async function runCommand(
       return;
     }
   }
+}
+
+/** `add-hub NAME` (a new login, marked as a hub) and `mark-hub NAME` (a hub added with add-reviewer). */
+async function runHubCommand(
+  command: 'add-hub' | 'mark-hub',
+  name: string,
+  values: Values,
+  admin: AdminUrl,
+  client: pg.Client,
+  io: TeamCliIo,
+): Promise<void> {
+  if (command === 'add-hub') {
+    const options = reviewerOptions(command, name, values, admin);
+    if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
+    const hub = await addHub(client, options);
+    io.out(
+      `Hub ${name} added (${whereDesksGo(hub.connection)}); it is never listed among the reviewers.\n\n` +
+        `JOIN CODE for the hub ${name} (npm run hub -- join, on the hub's machine; it holds the team key: keep it private):\n` +
+        `${hub.joinCode}\n\n` +
+        `ONE-TIME PASSWORD for the hub ${name} (npm run hub -- join asks for it after the code; it is not shown again):\n` +
+        `${hub.password}\n`,
+    );
+    return;
+  }
+  const keyFile = values['key-file'];
+  if (!keyFile) {
+    throw new TeamAdminError(
+      'mark-hub needs --key-file FILE (the file init wrote): the change is sealed into the audit chain.',
+    );
+  }
+  io.out(
+    (await markHub(client, name, keyFile))
+      ? `${name} is now marked as a hub: it is no longer listed among the reviewers, offered a case or made a lead. Its join code and password are unchanged.\n`
+      : `${name} is already marked as a hub; nothing changed.\n`,
+  );
 }
 
 const ROTATION_ADVISED = (name: string) =>
