@@ -27,6 +27,7 @@ const ACTIONS: Record<string, string> = {
   'approval.expire': 'Approval request expired',
   'approval.sent': 'Approved action sent',
   'team.setRole': 'Reviewer’s role changed',
+  'team.markHub': 'Login marked as a hub',
   'audit.export': 'Audit log exported',
   'audit.chain': 'Audit chain begun',
   'retry.open': 'Retry form opened',

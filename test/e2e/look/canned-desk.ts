@@ -8,6 +8,7 @@ import { allowedTo } from '../../../contract/roles.ts';
 import { startBrowserHost } from '../../../main/browser/host.ts';
 import { createEventHub } from '../../../main/event-hub.ts';
 import { type Handlers, serve } from '../../../main/serve.ts';
+import { type TeamView, teamWorld } from './team-world.ts';
 import { AUDIT_ROWS, ago, customerDetail, documents, EVENTS, NOW, ROWS, timeline } from './world.ts';
 
 /**
@@ -182,13 +183,16 @@ const WORLD: Partial<Handlers> = {
   'app.metrics': () => METRICS,
 };
 
-export const test = base.extend<{ desk: CannedDesk; world: Partial<Handlers> }>({
+export const test = base.extend<{ desk: CannedDesk; world: Partial<Handlers>; team: TeamView | 'solo' }>({
   /** Answers of a spec's own over the world's (`test.use({ world: { … } })`): a store away, say. */
   world: [{}, { option: true }],
-  desk: async ({ page, world }, use) => {
+  /** The world as a solo desk sees it, or a team's reviewer or lead (team-world.ts). */
+  team: ['solo', { option: true }],
+  desk: async ({ page, world, team }, use) => {
     const unexpected: string[] = [];
+    const base = team === 'solo' ? WORLD : { ...WORLD, ...teamWorld(team, WORLD) };
     const handlers = new Proxy(
-      { ...WORLD, ...world },
+      { ...base, ...world },
       {
         get: (world, channel: string) =>
           world[channel as keyof Handlers] ??

@@ -15,6 +15,7 @@ import { HISTORY_IMPORT } from './10-history-import.ts';
 import { CHANGE_FEED } from './11-change-feed.ts';
 import { AUDIT_KEYS } from './12-audit-keys.ts';
 import { LOCK_MAXIMUM } from './13-lock-maximum.ts';
+import { HUBS } from './14-hubs.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -36,6 +37,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   CHANGE_FEED,
   AUDIT_KEYS,
   LOCK_MAXIMUM,
+  HUBS,
 ];
 
 /** The last migration's number. */
