@@ -25,6 +25,7 @@ const MAIN_LAYERS = [
     'claims/',
     'approvals/',
     'settings/',
+    'idle-lock/',
   ],
   ['feature\\.ts', 'teamwork/'], // what every feature is built from; the teamwork interfaces (claims, roles, approvals)
   ['reconcile/', 'connection/'], // the journal kept in line with the service; the live connection to it

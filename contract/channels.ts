@@ -14,6 +14,7 @@ import {
 import { documentChannels, documentEvents } from './documents.ts';
 import { draftChannels, draftEvents } from './drafts.ts';
 import { eventDetailChannels } from './event-detail.ts';
+import { lockChannels, lockEvents } from './lock.ts';
 import { metricsChannels } from './metrics.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
 import { queueViewChannels, queueViewEvents } from './queue-view.ts';
@@ -94,6 +95,7 @@ export const invokeChannels = {
   ...roleChannels,
   ...approvalChannels,
   ...teamOverviewChannels,
+  ...lockChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
@@ -112,6 +114,7 @@ export const pushedEvents = {
   ...claimEvents,
   ...roleEvents,
   ...approvalEvents,
+  ...lockEvents,
 } as const satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type InvokeChannels = typeof invokeChannels;

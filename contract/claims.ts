@@ -13,6 +13,13 @@ export const ReviewerNameSchema = z
   .string()
   .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'Choose one of the team’s reviewers.');
 
+/**
+ * Why a reviewer may not change a case another holds (retry, upload): the desk's refusal, and what its case
+ * screen says before asking. Words for the reviewer who reads it, the holder named.
+ */
+export const claimedByWords = (holder: string) =>
+  `Only ${holder} can change this case on the service while they hold it.`;
+
 /** How a claim came to be: taken by hand, on a first action, as the next case; given by a lead; taken over. */
 export const CLAIM_HOWS = ['take', 'action', 'next', 'reassign', 'takeOver', 'release', 'expire'] as const;
 export type ClaimHow = (typeof CLAIM_HOWS)[number];

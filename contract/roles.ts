@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { IdleMinutesSchema } from './lock.ts';
 
 /**
- * Team mode's roles: each reviewer is a reviewer or a lead (`npm run team -- set-role`). A lead may do what
+ * Team mode's roles: each reviewer is a reviewer or a lead (the administrator's `set-role`). A lead may do what
  * LEAD_ACTIONS lists; the desk refuses the others in LEAD_ONLY's words before asking the store, and the store
  * refuses them too. A solo desk's reviewer is their own lead. Also the team's settings, which a lead changes.
  */
@@ -29,8 +30,8 @@ export const LEAD_ONLY: Record<LeadAction, string> = {
   viewTeam: 'Only a lead can see the Team screen: who is online, who holds what and how the queue moves.',
 };
 
-export const ASK_A_LEAD =
-  'Ask a lead of your team; your administrator makes leads (npm run team -- set-role).';
+/** Whom a reviewer asks. Words for a reviewer: the administrator's commands stay in docs/team-admin.md. */
+export const ASK_A_LEAD = 'Ask a lead of your team (your administrator makes leads).';
 
 export const TeamRoleSchema = z.enum(['reviewer', 'lead']);
 export type TeamRole = z.infer<typeof TeamRoleSchema>;
@@ -60,6 +61,8 @@ export const TeamSettingsSchema = z.object({
     exportNames: z.boolean(),
     expiryHours: z.number().int().min(1).max(720),
   }),
+  /** The idle lock: the most minutes without input any desk of the team stays open (a desk may choose fewer). */
+  lockIdleMaxMinutes: IdleMinutesSchema,
 });
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
 

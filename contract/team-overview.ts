@@ -72,6 +72,14 @@ export const TeamMemberFiguresSchema = z.object({
 });
 export type TeamMemberFigures = z.infer<typeof TeamMemberFiguresSchema>;
 
+/** A hub of the team (marked by the administrator, `add-hub`): not a person, so listed apart from the reviewers. */
+export const TeamHubSchema = z.object({
+  login: z.string(),
+  /** Hubs running now under this login (a standby under the same login counts too). */
+  running: z.number().int().min(0),
+});
+export type TeamHub = z.infer<typeof TeamHubSchema>;
+
 export const SectionFiguresSchema = z.object({
   section: SectionSchema,
   /** Visits to the section that started in the window. */
@@ -90,8 +98,10 @@ export const TeamOverviewSchema = z.object({
   weekFrom: z.iso.datetime(),
   /** Where the section figures' window starts (FIGURES_DAYS before `at`). */
   figuresFrom: z.iso.datetime(),
-  /** The team's reviewers (and anyone else holding or having closed a case), by login. */
+  /** The team's reviewers (and anyone else holding or having closed a case), by login; never a marked hub. */
   members: z.array(TeamMemberFiguresSchema),
+  /** The team's hubs, running or stopped. */
+  hubs: z.array(TeamHubSchema),
   /** Cases closed, by anyone or nobody. */
   closed: z.object({ today: z.number().int().min(0), thisWeek: z.number().int().min(0) }),
   sections: z.array(SectionFiguresSchema),

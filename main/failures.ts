@@ -4,6 +4,7 @@
 // Messages never quote a URL's secret part, a request or response body, or a stack.
 
 import { RESTART_BY_HAND } from '../contract/channels.ts';
+import { claimedByWords } from '../contract/claims.ts';
 import {
   CUSTOMER_FIELDS,
   type CustomerField,
@@ -261,10 +262,7 @@ export const refusal = {
     new DeskError(code, REFUSED.fixFieldsFirst, errorFields(errors)),
   // Team mode's claims and roles (main/claims/).
   claimedBy: (holder: string) =>
-    new DeskError(
-      'ClaimedByOther',
-      `${holder} has this case: only they can change it on the service now. Ask them, or a lead, to hand it over.`,
-    ),
+    new DeskError('ClaimedByOther', `${claimedByWords(holder)} Ask them, or a lead, to hand it to you.`),
   notYourClaim: (holder: string | null) =>
     new DeskError('NotYourClaim', holder ? `${holder} has this case, not you.` : 'Nobody holds this case.'),
   leadOnly: (action: LeadAction) => new DeskError('LeadOnly', `${LEAD_ONLY[action]} ${ASK_A_LEAD}`),

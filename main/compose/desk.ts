@@ -1,5 +1,6 @@
 // The desk: the core (compose/core.ts) on the variant this desk runs, solo or its team's, chosen here once,
 // and every feature a reviewer's window answers. Both hosts (Electron and browser mode) serve the same desk.
+import os from 'node:os';
 import type { AppInfo } from '../../contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
 import { approvalsFeature } from '../approvals/index.ts';
@@ -13,6 +14,8 @@ import { customersFeature } from '../customers/index.ts';
 import { diagnosticsFeature } from '../diagnostics/index.ts';
 import { draftsFeature } from '../drafts/index.ts';
 import type { EventHub } from '../event-hub.ts';
+import { type IdleLockOptions, idleLockFeature } from '../idle-lock/index.ts';
+import { gateHandlers, lockedEvents } from '../lock/lock-gate.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import { queueFeature } from '../queue/index.ts';
 import { sandboxPanelFeature } from '../sandbox-link/panel.ts';
@@ -54,12 +57,18 @@ export interface DeskOptions {
   rateLimitBackOff?: CoreOptions<DeskVariant>['rateLimitBackOff'];
   /** Browser mode: where the renderer is reached once the host listens (a case's address); null before. */
   browserOrigin?: () => string | null;
+  /** The idle lock's clock, timer and hash cost (tests). */
+  lock?: Pick<IdleLockOptions, 'now' | 'every' | 'scrypt'>;
 }
 
 /** The app core both hosts serve: the handlers of every contract channel, and the events it pushes. */
 export interface Desk {
+  /** Every channel, those holding personal data refused while the desk is locked. */
   handlers: Handlers;
+  /** The desk's events; a subscriber hears none holding personal data while the desk is locked. */
   events: EventHub;
+  /** The OS locked its screen or the machine is going to sleep: the desk locks (the Electron glue). */
+  lock: ReturnType<typeof idleLockFeature>['lock'];
   /** The live connection (tests reach the sandbox through it). */
   connection(): ServiceConnection;
   dispatcher<Sender>(isTrustedSender: (sender: Sender) => boolean): ReturnType<typeof serve<Sender>>;
@@ -131,7 +140,18 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     presence: variant.storePresence,
     ...clock,
   });
+  // The team's maximum is a team setting; a solo desk has none.
+  const lock = idleLockFeature(context, {
+    ...options.lock,
+    deskName: os.hostname(),
+    reviewer: async () => (await teamwork.roles.me()).reviewer,
+    teamMaximum:
+      variant.teamId === null
+        ? async () => null
+        : async () => (await teamwork.settings.get()).lockIdleMaxMinutes,
+  });
   const features = [
+    lock,
     customers,
     queue,
     documents,
@@ -163,31 +183,40 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     desk: { ...drafts.handlers, ...cases.handlers, ...documents.handlers, ...queue.handlers },
     refusal: variant.teamId === null ? null : SAMPLES_IN_A_TEAM,
   });
-  const handlers: Handlers = {
-    ...appInfoHandlers(context, options),
-    ...settingsChannels.handlers,
-    ...customers.handlers,
-    ...queue.handlers,
-    ...documents.handlers,
-    ...cases.handlers,
-    ...drafts.handlers,
-    ...webhooks.handlers,
-    ...updates.handlers,
-    ...diagnostics.handlers,
-    ...eventDetail.handlers,
-    ...sandboxPanel.handlers,
-    ...samples.handlers,
-    ...membership.handlers,
-    ...claims.handlers,
-    ...fourEyes.handlers,
-    ...teamOverview.handlers,
-    ...openVaultHandlers,
-  };
+  const handlers: Handlers = gateHandlers(
+    {
+      ...appInfoHandlers(context, options),
+      ...settingsChannels.handlers,
+      ...customers.handlers,
+      ...queue.handlers,
+      ...documents.handlers,
+      ...cases.handlers,
+      ...drafts.handlers,
+      ...webhooks.handlers,
+      ...updates.handlers,
+      ...diagnostics.handlers,
+      ...eventDetail.handlers,
+      ...sandboxPanel.handlers,
+      ...samples.handlers,
+      ...membership.handlers,
+      ...claims.handlers,
+      ...fourEyes.handlers,
+      ...teamOverview.handlers,
+      ...lock.handlers,
+      ...openVaultHandlers,
+    },
+    lock.isLocked,
+  );
   connected();
+  const events: EventHub = {
+    emit: (event, payload) => context.events.emit(event, payload),
+    subscribe: (listener) => context.events.subscribe(lockedEvents(listener, lock.isLocked)),
+  };
 
   return {
     handlers,
-    events: context.events,
+    events,
+    lock: lock.lock,
     connection: () => context.connection(),
     dispatcher: (isTrustedSender) =>
       serve(handlers, {

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { IdleMinutesSchema, LockKeySchema } from '../../contract/lock.ts';
 import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '../../contract/queue-view.ts';
 import { SandboxProfileSchema } from '../../contract/settings.ts';
 import { UpdateChannelSchema } from '../../contract/updates.ts';
@@ -68,6 +69,11 @@ export const SettingsSchema = z.strictObject({
   sandboxProfile: SandboxProfileSchema.optional(),
   /** The team this desk joined (Settings → Team): where and as whom, never the password or the team key. */
   team: z.strictObject({ teamId: z.uuid(), connection: TeamConnectionSchema }).optional(),
+  /** The idle lock (absent: 15 minutes, Ctrl+Shift+L); its secret's hash is the vault's, never here. */
+  lock: z
+    .strictObject({ idleMinutes: IdleMinutesSchema, key: LockKeySchema.nullable() })
+    .partial()
+    .optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -28,6 +28,7 @@ import { caseInArgv, handleCaseLinks } from './case-links.ts';
 import { isTrustedIpcSender, pushToWindow, registerIpc } from './ipc.ts';
 import { checkOutcome, menuTemplate } from './menu.ts';
 import { nativeNotifications } from './native-notifications.ts';
+import { lockWithTheOs } from './os-lock.ts';
 import { electronRestart } from './restart.ts';
 import { electronUpdates, loadUpdater, readPolicyAtStart } from './updater.ts';
 import { denyAllPermissions, hardenWebContents, mainWindowOptions, showWhenReady } from './window.ts';
@@ -164,6 +165,8 @@ async function start(): Promise<void> {
       desk.handlers['app.restart'] = electronRestart(app);
       dispatch = desk.dispatcher(isTrusted);
       desk.events.subscribe(pushToWindow(windowContents));
+      // The OS locking its screen, or the machine going to sleep, locks the desk too (until it quits).
+      lockWithTheOs(desk);
       showNatively(
         desk.events,
         nativeNotifications(Notification, focusWindow, (error) => log.warn('notification failed', { error })),

@@ -34,7 +34,7 @@ reconciles the team's customers. SIGTERM or Ctrl-C releases the role.
 ${COMMON}`,
   join: `Usage: npm run hub -- join   (the join code, then the database password, on standard input)
 
-Joins the hub to a team with its own join code and password (\`npm run team -- add-reviewer hub\`). At a
+Joins the hub to a team with its own join code and password (\`npm run team -- add-hub hub\`). At a
 terminal both are asked for and not echoed; otherwise give each on a line of standard input. The store is
 checked (the password, the schema, the team key) before anything is kept; the key and the password go to
 the hub's vault only.

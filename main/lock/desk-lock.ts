@@ -2,9 +2,10 @@
 // It locks after the idle time without input, when the OS locks the screen or sleeps, or on the reviewer's
 // key; it unlocks only with the desk's secret, wrong attempts counted and waited for (backoff.ts). Plain
 // Node with an injected clock, so every rule is tested without real time passing.
+import type { LockReason } from '../../contract/lock.ts';
 import { type AttemptState, afterFailure, NO_FAILURES } from './backoff.ts';
 
-export type LockReason = 'idle' | 'os-lock' | 'suspend' | 'key';
+export type { LockReason };
 export type LockState = { locked: false } | { locked: true; reason: LockReason; since: number };
 
 export type UnlockResult =

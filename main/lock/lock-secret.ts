@@ -2,12 +2,14 @@
 // later version can raise it, compared in constant time. The secret itself is never written anywhere.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { MIN_LOCK_SECRET_LENGTH } from '../../contract/lock.ts';
+
+export { MIN_LOCK_SECRET_LENGTH };
 
 export type LockScrypt = Record<'N' | 'r' | 'p', number>;
 
 /** The same cost the passphrase vault pays (OWASP's minimum for scrypt): about 0.1 s a check on a laptop. */
 export const LOCK_SCRYPT: LockScrypt = { N: 2 ** 15, r: 8, p: 1 };
-export const MIN_LOCK_SECRET_LENGTH = 8;
 
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;

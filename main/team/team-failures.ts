@@ -42,7 +42,7 @@ export function teamKeyChanged(since?: Date): DeskError {
   return new DeskError(
     'TeamKeyChanged',
     `The team's key was changed${when} (your administrator rotated it), so this desk's copy no longer opens the team's data. ` +
-      'Ask your administrator for a new join code (npm run team -- join-code YOUR-NAME), then leave the team and join again with it in Settings → Team. ' +
+      'Ask your administrator for a new join code for your login, then leave the team and join again with it in Settings → Team. ' +
       'Your drafts stay on this desk and go to the team once it has joined again.',
   );
 }

@@ -105,7 +105,8 @@ export async function spendJoinCode(
   });
   if (outcome === 'joined') return;
   const day = at ? at.toISOString().slice(0, 10) : 'an earlier day';
-  const fresh = `ask your administrator for a fresh one: npm run team -- join-code ${expected.connection.user}`;
+  // A reviewer reads this: the administrator's command is in docs/team-admin.md, not on their screen.
+  const fresh = `ask your administrator for a fresh one (a join code for ${expected.connection.user})`;
   const words: Record<string, [TeamFailureCode, string]> = {
     used: ['TeamCodeUsed', `This join code was already used on ${day}; ${fresh}`],
     expired: ['TeamCodeExpired', `This join code expired on ${day}; ${fresh}`],

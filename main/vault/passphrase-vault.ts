@@ -162,6 +162,23 @@ export async function unlockPassphraseVault(opts: { dir: string; passphrase: str
   return createVault('passphrase', secrets, (next) => writeVaultFile(file, header, vaultKey, next));
 }
 
+/**
+ * Whether the passphrase opens the vault here, without opening it (the idle lock's unlock where the vault has
+ * a passphrase): the check text decrypts with the key it derives. A missing or unreadable file never matches.
+ */
+export async function passphraseOpensVault(opts: { dir: string; passphrase: string }): Promise<boolean> {
+  const text = readFileIfExists(passphraseVaultFile(opts.dir));
+  const parsed = text === undefined ? undefined : parseVaultFile(text);
+  if (!parsed) return false;
+  const { N, r, p, salt } = parsed.kdf;
+  const wrappingKey = await deriveKey(opts.passphrase, Buffer.from(salt, 'base64'), { N, r, p });
+  try {
+    return opens(() => decryptField(wrappingKey, parsed.check, AAD.check));
+  } finally {
+    wrappingKey.fill(0);
+  }
+}
+
 function writeVaultFile(
   file: string,
   header: Omit<PassphraseVaultFile, 'secrets'>,

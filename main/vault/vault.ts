@@ -29,13 +29,15 @@ export type VaultProtection = 'os-keychain' | 'file-permissions' | 'memory-only'
 
 /**
  * `webhookSecret:<subscription id>` keeps one signing secret per webhook subscription; `teamKey` and
- * `teamDatabasePassword` are team mode's data key and this reviewer's (or hub's) database password.
+ * `teamDatabasePassword` are team mode's data key and this reviewer's (or hub's) database password;
+ * `lockSecretHash` the idle lock's secret as a slow hash (main/lock/lock-secret.ts), sealed so it cannot be swapped.
  */
 export type SecretName =
   | 'clientSecret'
   | 'sandboxClientSecret'
   | 'teamKey'
   | 'teamDatabasePassword'
+  | 'lockSecretHash'
   | `webhookSecret:${string}`;
 
 export interface Vault {
@@ -82,7 +84,7 @@ const DATA_KEY_SECRET = 'dataKey';
 // A subscription id of the old alphabet names its secret as it is (every vault written before keeps working);
 // any other id, base64url-encoded after a `~` that the old alphabet never held (subscription-secrets.ts).
 const SECRET_NAME =
-  /^(clientSecret|sandboxClientSecret|teamKey|teamDatabasePassword|webhookSecret:([A-Za-z0-9._:-]{1,200}|~[A-Za-z0-9_-]{1,1400}))$/;
+  /^(clientSecret|sandboxClientSecret|teamKey|teamDatabasePassword|lockSecretHash|webhookSecret:([A-Za-z0-9._:-]{1,200}|~[A-Za-z0-9_-]{1,1400}))$/;
 
 const PROTECTION_NOTICES: Record<VaultProtection, string> = {
   'os-keychain': 'Secrets protected by the OS keychain',
@@ -195,7 +197,7 @@ export function createVault(
 function checkedName(name: SecretName): SecretName {
   if (!isSecretName(name)) {
     throw new TypeError(
-      'Unknown secret name (expected clientSecret, sandboxClientSecret, teamKey, teamDatabasePassword or webhookSecret:<subscription id>)',
+      'Unknown secret name (expected clientSecret, sandboxClientSecret, teamKey, teamDatabasePassword, lockSecretHash or webhookSecret:<subscription id>)',
     );
   }
   return name;

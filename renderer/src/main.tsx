@@ -3,6 +3,7 @@ import './ask-first.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { LockGate } from './features/lock/LockGate.tsx';
 import { VaultGate } from './features/vault/UnlockScreen.tsx';
 import './styles/index.css';
 
@@ -16,7 +17,9 @@ if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
     <VaultGate>
-      <App />
+      <LockGate>
+        <App />
+      </LockGate>
     </VaultGate>
   </StrictMode>,
 );

@@ -65,7 +65,7 @@ describe('lead actions on the desk', () => {
     ).rejects.toMatchObject({
       code: 'LeadOnly',
       message:
-        'Only a lead can reassign a case to another reviewer. Ask a lead of your team; your administrator makes leads (npm run team -- set-role).',
+        'Only a lead can reassign a case to another reviewer. Ask a lead of your team (your administrator makes leads).',
     });
     await expect(
       handlers['claims.takeOver']({ customerId: CUSTOMER, reason: 'mine' }, context),

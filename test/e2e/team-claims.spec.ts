@@ -6,6 +6,7 @@
 // and the case header at both laptop sizes, light and dark, go to the test's output directory to look at.
 import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
+import { claimedByWords } from '../../contract/claims.ts';
 import { ASK_A_LEAD, LEAD_ONLY } from '../../contract/roles.ts';
 import { runBrowserMode } from '../../main/browser/main.ts';
 import { createServiceClient } from '../../main/service/index.ts';
@@ -149,6 +150,10 @@ test('claims and roles on two desks: take, live badge, refusals, sections, reass
     await tally(a, 'Unclaimed', 3, 'waiting');
     await tally(a, 'Mine', 0, 'held');
     await tally(a, bob, 0, 'held');
+    // The hubs' logins (added by add-hub) are no people: never offered under "Who has it".
+    const whoHasIt = a.getByRole('list', { name: 'Who has it' });
+    await expect(whoHasIt.getByRole('button')).toHaveCount(3);
+    await expect(whoHasIt).not.toContainText(rig.reviewers.hub.login);
 
     // Alice opens Okafor and takes it: her header says so, Bob's queue row says so, live.
     await caseRow(a, 'Okafor').click();
@@ -183,9 +188,12 @@ test('claims and roles on two desks: take, live badge, refusals, sections, reass
     await expect(holderOf(b)).toContainText(LEAD_ONLY.reassign);
     await expect(holderOf(b)).toContainText(LEAD_ONLY.takeOver);
     await expect(holderOf(b)).toContainText(ASK_A_LEAD);
-    const refused = new RegExp(
-      `^${literal(`${alice} has this case: only they can change it on the service now.`)}`,
-    );
+    const refused = new RegExp(`^${literal(claimedByWords(alice))}`);
+    // The next step says what is left to Bob, not what the status would ask of the holder.
+    const step = casePane(b).getByRole('region', { name: 'Next step' });
+    await expect(step).toContainText(`Leave this case to ${alice}, or ask for it`);
+    await expect(step.getByRole('button', { name: 'Write a note' })).toBeVisible();
+    await expect(casePane(b).getByText(claimedByWords(alice))).toHaveCount(1);
     await expectRefusedInWords(casePane(b), refused);
     // The key says it too, rather than opening the form.
     await casePane(b).getByRole('heading', { level: 2 }).focus();
@@ -205,6 +213,10 @@ test('claims and roles on two desks: take, live badge, refusals, sections, reass
     const reassign = a.getByRole('dialog', { name: 'Reassign the case' });
     await reassign.getByRole('button', { name: 'Reassign', exact: true }).click();
     await expect(reassign.getByText('Choose who gets the case.')).toBeVisible();
+    // Whom a lead may give the case to: the team's people, never a hub.
+    const options = await reassign.getByLabel('Reviewer').locator('option').allTextContents();
+    expect(options.filter((option) => option.startsWith('hub'))).toEqual([]);
+    expect(options).toContain(bob);
     await reassign.getByLabel('Reviewer').selectOption(bob);
     await reassign.getByLabel('Note').fill('Bob knows this customer.');
     await axeBoth(a, 'Reassign dialog', 'dialog[open]');

@@ -31,8 +31,8 @@ export async function startDesk(
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-')),
   /** The built-in service: the sandbox, or a stand-in in front of it. */
   sandbox: DeskOptions['startSandbox'] = (options) => startSandbox({ ...options, reviewDelayMs: 60_000 }),
-  /** `clock`: this desk's clock, for a desk whose clock is off. */
-  more: Pick<DeskOptions, 'rateLimitBackOff' | 'clock'> = {},
+  /** `clock`: this desk's clock, for a desk whose clock is off; `lock`: the idle lock's clock and timer. */
+  more: Pick<DeskOptions, 'rateLimitBackOff' | 'clock' | 'lock'> = {},
 ): Promise<DeskHarness> {
   const logLines: string[] = [];
   const outputs: unknown[] = [];

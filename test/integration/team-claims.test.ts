@@ -259,6 +259,16 @@ describe('a lead’s actions', () => {
     expect(await bob.call('team.settings')).toEqual({
       claimIdleMinutes: 20,
       fourEyes: { retry: false, exportNames: false, expiryHours: 24 },
+      lockIdleMaxMinutes: 15,
+    });
+    // The idle lock's team maximum: a desk's own longer idle time gives way to the lead's.
+    await alice.call('team.updateSettings', { lockIdleMaxMinutes: 10 });
+    await bob.call('lock.configure', { idleMinutes: 30 });
+    expect(await bob.call('lock.state')).toMatchObject({
+      reviewer: names.bob,
+      ownIdleMinutes: 30,
+      teamMaximum: 10,
+      idleMinutes: 10,
     });
     await alice.call('queue.export', { section: 'all', search: '', revealReason: 'for the monthly report' });
     const audit = await admin.query(`SELECT actor FROM vetted.audit_log WHERE action = 'queue.exportNames'`);

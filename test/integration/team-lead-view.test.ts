@@ -1,5 +1,5 @@
 // The lead's Team screen on two desks and a hub (#28): Alice, a lead, watches the team from her desk while Bob
-// works on his. Both desks show online (the hub does not), Bob's take shows as a case he holds, his note and
+// works on his. Both desks show online (the hubs are listed apart, never as reviewers), Bob's take shows as a case he holds, his note and
 // the service's verification as a first action and a resolution in "Needs retry", and the closing as his.
 // Bob, a reviewer, is refused the screen in words.
 import pg from 'pg';
@@ -47,14 +47,18 @@ const aliceSees = (what: string, holds: (figures: TeamOverview) => boolean) =>
   }, `Alice’s Team screen to show ${what}`);
 
 describe('the lead’s view of two desks', () => {
-  it('shows both desks online, and the hub running but not as a desk', async () => {
+  it('shows both desks online, and the hubs apart, not as reviewers: one running, the standby stopped', async () => {
+    const hubOf = (f: TeamOverview, who: 'hub' | 'hub2') =>
+      f.hubs.find((hub) => hub.login === rig.reviewers[who].login);
     const figures = await aliceSees(
       'both desks and the hub',
-      (f) => memberOf(f, 'bob')?.desks === 1 && memberOf(f, 'hub')?.hubs === 1,
+      (f) => memberOf(f, 'bob')?.desks === 1 && hubOf(f, 'hub')?.running === 1,
     );
     expect(memberOf(figures, 'alice')).toMatchObject({ desks: 1, me: true, role: 'lead' });
     expect(memberOf(figures, 'bob')).toMatchObject({ desks: 1, me: false, role: 'reviewer' });
-    expect(memberOf(figures, 'hub')).toMatchObject({ desks: 0, hubs: 1 });
+    expect(memberOf(figures, 'hub')).toBeUndefined();
+    expect(hubOf(figures, 'hub2')).toEqual({ login: rig.reviewers.hub2.login, running: 0 });
+    expect(figures.members.map((member) => member.login)).not.toContain(rig.reviewers.hub2.login);
   });
 
   it('refuses Bob, a reviewer, in words', async () => {

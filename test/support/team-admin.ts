@@ -7,6 +7,7 @@ import pg from 'pg';
 import { joinCommand, serviceCommand } from '../../main/hub/commands.ts';
 import { type HubConfig, openHubConfig } from '../../main/hub/hub-config.ts';
 import type { Logger } from '../../main/log/logger.ts';
+import { addHub } from '../../main/team/admin/hubs.ts';
 import { initTeam } from '../../main/team/admin/init.ts';
 import { addReviewer, type NewReviewer } from '../../main/team/admin/reviewers.ts';
 import { type StoreNode, withNodes } from '../../main/team/store/store-nodes.ts';
@@ -47,7 +48,9 @@ export async function makeTeam<N extends string>(
     const reviewers = {} as Record<N, TeamLogin>;
     for (const name of names) {
       const login = `${name}_${suffix}`;
-      const made = await addReviewer(admin, {
+      // The hubs' logins as an administrator adds them: marked as hubs, never listed among the reviewers.
+      const add = name.startsWith('hub') ? addHub : addReviewer;
+      const made = await add(admin, {
         name: login,
         keyFile,
         ...(nodes

@@ -72,7 +72,7 @@ export function parseAddReviewer(out: string): { joinCode: string; password: str
  * chooses for itself).
  */
 export function joinCodeCommand(
-  command: 'add-reviewer' | 'join-code',
+  command: 'add-reviewer' | 'add-hub' | 'join-code',
   name: string,
   store: TestStore,
   keyFile: string,
@@ -86,13 +86,23 @@ export function joinCodeCommand(
   return runTeam(command, name, '--database', store.url, '--key-file', keyFile, ...tls, ...extra);
 }
 
-export async function addTestReviewer(
+export function addTestReviewer(
   store: TestStore,
   prefix = 'alice',
   ...extra: string[]
 ): Promise<TestReviewer> {
+  return addTestLogin('add-reviewer', store, prefix, ...extra);
+}
+
+/** A login added by `add-reviewer`, or by `add-hub` (a hub's, marked as one). */
+export async function addTestLogin(
+  command: 'add-reviewer' | 'add-hub',
+  store: TestStore,
+  prefix: string,
+  ...extra: string[]
+): Promise<TestReviewer> {
   const name = uniqueName(prefix);
-  const run = await joinCodeCommand('add-reviewer', name, store, store.keyFile, ...extra);
+  const run = await joinCodeCommand(command, name, store, store.keyFile, ...extra);
   expect(run, run.err).toMatchObject({ code: 0 });
   const printed = parseAddReviewer(run.out);
   return { name, password: printed.password, joinCode: decodeJoinCode(printed.joinCode), out: run.out };

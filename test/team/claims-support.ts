@@ -13,7 +13,7 @@ import { teamSettings } from '../../main/team/claims/team-roles.ts';
 import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
 import { openTeamPool } from '../../main/team/store/pool.ts';
 import type { Approvals } from '../../main/teamwork/approvals.ts';
-import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
+import { addTestLogin, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
 // Closed once the file's tests are done: a file may share one team across its tests.
 const opened: Array<{ end(): Promise<void> }> = [];
@@ -37,7 +37,8 @@ export interface ClaimsReviewer {
 export interface ClaimsTeam {
   store: TestStore;
   admin: pg.Client;
-  reviewer(prefix: string): Promise<ClaimsReviewer>;
+  /** A reviewer added by add-reviewer; with 'add-hub', a hub's login (marked as one), calling as its desk would. */
+  reviewer(prefix: string, command?: 'add-reviewer' | 'add-hub'): Promise<ClaimsReviewer>;
   setRole(name: string, role: 'lead' | 'reviewer'): Promise<void>;
   /** Customers c-1…c-n, waiting in `section` since one minute apart (c-1 the longest). */
   addCustomers(n: number, section?: string, from?: number): Promise<string[]>;
@@ -54,8 +55,8 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
   return {
     store,
     admin,
-    async reviewer(prefix) {
-      const added = await addTestReviewer(store, prefix);
+    async reviewer(prefix, command = 'add-reviewer') {
+      const added = await addTestLogin(command, store, prefix);
       // As many connections as a test's simultaneous calls.
       const pool = openTeamPool(added.joinCode.connection, added.password, { max: 25 });
       opened.push(pool);

@@ -3,6 +3,7 @@ import { DeskError } from '../../contract/errors.ts';
 import { decodeJoinCode } from '../../main/team/join-code.ts';
 import { connectTo } from '../support/team-journal.ts';
 import {
+  addTestLogin,
   initTeamStore,
   joinCodeCommand,
   parseAddReviewer,
@@ -44,7 +45,7 @@ test('a code joins one desk once; the same code again is refused with its day; j
   const used = await refusal(second.membership.join(joinCode, password));
   expect(used.code).toBe('TeamCodeUsed');
   expect(used.message).toBe(
-    `This join code was already used on ${today()}; ask your administrator for a fresh one: npm run team -- join-code ${name}`,
+    `This join code was already used on ${today()}; ask your administrator for a fresh one (a join code for ${name})`,
   );
   expect(second.settings.get().team).toBeUndefined();
   expect(second.vault.get('teamKey')).toBeUndefined();
@@ -69,7 +70,7 @@ test('a mistyped password leaves the code good; an expired code and one a freshe
   const second = await codeFor(store, 'join-code', name);
   const replaced = await refusal(d.membership.join(first.joinCode, first.password));
   expect(replaced.code).toBe('TeamCodeExpired');
-  expect(replaced.message).toMatch(/^This join code was replaced on \d{4}-\d\d-\d\d .*join-code bob_/);
+  expect(replaced.message).toMatch(/^This join code was replaced on \d{4}-\d\d-\d\d .*a join code for bob_/);
 
   const owner = await connectTo(store.url);
   await owner.query(`UPDATE vetted.join_codes SET expires_at = now() - interval '1 day' WHERE id = $1`, [
@@ -79,7 +80,7 @@ test('a mistyped password leaves the code good; an expired code and one a freshe
   expect(expired.code).toBe('TeamCodeExpired');
   expect(expired.message).toMatch(
     new RegExp(
-      `^This join code expired on \\d{4}-\\d\\d-\\d\\d; ask your administrator for a fresh one: npm run team -- join-code ${name}$`,
+      `^This join code expired on \\d{4}-\\d\\d-\\d\\d; ask your administrator for a fresh one \\(a join code for ${name}\\)$`,
     ),
   );
   expect(d.settings.get().team).toBeUndefined();
@@ -93,7 +94,9 @@ test('after a rotation a joined desk says the team key changed and how to get it
   await d.membership.join(joinCode, password);
   const unused = await codeFor(store, 'join-code', name);
 
-  // --join-codes: a fresh code for every login of the team, carrying the new key.
+  // --join-codes: a fresh code for every login of the team, carrying the new key: a hub's too, though no
+  // reviewer.
+  const hub = await addTestLogin('add-hub', store, 'hub');
   const rotated = await runTeam(
     'rotate-key',
     '--database',
@@ -109,13 +112,14 @@ test('after a rotation a joined desk says the team key changed and how to get it
     rotated.out,
   )?.[1];
   expect(rotationCode).toBeDefined();
+  expect(rotated.out).toContain(`JOIN CODE for ${hub.name} (one use`);
   const status = await d.membership.status();
   expect(status).toMatchObject({ mode: 'team', store: 'refused' });
   expect(status.problem).toMatch(
     /^The team's key was changed on \d{4}-\d\d-\d\d \(your administrator rotated it\)/,
   );
   expect(status.problem).toMatch(
-    /npm run team -- join-code YOUR-NAME.*leave the team and join again.*drafts stay/,
+    /new join code for your login, then leave the team and join again.*drafts stay/,
   );
   // A code made before the rotation carries the old key: it no longer joins.
   const other = desk();

@@ -3,6 +3,7 @@
 // own login, sealed into the chain) at a moment the test names.
 import type { AuditAction } from '../../contract/audit-actions.ts';
 import { auditSealer } from '../../main/journal/audit-chain.ts';
+import type { UncheckedAction } from '../../main/journal/repositories/audit.ts';
 import { appendAuditEntry } from '../../main/team/journal/audit.ts';
 import { inTransaction } from '../../main/team/store/sql.ts';
 import type { ClaimsReviewer, ClaimsTeam } from './claims-support.ts';
@@ -30,7 +31,12 @@ export async function customerWithHistory(
 }
 
 /** An audit entry by this reviewer on a customer, at `at`, appended to the chain as their desk would. */
-export async function acted(reviewer: ClaimsReviewer, customerId: string, action: AuditAction, at: string) {
+export async function acted(
+  reviewer: ClaimsReviewer,
+  customerId: string,
+  action: AuditAction | UncheckedAction,
+  at: string,
+) {
   await inTransaction(reviewer.pool, (client) =>
     appendAuditEntry(client, auditSealer(reviewer.teamKey), {
       at,

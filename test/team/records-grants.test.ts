@@ -36,7 +36,7 @@ const RECORDS_GRANTS = [
  * reviewers' group may run (admin-grants.test.ts: exactly those), each of which the test below calls.
  */
 const CLAIMS_GRANTS = [
-  'SELECT ON vetted.claims, vetted.team_settings, vetted.reviewer_roles, vetted.team_meta',
+  'SELECT ON vetted.claims, vetted.team_settings, vetted.reviewer_roles, vetted.team_meta, vetted.hubs',
   'SELECT, INSERT ON vetted.audit_log',
   'SELECT ON vetted.audit_head',
   ...REVIEWER_FUNCTIONS.map((fn) => `EXECUTE ON FUNCTION ${fn}`),

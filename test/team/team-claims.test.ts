@@ -92,7 +92,7 @@ describe('a team desk’s claims', () => {
     expect(await anaDesk.claims.take('c-1')).toMatchObject({ holder: ana.name, mine: true, how: 'take' });
     await expect(benDesk.claims.take('c-1')).rejects.toMatchObject({
       code: 'ClaimedByOther',
-      message: `${ana.name} has this case: only they can change it on the service now. Ask them, or a lead, to hand it over.`,
+      message: `Only ${ana.name} can change this case on the service while they hold it. Ask them, or a lead, to hand it to you.`,
     });
     await expect(benDesk.claims.beforeChange('c-1')).rejects.toMatchObject({ code: 'ClaimedByOther' });
     expect(await benDesk.claims.get('c-1')).toMatchObject({ holder: ana.name, mine: false });

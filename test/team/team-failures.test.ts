@@ -80,6 +80,6 @@ test('a lead’s action the store refused reads as LeadOnly, in words', () => {
   expect(teamAppError(refused)).toEqual({
     code: 'LeadOnly',
     message:
-      'The team store refused this: only a lead may do it. Ask a lead of your team; your administrator makes leads (npm run team -- set-role).',
+      'The team store refused this: only a lead may do it. Ask a lead of your team (your administrator makes leads).',
   });
 });

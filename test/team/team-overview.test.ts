@@ -2,12 +2,13 @@
 // status history and audit log at a fixed moment: medians and 90th percentiles exact on known data, "today"
 // and "this week" in the desk's time zone (a day that starts at 04:00 UTC in New York), closings credited
 // to the last reviewer who acted, desks online from the sessions they keep open, cases held and overdue; a
-// reviewer refused in words before the store is asked.
+// reviewer refused in words before the store is asked; the team's hubs listed apart, never as reviewers.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DESK_LISTENER_NAME, HUB_LISTENER_NAME, type TeamOverview } from '../../contract/team-overview.ts';
 import { teamOverviewFeature } from '../../main/claims/overview.ts';
 import type { DeskContext } from '../../main/feature.ts';
+import { uncheckedAction } from '../../main/journal/repositories/audit.ts';
 import { teamOverview } from '../../main/team/claims/team-overview.ts';
 import { teamRoles } from '../../main/team/claims/team-roles.ts';
 import { teamClientConfig } from '../../main/team/store/pool.ts';
@@ -223,6 +224,41 @@ describe('who is online and who holds what', () => {
       expect(memberOf(overview, lee.name)).toMatchObject({ role: 'lead', me: true });
     } finally {
       for (const client of clients) await client.end();
+    }
+  });
+});
+
+describe('the team’s hubs', () => {
+  beforeAll(freshTeam);
+
+  it('lists the hubs apart, running or stopped, never among the reviewers', async () => {
+    const running = await team.reviewer('hub', 'add-hub');
+    const stopped = await team.reviewer('standby', 'add-hub');
+    const client = new pg.Client(
+      teamClientConfig(running.connection, running.password, { applicationName: HUB_LISTENER_NAME }),
+    );
+    await client.connect();
+    // The hub's entry came last before a closing: the team's totals count it, no member row does.
+    await customerWithHistory(team, 'k-hub', [
+      ['document', '2026-03-11T10:00:00.000Z'],
+      ['verified', '2026-03-11T12:00:00.000Z'],
+    ]);
+    await acted(running, 'k-hub', uncheckedAction('customer.refresh'), '2026-03-11T11:00:00.000Z');
+    try {
+      const overview = await read(lee);
+      expect(overview.closed).toEqual({ today: 1, thisWeek: 1 });
+      const byLogin = (a: { login: string }, b: { login: string }) => a.login.localeCompare(b.login);
+      expect([...overview.hubs].sort(byLogin)).toEqual(
+        [
+          { login: running.name, running: 1 },
+          { login: stopped.name, running: 0 },
+        ].sort(byLogin),
+      );
+      expect(overview.members.map((member) => member.login)).toEqual(
+        [ana.name, ben.name, lee.name].sort((a, b) => a.localeCompare(b)),
+      );
+    } finally {
+      await client.end();
     }
   });
 });

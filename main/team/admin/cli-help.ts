@@ -4,7 +4,9 @@ export const TEAM_HELP: Record<string, string> = {
 
 Administer a Vetted team store (PostgreSQL 15 or later). Commands:
   init            make an empty database the team's store, and write the team key file
-  add-reviewer    give a reviewer (or a hub) a login of their own; prints their join code and password
+  add-reviewer    give a reviewer a login of their own; prints their join code and password
+  add-hub         give a hub a login of its own, marked as a hub (never listed as a reviewer)
+  mark-hub        mark a hub added with add-reviewer as a hub
   remove-reviewer take a reviewer's login away (their audit rows and notes stay)
   rotate-key      make a new team key (after someone leaves); --reseal re-encrypts every row under it
   reseal          finish (or resume) re-encrypting every row under the current key
@@ -44,6 +46,21 @@ separately, the one-time password: hand the two over by different channels.
                   when --host/--port is a pooler in transaction mode (PgBouncer): the PostgreSQL server
                   itself, where desks and hubs open what needs a session of its own (LISTEN, the hub's
                   listener lock); --direct-port defaults to the port of --database
+`,
+  'add-hub': `Usage: npm run team -- add-hub NAME --database URL --key-file FILE [add-reviewer's options]
+
+Creates the login NAME for a hub, as add-reviewer does for a reviewer (the same options: where the hub
+reaches the store and how it checks it), and marks it as a hub in the store: a hub is not a person, so it is
+never listed among the reviewers (who has a case, whom a lead may reassign one to, the Team screen's
+reviewers), never holds a case and is never a lead. The mark is recorded in the team's audit chain, sealed
+with the team key. Prints the hub's join code and one-time password, for \`npm run hub -- join\`.
+`,
+  'mark-hub': `Usage: npm run team -- mark-hub NAME --database URL --key-file FILE
+
+Marks NAME, a login the team already has, as a hub: for a hub added with add-reviewer before Vetted knew
+hubs apart. From then on it is listed as a hub, not a reviewer; its join code and password do not change.
+Refused for a lead (set-role NAME reviewer first) and for a login holding cases. Recorded in the audit
+chain, sealed with the team key (--key-file).
 `,
   'remove-reviewer': `Usage: npm run team -- remove-reviewer NAME --database URL
 

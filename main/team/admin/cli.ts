@@ -8,6 +8,7 @@ import { nodesText, parseHostList, StoreNodesError, storeNodes, withNodes } from
 import { type AdminUrl, adminErrorText, connectAdmin, parseAdminUrl } from './admin-connection.ts';
 import { TEAM_HELP } from './cli-help.ts';
 import { TeamAdminError } from './errors.ts';
+import { addHub, markHub } from './hubs.ts';
 import { initTeam, migrateTeam } from './init.ts';
 import {
   type AddReviewerOptions,
@@ -137,6 +138,10 @@ async function runCommand(
       );
       return;
     }
+    case 'add-hub':
+    case 'mark-hub':
+      await runHubCommand(command, oneName(command, rest), values, admin, client, io);
+      return;
     case 'join-code': {
       const name = oneName(command, rest);
       const options = reviewerOptions(command, name, values, admin);
@@ -243,6 +248,41 @@ async function runCommand(
   }
 }
 
+/** `add-hub NAME` (a new login, marked as a hub) and `mark-hub NAME` (a hub added with add-reviewer). */
+async function runHubCommand(
+  command: 'add-hub' | 'mark-hub',
+  name: string,
+  values: Values,
+  admin: AdminUrl,
+  client: pg.Client,
+  io: TeamCliIo,
+): Promise<void> {
+  if (command === 'add-hub') {
+    const options = reviewerOptions(command, name, values, admin);
+    if (options.sslmode === 'disable') io.err(NO_TLS_WARNING);
+    const hub = await addHub(client, options);
+    io.out(
+      `Hub ${name} added (${whereDesksGo(hub.connection)}); it is never listed among the reviewers.\n\n` +
+        `JOIN CODE for the hub ${name} (npm run hub -- join, on the hub's machine; it holds the team key: keep it private):\n` +
+        `${hub.joinCode}\n\n` +
+        `ONE-TIME PASSWORD for the hub ${name} (npm run hub -- join asks for it after the code; it is not shown again):\n` +
+        `${hub.password}\n`,
+    );
+    return;
+  }
+  const keyFile = values['key-file'];
+  if (!keyFile) {
+    throw new TeamAdminError(
+      'mark-hub needs --key-file FILE (the file init wrote): the change is sealed into the audit chain.',
+    );
+  }
+  io.out(
+    (await markHub(client, name, keyFile))
+      ? `${name} is now marked as a hub: it is no longer listed among the reviewers, offered a case or made a lead. Its join code and password are unchanged.\n`
+      : `${name} is already marked as a hub; nothing changed.\n`,
+  );
+}
+
 const ROTATION_ADVISED = (name: string) =>
   `\nA rotation of the team key is advised: ${name}'s desk (and their join code) holds the current team key, ` +
   'which opens any copy of the store they come across (a backup, a dump). To make it worthless:\n' +
@@ -271,7 +311,9 @@ async function freshCodesForEveryone(
   admin: AdminUrl,
   io: TeamCliIo,
 ): Promise<void> {
-  const { rows } = await client.query<{ login: string }>('SELECT login FROM vetted.team_reviewers()');
+  const { rows } = await client.query<{ login: string }>(
+    'SELECT login FROM vetted.team_reviewers() UNION ALL SELECT login FROM vetted.team_hubs() ORDER BY 1',
+  );
   for (const { login } of rows) {
     const { joinCode } = await reviewerJoinCode(client, reviewerOptions(command, login, values, admin));
     io.out(

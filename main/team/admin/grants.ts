@@ -45,8 +45,8 @@ export const REVIEWER_WRITES: Readonly<Record<string, readonly Privilege[]>> = {
  * checking the caller's role and answering what changed for the desk to audit in the same transaction
  * (migration 7); asking for a second reviewer's approval, deciding, finishing, withdrawing and expiring one,
  * each by the store's rules (only a lead decides, never the maker; migration 8); spending the caller's own
- * join code, once (migration 9). Two only read: a login's role, and the team's reviewers with theirs
- * (migration 7).
+ * join code, once (migration 9). Three only read: a login's role, the team's reviewers with theirs
+ * (migration 7), and the team's hubs, who are not reviewers (migration 14).
  */
 export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.prune_webhook_rejections()',
@@ -60,6 +60,7 @@ export const REVIEWER_FUNCTIONS: readonly string[] = [
   'vetted.set_team_setting(text, jsonb)',
   'vetted.role_of(text)',
   'vetted.team_reviewers()',
+  'vetted.team_hubs()',
   'vetted.approval_request(uuid, text, text, text)',
   'vetted.approval_decide(uuid, boolean, text)',
   'vetted.approval_finish(uuid, text)',

@@ -143,7 +143,12 @@ async function joinCodeOf(
   return { joinCode, connection };
 }
 
-export async function addReviewer(client: pg.Client, options: AddReviewerOptions): Promise<NewReviewer> {
+/** A new login in the team's group; `alsoIn` runs in the same transaction once it exists (add-hub's mark). */
+export async function addReviewer(
+  client: pg.Client,
+  options: AddReviewerOptions,
+  alsoIn?: (meta: TeamMeta) => Promise<void>,
+): Promise<NewReviewer> {
   const meta = await teamMeta(client);
   const password = newReviewerPassword();
   return inTransactionOn(client, async () => {
@@ -153,6 +158,7 @@ export async function addReviewer(client: pg.Client, options: AddReviewerOptions
       `CREATE ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(scramVerifier(password))} IN ROLE ${quoteIdent(meta.reviewerRole)}`,
     );
     await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(reviewerComment(meta.teamId))}`);
+    await alsoIn?.(meta);
     const { joinCode, connection } = await joinCodeOf(client, meta, options);
     return { joinCode, password, connection };
   });

@@ -9,6 +9,7 @@ import { appendAuditEntry } from '../journal/audit.ts';
 import { loadTeamKeys } from '../keys/key-ring.ts';
 import type { Queryable } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
+import { hubLogins } from './hubs.ts';
 import { readKeyFile } from './key-file.ts';
 import { teamReviewer } from './reviewers.ts';
 import { inTransactionOn } from './transaction.ts';
@@ -44,6 +45,9 @@ export async function setReviewerRole(
   const { meta, canLogin } = await teamReviewer(client, name);
   if (!canLogin) {
     throw new TeamAdminError(`${name} was removed from the team: their role no longer matters.`);
+  }
+  if ((await hubLogins(client)).has(name)) {
+    throw new TeamAdminError(`${name} is a hub: a hub is not a person and has no role.`);
   }
   const { sealer } = await loadTeamKeys(client, readKeyFile(keyFile, meta.keyCheck));
   return inTransactionOn(client, async () => {

@@ -5,6 +5,7 @@ import { teamSchemaVersion } from '../store/migrations/runner.ts';
 import type { Queryable } from '../store/sql.ts';
 import { LISTENER_LOCK } from '../store/sql.ts';
 import { TeamAdminError } from './errors.ts';
+import { hubLogins } from './hubs.ts';
 import { reviewerComment } from './reviewers.ts';
 import { reviewerRoles, type TeamRole } from './roles.ts';
 import { readTeamMeta } from './team-meta.ts';
@@ -14,6 +15,8 @@ export interface TeamStatus {
   teamId: string;
   reviewerRole: string;
   reviewers: { name: string; canLogIn: boolean; role: TeamRole }[];
+  /** The logins marked as hubs (`add-hub`, `mark-hub`): not people, listed apart. */
+  hubs: { name: string; canLogIn: boolean }[];
   /** The login of the hub holding the listener lock, or undefined when no hub listens. */
   listener: { user: string; pid: number } | undefined;
   outbox: Record<string, number>;
@@ -59,15 +62,17 @@ export async function teamStatus(db: Queryable): Promise<TeamStatus> {
     `SELECT to_regclass('vetted.reviewer_roles') IS NOT NULL AS exists`,
   );
   const roles = hasRoles.rows[0]?.exists ? await reviewerRoles(db) : new Map<string, TeamRole>();
+  const hubs = await hubLogins(db);
   return {
     schema,
     teamId: meta.teamId,
     reviewerRole: meta.reviewerRole,
-    reviewers: reviewers.rows.map((row) => ({
-      name: row.name,
-      canLogIn: row.can_log_in,
-      role: roles.get(row.name) ?? 'reviewer',
-    })),
+    reviewers: reviewers.rows
+      .filter((row) => !hubs.has(row.name))
+      .map((row) => ({ name: row.name, canLogIn: row.can_log_in, role: roles.get(row.name) ?? 'reviewer' })),
+    hubs: reviewers.rows
+      .filter((row) => hubs.has(row.name))
+      .map((row) => ({ name: row.name, canLogIn: row.can_log_in })),
     listener: holder ? { user: holder.user ?? 'unknown', pid: holder.pid } : undefined,
     outbox: Object.fromEntries(outbox.rows.map((row) => [row.state, Number(row.count)])),
     events: {
@@ -93,6 +98,10 @@ export function formatTeamStatus(status: TeamStatus): string {
     `Reviewers' group role: ${status.reviewerRole}`,
     'Reviewers:',
     reviewers,
+    'Hubs:',
+    status.hubs.length
+      ? status.hubs.map((h) => `  ${h.name}${h.canLogIn ? '' : ' (removed: cannot log in)'}`).join('\n')
+      : '  none marked (npm run team -- add-hub NAME, or mark-hub NAME for a hub added as a reviewer)',
     `Webhook listener: ${status.listener ? `held by ${status.listener.user} (backend ${status.listener.pid})` : 'no hub holds it'}`,
     `Team outbox: ${outbox}`,
     `Events: ${status.events.count}${status.events.lastReceived ? `, last received ${status.events.lastReceived}` : ''}`,

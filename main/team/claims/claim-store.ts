@@ -39,7 +39,11 @@ const SettingSchema = z.object({ name: z.string(), value: z.unknown() });
 export type StoreRole = z.infer<typeof RoleSchema>['role'];
 
 /** The settings as the store names them (team_settings rows), and as the contract does. */
-export const SETTING_NAMES = { claimIdleMinutes: 'claim_idle_minutes', fourEyes: 'four_eyes' } as const;
+export const SETTING_NAMES = {
+  claimIdleMinutes: 'claim_idle_minutes',
+  fourEyes: 'four_eyes',
+  lockIdleMaxMinutes: 'lock_idle_max_minutes',
+} as const;
 
 export interface ClaimStoreOptions {
   pool: pg.Pool;

@@ -43,6 +43,7 @@ const Seconds = z.number().nullable();
 const NowSchema = z.object({ now: z.date() });
 const BoundariesSchema = z.object({ today_from: PgTime, week_from: PgTime });
 const ReviewerSchema = z.object({ login: z.string(), role: z.enum(['reviewer', 'lead']) });
+const HubSchema = z.object({ login: z.string() });
 const OnlineSchema = z.object({ login: z.string(), desks: Count, hubs: Count });
 const HoldingSchema = z.object({ login: z.string(), holding: Count, overdue: Count });
 const ClosedSchema = z.object({ login: z.string().nullable(), today: Count, week: Count });
@@ -96,6 +97,9 @@ async function readFigures(
     (await client.query(BOUNDARIES, [now, ask.timeZone])).rows,
   );
   const reviewers = await rows(ReviewerSchema, 'reviewers', 'SELECT * FROM vetted.team_reviewers()');
+  const hubs = new Set(
+    (await rows(HubSchema, 'hubs', 'SELECT * FROM vetted.team_hubs()')).map((h) => h.login),
+  );
   const online = await rows(OnlineSchema, 'sessions', ONLINE, [DESK_LISTENER_NAME, HUB_LISTENER_NAME]);
   const holding = await rows(HoldingSchema, 'claims', HOLDING, [JSON.stringify(ask.dueAt(at))]);
   const closed = await rows(ClosedSchema, 'status_history', CLOSED, [
@@ -119,7 +123,21 @@ async function readFigures(
     todayFrom: bounds.today_from,
     weekFrom: bounds.week_from,
     figuresFrom,
-    members: membersOf({ reviewers, online, holding, closed }, login),
+    // A hub is not a person: never a member, whatever its sessions or its entries (its closings count in
+    // the totals only, as nobody's).
+    members: membersOf(
+      {
+        reviewers,
+        online: online.filter((row) => !hubs.has(row.login)),
+        holding,
+        closed: closed.filter((row) => row.login === null || !hubs.has(row.login)),
+      },
+      login,
+    ),
+    hubs: [...hubs].map((hub) => ({
+      login: hub,
+      running: online.find((row) => row.login === hub)?.hubs ?? 0,
+    })),
     closed: {
       today: closed.reduce((sum, row) => sum + row.today, 0),
       thisWeek: closed.reduce((sum, row) => sum + row.week, 0),

@@ -21,6 +21,7 @@ export function teamSettings(store: ClaimStore): TeamSettingsAccess {
     return TeamSettingsSchema.parse({
       claimIdleMinutes: stored.get(SETTING_NAMES.claimIdleMinutes),
       fourEyes: stored.get(SETTING_NAMES.fourEyes),
+      lockIdleMaxMinutes: stored.get(SETTING_NAMES.lockIdleMaxMinutes),
     });
   };
   return {

@@ -8,6 +8,7 @@ import { allowedTo } from '../../../contract/roles.ts';
 import { startBrowserHost } from '../../../main/browser/host.ts';
 import { createEventHub } from '../../../main/event-hub.ts';
 import { type Handlers, serve } from '../../../main/serve.ts';
+import { type TeamView, teamWorld } from './team-world.ts';
 import { AUDIT_ROWS, ago, customerDetail, documents, EVENTS, NOW, ROWS, timeline } from './world.ts';
 
 /**
@@ -149,6 +150,22 @@ const WORLD: Partial<Handlers> = {
     claims: false,
     can: allowedTo('lead'),
   }),
+  // The idle lock, armed with a secret of its own (Settings → Lock); the page reports input as it goes.
+  'lock.state': () => ({
+    locked: false,
+    reason: null,
+    desk: 'dana-laptop',
+    reviewer: 'dana.reviewer',
+    armed: true,
+    secret: 'lock-secret',
+    idleMinutes: 15,
+    ownIdleMinutes: 15,
+    teamMaximum: null,
+    key: 'Ctrl+Shift+L',
+    failures: 0,
+    waitMs: 0,
+  }),
+  'lock.activity': () => ({ locked: false }),
   'updates.status': () => ({
     offered: false,
     notOffered: 'Browser mode does not update itself: update Vetted where it was installed from.',
@@ -166,13 +183,16 @@ const WORLD: Partial<Handlers> = {
   'app.metrics': () => METRICS,
 };
 
-export const test = base.extend<{ desk: CannedDesk; world: Partial<Handlers> }>({
+export const test = base.extend<{ desk: CannedDesk; world: Partial<Handlers>; team: TeamView | 'solo' }>({
   /** Answers of a spec's own over the world's (`test.use({ world: { … } })`): a store away, say. */
   world: [{}, { option: true }],
-  desk: async ({ page, world }, use) => {
+  /** The world as a solo desk sees it, or a team's reviewer or lead (team-world.ts). */
+  team: ['solo', { option: true }],
+  desk: async ({ page, world, team }, use) => {
     const unexpected: string[] = [];
+    const base = team === 'solo' ? WORLD : { ...WORLD, ...teamWorld(team, WORLD) };
     const handlers = new Proxy(
-      { ...WORLD, ...world },
+      { ...base, ...world },
       {
         get: (world, channel: string) =>
           world[channel as keyof Handlers] ??

@@ -163,6 +163,20 @@ describe('main/electron/index.ts under a mocked Electron', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('locks an armed desk when the OS locks its screen: the window hears it, customers are refused until unlocked', async () => {
+    const window = electron.windows[0]!;
+    const own = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    const call = (channel: string, input?: unknown) => electron.ipcMain.handlers.get(channel)!(own, input);
+    const queue = { section: 'all', search: '', offset: 0, limit: 5 };
+    expect(await call('lock.arm', { secret: 'a lock secret' })).toMatchObject({ ok: true });
+    electron.powerMonitor.emit('lock-screen');
+    const pushed = window.webContents.sent.filter(([, event]) => event === 'lock.changed');
+    expect(pushed.at(-1)?.[2]).toMatchObject({ locked: true, reason: 'os-lock' });
+    expect(await call('queue.window', queue)).toMatchObject({ ok: false, error: { code: 'Locked' } });
+    expect(await call('lock.unlock', { secret: 'a lock secret' })).toMatchObject({ ok: true });
+    expect(await call('queue.window', queue)).toMatchObject({ ok: true });
+  });
+
   // After joining or leaving a team the desk must start again: under Electron `app.restart` relaunches it.
   it('app.restart from our own window answers, then relaunches and quits (will-quit closes the desk)', async () => {
     const window = electron.windows[0]!;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DeskError } from '../../../contract/errors.ts';
-import { gateHandlers, LOCKED_CODE, lockedEvents, OPEN_WHILE_LOCKED } from '../../../main/lock/lock-gate.ts';
+import {
+  gateHandlers,
+  LOCKED_CODE,
+  LOCKED_NOTICE_BODY,
+  lockedEvents,
+  OPEN_WHILE_LOCKED,
+} from '../../../main/lock/lock-gate.ts';
 import type { Handlers } from '../../../main/serve.ts';
 
 const call = { host: 'browser' } as const;
@@ -8,14 +14,7 @@ const call = { host: 'browser' } as const;
 function handlers(): Handlers {
   return new Proxy({} as Handlers, {
     get: (_target, channel) => async () => `answer of ${String(channel)}`,
-    ownKeys: () => [
-      'app.info',
-      'app.ping',
-      'service.status',
-      'customers.get',
-      'customers.reveal',
-      'queue.window',
-    ],
+    ownKeys: () => [...OPEN_WHILE_LOCKED, 'customers.get', 'customers.reveal', 'queue.window'],
     getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }),
   });
 }
@@ -50,8 +49,26 @@ describe('pushed events while the desk is locked', () => {
     );
     listener('customer.updated', { name: 'Ada Lovelace' });
     listener('service.status', { state: 'connected' });
+    listener('lock.changed', { locked: true });
     locked = false;
     listener('customer.updated', { name: 'Ada Lovelace' });
-    expect(heard).toEqual(['service.status', 'customer.updated']);
+    expect(heard).toEqual(['service.status', 'lock.changed', 'customer.updated']);
+  });
+
+  it('a notification while locked says a case changed, never whose', () => {
+    const heard: unknown[] = [];
+    const listener = lockedEvents(
+      (_event, payload) => heard.push(payload),
+      () => true,
+    );
+    listener('notification.show', {
+      customerId: 'c1',
+      status: 'verified',
+      title: 'Customer verified',
+      body: 'Ada',
+    });
+    expect(heard).toEqual([
+      { customerId: '', status: 'verified', title: 'Customer verified', body: LOCKED_NOTICE_BODY },
+    ]);
   });
 });

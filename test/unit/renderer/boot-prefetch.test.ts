@@ -12,7 +12,11 @@ const OPEN: VaultStatus = { state: 'open', reason: null };
 /** The page's boot (main.tsx's `startAsking`) with a fake main; the queue is not on screen yet. */
 async function boot(window: (input: QueueWindowInput) => Promise<unknown>, status = OPEN) {
   const vault = deferred<VaultStatus>();
-  const api = { vault: { status: vi.fn(() => vault.promise) }, queue: { window: vi.fn(window) } };
+  const api = {
+    vault: { status: vi.fn(() => vault.promise) },
+    queue: { window: vi.fn(window) },
+    lock: { state: vi.fn(() => new Promise(() => {})) },
+  };
   const fake = fakeApi(api);
   await installFresh(fake);
   const { startAsking } = await import('../../../renderer/src/boot.ts');
@@ -31,6 +35,8 @@ describe('boot: the first screen asked for together', () => {
   it('asks for the queue’s first page without waiting for the vault’s answer, and shows nothing of it before', async () => {
     const { api, vault, queue, gate } = await boot(queueWindowOver([ada, bo]));
     expect(api.vault.status).toHaveBeenCalledTimes(1);
+    // Whether the desk is locked, in the same breath (the lock's gate stands behind the vault's).
+    expect(api.lock.state).toHaveBeenCalledTimes(1);
     expect(api.queue.window).toHaveBeenCalledTimes(1);
     expect(api.queue.window.mock.calls[0]![0]).toMatchObject({ section: 'all', offset: 0 });
     await settle();

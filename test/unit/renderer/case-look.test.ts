@@ -57,6 +57,29 @@ describe('the next step of a case', () => {
     const withheld = { section: 'retry' as const, gone: false, actions: availableActions('retry', ['self']) };
     expect(nextStep(withheld).primary).toBeNull();
   });
+
+  it('of a case another reviewer holds: who, and what is left to this one (a note; ask for it, or take it over)', () => {
+    const held = nextStep(customer('retry', 'retry'), { holder: 'alice', canTakeOver: false });
+    expect(held).toMatchObject({
+      title: 'Leave this case to alice, or ask for it',
+      primary: 'note',
+      detail:
+        'Only alice can change this case on the service while they hold it. Write a note for them, or ask alice or a lead to hand it to you.',
+    });
+    expect(held.title).not.toContain('Send the corrected details');
+    expect(held.detail).not.toMatch(/npm run|alice has this/);
+    const lead = nextStep(customer('document', 'document'), { holder: 'alice', canTakeOver: true });
+    expect(lead).toMatchObject({
+      title: 'Leave this case to alice, or take it over',
+      detail: expect.stringMatching(/Write a note for them, or take it over \(above\) if it cannot wait\.$/),
+    });
+    // A customer gone from the service says so first, whoever holds it.
+    expect(nextStep(customer('retry', 'retry', true), { holder: 'alice', canTakeOver: false })).toMatchObject(
+      {
+        title: 'Gone from the service',
+      },
+    );
+  });
 });
 
 describe('the timeline', () => {

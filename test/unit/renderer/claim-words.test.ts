@@ -47,8 +47,7 @@ describe('claim words', () => {
     const theirs = withClaim(customer, claim());
     expect(theirs.actions.retry).toEqual({
       allowed: false,
-      reason:
-        'ana has this case: only they can change it on the service now. Ask them, or a lead, to hand it over.',
+      reason: 'Only ana can change this case on the service while they hold it.',
     });
     expect(theirs.actions.upload.allowed).toBe(false);
     expect(withClaim(customer, claim({ mine: true }))).toBe(customer);

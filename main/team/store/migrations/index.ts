@@ -14,6 +14,8 @@ import { TEAM_KEYS } from './09-team-keys.ts';
 import { HISTORY_IMPORT } from './10-history-import.ts';
 import { CHANGE_FEED } from './11-change-feed.ts';
 import { AUDIT_KEYS } from './12-audit-keys.ts';
+import { LOCK_MAXIMUM } from './13-lock-maximum.ts';
+import { HUBS } from './14-hubs.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -34,6 +36,8 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   HISTORY_IMPORT,
   CHANGE_FEED,
   AUDIT_KEYS,
+  LOCK_MAXIMUM,
+  HUBS,
 ];
 
 /** The last migration's number. */

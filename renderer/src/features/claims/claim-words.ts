@@ -1,4 +1,4 @@
-import type { Claim, ClaimCounts } from '../../../../contract/claims.ts';
+import { type Claim, type ClaimCounts, claimedByWords } from '../../../../contract/claims.ts';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import { AGEING_SECTIONS } from '../../../../contract/queue-view.ts';
 import { dayKey, formatClockTime, formatCompactDateTime } from '../../ui/time.tsx';
@@ -25,10 +25,6 @@ export function claimOrigin(claim: Claim | null): string | null {
   const how = claim.how === 'takeOver' ? 'Taken over' : claim.how === 'reassign' ? 'Reassigned' : 'Given';
   return `${how} by ${claim.by}${claim.note ? `: ${claim.note}` : ''}`;
 }
-
-/** The words main refuses with when another reviewer holds the case (main/failures.ts claimedBy). */
-export const claimedByWords = (holder: string) =>
-  `${holder} has this case: only they can change it on the service now. Ask them, or a lead, to hand it over.`;
 
 /**
  * The case as this reviewer may act on it: while another reviewer holds it, retry and upload say why not

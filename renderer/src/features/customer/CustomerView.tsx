@@ -9,6 +9,7 @@ import { useWatch } from '../../ui/watch.ts';
 import { ApprovalPanel } from '../approvals/ApprovalPanel.tsx';
 import { withClaim } from '../claims/claim-words.ts';
 import { useClaimsStore } from '../claims/claims-store.ts';
+import { useTeamMe } from '../claims/team-me-store.ts';
 import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
 import { focusDropZone } from '../documents/DropZone.tsx';
 import { RetryDialog } from '../retry/RetryDialog.tsx';
@@ -19,6 +20,7 @@ import { caseShortcuts } from './case-shortcuts.ts';
 import { useCaseStore } from './case-store.ts';
 import { useCustomerStore } from './customer-store.ts';
 import { NoteDialog } from './NoteDialog.tsx';
+import type { HeldByAnother } from './next-step.ts';
 import { PersonalDataPanel } from './PersonalDataPanel.tsx';
 import { ServiceLinks } from './ServiceLinks.tsx';
 import { StoredImages } from './StoredImages.tsx';
@@ -46,6 +48,8 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
   // Team mode: while another reviewer holds the case, what would change it on the service says why not.
   const claim = useClaimsStore((state) => state.byCase[id]);
   const shown = useMemo(() => (detail?.id === id ? withClaim(detail, claim) : null), [detail, id, claim]);
+  const canTakeOver = useTeamMe()?.can.takeOver ?? false;
+  const held = claim && !claim.mine ? { holder: claim.holder, canTakeOver } : null;
   const shortcuts = caseShortcuts(shown, {
     back: onBack,
     help: () => setOpened('help'),
@@ -88,7 +92,12 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
         </p>
         {problem && <p role="alert">{problem}</p>}
         {shown ? (
-          <CaseDetails customer={shown} onNote={() => setOpened('note')} onRetry={() => setOpened('retry')} />
+          <CaseDetails
+            customer={shown}
+            held={held}
+            onNote={() => setOpened('note')}
+            onRetry={() => setOpened('retry')}
+          />
         ) : (
           !problem && <p className="hint">Loading customer…</p>
         )}
@@ -110,17 +119,25 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
 
 function CaseDetails({
   customer,
+  held,
   onNote,
   onRetry,
 }: {
   customer: CustomerDetail;
+  held: HeldByAnother | null;
   onNote(): void;
   onRetry(): void;
 }) {
   return (
     <>
       <CaseHeader customer={customer} />
-      <CaseActions customer={customer} onRetry={onRetry} onUpload={focusDropZone} onNote={onNote} />
+      <CaseActions
+        customer={customer}
+        held={held}
+        onRetry={onRetry}
+        onUpload={focusDropZone}
+        onNote={onNote}
+      />
       <ApprovalPanel customerId={customer.id} />
       <section aria-labelledby="customer-details" className="case-section">
         <h3 id="customer-details">Details</h3>

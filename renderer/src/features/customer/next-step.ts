@@ -9,7 +9,9 @@ import {
   type LucideIcon,
   MessageCircleQuestion,
   RotateCcw,
+  UserRound,
 } from 'lucide-react';
+import { claimedByWords } from '../../../../contract/claims.ts';
 import type { CustomerDetail } from '../../../../contract/customers.ts';
 import type { Section } from '../../../../contract/queue.ts';
 import type { Tone } from '../../ui/StatusBadge.tsx';
@@ -20,7 +22,15 @@ export interface NextStep {
   icon: LucideIcon;
   tone: Tone;
   /** The one action that does it, when it is the reviewer's to take now. */
-  primary: 'retry' | 'upload' | null;
+  primary: 'retry' | 'upload' | 'note' | null;
+  /** Said under the title instead of the status's guidance: what this reviewer can do about a held case. */
+  detail?: string;
+}
+
+/** Team mode: a case another reviewer holds, and whether this reviewer (a lead) may take it over. */
+export interface HeldByAnother {
+  holder: string;
+  canTakeOver: boolean;
 }
 
 const STEPS: Record<Exclude<Section, 'drafts'>, Omit<NextStep, 'primary'>> = {
@@ -35,10 +45,18 @@ const STEPS: Record<Exclude<Section, 'drafts'>, Omit<NextStep, 'primary'>> = {
   other: { title: 'A status Vetted does not know', icon: CircleHelp, tone: 'neutral' },
 };
 
-/** What the case asks of the reviewer: one primary action where the status allows it, else what to wait for. */
-export function nextStep(customer: Pick<CustomerDetail, 'section' | 'actions' | 'gone'>): NextStep {
+/**
+ * What the case asks of the reviewer: one primary action where the status allows it, else what to wait for.
+ * A case another reviewer holds asks nothing of the status's kind of this one: who holds it, and what is left
+ * to this reviewer (a note for the holder; asking for it, or a lead's take-over).
+ */
+export function nextStep(
+  customer: Pick<CustomerDetail, 'section' | 'actions' | 'gone'>,
+  held: HeldByAnother | null = null,
+): NextStep {
   const step = STEPS[customer.section === 'drafts' ? 'other' : customer.section];
   if (customer.gone) return { title: 'Gone from the service', icon: Ban, tone: 'danger', primary: null };
+  if (held) return heldStep(held);
   const primary =
     customer.section === 'retry' && customer.actions.retry.allowed
       ? 'retry'
@@ -46,4 +64,16 @@ export function nextStep(customer: Pick<CustomerDetail, 'section' | 'actions' | 
         ? 'upload'
         : null;
   return { ...step, primary };
+}
+
+function heldStep({ holder, canTakeOver }: HeldByAnother): NextStep {
+  return {
+    title: `Leave this case to ${holder}, or ${canTakeOver ? 'take it over' : 'ask for it'}`,
+    icon: UserRound,
+    tone: 'info',
+    primary: 'note',
+    detail: `${claimedByWords(holder)} Write a note for them, or ${
+      canTakeOver ? 'take it over (above) if it cannot wait' : `ask ${holder} or a lead to hand it to you`
+    }.`,
+  };
 }

@@ -6,6 +6,7 @@ import { Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { formatDateTime } from '../../ui/time.tsx';
+import { LockSettings } from '../lock/LockSettings.tsx';
 import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
@@ -256,6 +257,7 @@ export function SettingsScreen() {
         {test && <ConnectionTestResult test={test} />}
       </form>
       <TeamSection />
+      <LockSettings />
       <AgeingTargetsSection />
       <UpdatesSection />
       <DiagnosticsSection />

@@ -15,6 +15,7 @@ interface Draft {
   retry: boolean;
   exportNames: boolean;
   expiryHours: string;
+  lockIdleMaxMinutes: string;
 }
 
 const draftOf = (settings: TeamSettings): Draft => ({
@@ -22,6 +23,7 @@ const draftOf = (settings: TeamSettings): Draft => ({
   retry: settings.fourEyes.retry,
   exportNames: settings.fourEyes.exportNames,
   expiryHours: String(settings.fourEyes.expiryHours),
+  lockIdleMaxMinutes: String(settings.lockIdleMaxMinutes),
 });
 
 /** The team's own settings (the store's, shared by every desk): a lead changes them, a reviewer reads them. */
@@ -53,13 +55,16 @@ export function TeamSettingsForm() {
         exportNames: draft.exportNames,
         expiryHours: Number(draft.expiryHours),
       },
+      lockIdleMaxMinutes: Number(draft.lockIdleMaxMinutes),
     });
     if (!checked.success) {
       const field = checked.error.issues[0]?.path.at(-1);
       return setError(
         field === 'expiryHours'
           ? 'A request expires after a whole number of hours, from 1 to 720.'
-          : 'A whole number of minutes, from 1 to 1440.',
+          : field === 'lockIdleMaxMinutes'
+            ? 'A desk locks after a whole number of minutes idle, from 1 to 240.'
+            : 'A whole number of minutes, from 1 to 1440.',
       );
     }
     setBusy(true);
@@ -92,6 +97,14 @@ export function TeamSettingsForm() {
             readOnly={!lead}
             value={draft.claimIdleMinutes}
             onChange={(claimIdleMinutes) => change({ claimIdleMinutes })}
+          />
+          <NumberSetting
+            label="Desks lock after at most (minutes idle)"
+            hint="No desk of the team stays open longer without input; a reviewer may choose less."
+            range={[1, 240]}
+            readOnly={!lead}
+            value={draft.lockIdleMaxMinutes}
+            onChange={(lockIdleMaxMinutes) => change({ lockIdleMaxMinutes })}
           />
           <fieldset className="four-eyes-settings">
             <legend>Four eyes: a lead other than the maker approves before it leaves</legend>

@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { formatClockTime, formatDateTime } from '../../ui/time.tsx';
 import { useWatch } from '../../ui/watch.ts';
+import { HubsList } from './HubsList.tsx';
 import { ReviewersTable } from './ReviewersTable.tsx';
 import { SectionTimes } from './SectionTimes.tsx';
 import { seesTeam, useTeamViewStore } from './team-view-store.ts';
@@ -92,6 +93,13 @@ function TeamFigures() {
         <h3 id="team-reviewers">Reviewers</h3>
         <ReviewersTable overview={overview} />
       </section>
+
+      {overview.hubs.length > 0 && (
+        <section aria-labelledby="team-hubs">
+          <h3 id="team-hubs">Hubs</h3>
+          <HubsList hubs={overview.hubs} />
+        </section>
+      )}
 
       <section aria-labelledby="team-sections">
         <h3 id="team-sections">Time in each section</h3>
