@@ -147,6 +147,7 @@ export function teamWorld(view: TeamView, base: Partial<Handlers>): Partial<Hand
     'team.settings': () => ({
       claimIdleMinutes: 30,
       fourEyes: { retry: true, exportNames: false, expiryHours: 24 },
+      lockIdleMaxMinutes: 15,
     }),
     'team.overview': () => overview(me),
     'queue.window': async (input, context) => {
