@@ -98,6 +98,8 @@ const pgRestart: FaultKind = {
 const failover: FaultKind = {
   name: 'failover',
   async inject({ store }, random) {
+    // Nothing to promote (a heal that failed): no failover now.
+    if (!store.standby()) return null;
     const dead = store.primary().port;
     await store.killPrimary();
     await sleep(500 + random() * 2_500);

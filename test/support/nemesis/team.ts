@@ -81,7 +81,10 @@ const CUSTOMERS = 12;
 export async function startNemesisTeam(say: (line: string) => void): Promise<NemesisTeam> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'vetted-nemesis-'));
   const closers: Array<() => Promise<unknown>> = [async () => rmSync(root, { recursive: true, force: true })];
+  // Set before anything closes: a hub that ends from then on is not a crash (nor started again).
+  const closing = { now: false };
   const close = async () => {
+    closing.now = true;
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
   const started = performance.now();
@@ -89,14 +92,15 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
   try {
     const serviceReady = startSandbox({ port: 0 });
     closers.push(async () => (await serviceReady).close());
+    const storeReady = startNemesisStore('nemesis');
+    closers.push(async () => (await storeReady).close());
     const [store, sandbox] = await Promise.all([
-      startNemesisStore('nemesis'),
+      storeReady,
       serviceReady.then(async (sandbox) => {
         await createCustomers(sandbox);
         return sandbox;
       }),
     ]);
-    closers.push(() => store.close());
     say(
       `${since()}: store up (a primary and its synchronous standby), ${CUSTOMERS} customers on the service`,
     );
@@ -111,12 +115,8 @@ export async function startNemesisTeam(say: (line: string) => void): Promise<Nem
     const desks = await joinDesks(store, team, DESK_NAMES, sandbox, root, proxies);
     say(`${since()}: team made, ${DESKS} desks' directories joined`);
     const crashes: string[] = [];
-    const closing = { now: false };
     // Joined in startHubs, while the desks boot.
     let fleet: HubFleet | undefined;
-    closers.push(async () => {
-      closing.now = true;
-    });
     const hubs = [0, 1].map((index) => hubSlot(() => fleet!.start(index), crashes, closing));
     return {
       store,
