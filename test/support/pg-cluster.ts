@@ -233,8 +233,9 @@ async function startStandbyOf(
     'fast',
     '--no-sync',
   ]);
-  // Back to streaming 0.2 s after its primary restarts (not 5 s): synchronous commits wait meanwhile.
-  const port = await startServer(dir, data, {}, ' -c wal_retrieve_retry_interval=200ms', fixedPort);
+  // (wal_retrieve_retry_interval stays 5 s: at 200 ms, store-failover.test.ts's desks never felt the primary
+  // killed, in both set-ups, for 150 s; not understood yet.)
+  const port = await startServer(dir, data, {}, '', fixedPort);
   const standby = clusterOf(dir, data, port, primary.password);
   const admin = new pg.Client({
     connectionString: `postgres://${SUPERUSER}:${encodeURIComponent(primary.password)}@127.0.0.1:${primary.port}/postgres`,
