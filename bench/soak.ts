@@ -1,9 +1,10 @@
 /**
- * The nemesis soak (#37): four desks and two hubs (processes) on a PostgreSQL of their own, every desk
- * submitting drafts, writing notes, taking and releasing cases and asking for, approving and collecting
- * exports with names, while a seeded schedule of faults hits them for `--minutes` (hub kill -9 and restart,
- * a desk stopped with SIGSTOP, PostgreSQL restarted with `-m immediate`, a session terminated, a desk's
- * network cut; `--faults a,b` chooses among test/support/nemesis/faults.ts's kinds). Then every fault is
+ * The nemesis soak (#37): four desks and two hubs (processes) on a store of their own (a primary with a
+ * synchronous standby), every desk submitting drafts, writing notes, taking and releasing cases and asking
+ * for, approving and collecting exports with names, while a seeded schedule of faults hits them for
+ * `--minutes` (hub kill -9 and restart, a desk stopped with SIGSTOP, the primary restarted with `-m
+ * immediate`, the primary killed -9 and the standby promoted, a session terminated, a desk's network cut;
+ * `--faults a,b` chooses among test/support/nemesis/faults.ts's kinds). Then every fault is
  * healed, the team settles, and the history is checked against what the team holds (checker.ts): lost,
  * duplicated, invariants broken — each must be 0. The whole report (history, final state) is written to a
  * file in the temporary directory for a run that broke something.

@@ -1,8 +1,11 @@
 // One desk of a nemesis run as a process of its own (so it can be stopped with SIGSTOP, as a laptop sleeps):
-// the desk composed as browser mode composes it, without a window, running the workload (workload.ts) on
-// "start [case ids]" until "stop", then closed on "close". Every operation's invocation and end go to stdout as JSON
-// lines the moment they happen, so the run's history survives whatever happens to this process.
+// the desk composed as browser mode composes it, without a window, once told "open <job>", running the
+// workload (workload.ts) on "start [case ids]" until "stop", then closed on "close". It is started before its
+// data directory is joined: its modules load (most of a desk's boot) while the store and the team are made.
+// Every operation's invocation and end go to stdout as JSON lines the moment they happen, so the run's
+// history survives whatever happens to this process.
 import { readFileSync } from 'node:fs';
+import { flushCompileCache } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { seeded } from '../../../bench/support/team-desk-work.ts';
@@ -25,8 +28,15 @@ export interface DeskJob {
   fourEyes: boolean;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as DeskJob;
 const say = (message: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const first = (await lines.next()).value as string | undefined;
+// Closed before it was opened (the run's setup failed): nothing to close.
+if (!first?.startsWith('open ')) {
+  say({ closed: true });
+  process.exit(0);
+}
+const job = JSON.parse(first.slice('open '.length)) as DeskJob;
 const { version } = JSON.parse(
   readFileSync(path.join(import.meta.dirname, '../../../package.json'), 'utf8'),
 ) as { version: string };
@@ -50,10 +60,12 @@ if (job.fourEyes) {
   await call('team.updateSettings', { fourEyes: { retry: false, exportNames: true, expiryHours: 24 } });
 }
 say({ ready: process.pid });
+// Its modules compiled for the next desk process started (after a crash, or in the next run): most of a boot.
+flushCompileCache();
 
 let stopped = false;
 let working: Promise<void> | undefined;
-for await (const line of createInterface({ input: process.stdin })) {
+for await (const line of { [Symbol.asyncIterator]: () => lines }) {
   if (line.startsWith('start ')) {
     working = runWorkload({
       call,

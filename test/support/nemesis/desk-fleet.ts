@@ -1,9 +1,11 @@
-// The run's desks as processes (desk-child.ts), and the history they report: each operation as invoked, then
-// as it ended. An operation invoked and never ended (its desk stopped answering, crashed, or the run ended
+// The run's desks as processes (desk-child.ts), started first (they load their modules while the team is
+// made) and opened once their data directories are joined, and the history they report: each operation as
+// invoked, then as it ended. An operation invoked and never ended (its desk stopped answering, crashed, or the run ended
 // first) stays `unknown`. A desk that ends by itself is a crash: recorded with the end of its standard error,
 // and started again on the same data directory (as its reviewer would reopen the app), working again if the
 // run still works, so the run goes on and what the team holds is still checked.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -11,9 +13,16 @@ import type { DeskJob } from './desk-child.ts';
 import { crashWords, type Op } from './history.ts';
 
 const CHILD = path.join(import.meta.dirname, 'desk-child.ts');
+/**
+ * Node's compile cache for the desks' modules (checked against each file's contents): a desk started again,
+ * or in a later run, compiles less of its boot (a fifth of its CPU, measured on a loaded machine).
+ */
+const COMPILE_CACHE = path.join(os.tmpdir(), 'vetted-nemesis-compile-cache');
 
 export interface NemesisDesk {
   name: string;
+  /** Composes the desk on its joined data directory (and each process started after a crash). */
+  open(job: DeskJob): void;
   /** The process running the desk now. */
   pid(): number;
   /** Resolves when the desk's current process says `word` (ready, started, stopped, closed). */
@@ -31,10 +40,10 @@ export interface DeskFleetRun {
   crashes: string[];
 }
 
-export function startNemesisDesks(jobs: ReadonlyArray<DeskJob & { name: string }>): DeskFleetRun {
+export function startNemesisDesks(names: readonly string[]): DeskFleetRun {
   const ops = new Map<string, Op>();
   const crashes: string[] = [];
-  const desks = jobs.map((job) => nemesisDesk(job, ops, crashes));
+  const desks = names.map((name) => nemesisDesk(name, ops, crashes));
   return { desks, history: () => [...ops.values()], crashes };
 }
 
@@ -45,7 +54,7 @@ interface Incarnation {
   stderr: string;
 }
 
-function nemesisDesk(job: DeskJob & { name: string }, ops: Map<string, Op>, crashes: string[]): NemesisDesk {
+function nemesisDesk(name: string, ops: Map<string, Op>, crashes: string[]): NemesisDesk {
   const waiting = new Set<() => void>();
   const wake = () => {
     for (const check of waiting) check();
@@ -54,17 +63,20 @@ function nemesisDesk(job: DeskJob & { name: string }, ops: Map<string, Op>, cras
   let startLine = 'start []';
   let closing = false;
   let current: Incarnation;
-  const spawnOne = (incarnation: number) => {
-    const child = spawn(
-      process.execPath,
-      [CHILD, JSON.stringify({ ...job, incarnation, fourEyes: job.fourEyes && incarnation === 1 })],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+  let job: DeskJob | undefined;
+  let incarnation = 0;
+  const openLine = () =>
+    `open ${JSON.stringify({ ...job, incarnation, fourEyes: job!.fourEyes && incarnation === 1 })}\n`;
+  const spawnOne = () => {
+    incarnation += 1;
+    const child = spawn(process.execPath, [CHILD], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE },
+    });
     const self: Incarnation = { child, words: new Set(), exited: null, stderr: '' };
     current = self;
     child.stdin.on('error', () => undefined);
+    if (job) child.stdin.write(openLine());
     child.stderr.on('data', (chunk: Buffer) => {
       self.stderr = (self.stderr + chunk.toString()).slice(-8_000);
     });
@@ -79,20 +91,24 @@ function nemesisDesk(job: DeskJob & { name: string }, ops: Map<string, Op>, cras
     child.on('exit', (code, signal) => {
       self.exited = signal ?? `exit ${code}`;
       if (!closing) {
-        crashes.push(`${job.name} ended by itself (${self.exited}): ${crashWords(self.stderr)}`);
-        spawnOne(incarnation + 1);
+        crashes.push(`${name} ended by itself (${self.exited}): ${crashWords(self.stderr)}`);
+        spawnOne();
       }
       wake();
     });
   };
-  spawnOne(1);
+  spawnOne();
   return {
-    name: job.name,
+    name,
+    open(given) {
+      job = given;
+      current.child.stdin.write(openLine());
+    },
     pid: () => current.child.pid ?? 0,
     said: (word, timeoutMs) =>
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(
-          () => finish(new Error(`Waited ${timeoutMs / 1000} s for ${job.name} to say ${word}.`)),
+          () => finish(new Error(`Waited ${timeoutMs / 1000} s for ${name} to say ${word}.`)),
           timeoutMs,
         );
         const finish = (error?: Error) => {

@@ -3,19 +3,20 @@
 // without the schedule knowing. The schedule draws the kind and its target from the run's seeded stream:
 // a seed replays the same sequence of faults (their timing follows the machine's load).
 import type pg from 'pg';
-import type { FaultProxy } from '../fault-proxy.ts';
 import type { HubProcess } from '../hub-fleet.ts';
-import type { PgCluster } from '../pg-cluster.ts';
+import type { NemesisStore } from './store.ts';
+import type { DeskNetwork } from './team.ts';
 
 /** What a fault may act on: the run's processes, the store, the desks' network. */
 export interface FaultTargets {
-  cluster: PgCluster;
+  /** A primary and its synchronous standby (either may be the primary by now). */
+  store: NemesisStore;
   /** The store as its administrator (terminates sessions). */
   admin: pg.Pool;
   /** The team's logins (sessions of other logins are left alone). */
   logins: readonly string[];
-  hubs: ReadonlyArray<{ current(): HubProcess | null; kill(): Promise<void>; start(): Promise<void> }>;
-  desks: ReadonlyArray<{ name: string; pid(): number; proxy: FaultProxy }>;
+  hubs: ReadonlyArray<{ current(): HubProcess | null; kill(): Promise<void>; restart(): void }>;
+  desks: ReadonlyArray<{ name: string; pid(): number; network: DeskNetwork }>;
 }
 
 export interface Injected {
@@ -34,7 +35,10 @@ const pick = <T>(list: readonly T[], random: () => number): T | undefined =>
   list[Math.floor(random() * list.length)];
 const healed = async () => undefined;
 
-/** kill -9 of a running hub; healed by starting it again (it leads or stands by). */
+/**
+ * kill -9 of a running hub (the other takes the lead); healed by starting it again, not waiting for it to
+ * stand by (its boot is the machine's to pay; the next fault need not wait for it).
+ */
 const hubKill: FaultKind = {
   name: 'hub-kill',
   async inject({ hubs }, random) {
@@ -43,7 +47,12 @@ const hubKill: FaultKind = {
     if (!hub) return null;
     const name = hub.current()!.name;
     await hub.kill();
-    return { target: name, heal: () => hub.start() };
+    return {
+      target: name,
+      heal: async () => {
+        hub.restart();
+      },
+    };
   },
 };
 
@@ -67,12 +76,38 @@ const deskSleep: FaultKind = {
   },
 };
 
-/** `pg_ctl restart -m immediate`: the store crashes and recovers; every session of every desk and hub lost. */
+/**
+ * `pg_ctl restart -m immediate` of the primary: it crashes and recovers on the same node; every session of
+ * every desk and hub lost; its standby streams again once it is back.
+ */
 const pgRestart: FaultKind = {
   name: 'pg-restart',
-  async inject({ cluster }) {
-    await cluster.restart();
-    return { target: 'postgres', heal: healed };
+  async inject({ store }) {
+    const primary = store.primary();
+    await primary.restart();
+    return { target: `the primary (:${primary.port})`, heal: healed };
+  },
+};
+
+/**
+ * The primary's machine dies (kill -9 of every PostgreSQL process) under the desks' load; its standby is
+ * promoted 0.5–3 s later (an operator's or a failover manager's reaction, drawn), and every desk and hub
+ * finds the new primary among the nodes it lists. Healed by a new synchronous standby copied from the new
+ * primary on the dead node's address, so a later failover can happen again.
+ */
+const failover: FaultKind = {
+  name: 'failover',
+  async inject({ store }, random) {
+    // Nothing to promote (a heal that failed): no failover now.
+    if (!store.standby()) return null;
+    const dead = store.primary().port;
+    await store.killPrimary();
+    await sleep(500 + random() * 2_500);
+    await store.promote();
+    return {
+      target: `the primary (:${dead}) to :${store.primary().port}`,
+      heal: () => store.rebuildStandby(),
+    };
   },
 };
 
@@ -96,11 +131,11 @@ const netCut: FaultKind = {
   name: 'net-cut',
   async inject({ desks }, random) {
     const desk = pick(desks, random)!;
-    desk.proxy.cut();
+    desk.network.cut();
     return {
       target: desk.name,
       heal: async () => {
-        desk.proxy.pass();
+        desk.network.pass();
       },
     };
   },
@@ -114,11 +149,11 @@ const netFreeze: FaultKind = {
   name: 'net-freeze',
   async inject({ desks }, random) {
     const desk = pick(desks, random)!;
-    desk.proxy.blackHole();
+    desk.network.blackHole();
     return {
       target: desk.name,
       heal: async () => {
-        desk.proxy.pass();
+        desk.network.pass();
       },
     };
   },
@@ -129,22 +164,32 @@ const netSlow: FaultKind = {
   name: 'net-slow',
   async inject({ desks }, random) {
     const desk = pick(desks, random)!;
-    desk.proxy.delay(150);
+    desk.network.delay(150);
     return {
       target: desk.name,
       heal: async () => {
-        desk.proxy.pass();
+        desk.network.pass();
       },
     };
   },
 };
 
 export const FAULT_KINDS: ReadonlyMap<string, FaultKind> = new Map(
-  [hubKill, deskSleep, pgRestart, pgTerminate, netCut, netFreeze, netSlow].map((kind) => [kind.name, kind]),
+  [hubKill, deskSleep, pgRestart, failover, pgTerminate, netCut, netFreeze, netSlow].map((kind) => [
+    kind.name,
+    kind,
+  ]),
 );
 
 /** Every kind a run uses unless told otherwise. */
-export const DEFAULT_FAULTS = ['hub-kill', 'desk-sleep', 'pg-restart', 'pg-terminate', 'net-cut'] as const;
+export const DEFAULT_FAULTS = [
+  'hub-kill',
+  'desk-sleep',
+  'pg-restart',
+  'failover',
+  'pg-terminate',
+  'net-cut',
+] as const;
 
 export function faultKinds(names: readonly string[]): FaultKind[] {
   return names.map((name) => {
@@ -166,25 +211,51 @@ export interface ScheduleOptions {
   say(line: string): void;
 }
 
-/** Injects faults one at a time until `until`, each healed before the next; counts them by kind. */
+/**
+ * Injects faults one at a time, each healed before the next, until `until`; counts them by kind. The kinds
+ * come in rounds, each a seeded shuffle of every kind: the counts stay even, and the first round always runs
+ * to its end, so even a short run injects each kind (unless it had nothing to act on).
+ */
 export async function runFaultSchedule(options: ScheduleOptions): Promise<Record<string, number>> {
   const { random, say } = options;
   const between = ([least, most]: readonly [number, number]) => least + random() * (most - least);
   const counts: Record<string, number> = Object.fromEntries(options.kinds.map((kind) => [kind.name, 0]));
   const started = Date.now();
-  while (Date.now() < options.until) {
+  if (options.kinds.length === 0) return counts;
+  let round: FaultKind[] = [];
+  let rounds = 0;
+  const due = () => Date.now() < options.until || (rounds === 1 && round.length > 0);
+  for (;;) {
+    if (round.length === 0) {
+      round = shuffled(options.kinds, random);
+      rounds += 1;
+    }
+    if (!due()) break;
     await sleep(between(options.gapMs));
-    if (Date.now() >= options.until) break;
-    const kind = pick(options.kinds, random)!;
+    if (!due()) break;
+    const kind = round.pop()!;
     const hold = between(options.holdMs);
     const injected = await kind.inject(options.targets, random);
     if (!injected) continue;
     counts[kind.name] = (counts[kind.name] ?? 0) + 1;
     say(`${((Date.now() - started) / 1000).toFixed(1)} s: ${kind.name} ${injected.target}`);
     await sleep(hold);
+    const healing = Date.now();
     await injected.heal();
+    if (Date.now() - healing > 1_000)
+      say(`  ${kind.name} healed in ${((Date.now() - healing) / 1000).toFixed(1)} s`);
   }
   return counts;
+}
+
+/** Fisher–Yates with the run's stream. */
+function shuffled<T>(list: readonly T[], random: () => number): T[] {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

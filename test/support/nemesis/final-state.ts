@@ -1,7 +1,8 @@
 // The team once the faults are healed: first a bounded wait until it has settled (every draft sent, every
 // webhook processed, the store's last change standing still and in every desk's replica), then what the
-// checker reads: the service's customers by e-mail, the store's outbox, notes (opened with the team key),
-// approvals, claims and audit chain (verified as `team verify-audit` does), and each replica's rows.
+// checker reads, from whichever node is the primary by then: the service's customers by e-mail, the store's
+// outbox, notes (opened with the team key), approvals, claims and audit chain (verified as `team
+// verify-audit` does), each desk's replica's rows, and the standby's (once it has replayed everything).
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { createServiceClient } from '../../../main/service/index.ts';
@@ -12,16 +13,38 @@ import { loadTeamKeys } from '../../../main/team/keys/key-ring.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { waitFor } from '../wait-for.ts';
 import type { AuditLine, FinalState, Op, ReplicaImage } from './history.ts';
+import { type NemesisStore, standbyCaughtUp } from './store.ts';
 
 const REPLICATED = ['customers', 'status_history', 'notes', 'retries', 'claims'];
 
-async function storeLastChange(admin: pg.Pool): Promise<{ last: number; busy: number }> {
-  const { rows } = await admin.query<{ last: string | null; busy: string }>(
+interface StoreNow {
+  last: number;
+  events: number;
+  drafts: number;
+  /** The queued drafts' leases still running, in seconds (a lost outcome waits its lease out). */
+  leases: number[];
+}
+
+async function storeNow(admin: pg.Pool): Promise<StoreNow> {
+  const { rows } = await admin.query<{
+    last: string | null;
+    events: string;
+    drafts: string;
+    leases: number[];
+  }>(
     `SELECT greatest(${REPLICATED.map((t) => `(SELECT max(seq) FROM vetted.${t})`).join(', ')}) AS last,
-            (SELECT count(*) FROM vetted.events WHERE processed_at IS NULL)
-          + (SELECT count(*) FROM vetted.team_outbox WHERE state = 'queued') AS busy`,
+            (SELECT count(*) FROM vetted.events WHERE processed_at IS NULL) AS events,
+            (SELECT count(*) FROM vetted.team_outbox WHERE state = 'queued') AS drafts,
+            ARRAY(SELECT round(extract(epoch FROM lease_until - now()))::int FROM vetted.team_outbox
+                   WHERE state = 'queued' AND lease_until > now()) AS leases`,
   );
-  return { last: Number(rows[0]?.last ?? 0), busy: Number(rows[0]?.busy ?? 0) };
+  const row = rows[0];
+  return {
+    last: Number(row?.last ?? 0),
+    events: Number(row?.events ?? 0),
+    drafts: Number(row?.drafts ?? 0),
+    leases: row?.leases ?? [],
+  };
 }
 
 const replicaLastSeq = (journal: string) => {
@@ -38,24 +61,42 @@ const replicaLastSeq = (journal: string) => {
  * Waits (bounded) until nothing is queued or unprocessed and every replica has the store's last change.
  * Resolves with null once settled, or with what holds the team up when the bound is reached: the team's
  * sessions idle in a transaction or waiting for a lock (a desk whose network went silent mid-transaction).
+ * `say` hears each change of what it still waits for (a slow settle says why).
  */
 export async function settled(
   admin: pg.Pool,
   journals: readonly string[],
   logins: readonly string[],
   timeoutMs: number,
+  say: (line: string) => void = () => undefined,
 ): Promise<string | null> {
   let previous = -1;
+  let waitingFor = '';
+  const started = Date.now();
+  /** Says `what` when it changed (`more` is said with it, not compared: a lease's seconds run down). */
+  const note = (what: string, more = '') => {
+    if (what !== waitingFor)
+      say(`  settling, ${((Date.now() - started) / 1000).toFixed(1)} s: ${what}${more}`);
+    waitingFor = what;
+  };
   try {
     await waitFor(
       async () => {
         // The store may still be recovering from the last fault: not settled yet.
-        const store = await storeLastChange(admin).catch(() => null);
-        if (!store) return false;
-        const { last, busy } = store;
+        const store = await storeNow(admin).catch(() => null);
+        if (!store) {
+          note('the store does not answer');
+          return false;
+        }
+        const { last, events, drafts, leases } = store;
         const still = last === previous;
         previous = last;
-        return busy === 0 && still && journals.every((file) => replicaLastSeq(file) >= last);
+        const behind = journals.filter((file) => replicaLastSeq(file) < last).length;
+        note(
+          `${drafts} drafts queued, ${events} events unprocessed, ${behind} replicas behind ${last}`,
+          leases.length > 0 ? ` (drafts leased for ${leases.join(', ')} s more)` : '',
+        );
+        return events + drafts === 0 && still && behind === 0;
       },
       'the team to settle (drafts sent, events processed, every replica caught up)',
       timeoutMs,
@@ -90,7 +131,7 @@ async function stuckSessions(admin: pg.Pool, logins: readonly string[]): Promise
 }
 
 export interface FinalSources {
-  adminUrl: string;
+  store: NemesisStore;
   keyFile: string;
   sandbox: RunningSandbox;
   desks: ReadonlyArray<{ login: string; journal: string }>;
@@ -101,12 +142,29 @@ export async function readFinalState(
   crashes: readonly string[],
   sources: FinalSources,
 ): Promise<FinalState> {
-  const admin = new pg.Client({ connectionString: sources.adminUrl });
+  const admin = new pg.Client(sources.store.adminConfig());
   await admin.connect();
   try {
-    return await finalOf(admin, ops, crashes, sources);
+    const final = await finalOf(admin, ops, crashes, sources);
+    const standby = await standbyImage(sources.store);
+    if (standby) final.replicas.push({ desk: 'the standby', image: standby });
+    return final;
   } finally {
     await admin.end();
+  }
+}
+
+/** The standby's rows once it has replayed all the primary wrote (null when it has none). */
+async function standbyImage(store: NemesisStore): Promise<ReplicaImage | null> {
+  const config = store.standbyConfig();
+  if (!config) return null;
+  await standbyCaughtUp(store, 30_000);
+  const standby = new pg.Client(config);
+  await standby.connect();
+  try {
+    return await storeImage(standby);
+  } finally {
+    await standby.end();
   }
 }
 

@@ -1,7 +1,8 @@
-// A nemesis run (#37): four desks (processes) and two hubs (processes) on one store, every desk working
-// (drafts, notes, claims, four eyes) while a seeded schedule of faults hits hubs, desks, the store and the
-// desks' network; then every fault healed, the team left to settle, and the history checked against the
-// team's final state (checker.ts). Used by `npm run soak` (bench/soak.ts) and by test/nemesis/soak.test.ts.
+// A nemesis run (#37): four desks (processes) and two hubs (processes) on one store with its synchronous
+// standby, every desk working (drafts, notes, claims, four eyes) while a seeded schedule of faults hits hubs,
+// desks, the store (restarted, failed over) and the desks' network; then every fault healed, the team left to
+// settle, and the history checked against the team's final state (checker.ts). Used by `npm run soak`
+// (bench/soak.ts) and by test/nemesis/soak.test.ts.
 import path from 'node:path';
 import { seeded } from '../../../bench/support/team-desk-work.ts';
 import { checkHistory, type Verdict } from './checker.ts';
@@ -9,7 +10,7 @@ import { startNemesisDesks } from './desk-fleet.ts';
 import { DEFAULT_FAULTS, faultKinds, runFaultSchedule } from './faults.ts';
 import { readFinalState, settled } from './final-state.ts';
 import type { FinalState, Op } from './history.ts';
-import { startNemesisTeam } from './team.ts';
+import { DESK_NAMES, type NemesisTeam, startNemesisTeam } from './team.ts';
 
 export interface NemesisOptions {
   /** How long faults are injected. */
@@ -39,20 +40,22 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
   const { say } = options;
   const random = seeded(options.seed);
   const clock = stopwatch();
-  const team = await startNemesisTeam(say);
-  const run = startNemesisDesks(
-    team.desks.map((desk, i) => ({
-      name: desk.name,
-      desk: desk.login,
-      dataDir: desk.dataDir,
-      lead: desk.lead,
-      seed: options.seed * 31 + i + 1,
-      everyMs: options.everyMs ?? 400,
-      fourEyes: i === 0,
-      incarnation: 1,
-    })),
-  );
+  // The desks' processes load their modules while the store and the team are made.
+  const run = startNemesisDesks(DESK_NAMES);
+  let team: NemesisTeam | undefined;
   try {
+    team = await startNemesisTeam(say);
+    for (const [i, desk] of team.desks.entries()) {
+      run.desks[i]!.open({
+        desk: desk.login,
+        dataDir: desk.dataDir,
+        lead: desk.lead,
+        seed: options.seed * 31 + i + 1,
+        everyMs: options.everyMs ?? 400,
+        fourEyes: i === 0,
+        incarnation: 1,
+      });
+    }
     // The desks open while the hubs start. Desk 1 turns four eyes on before saying ready: every desk is ready
     // before any works.
     const [customers] = await Promise.all([
@@ -66,11 +69,15 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
     const faults = await runFaultSchedule({
       kinds: faultKinds(options.faults ?? DEFAULT_FAULTS),
       targets: {
-        cluster: team.cluster,
+        store: team.store,
         admin: team.admin,
         logins: team.logins,
         hubs: team.hubs,
-        desks: team.desks.map((desk, i) => ({ name: desk.name, pid: run.desks[i]!.pid, proxy: desk.proxy })),
+        desks: team.desks.map((desk, i) => ({
+          name: desk.name,
+          pid: run.desks[i]!.pid,
+          network: desk.network,
+        })),
       },
       random,
       until: Date.now() + options.seconds * 1000,
@@ -85,7 +92,7 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
       run.desks.map((desk) => desk.said('stopped', 60_000).catch((e: Error) => say(e.message))),
     );
     const journals = team.desks.map((desk) => path.join(desk.dataDir, 'journal.db'));
-    const stall = await settled(team.admin, journals, team.logins, 120_000);
+    const stall = await settled(team.admin, journals, team.logins, 120_000, say);
     if (stall) say(stall);
     const settle = clock();
     const history = run.history();
@@ -93,7 +100,7 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
       history,
       [...run.crashes, ...team.crashes, ...(stall ? [stall] : [])],
       {
-        adminUrl: team.adminUrl,
+        store: team.store,
         keyFile: team.keyFile,
         sandbox: team.sandbox,
         desks: team.desks.map((desk, i) => ({ login: desk.login, journal: journals[i]! })),
@@ -111,7 +118,7 @@ export async function runNemesis(options: NemesisOptions): Promise<NemesisReport
   } finally {
     for (const desk of run.desks) desk.tell('close');
     await Promise.all(run.desks.map((desk) => desk.said('closed', 30_000).catch(() => desk.kill())));
-    await team.close();
+    await team?.close();
   }
 }
 
