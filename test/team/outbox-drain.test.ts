@@ -267,3 +267,45 @@ test('a submit heard on the replica’s session wakes a drainer whose own sessio
     10_000,
   );
 });
+
+test('an answer the store could not take is recorded once the store answers, not re-sent after the lease', async () => {
+  const { r } = await rigWith(1);
+  const keys: string[] = [];
+  let away = false;
+  let refused = 0;
+  const answering: ServiceClient = {
+    ...shared.client,
+    customers: {
+      ...shared.client.customers,
+      async create(input, opts) {
+        keys.push(opts?.idempotencyKey ?? '');
+        const created = await shared.client.customers.create(input, opts);
+        // The store goes away between the request and its answer.
+        away = true;
+        return created;
+      },
+    },
+  };
+  // The drainer's pool while the store is away: every new session refused, as a dead host's would be.
+  const pool = new Proxy(r.pool, {
+    get(target, name) {
+      if (name === 'connect' && away) {
+        return () => {
+          refused++;
+          return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  // The lease (a minute) is far longer than the wait below: a row left to its lease would fail the wait.
+  const drainer = drain(r, 'desk', { client: () => answering, pool });
+  await until(async () => refused > 0, 'the record refused');
+  away = false;
+  await until(async () => (await outboxRows(r.pool))[0]?.state === 'created', 'the answer recorded');
+  const [row] = await outboxRows(r.pool);
+  expect([row!.attempts, row!.lease_holder]).toEqual([1, null]);
+  expect(keys).toEqual([row!.idempotency_key]);
+  await drainer.settled();
+});

@@ -19,7 +19,7 @@ import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
 import { holdLiveness, liveDrainers } from './liveness.ts';
 import { REPAIR_EVERY_MS, repairCreated } from './repair.ts';
 import { OUTBOX_CHANNEL, type TeamOutboxRow } from './rows.ts';
-import { sendRow } from './send.ts';
+import { type Sent, sendRow } from './send.ts';
 
 export interface TeamDrainOptions {
   pool: pg.Pool;
@@ -91,6 +91,8 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   };
 
   const inFlight = new Set<Promise<void>>();
+  /** Answers the service gave whose recording failed, by idempotency key: recorded again at each pass. */
+  const unrecorded = new Map<string, { row: TeamOutboxRow; sent: Sent }>();
   let closing = false;
   let passes = 0;
   const waiters: { after: number; resolve: () => void }[] = [];
@@ -184,12 +186,29 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
   }
 
   async function send(row: TeamOutboxRow): Promise<void> {
-    const sent = await sendRow(sendContext, row);
+    await record(row, await sendRow(sendContext, row));
+  }
+
+  /**
+   * Records the service's answer while this drainer holds the row. One that cannot be recorded now (the
+   * store went away between the request and its answer) is kept and recorded at the next passes: this
+   * drainer is alive, so no other takes the row before its lease runs out, and the draft would otherwise
+   * wait out the whole lease to be sent again for an answer already known.
+   */
+  async function record(row: TeamOutboxRow, sent: Sent): Promise<void> {
+    const key = row.idempotency_key;
     const outcome: Outcome = closing && sent.outcome.kind === 'retry' ? { kind: 'released' } : sent.outcome;
-    const written = await recordOutcome(pool, row.idempotency_key, holder, outcome, {
-      sealer: options.sealer,
-      now: sendContext.now,
-    });
+    let written: TeamOutboxRow | undefined;
+    try {
+      written = await recordOutcome(pool, key, holder, outcome, {
+        sealer: options.sealer,
+        now: sendContext.now,
+      });
+    } catch (error) {
+      if (!closing) unrecorded.set(key, { row, sent });
+      throw error;
+    }
+    unrecorded.delete(key);
     if (!written) {
       log.info('team outbox: lease lost before the answer was recorded', { draftId: row.draft_id });
       return;
@@ -198,6 +217,20 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     // Read back as any client would after a create; one that cannot be read now reaches the desks later.
     const customer = sent.customer ?? (await options.client().customers.get(written.customer_id));
     await options.onCreated(customer, written, sent.form);
+  }
+
+  /** The answers kept since their recording failed, recorded again; false while the store still refuses. */
+  async function recordKept(): Promise<boolean> {
+    for (const { row, sent } of [...unrecorded.values()]) {
+      try {
+        await record(row, sent);
+      } catch (error) {
+        // Still away: the rest waits for the next pass. Recorded but not read back: logged, as a send's is.
+        if (unrecorded.has(row.idempotency_key)) return false;
+        log.warn('team outbox: a kept answer was recorded, its customer not read back', describeError(error));
+      }
+    }
+    return true;
   }
 
   function start(row: TeamOutboxRow): void {
@@ -246,6 +279,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
     await listen().catch((error) => reached(false, error));
     const seenAlive = await lookAtDrainers();
     await repairIfDue();
+    const keptRecorded = await recordKept();
     const free = concurrency - inFlight.size;
     // Every slot busy: a finished send kicks the loop.
     if (free <= 0) return false;
@@ -259,7 +293,7 @@ export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
       reached(false, error);
     }
     for (const row of rows) start(row);
-    if (rows.length === 0 && inFlight.size === 0) {
+    if (rows.length === 0 && inFlight.size === 0 && keptRecorded) {
       for (const waiter of waiters.filter((w) => w.after < pass)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
