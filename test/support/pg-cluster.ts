@@ -265,6 +265,9 @@ async function startStandbyOf(
 /** kill -9 of the postmaster and of every process it started, as when its machine dies. */
 async function killServer(data: string): Promise<void> {
   const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // Stopped first, so that it forks no backend between the listing of its children and their kill: one
+  // forked then for a connecting desk would live on, orphaned, serving that desk from a dead node.
+  process.kill(pid, 'SIGSTOP');
   const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(pid)]);
   const children = stdout
     .split('\n')
