@@ -47,18 +47,29 @@ async function storeNow(admin: pg.Pool): Promise<StoreNow> {
   };
 }
 
-const replicaLastSeq = (journal: string) => {
+/**
+ * What a desk's journal says now: its replica's last change, and its drafts acknowledged but still queued
+ * on the desk (a store away when they were submitted leaves them there until the desk moves them into the
+ * team outbox): the team has not settled while one waits there, though the store shows nothing queued.
+ */
+const deskNow = (journal: string) => {
   const db = new DatabaseSync(journal, { readOnly: true });
   try {
-    return (db.prepare('SELECT last_seq FROM replica_state WHERE one = 1').get() as { last_seq: number })
-      .last_seq;
+    const { last_seq } = db.prepare('SELECT last_seq FROM replica_state WHERE one = 1').get() as {
+      last_seq: number;
+    };
+    const { waiting } = db
+      .prepare(`SELECT count(*) AS waiting FROM drafts WHERE state IN ('queued', 'sending')`)
+      .get() as { waiting: number };
+    return { lastSeq: last_seq, waiting };
   } finally {
     db.close();
   }
 };
 
 /**
- * Waits (bounded) until nothing is queued or unprocessed and every replica has the store's last change.
+ * Waits (bounded) until nothing is queued (in the store or on a desk) or unprocessed and every replica has the
+ * store's last change.
  * Resolves with null once settled, or with what holds the team up when the bound is reached: the team's
  * sessions idle in a transaction or waiting for a lock (a desk whose network went silent mid-transaction).
  * `say` hears each change of what it still waits for (a slow settle says why).
@@ -91,12 +102,15 @@ export async function settled(
         const { last, events, drafts, leases } = store;
         const still = last === previous;
         previous = last;
-        const behind = journals.filter((file) => replicaLastSeq(file) < last).length;
+        const desks = journals.map(deskNow);
+        const behind = desks.filter((desk) => desk.lastSeq < last).length;
+        const onDesks = desks.reduce((sum, desk) => sum + desk.waiting, 0);
         note(
-          `${drafts} drafts queued, ${events} events unprocessed, ${behind} replicas behind ${last}`,
+          `${drafts} drafts queued, ${onDesks} still on their desks, ${events} events unprocessed, ` +
+            `${behind} replicas behind ${last}`,
           leases.length > 0 ? ` (drafts leased for ${leases.join(', ')} s more)` : '',
         );
-        return events + drafts === 0 && still && behind === 0;
+        return events + drafts + onDesks === 0 && still && behind === 0;
       },
       'the team to settle (drafts sent, events processed, every replica caught up)',
       timeoutMs,
