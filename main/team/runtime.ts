@@ -281,7 +281,11 @@ async function checkStoreAtStart(
     await keys.reload(pool);
     return true;
   } catch (error) {
-    if (!(error instanceof TeamConnectionError && error.kind === 'unreachable')) throw error;
+    // A store starting up or recovering (57P03: after a restart, a promotion) will answer in a moment, as one
+    // that is away will: a desk or hub opened then works from its journal too instead of failing to start.
+    const notNow =
+      error instanceof TeamConnectionError && (error.kind === 'unreachable' || error.kind === 'server');
+    if (!notNow) throw error;
     log.warn(
       'team store unreachable at start: working from this desk until it answers',
       describeError(error),

@@ -3,6 +3,7 @@
 // note written after is sealed under the team's current data key and reads back. Intervals are fake and never
 // advanced: no timer (the 5 s one that used to reload the keys) has any part in it.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -77,4 +78,45 @@ test('started while the store is away, a desk reads its keys as the store answer
   expect(await runtime.journal.notes.list('c-1')).toMatchObject([{ text: 'written as the store came back' }]);
   expect(lines.join('\n')).toContain('team store answers: its keys are read');
   expect(vi.getTimerCount()).toBe(1); // the drafts' flush, never fired
+});
+
+/** A server that answers every connection as PostgreSQL does while it starts up or recovers: FATAL 57P03. */
+async function startingUp(port: number): Promise<() => Promise<void>> {
+  const fields = ['SFATAL', 'VFATAL', 'C57P03', 'Mthe database system is starting up'];
+  const body = Buffer.concat([...fields.map((field) => Buffer.from(`${field}\0`)), Buffer.from([0])]);
+  const header = Buffer.alloc(5);
+  header.write('E', 0);
+  header.writeInt32BE(body.length + 4, 1);
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.end(Buffer.concat([header, body])));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+test('started while the store starts up (57P03, as after a restart or a promotion), a hub opens and works from its journal', async () => {
+  const store = await makeTeamStore(await freshDatabase());
+  const port = await freePort();
+  closing.push(await startingUp(port));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-starting-'));
+  closing.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const lines: string[] = [];
+  const runtime = await openTeamRuntime({
+    team: { ...store, connection: { ...store.connection, host: '127.0.0.1', port } },
+    role: 'hub',
+    dataDir,
+    dataKey: createFieldKey(),
+    log: createLogger((line) => lines.push(line)),
+    client: () => ({}) as ServiceClient,
+    onCustomersChanged: () => undefined,
+    drains: false,
+  });
+  closing.push(() => runtime.close());
+  expect(lines.join('\n')).toContain('team store unreachable at start');
+  const refused = await runtime.journal.notes.list('c-1').catch((error: unknown) => error);
+  expect(refused).toMatchObject({
+    kind: 'server',
+    message: expect.stringMatching(/cannot take connections now/),
+  });
 });

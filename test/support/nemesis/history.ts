@@ -88,10 +88,17 @@ export const isNemesisNote = (text: string) => text.startsWith('nemesis note ');
 
 /** A crashed process's standard error in a few lines: what it threw and where it was emitted, no frames. */
 export function crashWords(stderr: string): string {
-  return stderr
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('at ') && !/^(\^|Node\.js v|throw |[{}])/.test(line))
-    .slice(0, 6)
-    .join(' | ');
+  return (
+    stderr
+      .split('\n')
+      .map((line) => line.trim())
+      // A log line of level error says what failed (a hub prints those before its words): kept.
+      .filter(
+        (line) =>
+          line.includes('"level":"error"') ||
+          (line !== '' && !line.startsWith('at ') && !/^(\^|Node\.js v|throw |[{}])/.test(line)),
+      )
+      .slice(0, 6)
+      .join(' | ')
+  );
 }
