@@ -122,7 +122,7 @@ describe('taking and releasing', () => {
         expect(result).toMatchObject({
           error: {
             code: 'ClaimedByOther',
-            message: expect.stringMatching(new RegExp(`^${winnerName} has this case`)),
+            message: expect.stringMatching(new RegExp(`^Only ${winnerName} can change this case`)),
           },
         });
       }
@@ -147,7 +147,7 @@ describe('acting on a case', () => {
     };
     const refused = {
       code: 'ClaimedByOther',
-      message: expect.stringContaining(`${names.alice} has this case`),
+      message: expect.stringContaining(`Only ${names.alice} can change this case`),
     };
     await expect(
       bob.call('retry.submit', {

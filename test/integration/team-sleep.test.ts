@@ -113,7 +113,7 @@ it('wakes to what happened while it slept: refused in words, told, caught up, th
   });
   expect(await retake).toMatchObject({
     code: 'ClaimedByOther',
-    message: expect.stringContaining(`${names.alice} has this case`),
+    message: expect.stringContaining(`Only ${names.alice} can change this case`),
   });
   expect(await withdrawDecided).toMatchObject({ code: 'ApprovalSettled' });
   expect(await withdrawLapsed).toMatchObject({ code: 'ApprovalSettled', message: EXPIRED });
