@@ -58,7 +58,7 @@ function nemesisStore(first: PgCluster, firstStandby: PgCluster, database: strin
   let dead: PgCluster | null = null;
   const nodes = [first, firstStandby].map((node) => ({ host: node.host, port: node.port }));
   const configOf = (node: PgCluster): pg.ClientConfig => ({ connectionString: node.url(database) });
-  const node = writableNode(nodes, async ({ port }) => {
+  const probeWritable = async ({ port }: StoreNode) => {
     const url = new URL(first.url(database));
     url.port = String(port);
     const probe = new pg.Client({ connectionString: url.toString() });
@@ -70,14 +70,20 @@ function nemesisStore(first: PgCluster, firstStandby: PgCluster, database: strin
     } finally {
       await probe.end().catch(() => undefined);
     }
-  });
-  const stream = writableSocket(node) as unknown as NonNullable<pg.ClientConfig['stream']>;
+  };
+  /**
+   * Each call asks the nodes afresh: a writable node is kept only until a connection to it fails, and a
+   * client made for the final reads held no connection through the last failover, whose dead node is a
+   * standby again by then on the same port.
+   */
+  const stream = () =>
+    writableSocket(writableNode(nodes, probeWritable)) as unknown as NonNullable<pg.ClientConfig['stream']>;
   return {
     nodes,
     primary: () => primary,
     standby: () => standby,
     primaryUrl: () => primary.url(database),
-    adminConfig: () => ({ ...configOf(first), stream }),
+    adminConfig: () => ({ ...configOf(first), stream: stream() }),
     standbyConfig: () => (standby ? configOf(standby) : null),
     async killPrimary() {
       await primary.kill();
