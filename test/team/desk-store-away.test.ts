@@ -18,13 +18,36 @@ import { serviceCustomer } from '../journal/helpers.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
   vi.useRealTimers();
   for (const close of closing.splice(0).reverse()) await close();
 });
+
+/** A team runtime (a data directory of its own, its log lines kept) that looks for the store at `port`. */
+async function openLookingAt(
+  store: TestTeamStore,
+  port: number,
+  role: 'desk' | 'hub',
+): Promise<{ runtime: TeamRuntime; lines: string[] }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-away-'));
+  closing.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const lines: string[] = [];
+  const runtime = await openTeamRuntime({
+    team: { ...store, connection: { ...store.connection, port } },
+    role,
+    dataDir,
+    dataKey: createFieldKey(),
+    log: createLogger((line) => lines.push(line)),
+    client: () => ({}) as ServiceClient,
+    onCustomersChanged: () => undefined,
+    drains: false,
+  });
+  closing.push(() => runtime.close());
+  return { runtime, lines };
+}
 
 test('started while the store is away, a desk reads its keys as the store answers: the first note after is sealed and reads back', async () => {
   const url = await freshDatabase();
@@ -37,21 +60,8 @@ test('started while the store is away, a desk reads its keys as the store answer
 
   // The desk looks for the store on a port where nothing answers yet.
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-away-'));
-  closing.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const lines: string[] = [];
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-  const runtime: TeamRuntime = await openTeamRuntime({
-    team: { ...store, connection: { ...store.connection, port } },
-    role: 'desk',
-    dataDir,
-    dataKey: createFieldKey(),
-    log: createLogger((line) => lines.push(line)),
-    client: () => ({}) as ServiceClient,
-    onCustomersChanged: () => undefined,
-    drains: false,
-  });
-  closing.push(() => runtime.close());
+  const { runtime, lines } = await openLookingAt(store, port, 'desk');
   expect(lines.join('\n')).toContain('team store unreachable at start');
   // Meanwhile a call to the store fails in words.
   const away = await runtime.journal.notes.list('c-1').catch((error: unknown) => error);
@@ -99,20 +109,7 @@ test('started while the store starts up (57P03, as after a restart or a promotio
   const store = await makeTeamStore(await freshDatabase());
   const port = await freePort();
   closing.push(await startingUp(port));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-starting-'));
-  closing.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const lines: string[] = [];
-  const runtime = await openTeamRuntime({
-    team: { ...store, connection: { ...store.connection, host: '127.0.0.1', port } },
-    role: 'hub',
-    dataDir,
-    dataKey: createFieldKey(),
-    log: createLogger((line) => lines.push(line)),
-    client: () => ({}) as ServiceClient,
-    onCustomersChanged: () => undefined,
-    drains: false,
-  });
-  closing.push(() => runtime.close());
+  const { runtime, lines } = await openLookingAt(store, port, 'hub');
   expect(lines.join('\n')).toContain('team store unreachable at start');
   const refused = await runtime.journal.notes.list('c-1').catch((error: unknown) => error);
   expect(refused).toMatchObject({
