@@ -59,6 +59,20 @@ function drain(r: TeamOutboxRig, holder: string, more: Partial<TeamDrainOptions>
   return drainer;
 }
 
+/** The shared service, each create's Idempotency-Key kept in `keys` and its answer passed through `then`. */
+function creating(keys: string[], then: <T>(created: T) => T): ServiceClient {
+  return {
+    ...shared.client,
+    customers: {
+      ...shared.client.customers,
+      async create(input, opts) {
+        keys.push(opts?.idempotencyKey ?? '');
+        return then(await shared.client.customers.create(input, opts));
+      },
+    },
+  };
+}
+
 test('SKIP LOCKED: two drainers taking at once never take the same row', async () => {
   const { r } = await rigWith(15);
   for (const holder of ['a', 'b']) open.push({ close: (await aliveAs(r.url, holder)).die });
@@ -176,19 +190,11 @@ test('an answer lost on the way: the row is sent again later with the same key, 
   const { r } = await rigWith(1);
   const keys: string[] = [];
   let lost = false;
-  const losing: ServiceClient = {
-    ...shared.client,
-    customers: {
-      ...shared.client.customers,
-      async create(input, opts) {
-        keys.push(opts?.idempotencyKey ?? '');
-        const created = await shared.client.customers.create(input, opts);
-        if (lost) return created;
-        lost = true;
-        throw new NetworkError('reset');
-      },
-    },
-  };
+  const losing = creating(keys, (created) => {
+    if (lost) return created;
+    lost = true;
+    throw new NetworkError('reset');
+  });
   const drainer = drain(r, 'desk', { client: () => losing });
   await until(async () => (await drainer.list())[0]?.state === 'created', 'the customer');
   const [row] = await outboxRows(r.pool);
@@ -273,19 +279,11 @@ test('an answer the store could not take is recorded once the store answers, not
   const keys: string[] = [];
   let away = false;
   let refused = 0;
-  const answering: ServiceClient = {
-    ...shared.client,
-    customers: {
-      ...shared.client.customers,
-      async create(input, opts) {
-        keys.push(opts?.idempotencyKey ?? '');
-        const created = await shared.client.customers.create(input, opts);
-        // The store goes away between the request and its answer.
-        away = true;
-        return created;
-      },
-    },
-  };
+  const answering = creating(keys, (created) => {
+    // The store goes away between the request and its answer.
+    away = true;
+    return created;
+  });
   // The drainer's pool while the store is away: every new session refused, as a dead host's would be.
   const pool = new Proxy(r.pool, {
     get(target, name) {
