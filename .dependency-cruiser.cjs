@@ -3,59 +3,35 @@
 // There is no list of known violations: a rule that does not hold fails the lint.
 
 /**
- * main/'s layers from the top down: a module may import its own layer or any layer below, never above. A name
- * ending in `/` is a folder and everything in it; any other, one file.
+ * main/'s layers from the top down, as its folders show them: a module may import its own layer or any layer
+ * below, never above. Each layer is a name and the paths (regular expressions below `main/`) it holds.
  */
 const MAIN_LAYERS = [
-  ['electron/', 'browser/'], // the two hosts
-  ['compose/'], // builds a desk or a hub, choosing solo or team once
-  ['hub/'], // the hub's command line, leadership and process
-  ['team/'], // team mode's implementations (store, team journal, team outbox, membership, admin)
-  ['variant/'], // what differs between solo and team, one interface per concern; the local (solo) desk
-  // features: each answers its contract channels, and none knows whether it runs solo or in a team
-  [
-    'drafts/',
-    'customers/',
-    'case/',
-    'queue/',
-    'webhooks/',
-    'updates/',
-    'diagnostics/',
-    'sandbox-link/',
-    'claims/',
-    'approvals/',
-    'settings/',
-    'idle-lock/',
-  ],
-  ['feature\\.ts', 'teamwork/'], // what every feature is built from; the teamwork interfaces (claims, roles, approvals)
-  ['reconcile/', 'connection/'], // the journal kept in line with the service; the live connection to it
-  ['failures\\.ts'], // the one vocabulary of failure, in words
-  ['journal/', 'service/'],
-  // the ground floor
-  [
-    'host/',
-    'config/', // the settings file, and what it keeps
-    'vault/',
-    'lock/', // the desk's idle lock: its state, secret hash and the channel gate
-    'log/',
-    'crypto\\.ts',
-    'private-files\\.ts',
-    'event-hub\\.ts',
-    'serve\\.ts',
-    'jitter\\.ts',
-    'os-user\\.ts',
-  ],
+  { name: 'hosts', paths: ['hosts/'] }, // Electron's glue and browser mode
+  { name: 'compose', paths: ['compose/'] }, // builds a desk or a hub, choosing solo or team once
+  { name: 'team-hub', paths: ['team/hub/'] }, // the hub's command line, leadership and process
+  { name: 'team', paths: ['team/(?!hub/)'] }, // team mode's implementations (store, team journal, outbox…)
+  { name: 'variant', paths: ['variant/'] }, // what differs between solo and team; the solo desk's choices
+  // the features: each answers its contract channels, and none knows whether it runs solo or in a team
+  { name: 'features', paths: ['features/(?!feature\\.ts$|team-interfaces/)'] },
+  // what every feature is built from, and the interfaces of teamwork (claims, roles, approvals) they ask
+  { name: 'feature-base', paths: ['features/feature\\.ts$', 'features/team-interfaces/'] },
+  { name: 'sync', paths: ['sync/'] }, // the live connection to the service; the journal kept in line with it
+  { name: 'failures', paths: ['data/failures\\.ts$'] }, // the one vocabulary of failure, in words
+  { name: 'data', paths: ['data/(?!failures\\.ts$)'] }, // the journal and the service client
+  { name: 'ground', paths: ['ground/'] }, // settings file, vault, lock, log, crypto, private files…
 ];
-const FEATURES = 5;
+const FEATURES = MAIN_LAYERS.findIndex((layer) => layer.name === 'features');
 
-const folder = (names) => `^main/(${names.join('|')})`;
+const folder = (paths) => `^main/(${paths.join('|')})`;
+const above = (index) => folder(MAIN_LAYERS.slice(0, index).flatMap((layer) => layer.paths));
 
 const layerRules = MAIN_LAYERS.slice(1).map((layer, index) => ({
-  name: `main-layer-${layer[0].replace(/[\\/]|\(.*$/g, '')}`,
-  comment: `main/: ${layer.join(', ').replace(/\\\./g, '.')} must not import the layers above it`,
+  name: `main-layer-${layer.name}`,
+  comment: `main/: ${layer.paths.join(', ').replace(/\\/g, '')} must not import the layers above it`,
   severity: 'error',
-  from: { path: folder(layer) },
-  to: { path: folder(MAIN_LAYERS.slice(0, index + 1).flat()) },
+  from: { path: folder(layer.paths) },
+  to: { path: above(index + 1) },
 }));
 
 /** The renderer's layers from the top down: the shell, the features, the app's store and routes, the design system. */
@@ -90,14 +66,14 @@ module.exports = {
         'The contract is shared by every process: it imports nothing of main, renderer, preload or sandbox.',
       severity: 'error',
       from: { path: '^contract/' },
-      to: { path: '^(main|renderer|preload|sandbox)/' },
+      to: { path: '^(admin|main|renderer|preload|sandbox)/' },
     },
     {
       name: 'renderer-never-imports-main-or-sandbox',
       comment: 'The renderer is untrusted web content: it reaches main only through window.vetted.',
       severity: 'error',
       from: { path: '^renderer/' },
-      to: { path: '^(main|preload|sandbox)/' },
+      to: { path: '^(admin|main|preload|sandbox)/' },
     },
     {
       name: 'renderer-without-node',
@@ -109,9 +85,9 @@ module.exports = {
     {
       name: 'electron-only-in-the-glue',
       comment:
-        "Electron's APIs only in the thin glue: main/electron/ (main process) and preload/ (the renderer's bridge).",
+        "Electron's APIs only in the thin glue: main/hosts/electron/ (main process) and preload/ (the renderer's bridge).",
       severity: 'error',
-      from: { pathNot: '^(main/electron|preload)/' },
+      from: { pathNot: '^(main/hosts/electron|preload)/' },
       to: { path: '^electron$|node_modules/electron/' },
     },
     {
@@ -119,15 +95,23 @@ module.exports = {
       comment: 'The built-in sandbox is a copy of the service: it knows nothing of the desk.',
       severity: 'error',
       from: { path: '^sandbox/' },
-      to: { path: '^(main|renderer|preload)/' },
+      to: { path: '^(admin|main|renderer|preload)/' },
     },
     {
       name: 'features-know-no-variant',
       comment:
         'Features never import team mode, the composition, the hub or a host: solo or team is chosen when the desk is composed.',
       severity: 'error',
-      from: { path: folder(MAIN_LAYERS[FEATURES]) },
-      to: { path: folder(MAIN_LAYERS.slice(0, FEATURES).flat()) },
+      from: { path: folder(MAIN_LAYERS[FEATURES].paths) },
+      to: { path: above(FEATURES) },
+    },
+    {
+      name: 'nothing-imports-the-admin-tool',
+      comment:
+        "The team administrator's command-line tool (admin/, `npm run team`) stands on main/; nothing of the app imports it.",
+      severity: 'error',
+      from: { path: '^(main|contract|renderer|preload|sandbox)/' },
+      to: { path: '^admin/' },
     },
     ...layerRules,
     ...rendererRules,

@@ -52,13 +52,16 @@ export default defineConfig({
       // zod, undici and conf (with ajv) are bundled: from node_modules they are hundreds of files for Node to
       // find and read at every start. The others stay external (Electron's, and pg's optional native part).
       externalizeDeps: { exclude: ['zod', 'undici', 'conf'] },
-      // out/ mirrors the source tree, so the entry's paths to ../../renderer and ../../preload hold in both.
+      // out/ mirrors the source tree, so the entry's paths to ../../../renderer and ../../../preload hold in both.
       // The entry is named by an object key: electron-vite 6 on Vite 8 ignores lib.fileName, and the
       // bundle landed in out/main/index.js, where package.json's "main" and those paths miss it.
       // Browser mode is a second entry: `npm start -- --browser` runs it in its own process, no TypeScript
       // stripped at start. What both entries share lands in chunks beside them.
       lib: {
-        entry: { 'electron/index': 'main/electron/index.ts', 'browser/main': 'main/browser/main.ts' },
+        entry: {
+          'hosts/electron/index': 'main/hosts/electron/index.ts',
+          'hosts/browser/main': 'main/hosts/browser/main.ts',
+        },
         formats: ['es'],
       },
     },

@@ -13,16 +13,16 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createFieldKey } from '../main/crypto.ts';
-import { auditSealer } from '../main/journal/audit-chain.ts';
-import { personalCipher } from '../main/journal/personal.ts';
-import { systemClock } from '../main/journal/time.ts';
-import { teamAuditRepository } from '../main/team/journal/audit.ts';
-import { poolDb } from '../main/team/journal/team-db.ts';
-import { AUDIT_CHAIN } from '../main/team/store/migrations/06-audit-chain.ts';
-import { TEAM_MIGRATIONS } from '../main/team/store/migrations/index.ts';
-import { applyTeamMigrations } from '../main/team/store/migrations/runner.ts';
-import { type PgCluster, startPgCluster } from '../test/support/pg-cluster.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import { systemClock } from '#main/data/journal/time.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { teamAuditRepository } from '#main/team/journal/audit.ts';
+import { poolDb } from '#main/team/journal/team-db.ts';
+import { AUDIT_CHAIN } from '#main/team/store/migrations/06-audit-chain.ts';
+import { TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
+import { applyTeamMigrations } from '#main/team/store/migrations/runner.ts';
+import { type PgCluster, startPgCluster } from '#test/support/pg-cluster.ts';
 import { loadNote } from './support/machine.ts';
 import { interleave, median, printResult, quantile, type ResultRow, round3 } from './support/protocol.ts';
 

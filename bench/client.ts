@@ -12,9 +12,9 @@
 
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../main/service/index.ts';
-import { startSandbox } from '../sandbox/index.ts';
-import { samplePerson } from '../test/support/person.ts';
+import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '#main/data/service/index.ts';
+import { startSandbox } from '#sandbox/index.ts';
+import { samplePerson } from '#test/support/person.ts';
 import { loadNote } from './support/machine.ts';
 import { atLeast, atMost, median, printResult } from './support/protocol.ts';
 import { type SandboxHandle, sandboxInWorker } from './support/sandbox-worker.ts';

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { samplePerson } from '../test/support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 import { type BenchDesk, startBenchDesk } from './support/browser-desk.ts';
 import { runLoad } from './support/load.ts';
 import { loadNote } from './support/machine.ts';

@@ -18,7 +18,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { openFileKeyVault } from '../main/vault/vault.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { BROAD_FIRST_NAME, RARE_SURNAME, seedQueueJournal } from './support/queue-journal.ts';
 import { caseOpened, type RendererPage, rowsPainted, scrollJump } from './support/renderer-timing.ts';
 import { growthRow, median, printResult, type ResultRow } from './support/result.ts';

@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { QueueWindowInput } from '../contract/queue.ts';
-import { createFieldKey } from '../main/crypto.ts';
-import { type Journal, openJournal } from '../main/journal/index.ts';
+import type { QueueWindowInput } from '#contract/queue.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { BROAD_FIRST_NAME, RARE_SURNAME, seedQueueJournal } from './support/queue-journal.ts';
 import { growthRow, median, printResult, type ResultRow } from './support/result.ts';
 

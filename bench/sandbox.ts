@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { startSandbox } from '../sandbox/index.ts';
-import { samplePerson } from '../test/support/person.ts';
+import { startSandbox } from '#sandbox/index.ts';
+import { samplePerson } from '#test/support/person.ts';
 import { runLoad } from './support/load.ts';
 import { loadNote } from './support/machine.ts';
 import { interleave, printResult, round3 } from './support/protocol.ts';

@@ -15,8 +15,8 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAULTS } from '../test/support/nemesis/faults.ts';
-import { runNemesis } from '../test/support/nemesis/run.ts';
+import { DEFAULT_FAULTS } from '#test/support/nemesis/faults.ts';
+import { runNemesis } from '#test/support/nemesis/run.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, printResult, type ResultRow } from './support/protocol.ts';
 

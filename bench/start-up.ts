@@ -16,8 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium } from '@playwright/test';
-import { openJournal } from '../main/journal/index.ts';
-import { openFileKeyVault } from '../main/vault/vault.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '7' }, customers: { type: 'string', default: '500' } },

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createServiceClient } from '../main/service/index.ts';
+import { createServiceClient } from '#main/data/service/index.ts';
 import { loadNote, machineNow } from './support/machine.ts';
 import { printResult, type ResultRow } from './support/protocol.ts';
 import { processCpuSeconds, type StoreUsage, watchStore } from './support/store-usage.ts';

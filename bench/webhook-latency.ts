@@ -10,7 +10,7 @@
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { samplePerson } from '../test/support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 import { startBenchDesk } from './support/browser-desk.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, printResult, quantile, type ResultRow } from './support/protocol.ts';

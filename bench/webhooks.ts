@@ -8,7 +8,7 @@
  * compared, at 50 and at 10 connections. After each Vetted sample, every event is processed
  * before the next sample starts; at the end every delivery answered 200 must be in the journal exactly
  * once and processed. During a flood the events table and the processing come behind the answers
- * (main/journal/inbox-backlog.ts): each sample also prints how long the processing took after the load
+ * (main/data/journal/inbox-backlog.ts): each sample also prints how long the processing took after the load
  * stopped, and the rate counting that time.
  * Run: `node bench/webhooks.ts [--seconds 4] [--rounds 3] [--customers 200] [--connections 50|10] [--topic t]`
  * (Node 24). Takes about 150 s.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The desk's idle lock (#40). Main holds the state: the renderer reports input, follows `lock.changed`, and
  * asks to lock now (the reviewer's key, or its own idle timer: main keeps one too, so a silent page still
- * locks). Locked, only these channels and a few that hold no personal data answer (main/lock/lock-gate.ts).
+ * locks). Locked, only these channels and a few that hold no personal data answer (main/ground/lock/lock-gate.ts).
  */
 
 /** At least this many characters for a lock secret set in Settings (the vault passphrase has its own rule). */

@@ -39,7 +39,7 @@ export const MetricsSchema = z.object({
   tokens: z.object({ renewals: count }),
   memory: z.object({ rssBytes: count, heapUsedBytes: count }),
   /**
-   * Exceptions nothing caught and promises rejected with no handler, since start (main/log/process-guard.ts):
+   * Exceptions nothing caught and promises rejected with no handler, since start (main/ground/log/process-guard.ts):
    * logged, the process going on. Any is a bug; the log has its words.
    */
   faults: z.object({

@@ -36,7 +36,7 @@ export const SECTION_TITLES: Record<Section, string> = {
 
 /**
  * The section of a customer, from the status the service reported. The journal keeps it on write
- * (main/journal/migrations.ts lists the sections too): a change here needs a migration.
+ * (main/data/journal/migrations.ts lists the sections too): a change here needs a migration.
  */
 export function sectionOf(status: string, pendingDocuments = 0): Exclude<Section, 'drafts'> {
   switch (status) {

@@ -1,6 +1,6 @@
 import type { IpcRenderer } from 'electron';
-import type { Transport } from '../contract/bridge.ts';
-import { PUSHED_EVENT_CHANNEL } from '../contract/channels.ts';
+import type { Transport } from '#contract/bridge.ts';
+import { PUSHED_EVENT_CHANNEL } from '#contract/channels.ts';
 
 /** Wraps ipcRenderer for the bridge. The ipcRenderer object itself never reaches the page. */
 export function ipcTransport(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): Transport {

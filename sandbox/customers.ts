@@ -4,7 +4,7 @@ import {
   type CustomerInput,
   validateCustomerCreate,
   validateCustomerRetry,
-} from '../contract/customer-rules.ts';
+} from '#contract/customer-rules.ts';
 import { isoTime } from './clock.ts';
 import { saveCustomerExtras } from './customer-extras.ts';
 import type { CustomerRow, CustomerStatus } from './customer-row.ts';

@@ -1,4 +1,4 @@
-import type { FieldError, FieldErrorCode } from '../contract/customer-rules.ts';
+import type { FieldError, FieldErrorCode } from '#contract/customer-rules.ts';
 import { ERROR_MEDIA_TYPE, type Link, type Reply } from './reply.ts';
 
 /** The service's error shapes (service-facts.md §2), thrown by handlers and answered as they are. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldErrorCode } from '../contract/customer-rules.ts';
+import type { FieldErrorCode } from '#contract/customer-rules.ts';
 import { type EmbeddedError, embeddedError, validationError } from './errors.ts';
 
 /**

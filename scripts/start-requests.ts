@@ -12,9 +12,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEFAULT_RECONCILE_CONCURRENCY } from '../main/reconcile/reconciler.ts';
-import { DEFAULT_BUDGET } from '../main/service/budget.ts';
-import { createServiceClient, inBackground } from '../main/service/index.ts';
+import { DEFAULT_BUDGET } from '#main/data/service/budget.ts';
+import { createServiceClient, inBackground } from '#main/data/service/index.ts';
+import { DEFAULT_RECONCILE_CONCURRENCY } from '#main/sync/reconcile/reconciler.ts';
 
 const { values } = parseArgs({
   options: {

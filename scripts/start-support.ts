@@ -24,7 +24,7 @@ export const BUILD_INPUTS = [
 ];
 
 /** Browser mode's entry in the main bundle (electron.vite.config.ts), which `npm start -- --browser` runs. */
-export const BROWSER_BUNDLE = 'out/main/browser/main.js';
+export const BROWSER_BUNDLE = 'out/main/hosts/browser/main.js';
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -1,5 +1,5 @@
-// `npm run team -- <command> --database URL`: the team store administrator's tasks (main/team/admin/cli.ts).
-import { runTeamCli } from '../main/team/admin/cli.ts';
+// `npm run team -- <command> --database URL`: the team store administrator's tasks (admin/cli.ts).
+import { runTeamCli } from '#admin/cli.ts';
 
 process.exitCode = await runTeamCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

@@ -1,10 +1,10 @@
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChannelInput, ChannelName, ChannelOutput } from '../../contract/channels.ts';
-import { runBrowserMode } from '../../main/browser/main.ts';
-import type { Desk } from '../../main/compose/desk.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
+import type { ChannelInput, ChannelName, ChannelOutput } from '#contract/channels.ts';
+import type { Desk } from '#main/compose/desk.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 
 /**
  * A whole desk in browser mode for the benches, as `npm start -- --browser` runs it (embedded sandbox,

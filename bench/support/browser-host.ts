@@ -5,7 +5,7 @@
  *
  *   node bench/support/browser-host.ts <data dir>
  */
-import { runBrowserMode } from '../../main/browser/main.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: browser-host.ts <data dir>');

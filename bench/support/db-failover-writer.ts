@@ -3,8 +3,8 @@
 // once every `everyMs` (`SELECT txid_current()`: it needs a node that accepts writes, and any login may).
 // It prints one JSON line each time a pool's writes start failing and each time they succeed again:
 // {"who":"desk","ok":false,"at":…}. It ends when its standard input closes.
-import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { openTeamPool } from '../../main/team/store/pool.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
+import { openTeamPool } from '#main/team/store/pool.ts';
 
 export interface WriterJob {
   everyMs: number;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { WEBHOOK_PATH } from '../../main/webhooks/listener.ts';
+import { WEBHOOK_PATH } from '#main/features/webhooks/listener.ts';
 
 /**
  * The least any listener must do to answer a delivery 200 only once it is durable, as the issue's throwaway

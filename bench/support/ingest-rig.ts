@@ -1,16 +1,16 @@
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createFieldKey } from '../../main/crypto.ts';
-import { createEventHub, type EventHub } from '../../main/event-hub.ts';
-import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { createReconciler } from '../../main/reconcile/reconciler.ts';
-import { createServiceClient, type ServiceClient } from '../../main/service/index.ts';
-import { type RunningListener, startListener } from '../../main/webhooks/listener.ts';
-import { createReceiver, type Receiver } from '../../main/webhooks/receiver.ts';
-import { startSandbox } from '../../sandbox/index.ts';
-import { samplePerson } from '../../test/support/person.ts';
+import { openJournal, type SqliteJournal } from '#main/data/journal/index.ts';
+import { createServiceClient, type ServiceClient } from '#main/data/service/index.ts';
+import { type RunningListener, startListener } from '#main/features/webhooks/listener.ts';
+import { createReceiver, type Receiver } from '#main/features/webhooks/receiver.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createEventHub, type EventHub } from '#main/ground/event-hub.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { createReconciler } from '#main/sync/reconcile/reconciler.ts';
+import { startSandbox } from '#sandbox/index.ts';
+import { samplePerson } from '#test/support/person.ts';
 
 /**
  * The webhook side of a desk as the embedded default runs it, for the benches: the sandbox in this

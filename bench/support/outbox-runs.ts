@@ -3,19 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { createFieldKey } from '../../main/crypto.ts';
-import { personalData } from '../../main/drafts/form.ts';
-import { createOutbox } from '../../main/drafts/outbox/index.ts';
-import { transitions } from '../../main/drafts/outbox/states.ts';
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
 import {
   type Customer,
   type CustomerInput,
   HAL_MEDIA_TYPE,
   type ServiceClient,
-} from '../../main/service/index.ts';
-import { samplePerson } from '../../test/support/person.ts';
+} from '#main/data/service/index.ts';
+import { personalData } from '#main/features/drafts/form.ts';
+import { createOutbox } from '#main/features/drafts/outbox/index.ts';
+import { transitions } from '#main/features/drafts/outbox/states.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { samplePerson } from '#test/support/person.ts';
 import type { SandboxHandle } from './sandbox-worker.ts';
 
 /** The runs bench/outbox.ts compares: the outbox's drain, and the same requests sent directly. */

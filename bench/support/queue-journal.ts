@@ -1,5 +1,5 @@
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import type { ServiceCustomer } from '../../main/journal/repositories/customers.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import type { ServiceCustomer } from '#main/data/journal/repositories/customers.ts';
 
 /** A surname planted in three customers of each journal: a search that matches a few rows, as most do. */
 export const RARE_SURNAME = 'Quennell';

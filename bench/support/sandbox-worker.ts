@@ -1,6 +1,6 @@
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { createServiceClient, type ServiceClient } from '../../main/service/index.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import { createServiceClient, type ServiceClient } from '#main/data/service/index.ts';
+import { startSandbox } from '#sandbox/index.ts';
 
 /**
  * A sandbox on its own thread, as the real service runs elsewhere: a bench then measures what the

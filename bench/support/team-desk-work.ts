@@ -5,9 +5,9 @@
  * name, a rare surname, a part of a name) and scrolls the results; a drafting desk also fills in a draft and
  * submits it now and then. Every `queue.window` is timed from the call to its answer.
  */
-import type { ChannelInput, ChannelName, ChannelOutput } from '../../contract/channels.ts';
-import type { QueueWindowInput } from '../../contract/queue.ts';
-import { validForm } from '../../test/drafts/helpers.ts';
+import type { ChannelInput, ChannelName, ChannelOutput } from '#contract/channels.ts';
+import type { QueueWindowInput } from '#contract/queue.ts';
+import { validForm } from '#test/drafts/helpers.ts';
 
 export type Call = <C extends ChannelName>(channel: C, input?: ChannelInput<C>) => Promise<ChannelOutput<C>>;
 

@@ -1,6 +1,6 @@
 /**
  * The fifty-desk bench's rows (bench/README.md "Fifty desks"), each with the load average of its span.
- * Connections, as the code opens them (main/team/runtime.ts, main/hub/):
+ * Connections, as the code opens them (main/team/runtime.ts, main/team/hub/):
  * - a desk: its pool, at most POOL_MAX (store/pool.ts) + 2 sessions of its own on the direct address (the
  *   replica's LISTEN, which hears the team outbox and four eyes too, and the team outbox drainer's liveness lock), + 1 for a moment while Settings →
  *   Team asks the store's state;

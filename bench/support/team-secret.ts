@@ -1,8 +1,8 @@
 import pg from 'pg';
-import { createLogger } from '../../main/log/logger.ts';
-import { readKeyFile } from '../../main/team/admin/key-file.ts';
-import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
-import { teamSubscriptionSecrets } from '../../main/team/subscription-secrets.ts';
+import { readKeyFile } from '#admin/key-file.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
+import { teamSubscriptionSecrets } from '#main/team/subscription-secrets.ts';
 
 /**
  * The secret of the team's subscription as the service knows it (the deliveries are signed with it): the team

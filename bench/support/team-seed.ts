@@ -13,19 +13,19 @@
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { openJournal } from '../../main/journal/index.ts';
-import type { PersonalCipher } from '../../main/journal/personal.ts';
-import { createLogger } from '../../main/log/logger.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import {
   CUSTOMER_WRITE_COLUMNS,
   customerRowValues,
   firstWrite,
   HISTORY_WRITE_COLUMNS,
   historyRowValues,
-} from '../../main/team/journal/customers.ts';
-import { startReplication } from '../../main/team/journal/replication.ts';
-import { CHANGE_LOCK, CHANGES_CHANNEL } from '../../main/team/store/sql.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
+} from '#main/team/journal/customers.ts';
+import { startReplication } from '#main/team/journal/replication.ts';
+import { CHANGE_LOCK, CHANGES_CHANNEL } from '#main/team/store/sql.ts';
 import type { QueueCustomer } from './queue-journal.ts';
 
 /** `$1, $2…` placeholders for `rows` rows of `columns` values each. */

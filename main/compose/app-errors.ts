@@ -1,5 +1,5 @@
-import type { AppError } from '../../contract/errors.ts';
-import { appErrorOf } from '../failures.ts';
+import type { AppError } from '#contract/errors.ts';
+import { appErrorOf } from '../data/failures.ts';
 import { teamAppError } from '../team/team-failures.ts';
 
 /**

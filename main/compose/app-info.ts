@@ -1,6 +1,6 @@
-import type { AppInfo } from '../../contract/channels.ts';
-import type { DeskContext } from '../feature.ts';
-import type { Handlers } from '../serve.ts';
+import type { AppInfo } from '#contract/channels.ts';
+import type { DeskContext } from '../features/feature.ts';
+import type { Handlers } from '../ground/serve.ts';
 
 /** Which app answers, on which host, on which kind of service; and a round trip to prove the bridge. */
 export function appInfoHandlers(

@@ -1,18 +1,22 @@
 // The core a desk and a hub share: the event stream, the connection to the service (renewed when settings
 // change it), the journal of the variant chosen by the caller, and the reconciler on it. compose/desk.ts adds
 // the features a reviewer's window answers; compose/hub.ts the roles a hub plays.
-import type { ServiceStatus } from '../../contract/settings.ts';
-import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
-import type { SettingsStore } from '../config/settings-store.ts';
-import { type ConnectOptions, connectService, type ServiceConnection } from '../connection/connection.ts';
-import { createEventHub, type EventHub } from '../event-hub.ts';
-import type { DeskContext } from '../feature.ts';
-import type { Journal } from '../journal/index.ts';
-import type { Logger } from '../log/logger.ts';
-import { createReconciler } from '../reconcile/reconciler.ts';
-import { sealedWith } from '../sandbox-link/secrets.ts';
-import type { ServiceClient } from '../service/index.ts';
-import type { Vault } from '../vault/vault.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
+import type { RunningSandbox, SandboxOptions } from '#sandbox/index.ts';
+import type { Journal } from '../data/journal/index.ts';
+import type { ServiceClient } from '../data/service/index.ts';
+import type { DeskContext } from '../features/feature.ts';
+import { sealedWith } from '../features/sandbox-link/secrets.ts';
+import type { SettingsStore } from '../ground/config/settings-store.ts';
+import { createEventHub, type EventHub } from '../ground/event-hub.ts';
+import type { Logger } from '../ground/log/logger.ts';
+import type { Vault } from '../ground/vault/vault.ts';
+import {
+  type ConnectOptions,
+  connectService,
+  type ServiceConnection,
+} from '../sync/connection/connection.ts';
+import { createReconciler } from '../sync/reconcile/reconciler.ts';
 
 /** What the core needs of a variant: where it reads and writes, and how to let go of it. */
 export interface JournalOwner {

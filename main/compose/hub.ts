@@ -1,14 +1,14 @@
 // The hub: the core a desk has (compose/core.ts), without a window, on the team journal. It always drains the team outbox and
 // follows the team store; while it holds the listener role (run-hub.ts) it also runs the webhook feature —
 // listener, subscriptions, catch-up — and reconciles the team's customers, once for the whole team.
-import { startSandbox } from '../../sandbox/index.ts';
-import type { SettingsStore } from '../config/settings-store.ts';
-import type { HubRunContext } from '../hub/cli.ts';
-import type { HubCore, HubRoles } from '../hub/run-hub.ts';
-import { describeError } from '../log/logger.ts';
+import { startSandbox } from '#sandbox/index.ts';
+import { webhooksFeature } from '../features/webhooks/index.ts';
+import { moveVaultSecrets } from '../features/webhooks/subscription-secrets.ts';
+import type { SettingsStore } from '../ground/config/settings-store.ts';
+import { describeError } from '../ground/log/logger.ts';
+import type { HubRunContext } from '../team/hub/cli.ts';
+import type { HubCore, HubRoles } from '../team/hub/run-hub.ts';
 import { openTeamRuntime } from '../team/runtime.ts';
-import { webhooksFeature } from '../webhooks/index.ts';
-import { moveVaultSecrets } from '../webhooks/subscription-secrets.ts';
 import { openCore } from './core.ts';
 
 /** The roles `npm run hub -- run` plays: the core composed here. */

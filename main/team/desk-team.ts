@@ -1,12 +1,12 @@
 // Opening team mode for a desk at start: the joined team's runtime, or null (solo). A team store that cannot
 // be opened (unreachable, another schema, a key that no longer matches) does not stop the desk: it starts on
 // its own journal, logs why, and Settings → Team shows the store's state and that a restart is needed.
-import type { QueueRow } from '../../contract/queue.ts';
-import type { SettingsStore } from '../config/settings-store.ts';
-import { describeError, type Logger } from '../log/logger.ts';
-import { queueRowOf } from '../reconcile/queue-row.ts';
-import type { ServiceClient } from '../service/index.ts';
-import type { Vault } from '../vault/vault.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import type { ServiceClient } from '../data/service/index.ts';
+import type { SettingsStore } from '../ground/config/settings-store.ts';
+import { describeError, type Logger } from '../ground/log/logger.ts';
+import type { Vault } from '../ground/vault/vault.ts';
+import { queueRowOf } from '../sync/reconcile/queue-row.ts';
 import { joinedTeam, openTeamRuntime, type TeamRuntime } from './runtime.ts';
 
 export interface OpenTeamHooks {

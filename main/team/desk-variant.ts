@@ -1,7 +1,7 @@
 // A desk working on its team's store: the journal is the team journal, drafts go to the team outbox, the
 // team's hub listens for webhooks and reconciles (this desk's Webhooks screen shows the team's logs), and
 // claims, roles, the team's settings and what waits for a second reviewer's approval are the store's.
-import type { Logger } from '../log/logger.ts';
+import type { Logger } from '../ground/log/logger.ts';
 import type { DeskVariant } from '../variant/index.ts';
 import { approvalStore } from './approvals/approval-store.ts';
 import { teamApprovals } from './approvals/team-approvals.ts';

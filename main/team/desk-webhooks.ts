@@ -2,12 +2,12 @@
 // whole team), so this desk listens for nothing and changes reach it through the team store. The Webhooks
 // screen still shows the team's event log and security log (they live in the team store); whatever would
 // change the listener or the subscriptions is refused in words that say where it is done.
-import { DeskError } from '../../contract/errors.ts';
-import { MAX_SUBSCRIPTIONS, type WebhookChannel } from '../../contract/webhooks.ts';
-import { latencyRecorder, type WebhookFigures } from '../diagnostics/metrics.ts';
-import type { DeskContext, Feature } from '../feature.ts';
-import type { Handlers } from '../serve.ts';
-import { eventLogHandlers } from '../webhooks/event-log.ts';
+import { DeskError } from '#contract/errors.ts';
+import { MAX_SUBSCRIPTIONS, type WebhookChannel } from '#contract/webhooks.ts';
+import { latencyRecorder, type WebhookFigures } from '../features/diagnostics/metrics.ts';
+import type { DeskContext, Feature } from '../features/feature.ts';
+import { eventLogHandlers } from '../features/webhooks/event-log.ts';
+import type { Handlers } from '../ground/serve.ts';
 
 export const HUB_LISTENS =
   "In team mode the team's hub receives the service's webhooks; this desk gets every change from the team store.";

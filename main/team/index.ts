@@ -1,12 +1,12 @@
 // Settings → Team: the desk's side of joining and leaving a team (membership.ts does the work).
-import type { AuditAction } from '../../contract/audit-actions.ts';
-import { DeskError } from '../../contract/errors.ts';
-import type { TeamStatus } from '../../contract/team.ts';
-import { refusal } from '../failures.ts';
-import type { DeskContext, Feature } from '../feature.ts';
-import type { SqliteJournal } from '../journal/index.ts';
-import { describeError } from '../log/logger.ts';
-import type { StorePresenceSource } from '../teamwork/store-presence.ts';
+import type { AuditAction } from '#contract/audit-actions.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { TeamStatus } from '#contract/team.ts';
+import { refusal } from '../data/failures.ts';
+import type { SqliteJournal } from '../data/journal/index.ts';
+import type { DeskContext, Feature } from '../features/feature.ts';
+import type { StorePresenceSource } from '../features/team-interfaces/store-presence.ts';
+import { describeError } from '../ground/log/logger.ts';
 import { deskHistoryAccess } from './history/index.ts';
 import { createMembership } from './membership.ts';
 
@@ -77,7 +77,7 @@ export function teamFeature(
       'team.status': () => membership.status(),
       'team.presence': () => options.presence.current(),
       // A joined or left team takes effect on the next start. The desk cannot start its own process again:
-      // a host that can (Electron, main/electron/restart.ts) answers this channel instead.
+      // a host that can (Electron, main/hosts/electron/restart.ts) answers this channel instead.
       'app.restart': () => {
         throw refusal.restartByHand();
       },

@@ -6,7 +6,7 @@
 // A join code is a secret (it holds the team key): it is kept in no file, and only in the vault once used.
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { type TeamConnection, TeamConnectionSchema } from '../config/team-connection.ts';
+import { type TeamConnection, TeamConnectionSchema } from '../ground/config/team-connection.ts';
 import { decodeTeamKey, encodeTeamKey } from './team-key.ts';
 
 const PREFIX = 'vetted-join-2.';

@@ -1,7 +1,7 @@
 // The team a desk (or hub) joined, as its settings and vault hold it: the one place that reads them together.
-import type { SettingsStore } from '../config/settings-store.ts';
-import type { TeamConnection } from '../config/team-connection.ts';
-import type { Vault } from '../vault/vault.ts';
+import type { SettingsStore } from '../ground/config/settings-store.ts';
+import type { TeamConnection } from '../ground/config/team-connection.ts';
+import type { Vault } from '../ground/vault/vault.ts';
 import { decodeTeamKey } from './team-key.ts';
 
 /** The joined team, with the secrets the vault keeps for it. */

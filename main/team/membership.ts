@@ -4,10 +4,10 @@
 // journal stays. Either takes effect when the desk next starts: it opens its journal once, at start. So does
 // a new database password (`team reset-password` gave one), checked against the store before it is kept.
 // Plain Node: the feature (index.ts) gives it the desk's vault and settings.
-import { DeskError } from '../../contract/errors.ts';
-import type { TeamStatus } from '../../contract/team.ts';
-import type { SettingsStore } from '../config/settings-store.ts';
-import type { Vault } from '../vault/vault.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { TeamStatus } from '#contract/team.ts';
+import type { SettingsStore } from '../ground/config/settings-store.ts';
+import type { Vault } from '../ground/vault/vault.ts';
 import { decodeJoinCode, type JoinCode, JoinCodeError } from './join-code.ts';
 import { joinedTeam } from './joined.ts';
 import { teamFailure } from './team-failures.ts';

@@ -2,10 +2,10 @@
 // key on the hub: whichever hub holds the listener role verifies deliveries signed with a secret another hub
 // chose, and the service's redeliveries of what a dead hub never acknowledged are accepted, not refused.
 import { z } from 'zod';
-import { DecryptError } from '../crypto.ts';
-import type { FieldSealer } from '../journal/personal.ts';
-import { describeError, type Logger } from '../log/logger.ts';
-import type { SubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
+import type { FieldSealer } from '../data/journal/personal.ts';
+import type { SubscriptionSecrets } from '../features/webhooks/subscription-secrets.ts';
+import { DecryptError } from '../ground/crypto.ts';
+import { describeError, type Logger } from '../ground/log/logger.ts';
 import { parseRows } from './journal/rows.ts';
 import type { Queryable } from './store/sql.ts';
 

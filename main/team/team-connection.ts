@@ -1,7 +1,7 @@
 // One short-lived connection to the team store as the reviewer, for Settings → Team (join, status). Made from
 // the pool's own settings (store/pool.ts), so a desk's probe and its pool connect, and check TLS, the same way.
 import type pg from 'pg';
-import type { TeamConnection } from '../config/team-connection.ts';
+import type { TeamConnection } from '../ground/config/team-connection.ts';
 import { dedicatedClient } from './store/checkout.ts';
 import { teamClientConfig } from './store/pool.ts';
 import { endWhenQuiet } from './store/silence.ts';

@@ -3,9 +3,9 @@
 // answers with, adding what a reviewer (not an administrator) can do. Messages name the host and the login at
 // most: never the password, the team key or the join code.
 import pg from 'pg';
-import { type AppError, DeskError } from '../../contract/errors.ts';
-import { ASK_A_LEAD } from '../../contract/roles.ts';
-import { KeyNotHeldError } from '../crypto.ts';
+import { type AppError, DeskError } from '#contract/errors.ts';
+import { ASK_A_LEAD } from '#contract/roles.ts';
+import { KeyNotHeldError } from '../ground/crypto.ts';
 import {
   type ConnectionTarget,
   TeamConnectionError,

@@ -2,7 +2,7 @@
 // desks put in the team store. It reaches desks inside their join code and is kept in each desk's vault;
 // the database only holds `key_check`, which tells the right key from a wrong one and reveals nothing.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createFieldKey } from '../crypto.ts';
+import { createFieldKey } from '../ground/crypto.ts';
 
 export const TEAM_KEY_BYTES = 32;
 const CHECK_INPUT = 'vetted:team-key-check';

@@ -2,9 +2,9 @@
 // (status): the schema is this Vetted's, the store is the code's team, the team key is the one the store was
 // made with; and whether a hub holds the listener role.
 
-import { DeskError } from '../../contract/errors.ts';
-import type { TeamHubState } from '../../contract/team.ts';
-import type { TeamConnection } from '../config/team-connection.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { TeamHubState } from '#contract/team.ts';
+import type { TeamConnection } from '../ground/config/team-connection.ts';
 import { type CodeUse, codeSecretHash } from './join-code.ts';
 import type { JoinedTeam } from './joined.ts';
 import { checkTeamSchema } from './store/migrations/index.ts';

@@ -2,14 +2,14 @@
 // (main/compose/) picks the implementations once, when it builds the desk: this folder's local one, or
 // team mode's (main/team/desk-variant.ts). Features take the parts they need and never ask which mode runs.
 
-import type { DraftDestinationFactory } from '../drafts/destination.ts';
-import type { DeskContext } from '../feature.ts';
-import type { Journal, SqliteJournal } from '../journal/index.ts';
-import type { ReconcileDuty } from '../reconcile/duty.ts';
-import type { Approvals } from '../teamwork/approvals.ts';
-import type { Teamwork } from '../teamwork/claims.ts';
-import type { StorePresenceSource } from '../teamwork/store-presence.ts';
-import type { DeskWebhooks } from '../webhooks/index.ts';
+import type { Journal, SqliteJournal } from '../data/journal/index.ts';
+import type { DraftDestinationFactory } from '../features/drafts/destination.ts';
+import type { DeskContext } from '../features/feature.ts';
+import type { Approvals } from '../features/team-interfaces/approvals.ts';
+import type { Teamwork } from '../features/team-interfaces/claims.ts';
+import type { StorePresenceSource } from '../features/team-interfaces/store-presence.ts';
+import type { DeskWebhooks } from '../features/webhooks/index.ts';
+import type { ReconcileDuty } from '../sync/reconcile/duty.ts';
 
 export interface DeskVariant {
   /** Where customers, notes, events and the audit log are read and written. */

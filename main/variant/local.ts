@@ -1,17 +1,17 @@
 // A desk on its own journal: solo mode. It listens for webhooks, reconciles, and its outbox sends drafts. Its
 // one reviewer holds every case and is their own lead: no claims, no roles, no team settings.
 import path from 'node:path';
-import { allowedTo } from '../../contract/roles.ts';
-import type { SettingsStore } from '../config/settings-store.ts';
-import type { DraftDestination, LocalOutbox } from '../drafts/destination.ts';
-import { refusal } from '../failures.ts';
-import { type Journal, openJournal } from '../journal/index.ts';
-import { osUserName } from '../os-user.ts';
-import type { Approvals } from '../teamwork/approvals.ts';
-import type { Claims, Teamwork } from '../teamwork/claims.ts';
-import { noTeamStore } from '../teamwork/store-presence.ts';
-import { webhooksFeature } from '../webhooks/index.ts';
-import { vaultSubscriptionSecrets } from '../webhooks/subscription-secrets.ts';
+import { allowedTo } from '#contract/roles.ts';
+import { refusal } from '../data/failures.ts';
+import { type Journal, openJournal } from '../data/journal/index.ts';
+import type { DraftDestination, LocalOutbox } from '../features/drafts/destination.ts';
+import type { Approvals } from '../features/team-interfaces/approvals.ts';
+import type { Claims, Teamwork } from '../features/team-interfaces/claims.ts';
+import { noTeamStore } from '../features/team-interfaces/store-presence.ts';
+import { webhooksFeature } from '../features/webhooks/index.ts';
+import { vaultSubscriptionSecrets } from '../features/webhooks/subscription-secrets.ts';
+import type { SettingsStore } from '../ground/config/settings-store.ts';
+import { osUserName } from '../ground/os-user.ts';
 import type { DeskVariant } from './index.ts';
 
 export interface LocalDeskOptions {

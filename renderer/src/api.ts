@@ -1,4 +1,4 @@
-import type { VettedApi } from '../../contract/bridge.ts';
+import type { VettedApi } from '#contract/bridge.ts';
 
 let installed: VettedApi | null = null;
 

@@ -1,4 +1,4 @@
-import type { VettedApi } from '../../contract/bridge.ts';
+import type { VettedApi } from '#contract/bridge.ts';
 import { installApi } from './api.ts';
 import { useLockStore } from './features/lock/lock-store.ts';
 import { useQueueStore } from './features/queue/queue-store.ts';

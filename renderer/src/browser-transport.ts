@@ -1,4 +1,4 @@
-import type { Transport } from '../../contract/bridge.ts';
+import type { Transport } from '#contract/bridge.ts';
 
 /**
  * Browser mode's way to main: invoke over same-origin POST, pushed events over server-sent

@@ -1,4 +1,4 @@
-import { bridge, unwrap, type VettedApi, type VettedBridge } from '../../contract/bridge.ts';
+import { bridge, unwrap, type VettedApi, type VettedBridge } from '#contract/bridge.ts';
 import { browserTransport } from './browser-transport.ts';
 
 declare global {

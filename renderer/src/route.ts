@@ -1,4 +1,4 @@
-import { SECTIONS, type Section } from '../../contract/queue.ts';
+import { SECTIONS, type Section } from '#contract/queue.ts';
 
 /** The queue's section as the address names it: one section, or the whole queue. */
 export type SectionFilter = Section | 'all';

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { AppInfo } from '../../contract/channels.ts';
-import { VettedError } from '../../contract/errors.ts';
-import type { ServiceStatus } from '../../contract/settings.ts';
+import type { AppInfo } from '#contract/channels.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
 import { api } from './api.ts';
 import {
   currentHash,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from '../../main/approvals/what-is-sent.ts';
+import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from '#main/features/approvals/what-is-sent.ts';
 
 describe('what an approval sends', () => {
   it('derives one stable UUID-shaped Idempotency-Key per approval', () => {

@@ -1,16 +1,16 @@
 // The Audit screen's exports carry the audit chain: a solo desk's export checked offline as an examiner would
-// (main/journal/audit-export.ts, and `npm run team -- verify-audit --file`). A team's: test/team/verify-audit.
+// (main/data/journal/audit-export.ts, and `npm run team -- verify-audit --file`). A team's: test/team/verify-audit.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportAudit } from '../../main/case/audit-log.ts';
-import { createFieldKey } from '../../main/crypto.ts';
-import { auditSealer, GENESIS_HASH } from '../../main/journal/audit-chain.ts';
-import { AuditExportError, verifyAuditExport } from '../../main/journal/audit-export.ts';
-import { AuditChainError } from '../../main/journal/audit-verify.ts';
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { runTeamCli } from '../../main/team/admin/cli.ts';
+import { runTeamCli } from '#admin/cli.ts';
+import { auditSealer, GENESIS_HASH } from '#main/data/journal/audit-chain.ts';
+import { AuditExportError, verifyAuditExport } from '#main/data/journal/audit-export.ts';
+import { AuditChainError } from '#main/data/journal/audit-verify.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import { exportAudit } from '#main/features/case/audit-log.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 
 const dirs: string[] = [];
 const journals: Journal[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { actionWords } from '../../contract/audit-actions.ts';
-import { NoteTextSchema, QueueExportInputSchema } from '../../contract/case.ts';
-import { topicText } from '../../contract/event-topics.ts';
-import { exportFileName, toCsv } from '../../main/case/csv.ts';
-import { maskEmail, maskName } from '../../main/case/queue-export.ts';
+import { actionWords } from '#contract/audit-actions.ts';
+import { NoteTextSchema, QueueExportInputSchema } from '#contract/case.ts';
+import { topicText } from '#contract/event-topics.ts';
+import { exportFileName, toCsv } from '#main/features/case/csv.ts';
+import { maskEmail, maskName } from '#main/features/case/queue-export.ts';
 
 describe('CSV', () => {
   const columns = [

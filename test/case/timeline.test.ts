@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerTimeline } from '../../main/case/timeline.ts';
+import { customerTimeline } from '#main/features/case/timeline.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
 
 const ID = '00000000-0000-4000-8000-0000000000aa';

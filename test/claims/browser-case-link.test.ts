@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { runBrowserMode } from '../../main/browser/main.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { samplePerson } from '../support/person.ts';
 
 it('gives a case its vetted:// link and, in browser mode, its address on this desk', async () => {

@@ -1,15 +1,15 @@
-// The claims feature (main/claims/index.ts) with its concerns stood in for: a lead's action is refused in
+// The claims feature (main/features/claims/index.ts) with its concerns stood in for: a lead's action is refused in
 // words before the claims (and so the store) are asked; claim changes and notices are pushed; a changed role
 // is pushed; every case has its link, and in browser mode this desk's address of it.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import type { ClaimNotice } from '../../contract/claims.ts';
-import { allowedTo, type TeamMe } from '../../contract/roles.ts';
-import { claimsFeature } from '../../main/claims/index.ts';
-import { createEventHub } from '../../main/event-hub.ts';
-import type { DeskContext } from '../../main/feature.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import type { ClaimListener, Claims, Teamwork } from '../../main/teamwork/claims.ts';
+import type { ClaimNotice } from '#contract/claims.ts';
+import { allowedTo, type TeamMe } from '#contract/roles.ts';
+import { claimsFeature } from '#main/features/claims/index.ts';
+import type { DeskContext } from '#main/features/feature.ts';
+import type { ClaimListener, Claims, Teamwork } from '#main/features/team-interfaces/claims.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
 
 const CUSTOMER = randomUUID();
 

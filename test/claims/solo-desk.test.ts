@@ -2,7 +2,7 @@
 // claimed or refused for a claim or a role; "Mine" is the whole queue and "Unclaimed" empty; there is no one
 // to reassign to and no team whose settings to change, which it says in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osUserName } from '../../main/os-user.ts';
+import { osUserName } from '#main/ground/os-user.ts';
 import { createOnService, type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
 
 let h: DeskHarness;

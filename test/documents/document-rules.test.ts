@@ -12,7 +12,7 @@ import {
   MAX_DOCUMENT_BYTES,
   SNIFF_BYTES,
   sniffImageType,
-} from '../../contract/document-rules.ts';
+} from '#contract/document-rules.ts';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 const text = (value: string) => new TextEncoder().encode(value);

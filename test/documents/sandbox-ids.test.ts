@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { sniffImageType } from '#contract/document-rules.ts';
 import { sampleImages } from '../../assets/sandbox-ids/generate.ts';
-import { sniffImageType } from '../../contract/document-rules.ts';
 
 const dir = path.join(import.meta.dirname, '../../assets/sandbox-ids');
 

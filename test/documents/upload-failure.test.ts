@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DeskError } from '../../contract/errors.ts';
-import { toCustomerDocument } from '../../main/customers/documents.ts';
-import { uploadFailure } from '../../main/customers/upload-failure.ts';
-import { NetworkError, ServiceError } from '../../main/service/index.ts';
+import { DeskError } from '#contract/errors.ts';
+import { NetworkError, ServiceError } from '#main/data/service/index.ts';
+import { toCustomerDocument } from '#main/features/customers/documents.ts';
+import { uploadFailure } from '#main/features/customers/upload-failure.ts';
 
 const refusal = (status: number, code: string, path?: string) =>
   new ServiceError({

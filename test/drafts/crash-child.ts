@@ -10,10 +10,10 @@
  * Lines on stdout: `ready`, one `state <state>` per draft change, `done`.
  */
 import { readSync } from 'node:fs';
-import { createDesk } from '../../main/compose/desk.ts';
-import { openSettings } from '../../main/config/settings-store.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
+import { createDesk } from '#main/compose/desk.ts';
+import { openSettings } from '#main/ground/config/settings-store.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { samplePerson } from '../support/person.ts';
 
 const [dataDir, mode, count] = process.argv.slice(2);

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJournal } from '../../main/journal/index.ts';
-import type { ServiceClient } from '../../main/service/index.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { type ChildRun, runChild as runScript } from '../support/child.ts';
 import { customersWithEmail, quickClient, removeDir, setFaults, tempDir } from './helpers.ts';
 

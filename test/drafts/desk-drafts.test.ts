@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DraftStatus, DraftView } from '../../contract/drafts.ts';
+import type { DraftStatus, DraftView } from '#contract/drafts.ts';
 import {
   createOnService,
   type DeskHarness,

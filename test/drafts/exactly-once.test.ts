@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Progress } from '../../contract/customers.ts';
+import type { Progress } from '#contract/customers.ts';
 import { type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
 import { until } from '../support/poll.ts';
 import { customersWithEmail, setFaults, validForm } from './helpers.ts';

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import type { CustomerForm } from '../../contract/drafts.ts';
-import { createFieldKey } from '../../main/crypto.ts';
-import { createOutbox, type Outbox, type OutboxOptions } from '../../main/drafts/outbox/index.ts';
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '#main/data/service/index.ts';
+import { createOutbox, type Outbox, type OutboxOptions } from '#main/features/drafts/outbox/index.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 
 let serial = 0;
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { customerBody, personalData } from '../../main/drafts/form.ts';
+import { NetworkError, RateLimitedError, ServiceError, TokenError } from '#main/data/service/index.ts';
+import { customerBody, personalData } from '#main/features/drafts/form.ts';
 import {
   classifyFailure,
   DEFAULT_BACKOFF,
   isEditable,
   resendDelayMs,
-} from '../../main/drafts/outbox/index.ts';
-import { NetworkError, RateLimitedError, ServiceError, TokenError } from '../../main/service/index.ts';
+} from '#main/features/drafts/outbox/index.ts';
 import {
   MINUTE,
   manualClock,

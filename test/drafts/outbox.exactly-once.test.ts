@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { NetworkError, type ServiceClient } from '../../main/service/index.ts';
+import { NetworkError, type ServiceClient } from '#main/data/service/index.ts';
 import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
 import { type Create, losingAnswers, openRig, withCreate } from './outbox.setup.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WriteOptions } from '../../main/service/api.ts';
-import { type CustomerInput, NetworkError, type ServiceClient } from '../../main/service/index.ts';
+import type { WriteOptions } from '#main/data/service/api.ts';
+import { type CustomerInput, NetworkError, type ServiceClient } from '#main/data/service/index.ts';
 import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
 import { losingAnswers, openRig, refusing, withCreate } from './outbox.setup.ts';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Progress } from '../../contract/customers.ts';
+import type { Progress } from '#contract/customers.ts';
 import {
   type CustomerInput,
   NetworkError,
   RateLimitedError,
   type ServiceClient,
   ServiceError,
-} from '../../main/service/index.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+} from '#main/data/service/index.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { clientOf, reply, startFakeService } from '../service/fake-service.ts';
 import { until } from '../support/poll.ts';
 import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';

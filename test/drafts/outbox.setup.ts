@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { NetworkError, type ServiceClient } from '../../main/service/index.ts';
+import { NetworkError, type ServiceClient } from '#main/data/service/index.ts';
 import { type OutboxRig, outboxRig } from './helpers.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { workList } from '../../main/drafts/outbox/work.ts';
-import { openJournal } from '../../main/journal/index.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import { workList } from '#main/features/drafts/outbox/work.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 

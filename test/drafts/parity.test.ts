@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAME_FORBIDDEN_CHARACTERS, validateCustomerCreate } from '../../contract/customer-rules.ts';
+import { NAME_FORBIDDEN_CHARACTERS, validateCustomerCreate } from '#contract/customer-rules.ts';
 import { type Harness, harness } from '../sandbox/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { unlessAborted } from '../../main/drafts/outbox/unless-aborted.ts';
+import { unlessAborted } from '#main/features/drafts/outbox/unless-aborted.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

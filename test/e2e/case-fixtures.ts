@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import { runBrowserMode } from '../../main/browser/main.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { type SandboxClient, sandboxClient } from './queue-sandbox.ts';
 
 /**

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import type { VettedBridge } from '../../contract/bridge.ts';
-import { runBrowserMode } from '../../main/browser/main.ts';
+import type { VettedBridge } from '#contract/bridge.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 
 /** What the page's global object offers, for code run inside page.evaluate. */
 export type PageGlobals = typeof globalThis & { vetted?: VettedBridge };

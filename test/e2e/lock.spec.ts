@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { SAMPLE_CUSTOMERS, sampleEmail } from '../../main/sandbox-link/sample-recipe.ts';
+import { SAMPLE_CUSTOMERS, sampleEmail } from '#main/features/sandbox-link/sample-recipe.ts';
 import { expect, type PageGlobals, test } from './fixtures.ts';
 import { caseHeading, caseRows, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import { startBrowserHost } from '../../main/browser/host.ts';
-import { createDesk, type DeskOptions } from '../../main/compose/desk.ts';
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import { createDesk, type DeskOptions } from '#main/compose/desk.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { startBrowserHost } from '#main/hosts/browser/host.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { type SandboxClient, sandboxClient } from './queue-sandbox.ts';
 
 /**

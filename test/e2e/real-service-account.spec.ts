@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { createServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { createServiceClient } from '#main/data/service/index.ts';
+import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { dropFiles, sampleFile } from './documents-helpers.ts';
 import { createThroughDraft, person, textbox } from './drafts-helpers.ts';
 import { test as base, expect } from './fixtures.ts';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { channelNames } from '../../contract/channels.ts';
+import { channelNames } from '#contract/channels.ts';
 import { expect, type PageGlobals, test, type VettedApp } from './fixtures.ts';
 
 test('the shell loads and app.ping crosses window.vetted', async ({ page, vetted }) => {

@@ -6,11 +6,11 @@
 // and the case header at both laptop sizes, light and dark, go to the test's output directory to look at.
 import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
-import { claimedByWords } from '../../contract/claims.ts';
-import { ASK_A_LEAD, LEAD_ONLY } from '../../contract/roles.ts';
-import { runBrowserMode } from '../../main/browser/main.ts';
-import { createServiceClient } from '../../main/service/index.ts';
-import { setReviewerRole } from '../../main/team/admin/roles.ts';
+import { setReviewerRole } from '#admin/roles.ts';
+import { claimedByWords } from '#contract/claims.ts';
+import { ASK_A_LEAD, LEAD_ONLY } from '#contract/roles.ts';
+import { createServiceClient } from '#main/data/service/index.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { samplePerson } from '../support/person.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';

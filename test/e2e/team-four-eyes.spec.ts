@@ -3,7 +3,7 @@
 // queue's "Waiting for approval", reads what will be sent (the SSN masked: checked against the document, never shown),
 // approves it with a note, and it is sent; Bob's case says so. Axe finds nothing, in light and dark.
 import type { Page } from '@playwright/test';
-import { runBrowserMode } from '../../main/browser/main.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { createThroughDraft, fillPerson, person, textbox } from './drafts-helpers.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';

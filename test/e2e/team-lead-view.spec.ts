@@ -5,7 +5,7 @@
 // screen at 1280×800 and 1440×900 in both schemes are written to test-results/team-lead-view/ to look at.
 import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { runBrowserMode } from '../../main/browser/main.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { createThroughDraft, person } from './drafts-helpers.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';

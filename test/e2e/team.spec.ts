@@ -2,7 +2,7 @@
 // before they start, on one sandbox as "My service account"; the hub in-process holds the listener.
 import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { runBrowserMode } from '../../main/browser/main.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
 import { createThroughDraft, person } from './drafts-helpers.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { DELETE_SUBSCRIPTION_WARNING, type EventRow } from '../../contract/webhooks.ts';
+import { DELETE_SUBSCRIPTION_WARNING, type EventRow } from '#contract/webhooks.ts';
 import type { PageGlobals } from './fixtures.ts';
 import { expect, test } from './queue-fixtures.ts';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type ElectronApplication, _electron as electron, expect, type Page, test } from '@playwright/test';
-import type { VettedBridge } from '../../contract/bridge.ts';
+import type { VettedBridge } from '#contract/bridge.ts';
 import { electronRuntime } from './runtime.ts';
 
 /** The page's globals as these tests read them (this file is type-checked without the DOM's types). */
@@ -34,7 +34,7 @@ let page: Page;
 let userData: string;
 
 test.beforeAll(async () => {
-  if (!existsSync(path.join(root, 'out/main/electron/index.js')))
+  if (!existsSync(path.join(root, 'out/main/hosts/electron/index.js')))
     throw new Error('Run `npm run build` first.');
   userData = mkdtempSync(path.join(os.tmpdir(), 'vetted-smoke-'));
   app = await electron.launch({

@@ -3,18 +3,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBrowserMode } from '../../main/browser/main.ts';
-import { LOG_FILE_NAME } from '../../main/log/log-file.ts';
+import { LOG_FILE_NAME } from '#main/ground/log/log-file.ts';
+import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-/** `node main/browser/main.ts` as `npm start -- --browser` runs it, with what it printed so far. */
+/** `node main/hosts/browser/main.ts` as `npm start -- --browser` runs it, with what it printed so far. */
 function startBrowserMode(dataDir: string, ...extra: string[]) {
   const child = spawn(
     process.execPath,
-    ['main/browser/main.ts', '--port', '0', '--data-dir', dataDir, ...extra],
+    ['main/hosts/browser/main.ts', '--port', '0', '--data-dir', dataDir, ...extra],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],

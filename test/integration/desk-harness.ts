@@ -2,13 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../contract/channels.ts';
-import { VettedError } from '../../contract/errors.ts';
-import { createDesk, type Desk, type DeskOptions } from '../../main/compose/desk.ts';
-import { openLogFile } from '../../main/log/log-file.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '#contract/channels.ts';
+import { VettedError } from '#contract/errors.ts';
+import { createDesk, type Desk, type DeskOptions } from '#main/compose/desk.ts';
+import { openLogFile } from '#main/ground/log/log-file.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { startSandbox } from '#sandbox/index.ts';
 
 /**
  * A whole desk on the built-in sandbox, as browser mode builds it, with every log line, output

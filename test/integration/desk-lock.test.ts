@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { channelNames } from '../../contract/channels.ts';
-import { DeskError } from '../../contract/errors.ts';
-import { LockErrorCode } from '../../contract/lock.ts';
-import type { StatusNotice } from '../../contract/webhooks.ts';
-import { OPEN_WHILE_LOCKED } from '../../main/lock/lock-gate.ts';
-import type { LockScrypt } from '../../main/lock/lock-secret.ts';
+import { channelNames } from '#contract/channels.ts';
+import { DeskError } from '#contract/errors.ts';
+import { LockErrorCode } from '#contract/lock.ts';
+import type { StatusNotice } from '#contract/webhooks.ts';
+import { OPEN_WHILE_LOCKED } from '#main/ground/lock/lock-gate.ts';
+import type { LockScrypt } from '#main/ground/lock/lock-secret.ts';
 import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
 
 /** The idle lock wired into a whole desk (#40): its channels, the gate over every other one, its audit. */

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isServiceId } from '../../contract/service-id.ts';
-import { LOG_FILE_NAME } from '../../main/log/log-file.ts';
-import { secretNameOf } from '../../main/webhooks/subscription-secrets.ts';
+import { isServiceId } from '#contract/service-id.ts';
+import { secretNameOf } from '#main/features/webhooks/subscription-secrets.ts';
+import { LOG_FILE_NAME } from '#main/ground/log/log-file.ts';
 import { descriptionExample, type OddIdService, oddIdService } from '../support/odd-id-service.ts';
 import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
 

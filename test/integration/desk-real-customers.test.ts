@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_REASONS } from '../../contract/statuses.ts';
+import { ACTION_REASONS } from '#contract/statuses.ts';
 import {
   createOnService,
   type DeskHarness,

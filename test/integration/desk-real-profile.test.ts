@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DraftView } from '../../contract/drafts.ts';
-import type { ServiceStatus } from '../../contract/settings.ts';
-import { LOG_FILE_NAME } from '../../main/log/log-file.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import type { DraftView } from '#contract/drafts.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
+import { LOG_FILE_NAME } from '#main/ground/log/log-file.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { customersWithEmail, setFaults, validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
 import { createOnService, type DeskHarness, everyFile, removeDir, startDesk } from './desk-harness.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isSampleEmail } from '../../contract/sandbox-panel.ts';
-import type { DeskContext } from '../../main/feature.ts';
-import { samplesFor } from '../../main/sandbox-link/sample-recipe.ts';
-import { SAMPLES_IN_A_TEAM, type SampleDesk, samplesFeature } from '../../main/sandbox-link/samples.ts';
+import { isSampleEmail } from '#contract/sandbox-panel.ts';
+import type { DeskContext } from '#main/features/feature.ts';
+import { samplesFor } from '#main/features/sandbox-link/sample-recipe.ts';
+import { SAMPLES_IN_A_TEAM, type SampleDesk, samplesFeature } from '#main/features/sandbox-link/samples.ts';
 import { until } from '../support/poll.ts';
 import { deskForSuite } from './desk-harness.ts';
 

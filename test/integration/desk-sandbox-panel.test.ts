@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINISH_REVIEWS_SECONDS } from '../../main/sandbox-link/panel.ts';
+import { FINISH_REVIEWS_SECONDS } from '#main/features/sandbox-link/panel.ts';
 import { createOnService, deskForSuite } from './desk-harness.ts';
 
 /** A PNG as far as the sandbox looks (its first bytes); "fail" in the name has its review reject it. */

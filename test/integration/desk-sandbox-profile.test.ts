@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VettedError } from '../../contract/errors.ts';
+import { VettedError } from '#contract/errors.ts';
 import { call, HAL, requestFormToken } from '../sandbox/helpers.ts';
 import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
 

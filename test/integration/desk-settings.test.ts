@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../sandbox/index.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { createOnService, type DeskHarness, everyFile, removeDir, startDesk } from './desk-harness.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

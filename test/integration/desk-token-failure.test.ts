@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceStatus } from '../../contract/settings.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
 import { customerBody, type FakeService, reply, startFakeService } from '../service/fake-service.ts';
 import { until } from '../support/poll.ts';
 import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '#sandbox/index.ts';
 
 /**
  * The built-in sandbox behind a stand-in that gives its customers today's real-service shape

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { QueueRow } from '../../contract/queue.ts';
-import { createServiceClient } from '../../main/service/index.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { createServiceClient } from '#main/data/service/index.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
 import type { RigReviewer } from '../support/team-rig.ts';

@@ -5,7 +5,7 @@
 // clock; and the Team screen shows both desks the same figures, "overdue" measured from the store's now.
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TeamOverview } from '../../contract/team-overview.ts';
+import type { TeamOverview } from '#contract/team-overview.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';

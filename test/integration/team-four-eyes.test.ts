@@ -5,9 +5,9 @@
 // a second lead, and its maker takes it once.
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Approval } from '../../contract/approvals.ts';
-import type { ServiceClient } from '../../main/service/index.ts';
-import { setReviewerRole } from '../../main/team/admin/roles.ts';
+import { setReviewerRole } from '#admin/roles.ts';
+import type { Approval } from '#contract/approvals.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';

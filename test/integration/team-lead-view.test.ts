@@ -4,8 +4,8 @@
 // Bob, a reviewer, is refused the screen in words.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TeamOverview } from '../../contract/team-overview.ts';
-import { createServiceClient, type ServiceClient } from '../../main/service/index.ts';
+import type { TeamOverview } from '#contract/team-overview.ts';
+import { createServiceClient, type ServiceClient } from '#main/data/service/index.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import type { TeamRig } from '../support/team-rig.ts';

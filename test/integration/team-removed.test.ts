@@ -2,8 +2,8 @@
 // store no longer lets this reviewer in, as Settings → Team says, never "Something went wrong inside Vetted".
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { VettedError } from '../../contract/errors.ts';
-import { removeReviewer } from '../../main/team/admin/reviewers.ts';
+import { removeReviewer } from '#admin/reviewers.ts';
+import { VettedError } from '#contract/errors.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';

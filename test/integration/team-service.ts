@@ -3,7 +3,7 @@
 // the file's last test.
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
+import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '#main/data/service/index.ts';
 import type { TeamSuite } from './team-suite.ts';
 
 export interface TeamOutside {

@@ -6,10 +6,10 @@
 // stands, the lapsed request is refused as expired, and the draft is created on the service once.
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Approval } from '../../contract/approvals.ts';
-import type { ClaimNotice } from '../../contract/claims.ts';
-import type { ServiceClient } from '../../main/service/index.ts';
-import { setReviewerRole } from '../../main/team/admin/roles.ts';
+import { setReviewerRole } from '#admin/roles.ts';
+import type { Approval } from '#contract/approvals.ts';
+import type { ClaimNotice } from '#contract/claims.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
 import { customersWithEmail, validForm } from '../drafts/helpers.ts';
 import { type DeskChild, startDeskChild } from '../support/desk-child.ts';
 import { samplePerson } from '../support/person.ts';

@@ -3,8 +3,8 @@
 // after the last.
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { setReviewerRole } from '../../main/team/admin/roles.ts';
-import type { SandboxProfile } from '../../sandbox/index.ts';
+import { setReviewerRole } from '#admin/roles.ts';
+import type { SandboxProfile } from '#sandbox/index.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
 import { type DeskHarness, startDesk } from './desk-harness.ts';

@@ -3,10 +3,10 @@
 // Tampering with the local SQLite file is here too; the team store's: test/team/verify-audit.test.ts.
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { auditSealer, GENESIS_HASH, linkAfter } from '../../main/journal/audit-chain.ts';
-import { AuditChainError, chainChecker } from '../../main/journal/audit-verify.ts';
-import type { Journal, LinkedAuditEntry } from '../../main/journal/index.ts';
+import { auditSealer, GENESIS_HASH, linkAfter } from '#main/data/journal/audit-chain.ts';
+import { AuditChainError, chainChecker } from '#main/data/journal/audit-verify.ts';
+import type { Journal, LinkedAuditEntry } from '#main/data/journal/index.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile, MINUTE, manualClock, openTestJournal, TEAM_JOURNAL } from './helpers.ts';
 
 async function recordSome(journal: Journal, n: number, advance: () => void = () => undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { committedLater, configure, openDatabase, transaction } from '../../main/journal/db.ts';
+import { committedLater, configure, openDatabase, transaction } from '#main/data/journal/db.ts';
 import {
   journalFile,
   MINUTE,

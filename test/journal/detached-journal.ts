@@ -1,4 +1,4 @@
-import type { Journal, JournalRepositories, JournalTransaction } from '../../main/journal/index.ts';
+import type { Journal, JournalRepositories, JournalTransaction } from '#main/data/journal/index.ts';
 
 /**
  * A second implementation of the journal interface, for the interface's own tests: it keeps the

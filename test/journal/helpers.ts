@@ -3,21 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
+import { ensureGroupRole, grantReviewerRole } from '#admin/grants.ts';
 import {
   type Journal,
   openJournal,
   type ServiceCustomer,
   type SqliteJournal,
-} from '../../main/journal/index.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { osUserName } from '../../main/os-user.ts';
-import { ensureGroupRole, grantReviewerRole } from '../../main/team/admin/grants.ts';
-import { openTeamJournal } from '../../main/team/journal/index.ts';
-import { type Replication, startReplication } from '../../main/team/journal/replication.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
-import { createTeamKey } from '../../main/team/team-key.ts';
+} from '#main/data/journal/index.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { osUserName } from '#main/ground/os-user.ts';
+import { openTeamJournal } from '#main/team/journal/index.ts';
+import { type Replication, startReplication } from '#main/team/journal/replication.ts';
+import { migrateTeamStore } from '#main/team/store/migrations/index.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { detachedJournal } from './detached-journal.ts';
 

@@ -7,7 +7,7 @@ import {
   LOG_HEADER_BYTES,
   openInboxLog,
   RECORD_HEADER_BYTES,
-} from '../../main/journal/inbox-log.ts';
+} from '#main/data/journal/inbox-file.ts';
 
 const CHUNK = 4096;
 const texts = (log: InboxLog) => log.recovered.map((record) => record.toString());

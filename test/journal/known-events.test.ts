@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { statements } from '../../main/journal/db.ts';
-import { openJournal, type RecordedEvents, type SqliteJournal } from '../../main/journal/index.ts';
-import { createKnownEvents } from '../../main/journal/known-events.ts';
-import type { LogInbox } from '../../main/journal/log-inbox.ts';
+import { statements } from '#main/data/journal/db.ts';
+import type { LogInbox } from '#main/data/journal/event-inbox.ts';
+import { openJournal, type RecordedEvents, type SqliteJournal } from '#main/data/journal/index.ts';
+import { createKnownEvents } from '#main/data/journal/known-events.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 
 const event = (id: string) => inboxEvent(id);

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { configure, openDatabase } from '../../main/journal/db.ts';
-import { JournalError, LATEST_VERSION, openJournal } from '../../main/journal/index.ts';
-import { MIGRATIONS } from '../../main/journal/migrations/index.ts';
-import { APPLICATION_ID, migrate, schemaVersion } from '../../main/journal/migrations/runner.ts';
+import { configure, openDatabase } from '#main/data/journal/db.ts';
+import { JournalError, LATEST_VERSION, openJournal } from '#main/data/journal/index.ts';
+import { MIGRATIONS } from '#main/data/journal/migrations/index.ts';
+import { APPLICATION_ID, migrate, schemaVersion } from '#main/data/journal/migrations/runner.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile, openTestJournal, serviceCustomer } from './helpers.ts';
 
 function pragma(file: string, name: string): unknown {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import {
   journalFile,
   MINUTE,

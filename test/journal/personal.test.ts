@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { JournalError, type PersonalData } from '../../main/journal/index.ts';
+import { JournalError, type PersonalData } from '#main/data/journal/index.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile, openTestJournal, serviceCustomer, TEAM_JOURNAL, WITHOUT_REPLICA } from './helpers.ts';
 
 // Distinctive values: finding any of them in the file's bytes can only mean they were written in clear.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type QueueWindowInput, QueueWindowSchema } from '../../contract/queue.ts';
-import { COUNT_CAP } from '../../contract/queue-view.ts';
-import type { Journal } from '../../main/journal/index.ts';
+import { type QueueWindowInput, QueueWindowSchema } from '#contract/queue.ts';
+import { COUNT_CAP } from '#contract/queue-view.ts';
+import type { Journal } from '#main/data/journal/index.ts';
 import { MINUTE, openTestJournal, serviceCustomer } from './helpers.ts';
 
 /** The queue and the reviewer's notes: the "Has notes" filter, and a search finding a word of a note. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type QueueWindowInput, QueueWindowSchema } from '../../contract/queue.ts';
-import { COUNT_CAP } from '../../contract/queue-view.ts';
-import type { Journal } from '../../main/journal/index.ts';
+import { type QueueWindowInput, QueueWindowSchema } from '#contract/queue.ts';
+import { COUNT_CAP } from '#contract/queue-view.ts';
+import type { Journal } from '#main/data/journal/index.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from './helpers.ts';
 
 const HOUR = 60 * MINUTE;

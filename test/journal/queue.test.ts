@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type QueueWindowInput, QueueWindowSchema, SECTIONS } from '../../contract/queue.ts';
-import type { Journal } from '../../main/journal/index.ts';
+import { type QueueWindowInput, QueueWindowSchema, SECTIONS } from '#contract/queue.ts';
+import type { Journal } from '#main/data/journal/index.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from './helpers.ts';
 
 const T0 = Date.parse('2026-03-01T08:00:00.000Z');

@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { configure, openDatabase } from '../../main/journal/db.ts';
-import { MIGRATIONS } from '../../main/journal/migrations/index.ts';
-import { migrate } from '../../main/journal/migrations/runner.ts';
+import { configure, openDatabase } from '#main/data/journal/db.ts';
+import { MIGRATIONS } from '#main/data/journal/migrations/index.ts';
+import { migrate } from '#main/data/journal/migrations/runner.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { ODD_STATUSES } from '../support/odd-statuses.ts';
 import { journalFile, openTestJournal, serviceCustomer, TEAM_JOURNAL, WITHOUT_REPLICA } from './helpers.ts';
 

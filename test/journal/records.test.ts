@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { JournalError, openJournal } from '../../main/journal/index.ts';
+import { JournalError, openJournal } from '#main/data/journal/index.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import {
   journalFile,
   MINUTE,

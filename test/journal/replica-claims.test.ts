@@ -3,10 +3,10 @@
 // Unclaimed, by reviewer) and the work by who holds it.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import type { ReplicaClaim } from '../../main/journal/claims.ts';
-import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import type { ReplicaCustomer } from '../../main/journal/replica.ts';
+import type { ReplicaClaim } from '#main/data/journal/claims.ts';
+import { openJournal, type SqliteJournal } from '#main/data/journal/index.ts';
+import type { ReplicaCustomer } from '#main/data/journal/replica.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile } from './helpers.ts';
 
 const journals: SqliteJournal[] = [];

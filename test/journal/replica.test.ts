@@ -1,11 +1,11 @@
-// The desk's local replica of the team store (main/journal/replica.ts): rows arrive decrypted, are sealed
+// The desk's local replica of the team store (main/data/journal/replica.ts): rows arrive decrypted, are sealed
 // again with this desk's key, and reach the queue, its counts and its search as the solo journal's own do.
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import type { ReplicaCustomer } from '../../main/journal/replica.ts';
+import { openJournal, type SqliteJournal } from '#main/data/journal/index.ts';
+import type { ReplicaCustomer } from '#main/data/journal/replica.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile } from './helpers.ts';
 
 // Closed here, before helpers.ts removes their folders: these are SqliteJournal, opened without the test double.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSearch } from '../../main/journal/search.ts';
+import { planSearch } from '#main/data/journal/search.ts';
 
 describe('planning a queue search', () => {
   it('is no search for blank text', async () => {

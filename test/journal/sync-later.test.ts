@@ -1,8 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { openJournal } from '../../main/journal/index.ts';
-import { uncheckedAction } from '../../main/journal/repositories/audit.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import { uncheckedAction } from '#main/data/journal/repositories/audit.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { journalFile } from './helpers.ts';
 
 /** `sync: 'later'` (outbox outcomes): committed like any transaction, only not waited on to reach the disk. */

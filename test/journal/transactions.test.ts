@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JournalError } from '../../main/journal/index.ts';
-import { uncheckedAction } from '../../main/journal/repositories/audit.ts';
+import { JournalError } from '#main/data/journal/index.ts';
+import { uncheckedAction } from '#main/data/journal/repositories/audit.ts';
 import { openTestJournal } from './helpers.ts';
 
 /** The journal's unit of work, as callers use it: concurrently, across awaits, nested, and misused. */

@@ -1,6 +1,6 @@
 import { request } from 'undici';
-import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, type SandboxProfile, startSandbox } from '../../sandbox/index.ts';
+import { createServiceClient, HAL_MEDIA_TYPE, type ServiceClient } from '#main/data/service/index.ts';
+import { type RunningSandbox, type SandboxProfile, startSandbox } from '#sandbox/index.ts';
 import { type Receiver, receiver } from '../sandbox/helpers.ts';
 import { RAW_HEADER, type RecordingFront, startRecordingFront } from './front.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CustomerInput, CustomerRetryInput } from '../../main/service/index.ts';
-import { HAL_MEDIA_TYPE, ServiceError, TokenError } from '../../main/service/index.ts';
+import type { CustomerInput, CustomerRetryInput } from '#main/data/service/index.ts';
+import { HAL_MEDIA_TYPE, ServiceError, TokenError } from '#main/data/service/index.ts';
 import { jpeg } from '../sandbox/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';

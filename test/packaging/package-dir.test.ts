@@ -35,7 +35,7 @@ let entries: string[] = [];
 
 beforeAll(() => {
   // Normally `npm test` has built already; a lone run of this file builds first (a few seconds).
-  if (!existsSync(path.join(root, 'out/main/electron/index.js')))
+  if (!existsSync(path.join(root, 'out/main/hosts/electron/index.js')))
     execFileSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'ignore' });
   execFileSync(process.execPath, [path.join(root, 'scripts/icons.ts')], { cwd: root, stdio: 'ignore' });
   work = mkdtempSync(path.join(os.tmpdir(), 'vetted-package-'));
@@ -95,7 +95,7 @@ const hasPackage = (name: string) => entries.includes(`/node_modules/${name}/pac
 
 describe('the packaged app (electron-builder --dir, stand-in Electron)', () => {
   it('holds the built main, preload and renderer', () => {
-    expect(entries).toContain('/out/main/electron/index.js');
+    expect(entries).toContain('/out/main/hosts/electron/index.js');
     expect(entries.filter((entry) => /^\/out\/preload\/[^/]+\.cjs$/.test(entry)).length).toBeGreaterThan(0);
     expect(entries).toContain('/out/renderer/index.html');
     expect(entries).toContain('/package.json');

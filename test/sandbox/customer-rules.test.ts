@@ -9,7 +9,7 @@ import {
   validateCustomerCreate,
   validateCustomerField,
   validateCustomerRetry,
-} from '../../contract/customer-rules.ts';
+} from '#contract/customer-rules.ts';
 
 const today = new Date('2026-06-15T12:00:00Z');
 

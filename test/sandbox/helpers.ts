@@ -8,7 +8,7 @@ import {
   type SandboxOptions,
   type SandboxProfile,
   startSandbox,
-} from '../../sandbox/index.ts';
+} from '#sandbox/index.ts';
 
 /** Drives a sandbox over real HTTP (undici), as a client of the service would. */
 export const HAL = 'application/vnd.service.v1.hal+json';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../sandbox/index.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { until } from '../support/poll.ts';
 import { type Harness, HOUR, harness, holdRequests, type Receiver, receiver, subscribe } from './helpers.ts';
 

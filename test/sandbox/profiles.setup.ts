@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { SandboxProfile } from '../../sandbox/index.ts';
+import type { SandboxProfile } from '#sandbox/index.ts';
 import { type Harness, harness } from './helpers.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxProfile } from '../../sandbox/index.ts';
+import type { SandboxProfile } from '#sandbox/index.ts';
 import { type Harness, MiB, subscribe } from './helpers.ts';
 import { expected, PROFILES, sandboxes } from './profiles.setup.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rateLimitedUntilText } from '../../main/failures.ts';
-import { createRequestBudget, inBackground, RateLimitedError } from '../../main/service/budget.ts';
+import { rateLimitedUntilText } from '#main/data/failures.ts';
+import { createRequestBudget, inBackground, RateLimitedError } from '#main/data/service/budget.ts';
 import { clientOf, customerBody, reply, startFakeService } from './fake-service.ts';
 
 /** A clock that only moves when someone sleeps: sleeping `ms` moves it by `ms` at once. */

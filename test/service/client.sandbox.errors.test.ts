@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNotFound, ServiceError } from '../../main/service/index.ts';
+import { isNotFound, ServiceError } from '#main/data/service/index.ts';
 import { until } from '../support/poll.ts';
 import { CODES, PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 

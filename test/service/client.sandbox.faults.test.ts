@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetworkError, RateLimitedError, ServiceError } from '../../main/service/index.ts';
+import { NetworkError, RateLimitedError, ServiceError } from '#main/data/service/index.ts';
 import { until } from '../support/poll.ts';
 import { PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createServiceClient } from '../../main/service/index.ts';
+import { createServiceClient } from '#main/data/service/index.ts';
 import { PROFILES, person, setUp } from './client.sandbox.setup.ts';
 
 const FULL_SSN = '987-65-4321';

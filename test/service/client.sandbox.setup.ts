@@ -6,8 +6,8 @@ import {
   type LogEntry,
   type ServiceClient,
   type ServiceClientOptions,
-} from '../../main/service/index.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+} from '#main/data/service/index.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { samplePerson } from '../support/person.ts';
 
 /** The service client against a real sandbox: what the client.sandbox.*.test.ts files share. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient, ServiceError, TokenError } from '../../main/service/index.ts';
+import { createServiceClient, ServiceError, TokenError } from '#main/data/service/index.ts';
 import { PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
 describe.each(PROFILES)('token, on the %s profile', (profile) => {

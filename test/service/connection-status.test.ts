@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceStatus } from '../../contract/settings.ts';
-import { statusTracker } from '../../main/connection/connection-status.ts';
-import { RateLimitedError, ServiceError, TokenError } from '../../main/service/index.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
+import { RateLimitedError, ServiceError, TokenError } from '#main/data/service/index.ts';
+import { statusTracker } from '#main/sync/connection/connection-status.ts';
 
 describe('the connection status', () => {
   const tracked = () => {

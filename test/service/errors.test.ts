@@ -6,7 +6,7 @@ import {
   errorFromResponse,
   NetworkError,
   ServiceError,
-} from '../../main/service/errors.ts';
+} from '#main/data/service/errors.ts';
 import { clientOf, type FakeService, HAL, reply, startFakeService } from './fake-service.ts';
 
 interface Shape {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toAppError } from '../../main/compose/app-errors.ts';
-import { testConnection } from '../../main/connection/connection-test.ts';
-import { uploadFailure } from '../../main/customers/upload-failure.ts';
-import { connectionFailure, failureMessage, serviceFieldErrors } from '../../main/failures.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { ServiceError, TokenError } from '../../main/service/index.ts';
-import { needsNoProcessing } from '../../main/webhooks/event-processor.ts';
+import { toAppError } from '#main/compose/app-errors.ts';
+import { connectionFailure, failureMessage, serviceFieldErrors } from '#main/data/failures.ts';
+import { ServiceError, TokenError } from '#main/data/service/index.ts';
+import { uploadFailure } from '#main/features/customers/upload-failure.ts';
+import { needsNoProcessing } from '#main/features/webhooks/event-processor.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { testConnection } from '#main/sync/connection/connection-test.ts';
 import { clientOf, type FakeService, reply, startFakeService } from './fake-service.ts';
 
 let fake: FakeService | undefined;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServiceClient, type LogEntry, type ServiceClientOptions } from '../../main/service/index.ts';
+import { createServiceClient, type LogEntry, type ServiceClientOptions } from '#main/data/service/index.ts';
 
 /**
  * A tiny stand-in for the service on 127.0.0.1: exact bodies and headers, resets, stalls, and a

@@ -8,8 +8,8 @@ import {
   halLinks,
   idFromUrl,
   subscriptionSchema,
-} from '../../main/service/hal.ts';
-import { multipartBody } from '../../main/service/multipart.ts';
+} from '#main/data/service/hal.ts';
+import { multipartBody } from '#main/data/service/multipart.ts';
 
 const base = 'https://api.example.com';
 const customer = {

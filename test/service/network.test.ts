@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectionFailure } from '../../main/failures.ts';
-import { createServiceClient, NetworkError } from '../../main/service/index.ts';
-import { CaBundleError, loadCaBundle } from '../../main/service/network.ts';
+import { connectionFailure } from '#main/data/failures.ts';
+import { createServiceClient, NetworkError } from '#main/data/service/index.ts';
+import { CaBundleError, loadCaBundle } from '#main/data/service/network.ts';
 import { startConnectProxy, type TestProxy } from '../support/connect-proxy.ts';
 import { makeSelfSigned } from '../support/test-certs.ts';
 import {

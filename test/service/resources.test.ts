@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceClient } from '../../main/service/index.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
 import { samplePerson } from '../support/person.ts';
 import { clientOf, customerBody, type FakeService, HAL, reply, startFakeService } from './fake-service.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { beyondRetention, retainedDates } from '../../main/service/index.ts';
+import { beyondRetention, retainedDates } from '#main/data/service/index.ts';
 import { clientOf, type FakeService, reply, startFakeService } from './fake-service.ts';
 
 let fake: FakeService;

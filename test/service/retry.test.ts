@@ -6,7 +6,7 @@ import {
   parseRetryAfter,
   type RetryPolicy,
   sleep,
-} from '../../main/service/request-retry.ts';
+} from '#main/data/service/request-retry.ts';
 
 const policy: RetryPolicy = { maxAttempts: 5, maxElapsedMs: 10_000, baseDelayMs: 100, maxDelayMs: 1_000 };
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { customerBodyIn } from '../../main/service/customers.ts';
-import { type CustomerInput, ServiceError, TokenError } from '../../main/service/index.ts';
+import { customerBodyIn } from '#main/data/service/customers.ts';
+import { type CustomerInput, ServiceError, TokenError } from '#main/data/service/index.ts';
 import { samplePerson } from '../support/person.ts';
 import {
   CLIENT_ID,

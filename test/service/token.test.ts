@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError, TokenError } from '../../main/service/index.ts';
-import { renewalMarginMs } from '../../main/service/token.ts';
+import { ServiceError, TokenError } from '#main/data/service/index.ts';
+import { renewalMarginMs } from '#main/data/service/token.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,

@@ -5,7 +5,7 @@ import {
   createServiceClient,
   NetworkError,
   ServiceError,
-} from '../../main/service/index.ts';
+} from '#main/data/service/index.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import {

@@ -2,9 +2,9 @@
 // chain's head, which the store requires. `claimedActor` is named in the INSERT to show the store stamps the
 // login whatever a client names; the hash covers the login, as the store stamps it.
 
-import { createFieldKey } from '../../main/crypto.ts';
-import { auditSealer, linkAfter } from '../../main/journal/audit-chain.ts';
-import type { Queryable } from '../../main/team/store/sql.ts';
+import { auditSealer, linkAfter } from '#main/data/journal/audit-chain.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import type { Queryable } from '#main/team/store/sql.ts';
 
 export async function insertAuditRow(
   db: Queryable,

@@ -2,8 +2,8 @@
 // channels, reads the events it pushed, and can stop it (SIGSTOP, a laptop put to sleep) and continue it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../contract/channels.ts';
-import { type AppError, VettedError } from '../../contract/errors.ts';
+import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '#contract/channels.ts';
+import { type AppError, VettedError } from '#contract/errors.ts';
 import { type ChildRun, runChild } from './child.ts';
 import { until } from './poll.ts';
 

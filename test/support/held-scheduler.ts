@@ -1,7 +1,7 @@
 // What the team change listener schedules, held for the test to fire: nothing runs by itself. Reconnects and
 // heartbeats are kept apart (told by their delays, HEARTBEAT's never being a back-off step) so that a test of
 // one is not confused by the other.
-import { HEARTBEAT, type Scheduler } from '../../main/team/journal/change-listener.ts';
+import { HEARTBEAT, type Scheduler } from '#main/team/journal/change-listener.ts';
 
 function held() {
   const pending: Array<{ ms: number; run: () => void }> = [];

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The hub process (main/hub/process.ts) with a stand-in core whose listener role is a plain HTTP server:
+// The hub process (main/team/hub/process.ts) with a stand-in core whose listener role is a plain HTTP server:
 // real leadership, real signals, real exits, before the coordinator composes the real core.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hubProcess } from '../../main/hub/process.ts';
+import { hubProcess } from '#main/team/hub/process.ts';
 
 await hubProcess((context) => ({
   async startCore() {

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../../main/log/logger.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
 import { freePort } from './free-port.ts';
 import { type HubChild, startHubProcess } from './hub-process.ts';
 import {

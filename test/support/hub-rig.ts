@@ -1,8 +1,8 @@
 // Real hub processes on a fresh team store, the sandbox delivering to them through one front (the team's
 // tunnel or load balancer): what the hub's failover and lost-connection tests start from.
 import pg from 'pg';
-import type { ServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
+import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { quickClient } from '../drafts/helpers.ts';
 import { type FrontRelay, startFrontRelay } from './front-relay.ts';
 import { type HubFleet, startHubFleet } from './hub-fleet.ts';

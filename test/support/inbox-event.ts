@@ -1,4 +1,4 @@
-import type { InboxEvent } from '../../main/journal/index.ts';
+import type { InboxEvent } from '#main/data/journal/index.ts';
 
 /** An event about `customerId` as the webhook inbox records it, created at `created`. */
 export function inboxEvent(

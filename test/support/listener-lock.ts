@@ -1,6 +1,6 @@
 // Cuts off whichever session holds the hub's listener role, as a network cut or a crashed hub would.
 import pg from 'pg';
-import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
+import { LISTENER_LOCK } from '#main/team/store/sql.ts';
 
 /**
  * Terminates the backend holding LISTENER_LOCK in the database at `url`; answers how many it killed.

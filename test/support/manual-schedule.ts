@@ -1,5 +1,5 @@
 // A timer that only fires when the test says so: retries become events the test triggers, never sleeps.
-import type { Schedule } from '../../main/hub/leadership.ts';
+import type { Schedule } from '#main/team/hub/leadership.ts';
 
 export function manualSchedule() {
   let waiting: Array<() => void> = [];

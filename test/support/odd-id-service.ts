@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunningSandbox, SandboxOptions } from '../../sandbox/index.ts';
+import type { RunningSandbox, SandboxOptions } from '#sandbox/index.ts';
 import { loadDescription, MEDIA_TYPE } from '../official/description.ts';
 
 /**

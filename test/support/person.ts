@@ -1,4 +1,4 @@
-import type { CustomerInput } from '../../contract/customer-rules.ts';
+import type { CustomerInput } from '#contract/customer-rules.ts';
 
 /**
  * A valid personal customer for tests and benchmarks: the fields every sample person shares (an

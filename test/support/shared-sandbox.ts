@@ -1,7 +1,7 @@
 // One sandbox for every test of a file: started before the first, closed after the last.
 import { afterAll, beforeAll } from 'vitest';
-import type { ServiceClient } from '../../main/service/index.ts';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '#sandbox/index.ts';
 import { quickClient } from '../drafts/helpers.ts';
 
 export interface SharedSandbox {

@@ -2,7 +2,7 @@
 // (pg-cluster.ts), reached either through HAProxy with a check that finds the writable node (haproxy.ts), or
 // directly with every node listed (libpq's host=a,b, target_session_attrs=read-write). The primary is
 // killed with -9 and the standby promoted by the caller. No vitest here: the failover bench uses it too.
-import type { StoreNode } from '../../main/team/store/store-nodes.ts';
+import type { StoreNode } from '#main/team/store/store-nodes.ts';
 import { type HaproxyFront, startHaproxy } from './haproxy.ts';
 import { type PgCluster, startPgCluster } from './pg-cluster.ts';
 import type { TeamReach } from './team-admin.ts';

@@ -4,13 +4,13 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { joinCommand, serviceCommand } from '../../main/hub/commands.ts';
-import { type HubConfig, openHubConfig } from '../../main/hub/hub-config.ts';
-import type { Logger } from '../../main/log/logger.ts';
-import { addHub } from '../../main/team/admin/hubs.ts';
-import { initTeam } from '../../main/team/admin/init.ts';
-import { addReviewer, type NewReviewer } from '../../main/team/admin/reviewers.ts';
-import { type StoreNode, withNodes } from '../../main/team/store/store-nodes.ts';
+import { addHub } from '#admin/hubs.ts';
+import { initTeam } from '#admin/init.ts';
+import { addReviewer, type NewReviewer } from '#admin/reviewers.ts';
+import type { Logger } from '#main/ground/log/logger.ts';
+import { joinCommand, serviceCommand } from '#main/team/hub/commands.ts';
+import { type HubConfig, openHubConfig } from '#main/team/hub/hub-config.ts';
+import { type StoreNode, withNodes } from '#main/team/store/store-nodes.ts';
 
 /** Where desks and hubs reach the store: a pooler in front of it (sessions of their own go to the server). */
 export interface TeamReach {

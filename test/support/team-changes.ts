@@ -2,15 +2,15 @@
 // with the team key in the store's formats and numbered by `drawChange`, as another desk or the hub would: the
 // replication tests read them back without depending on the team journal's own repositories.
 import pg from 'pg';
-import { AuditActionSchema } from '../../contract/audit-actions.ts';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { claimNotePlace } from '../../main/journal/claims.ts';
-import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
-import type { PersonalData } from '../../main/journal/repositories/personal-data.ts';
-import { appendAuditEntry } from '../../main/team/journal/audit.ts';
-import { drawChange } from '../../main/team/journal/team-db.ts';
-import { inTransaction } from '../../main/team/store/sql.ts';
-import { createTeamKey } from '../../main/team/team-key.ts';
+import { AuditActionSchema } from '#contract/audit-actions.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { claimNotePlace } from '#main/data/journal/claims.ts';
+import { type PersonalCipher, personalCipher } from '#main/data/journal/personal.ts';
+import type { PersonalData } from '#main/data/journal/repositories/personal-data.ts';
+import { appendAuditEntry } from '#main/team/journal/audit.ts';
+import { drawChange } from '#main/team/journal/team-db.ts';
+import { inTransaction } from '#main/team/store/sql.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { migratedDatabase } from './team-db.ts';
 
 export interface TeamStore {

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
+import { migrateTeamStore } from '#main/team/store/migrations/index.ts';
 
 /** The cluster's superuser URL for the `postgres` database. */
 export function pgAdminUrl(): string {

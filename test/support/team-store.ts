@@ -3,10 +3,10 @@
 // the e2e specs use it too.
 import crypto from 'node:crypto';
 import pg from 'pg';
-import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { codeSecretHash, encodeJoinCode, newCodeUse } from '../../main/team/join-code.ts';
-import { migrateTeamStore } from '../../main/team/store/migrations/index.ts';
-import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
+import { codeSecretHash, encodeJoinCode, newCodeUse } from '#main/team/join-code.ts';
+import { migrateTeamStore } from '#main/team/store/migrations/index.ts';
+import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
 
 export interface TestTeamStore {
   teamId: string;

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { NO_TLS_WARNING } from '../../main/team/admin/cli.ts';
-import { decodeJoinCode } from '../../main/team/join-code.ts';
-import { checkTeamStore } from '../../main/team/store/pool.ts';
+import { NO_TLS_WARNING } from '#admin/cli.ts';
+import { decodeJoinCode } from '#main/team/join-code.ts';
+import { checkTeamStore } from '#main/team/store/pool.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { parseAddReviewer, reviewerPool, tempPath, uniqueName } from './admin-support.ts';
 

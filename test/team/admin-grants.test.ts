@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
-import { REVIEWER_FUNCTIONS } from '../../main/team/admin/grants.ts';
+import { REVIEWER_FUNCTIONS } from '#admin/grants.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import { addTestReviewer, initTeamStore, reviewerPool, type TestReviewer } from './admin-support.ts';
 

@@ -1,8 +1,8 @@
 // `team reset-password` and `team join-code`: a reviewer gets a new password, or their join code again, under
 // the same name; the old password stops working at once, and nobody's login is touched that is not the team's.
 import { expect, test } from 'vitest';
-import { decodeJoinCode } from '../../main/team/join-code.ts';
-import { checkTeamStore } from '../../main/team/store/pool.ts';
+import { decodeJoinCode } from '#main/team/join-code.ts';
+import { checkTeamStore } from '#main/team/store/pool.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import {
   addTestReviewer,

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { createTeamKey, encodeTeamKey } from '../../main/team/team-key.ts';
+import { createTeamKey, encodeTeamKey } from '#main/team/team-key.ts';
 import { addTestReviewer, initTeamStore, runTeam, tempPath, trackPool } from './admin-support.ts';
 
 const setRole = (store: { url: string; keyFile: string }, ...args: string[]) =>

@@ -3,11 +3,11 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
-import { defaultReviewerRole } from '../../main/team/admin/grants.ts';
-import { writeKeyFile } from '../../main/team/admin/key-file.ts';
-import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
-import { applyTeamMigrations } from '../../main/team/store/migrations/runner.ts';
-import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+import { defaultReviewerRole } from '#admin/grants.ts';
+import { writeKeyFile } from '#admin/key-file.ts';
+import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
+import { applyTeamMigrations } from '#main/team/store/migrations/runner.ts';
+import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import {
   addTestReviewer,

@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, afterEach, expect } from 'vitest';
-import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { runTeamCli } from '../../main/team/admin/cli.ts';
-import { decodeJoinCode, type JoinCode } from '../../main/team/join-code.ts';
-import { connectTeamClient, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
+import { runTeamCli } from '#admin/cli.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
+import { decodeJoinCode, type JoinCode } from '#main/team/join-code.ts';
+import { connectTeamClient, openTeamPool, TeamConnectionError } from '#main/team/store/pool.ts';
 import { freshDatabase } from '../support/team-db.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-team-admin-'));

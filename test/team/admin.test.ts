@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { advisoryLockParts } from '../../main/team/admin/status.ts';
-import { TEAM_LATEST_VERSION } from '../../main/team/store/migrations/index.ts';
-import { checkTeamStore, TeamConnectionError } from '../../main/team/store/pool.ts';
-import { LISTENER_LOCK } from '../../main/team/store/sql.ts';
+import { advisoryLockParts } from '#admin/status.ts';
+import { TEAM_LATEST_VERSION } from '#main/team/store/migrations/index.ts';
+import { checkTeamStore, TeamConnectionError } from '#main/team/store/pool.ts';
+import { LISTENER_LOCK } from '#main/team/store/sql.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/team-db.ts';

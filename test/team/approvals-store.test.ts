@@ -4,8 +4,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
-import type { Approvals } from '../../main/teamwork/approvals.ts';
+import type { Approvals } from '#main/features/team-interfaces/approvals.ts';
+import { loadTeamKeys, type TeamKeys } from '#main/team/keys/key-ring.ts';
 import {
   approvalsOf as approvalsFor,
   type ClaimsReviewer,

@@ -2,9 +2,9 @@
 // never forks and its entries are numbered without a gap; and a unit of work that appends and also draws a
 // change number never waits on another in a circle (CHANGE_LOCK is always taken before the head).
 import { describe, expect, it } from 'vitest';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { chainChecker } from '../../main/journal/audit-verify.ts';
-import type { Journal } from '../../main/journal/index.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { chainChecker } from '#main/data/journal/audit-verify.ts';
+import type { Journal } from '#main/data/journal/index.ts';
 import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';
 
 async function chainOf(journal: Journal, teamKey: Buffer) {

@@ -4,11 +4,11 @@
 // the rotation: the forgery is found and named.
 import fs from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { exportAudit } from '../../main/case/audit-log.ts';
-import { auditSealer, linkAfter } from '../../main/journal/audit-chain.ts';
-import { LINKED_COLUMNS, LinkedRowSchema } from '../../main/team/journal/audit.ts';
-import { parseRows } from '../../main/team/journal/rows.ts';
-import { decodeTeamKey } from '../../main/team/team-key.ts';
+import { auditSealer, linkAfter } from '#main/data/journal/audit-chain.ts';
+import { exportAudit } from '#main/features/case/audit-log.ts';
+import { LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
+import { parseRows } from '#main/team/journal/rows.ts';
+import { decodeTeamKey } from '#main/team/team-key.ts';
 import { connectTo, type Desk, openDesk } from '../support/team-journal.ts';
 import { initTeamStore, runTeam, type TestStore, tempPath } from './admin-support.ts';
 

@@ -3,9 +3,9 @@
 // does (main/team/claims/claim-store.ts). A reviewer's own login calling the functions straight, with no desk
 // in between, has the change refused at the commit unless they append those entries too, linked and sealed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { appendAuditEntry } from '../../main/team/journal/audit.ts';
-import { inTransaction } from '../../main/team/store/sql.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { appendAuditEntry } from '#main/team/journal/audit.ts';
+import { inTransaction } from '#main/team/store/sql.ts';
 import { runTeam } from './admin-support.ts';
 import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
 

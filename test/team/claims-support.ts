@@ -5,14 +5,14 @@
 // decides expiry: see ageClaim).
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
-import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { approvalStore } from '../../main/team/approvals/approval-store.ts';
-import { teamApprovals } from '../../main/team/approvals/team-approvals.ts';
-import { type ClaimStore, claimStore } from '../../main/team/claims/claim-store.ts';
-import { teamSettings } from '../../main/team/claims/team-roles.ts';
-import { loadTeamKeys, type TeamKeys } from '../../main/team/keys/key-ring.ts';
-import { openTeamPool } from '../../main/team/store/pool.ts';
-import type { Approvals } from '../../main/teamwork/approvals.ts';
+import type { Approvals } from '#main/features/team-interfaces/approvals.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
+import { approvalStore } from '#main/team/approvals/approval-store.ts';
+import { teamApprovals } from '#main/team/approvals/team-approvals.ts';
+import { type ClaimStore, claimStore } from '#main/team/claims/claim-store.ts';
+import { teamSettings } from '#main/team/claims/team-roles.ts';
+import { loadTeamKeys, type TeamKeys } from '#main/team/keys/key-ring.ts';
+import { openTeamPool } from '#main/team/store/pool.ts';
 import { addTestLogin, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
 
 // Closed once the file's tests are done: a file may share one team across its tests.

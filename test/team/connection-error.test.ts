@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { scrub, teamConnectionError } from '../../main/team/store/connection-error.ts';
+import { scrub, teamConnectionError } from '#main/team/store/connection-error.ts';
 
 const target = { host: 'db.example.org', port: 5432, database: 'vetted', user: 'alice' };
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });

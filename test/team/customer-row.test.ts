@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { JournalError } from '../../main/journal/errors.ts';
-import { customerPlace, personalCipher } from '../../main/journal/personal.ts';
-import { openPersonal, openReported } from '../../main/team/journal/customer-row.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import { customerPlace, personalCipher } from '#main/data/journal/personal.ts';
+import { openPersonal, openReported } from '#main/team/journal/customer-row.ts';
 
 // What a damaged (or foreign) sealed column opens to is personal data: the error names where, never what.
 describe('a sealed JSON column of the team store that is not what Vetted wrote', () => {

@@ -3,9 +3,9 @@
 // statement): a black hole gives no TCP error for minutes, so every "noticed" here is the desk's own
 // deadline at work. Another desk, on the store directly, makes the changes this one must catch up on.
 import { afterEach, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { openTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from '../../main/team/runtime.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { openTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from '#main/team/runtime.ts';
 import { serviceCustomer, tempDir } from '../journal/helpers.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { until } from '../support/poll.ts';

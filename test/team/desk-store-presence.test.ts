@@ -3,7 +3,7 @@
 // it is back (one more event) once the store answers again. Nothing here waits on a clock of its own: each
 // step waits, bounded, for what the desk reports.
 import { expect, test } from 'vitest';
-import type { StorePresence } from '../../contract/store-presence.ts';
+import type { StorePresence } from '#contract/store-presence.ts';
 import { createOnService, removeDir, startDesk } from '../integration/desk-harness.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { until } from '../support/poll.ts';

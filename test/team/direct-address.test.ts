@@ -4,10 +4,10 @@
 // Desks and hubs working through a real PgBouncer: test/integration/team-pgbouncer.test.ts.
 import crypto from 'node:crypto';
 import { expect, test } from 'vitest';
-import { DeskError } from '../../contract/errors.ts';
-import type { TeamConnection } from '../../main/config/team-connection.ts';
-import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '../../main/team/join-code.ts';
-import { directConnection, teamClientConfig } from '../../main/team/store/pool.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
+import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '#main/team/join-code.ts';
+import { directConnection, teamClientConfig } from '#main/team/store/pool.ts';
 import { freePort } from '../support/free-port.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';

@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { createTeamKey, encodeTeamKey } from '../../main/team/team-key.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { createTeamKey, encodeTeamKey } from '#main/team/team-key.ts';
 import { hubCommand } from '../support/hub-process.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';

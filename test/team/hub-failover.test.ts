@@ -7,8 +7,8 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Delivery, ServiceClient } from '../../main/service/index.ts';
-import type { RunningSandbox } from '../../sandbox/index.ts';
+import type { Delivery, ServiceClient } from '#main/data/service/index.ts';
+import type { RunningSandbox } from '#sandbox/index.ts';
 import type { FrontRelay } from '../support/front-relay.ts';
 import type { HubFleet } from '../support/hub-fleet.ts';
 import { type HubRig, startHubRig } from '../support/hub-rig.ts';

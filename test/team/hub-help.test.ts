@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, expect, test } from 'vitest';
-import { hubCli } from '../../main/hub/cli.ts';
-import { HUB_HELP } from '../../main/hub/cli-help.ts';
+import { hubCli } from '#main/team/hub/cli.ts';
+import { HUB_HELP } from '#main/team/hub/cli-help.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-hub-help-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { DeskError } from '../../contract/errors.ts';
-import { decodeJoinCode } from '../../main/team/join-code.ts';
+import { DeskError } from '#contract/errors.ts';
+import { decodeJoinCode } from '#main/team/join-code.ts';
 import { connectTo } from '../support/team-journal.ts';
 import {
   addTestLogin,

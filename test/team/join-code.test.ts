@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '../../main/team/join-code.ts';
-import { createTeamKey, isTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '#main/team/join-code.ts';
+import { createTeamKey, isTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
 
 const connection = {
   host: 'db.example.test',

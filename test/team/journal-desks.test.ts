@@ -1,7 +1,7 @@
 // Two desks on one team store: what one writes the other reads; writes to one customer from both take
 // turns (one history); change numbers commit in order; a unit of work is whole on both stores or on neither.
 import { describe, expect, it } from 'vitest';
-import { CHANGES_CHANNEL } from '../../main/team/store/sql.ts';
+import { CHANGES_CHANNEL } from '#main/team/store/sql.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { PersonalData } from '../../main/journal/index.ts';
+import type { PersonalData } from '#main/data/journal/index.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';
 

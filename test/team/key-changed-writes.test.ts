@@ -6,9 +6,9 @@
 
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rotateTeamKey } from '../../main/team/admin/rotate-key.ts';
-import { submitToTeam } from '../../main/team/outbox/submit.ts';
-import { decodeTeamKey } from '../../main/team/team-key.ts';
+import { rotateTeamKey } from '#admin/rotate-key.ts';
+import { submitToTeam } from '#main/team/outbox/submit.ts';
+import { decodeTeamKey } from '#main/team/team-key.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { connectTo, openDesk } from '../support/team-journal.ts';

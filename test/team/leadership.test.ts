@@ -5,8 +5,8 @@ import {
   type LeadershipOptions,
   leadershipQuietMs,
   startLeadership,
-} from '../../main/hub/leadership.ts';
-import { openTeamClient } from '../../main/team/team-connection.ts';
+} from '#main/team/hub/leadership.ts';
+import { openTeamClient } from '#main/team/team-connection.ts';
 import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { terminateListenerHolder } from '../support/listener-lock.ts';
 import { manualSchedule } from '../support/manual-schedule.ts';

@@ -1,11 +1,11 @@
 // When a desk may apply what the store announces as it comes, and when it must read the store (live-feed.ts).
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { notePlace } from '../../main/journal/notes.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
-import type { ReplicaChanges } from '../../main/journal/replica.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { KEEP_MAX, liveFeed } from '../../main/team/journal/live-feed.ts';
+import { notePlace } from '#main/data/journal/notes.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import type { ReplicaChanges } from '#main/data/journal/replica.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { KEEP_MAX, liveFeed } from '#main/team/journal/live-feed.ts';
 import { until } from '../support/poll.ts';
 
 const cipher = personalCipher(createFieldKey());

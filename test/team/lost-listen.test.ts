@@ -4,9 +4,9 @@
 // reaches this process's last net: no exception nothing caught, no rejection nothing handled.
 import pg from 'pg';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { listenForChanges } from '../../main/team/journal/change-listener.ts';
-import { startTeamDrain, submitToTeam } from '../../main/team/outbox/index.ts';
-import { liveDrainers } from '../../main/team/outbox/liveness.ts';
+import { listenForChanges } from '#main/team/journal/change-listener.ts';
+import { startTeamDrain, submitToTeam } from '#main/team/outbox/index.ts';
+import { liveDrainers } from '#main/team/outbox/liveness.ts';
 import { until } from '../support/poll.ts';
 import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkTeamStore } from '../../main/team/store/pool.ts';
+import { checkTeamStore } from '#main/team/store/pool.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeCa, makeServerCert } from '../support/test-certs.ts';
 import { addTestReviewer, reviewerPool, runTeam, tempPath, uniqueName } from './admin-support.ts';

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { openSettings } from '../../main/config/settings-store.ts';
-import { createMembership } from '../../main/team/membership.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
+import { openSettings } from '#main/ground/config/settings-store.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { createMembership } from '#main/team/membership.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

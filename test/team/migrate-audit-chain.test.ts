@@ -3,11 +3,11 @@
 // `verify-audit` finds whole.
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { writeKeyFile } from '../../main/team/admin/key-file.ts';
-import { AUDIT_CHAIN } from '../../main/team/store/migrations/06-audit-chain.ts';
-import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../main/team/store/migrations/index.ts';
-import { applyTeamMigrations, teamSchemaVersion } from '../../main/team/store/migrations/runner.ts';
-import { createTeamKey, teamKeyCheck } from '../../main/team/team-key.ts';
+import { writeKeyFile } from '#admin/key-file.ts';
+import { AUDIT_CHAIN } from '#main/team/store/migrations/06-audit-chain.ts';
+import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
+import { applyTeamMigrations, teamSchemaVersion } from '#main/team/store/migrations/runner.ts';
+import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { connectTo } from '../support/team-journal.ts';
 import { runTeam, tempPath } from './admin-support.ts';

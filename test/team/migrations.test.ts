@@ -1,11 +1,7 @@
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
-import {
-  checkTeamSchema,
-  migrateTeamStore,
-  TEAM_LATEST_VERSION,
-} from '../../main/team/store/migrations/index.ts';
-import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
+import { checkTeamSchema, migrateTeamStore, TEAM_LATEST_VERSION } from '#main/team/store/migrations/index.ts';
+import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import { freshDatabase } from '../support/team-db.ts';
 

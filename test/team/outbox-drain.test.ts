@@ -1,15 +1,15 @@
 import { afterEach, expect, test } from 'vitest';
-import { customerBody } from '../../main/drafts/form.ts';
-import { type CustomerInput, NetworkError, type ServiceClient } from '../../main/service/index.ts';
-import { listenForChanges } from '../../main/team/journal/change-listener.ts';
+import { type CustomerInput, NetworkError, type ServiceClient } from '#main/data/service/index.ts';
+import { customerBody } from '#main/features/drafts/form.ts';
+import { listenForChanges } from '#main/team/journal/change-listener.ts';
 import {
   startTeamDrain,
   submitToTeam,
   type TeamDrain,
   type TeamDrainOptions,
-} from '../../main/team/outbox/index.ts';
-import { recordOutcome, takeDue } from '../../main/team/outbox/lease.ts';
-import { OUTBOX_CHANNEL, openForm } from '../../main/team/outbox/rows.ts';
+} from '#main/team/outbox/index.ts';
+import { recordOutcome, takeDue } from '#main/team/outbox/lease.ts';
+import { OUTBOX_CHANNEL, openForm } from '#main/team/outbox/rows.ts';
 import { customersWithEmail, validForm } from '../drafts/helpers.ts';
 import { until } from '../support/poll.ts';
 import { sharedSandbox } from '../support/shared-sandbox.ts';

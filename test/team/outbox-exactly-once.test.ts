@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { HAL_MEDIA_TYPE, type ServiceClient } from '../../main/service/index.ts';
-import { listTeamOutbox, submitToTeam } from '../../main/team/outbox/index.ts';
-import { encodeTeamKey } from '../../main/team/team-key.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { HAL_MEDIA_TYPE, type ServiceClient } from '#main/data/service/index.ts';
+import { listTeamOutbox, submitToTeam } from '#main/team/outbox/index.ts';
+import { encodeTeamKey } from '#main/team/team-key.ts';
+import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { customersWithEmail, quickClient, setFaults } from '../drafts/helpers.ts';
 import { type ChildRun, runChild } from '../support/child.ts';
 import { until } from '../support/poll.ts';

@@ -2,19 +2,15 @@
 // created row without its customer: the next drainer to start writes it, and a running one finds later ones
 // at its next look (REPAIR_EVERY_MS, on the drainer's clock).
 import { afterEach, expect, test } from 'vitest';
-import type { CustomerForm } from '../../contract/drafts.ts';
-import { customerBody, personalData } from '../../main/drafts/form.ts';
-import type { CustomerInput } from '../../main/service/index.ts';
-import { openTeamJournal } from '../../main/team/journal/index.ts';
-import { writeCreatedInto } from '../../main/team/outbox/created.ts';
-import { startTeamDrain, submitToTeam, type TeamDrain } from '../../main/team/outbox/index.ts';
-import { recordOutcome, takeDue } from '../../main/team/outbox/lease.ts';
-import {
-  createdWithoutCustomer,
-  REPAIR_EVERY_MS,
-  REPAIR_GRACE_SECONDS,
-} from '../../main/team/outbox/repair.ts';
-import { openForm, type TeamOutboxRow } from '../../main/team/outbox/rows.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import type { CustomerInput } from '#main/data/service/index.ts';
+import { customerBody, personalData } from '#main/features/drafts/form.ts';
+import { openTeamJournal } from '#main/team/journal/index.ts';
+import { writeCreatedInto } from '#main/team/outbox/created.ts';
+import { startTeamDrain, submitToTeam, type TeamDrain } from '#main/team/outbox/index.ts';
+import { recordOutcome, takeDue } from '#main/team/outbox/lease.ts';
+import { createdWithoutCustomer, REPAIR_EVERY_MS, REPAIR_GRACE_SECONDS } from '#main/team/outbox/repair.ts';
+import { openForm, type TeamOutboxRow } from '#main/team/outbox/rows.ts';
 import { until } from '../support/poll.ts';
 import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { aliveAs, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';

@@ -2,15 +2,15 @@
 // team key's cipher, and drafts with valid forms.
 import path from 'node:path';
 import pg from 'pg';
-import type { CustomerForm } from '../../contract/drafts.ts';
-import { createFieldKey } from '../../main/crypto.ts';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { type PersonalCipher, personalCipher } from '../../main/journal/personal.ts';
-import { createLogger, type Logger } from '../../main/log/logger.ts';
-import type { OutcomeAudit } from '../../main/team/outbox/lease.ts';
-import { holdLiveness } from '../../main/team/outbox/liveness.ts';
-import { createTeamKey } from '../../main/team/team-key.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import { type PersonalCipher, personalCipher } from '#main/data/journal/personal.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger, type Logger } from '#main/ground/log/logger.ts';
+import type { OutcomeAudit } from '#main/team/outbox/lease.ts';
+import { holdLiveness } from '#main/team/outbox/liveness.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { removeDir, tempDir, validForm } from '../drafts/helpers.ts';
 import { migratedDatabase } from '../support/team-db.ts';
 

@@ -3,10 +3,10 @@
 // (so other drainers stop counting on it and take its rows at once), and once the network is back the
 // drainer holds its liveness again on a fresh session.
 import { afterEach, expect, test } from 'vitest';
-import type { ServiceClient } from '../../main/service/index.ts';
-import { startTeamDrain } from '../../main/team/outbox/index.ts';
-import { liveDrainers } from '../../main/team/outbox/liveness.ts';
-import { openTeamPool } from '../../main/team/store/pool.ts';
+import type { ServiceClient } from '#main/data/service/index.ts';
+import { startTeamDrain } from '#main/team/outbox/index.ts';
+import { liveDrainers } from '#main/team/outbox/liveness.ts';
+import { openTeamPool } from '#main/team/store/pool.ts';
 import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { until } from '../support/poll.ts';
 import { connectionOf } from '../support/team-store.ts';

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
-import type { Journal } from '../../main/journal/index.ts';
-import { flushLocal, listTeamOutbox, submitToTeam } from '../../main/team/outbox/index.ts';
+import type { Journal } from '#main/data/journal/index.ts';
+import { flushLocal, listTeamOutbox, submitToTeam } from '#main/team/outbox/index.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 

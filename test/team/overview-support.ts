@@ -1,11 +1,11 @@
 // Seeding a team store for the Team screen's figures: a customer's status history written as the hub writes
 // it (the administrator's hand here), and audit entries appended as each reviewer's desk appends them (their
 // own login, sealed into the chain) at a moment the test names.
-import type { AuditAction } from '../../contract/audit-actions.ts';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import type { UncheckedAction } from '../../main/journal/repositories/audit.ts';
-import { appendAuditEntry } from '../../main/team/journal/audit.ts';
-import { inTransaction } from '../../main/team/store/sql.ts';
+import type { AuditAction } from '#contract/audit-actions.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import type { UncheckedAction } from '#main/data/journal/repositories/audit.ts';
+import { appendAuditEntry } from '#main/team/journal/audit.ts';
+import { inTransaction } from '#main/team/store/sql.ts';
 import type { ClaimsReviewer, ClaimsTeam } from './claims-support.ts';
 
 /** A customer whose history is `steps` (status, at), oldest first; its row shows the last one. */

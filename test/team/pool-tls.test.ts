@@ -6,13 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TeamConnection } from '../../main/config/team-connection.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
 import {
   checkTeamStore,
   openTeamPool,
   type TeamConnectionError,
   teamClientConfig,
-} from '../../main/team/store/pool.ts';
+} from '#main/team/store/pool.ts';
 import { freePort } from '../support/free-port.ts';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { makeCa, makeServerCert } from '../support/test-certs.ts';

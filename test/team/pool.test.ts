@@ -1,10 +1,10 @@
 import net from 'node:net';
 import pg from 'pg';
 import { expect, onTestFinished, test } from 'vitest';
-import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
-import { checkTeamStore, openTeamPool, TeamConnectionError } from '../../main/team/store/pool.ts';
-import { QUERY_TIMEOUT_WORDS } from '../../main/team/store/silence.ts';
-import { createTeamKey } from '../../main/team/team-key.ts';
+import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
+import { checkTeamStore, openTeamPool, TeamConnectionError } from '#main/team/store/pool.ts';
+import { QUERY_TIMEOUT_WORDS } from '#main/team/store/silence.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase, pgAdminUrl } from '../support/team-db.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { teamAuditRepository } from '../../main/team/journal/audit.ts';
+import { teamAuditRepository } from '#main/team/journal/audit.ts';
 import { MINUTE, manualClock } from '../journal/helpers.ts';
 import { contextOn, loginRole, teamStore } from './records-context.ts';
 

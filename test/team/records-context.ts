@@ -3,11 +3,11 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterEach } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
-import { type Clock, systemClock } from '../../main/journal/time.ts';
-import { poolDb, type TeamRepositoryContext } from '../../main/team/journal/team-db.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import { type Clock, systemClock } from '#main/data/journal/time.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { poolDb, type TeamRepositoryContext } from '#main/team/journal/team-db.ts';
 import { migratedDatabase } from '../support/team-db.ts';
 
 const pools: pg.Pool[] = [];

@@ -1,15 +1,15 @@
 import { expect, it } from 'vitest';
-import { auditSealer } from '../../main/journal/audit-chain.ts';
-import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
-import { REVIEWER_FUNCTIONS } from '../../main/team/admin/grants.ts';
-import { claimStore } from '../../main/team/claims/claim-store.ts';
-import { appendAuditEntry, teamAuditRepository } from '../../main/team/journal/audit.ts';
-import { teamEventsRepository } from '../../main/team/journal/events.ts';
-import { teamEventInbox } from '../../main/team/journal/inbox.ts';
-import { teamNotesRepository } from '../../main/team/journal/notes.ts';
-import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
-import { teamRetriesRepository } from '../../main/team/journal/retries.ts';
-import { inTransaction } from '../../main/team/store/sql.ts';
+import { REVIEWER_FUNCTIONS } from '#admin/grants.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { KEPT_REJECTIONS } from '#main/data/journal/rejections.ts';
+import { claimStore } from '#main/team/claims/claim-store.ts';
+import { appendAuditEntry, teamAuditRepository } from '#main/team/journal/audit.ts';
+import { teamEventsRepository } from '#main/team/journal/events.ts';
+import { teamEventInbox } from '#main/team/journal/inbox.ts';
+import { teamNotesRepository } from '#main/team/journal/notes.ts';
+import { teamRejectionsRepository } from '#main/team/journal/rejections.ts';
+import { teamRetriesRepository } from '#main/team/journal/retries.ts';
+import { inTransaction } from '#main/team/store/sql.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 import { contextOn, insertCustomer, loginRole, openPool, teamStore } from './records-context.ts';
 

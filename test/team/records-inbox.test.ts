@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxEvent } from '../../main/journal/interface.ts';
-import { teamEventsRepository } from '../../main/team/journal/events.ts';
-import { teamEventInbox } from '../../main/team/journal/inbox.ts';
-import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
+import type { InboxEvent } from '#main/data/journal/interface.ts';
+import { teamEventsRepository } from '#main/team/journal/events.ts';
+import { teamEventInbox } from '#main/team/journal/inbox.ts';
+import { teamRejectionsRepository } from '#main/team/journal/rejections.ts';
 import { MINUTE, manualClock } from '../journal/helpers.ts';
 import { flood } from '../support/flood.ts';
 import { inboxEvent } from '../support/inbox-event.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { personalCipher } from '../../main/journal/personal.ts';
-import { teamNotesRepository } from '../../main/team/journal/notes.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import { teamNotesRepository } from '#main/team/journal/notes.ts';
 import { MINUTE, manualClock } from '../journal/helpers.ts';
 import { contextOn, loginRole, teamStore } from './records-context.ts';
 

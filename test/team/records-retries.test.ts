@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { JournalError } from '../../main/journal/errors.ts';
-import { KEPT_REJECTIONS } from '../../main/journal/rejections.ts';
-import type { RetriesRepository } from '../../main/journal/repositories/retries.ts';
-import type { Clock } from '../../main/journal/time.ts';
-import { teamRejectionsRepository } from '../../main/team/journal/rejections.ts';
-import { teamRetriesRepository } from '../../main/team/journal/retries.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import { KEPT_REJECTIONS } from '#main/data/journal/rejections.ts';
+import type { RetriesRepository } from '#main/data/journal/repositories/retries.ts';
+import type { Clock } from '#main/data/journal/time.ts';
+import { teamRejectionsRepository } from '#main/team/journal/rejections.ts';
+import { teamRetriesRepository } from '#main/team/journal/retries.ts';
 import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
 import { contextOn, insertCustomer, loginRole, teamStore } from './records-context.ts';
 

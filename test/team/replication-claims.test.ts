@@ -1,11 +1,11 @@
 // Claims from the team store into a desk's replica, live: a take, a take-over with its reason (opened with the
 // team key, sealed again with the desk's), a release; each told to watchers with who held the case before.
 import { afterEach, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import type { ClaimChange } from '../../main/journal/claims.ts';
-import { openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { startReplication } from '../../main/team/journal/replication.ts';
+import type { ClaimChange } from '#main/data/journal/claims.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { startReplication } from '#main/team/journal/replication.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { teamStore, writeClaim, writeCustomer } from '../support/team-changes.ts';

@@ -3,9 +3,9 @@
 // large to announce is read from the store; a connection that listens again catches up before following.
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../main/log/logger.ts';
-import { startReplication } from '../../main/team/journal/replication.ts';
-import { FEED_PAYLOAD_MAX } from '../../main/team/store/migrations/11-change-feed.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { startReplication } from '#main/team/journal/replication.ts';
+import { FEED_PAYLOAD_MAX } from '#main/team/store/migrations/11-change-feed.ts';
 import { until } from '../support/poll.ts';
 import {
   writeClaim,

@@ -2,10 +2,10 @@
 // bounded, growing time, listens again, and reads every change it missed meanwhile. The test holds the
 // scheduler (test/support/held-scheduler.ts), so "later" and "no answer in time" are its to decide.
 import { expect, it } from 'vitest';
-import type { openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '../../main/team/journal/change-listener.ts';
-import { startReplication } from '../../main/team/journal/replication.ts';
+import type { openJournal } from '#main/data/journal/index.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '#main/team/journal/change-listener.ts';
+import { startReplication } from '#main/team/journal/replication.ts';
 import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
 import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';

@@ -1,18 +1,18 @@
 // Live changes from the team store into a desk's local replica: catch-up in pages, NOTIFY, read-your-writes,
 // stale pages, a wrong key. (Reconnecting after a lost LISTEN connection: replication-reconnect.test.ts.)
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { personalCipher } from '../../main/journal/personal.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { readChangesPage } from '../../main/team/journal/replica-rows.ts';
+import { openJournal, type SqliteJournal } from '#main/data/journal/index.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { readChangesPage } from '#main/team/journal/replica-rows.ts';
 import {
   type Replication,
   type ReplicationOptions,
   startReplication,
-} from '../../main/team/journal/replication.ts';
-import { toPgText } from '../../main/team/journal/rows.ts';
-import { drawChange } from '../../main/team/journal/team-db.ts';
+} from '#main/team/journal/replication.ts';
+import { toPgText } from '#main/team/journal/rows.ts';
+import { drawChange } from '#main/team/journal/team-db.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import {

@@ -2,7 +2,7 @@
 // (no desk in between), tries each lead action in SQL and is refused; a lead's login is not. Approving (four
 // eyes) comes later and checks `vetted.require_lead` the same way.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_ONLY_AUDIT_ACTIONS } from '../../main/team/store/migrations/07-claims-roles.ts';
+import { LEAD_ONLY_AUDIT_ACTIONS } from '#main/team/store/migrations/07-claims-roles.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
-import { type HubCore, type RunningHub, runHub, STANDBY_LINE } from '../../main/hub/run-hub.ts';
+import { type HubCore, type RunningHub, runHub, STANDBY_LINE } from '#main/team/hub/run-hub.ts';
 import { terminateListenerHolder } from '../support/listener-lock.ts';
 import { manualSchedule } from '../support/manual-schedule.ts';
 import { until } from '../support/poll.ts';

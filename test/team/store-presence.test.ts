@@ -2,11 +2,11 @@
 // session, lost and listening again. First with a fake signal source (the calls the listener makes) and a
 // clock the test moves; then wired to a real listener on a real store, its reconnects held by the test.
 import { expect, it } from 'vitest';
-import type { StorePresence } from '../../contract/store-presence.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { LISTENER_APPLICATION_NAME } from '../../main/team/journal/change-listener.ts';
-import { startReplication } from '../../main/team/journal/replication.ts';
-import { trackStorePresence } from '../../main/team/store/store-presence.ts';
+import type { StorePresence } from '#contract/store-presence.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { LISTENER_APPLICATION_NAME } from '#main/team/journal/change-listener.ts';
+import { startReplication } from '#main/team/journal/replication.ts';
+import { trackStorePresence } from '#main/team/store/store-presence.ts';
 import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';
 import { replicaStores } from './fixtures/replica-store.ts';

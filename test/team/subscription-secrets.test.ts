@@ -2,10 +2,10 @@
 // PostgreSQL never holds one in plaintext; a row that does not open with the team key is skipped, in the log.
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
-import { createLogger } from '../../main/log/logger.ts';
-import { teamKeys } from '../../main/team/keys/key-ring.ts';
-import { teamSubscriptionSecrets } from '../../main/team/subscription-secrets.ts';
-import { createTeamKey } from '../../main/team/team-key.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { teamKeys } from '#main/team/keys/key-ring.ts';
+import { teamSubscriptionSecrets } from '#main/team/subscription-secrets.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { migratedDatabase } from '../support/team-db.ts';
 
 const pools: pg.Pool[] = [];

@@ -3,15 +3,15 @@
 // as the desk's words, the minute's sweep is the test's to run, and notices go to whom they concern.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CaseClaim, ClaimNotice } from '../../contract/claims.ts';
-import { createFieldKey } from '../../main/crypto.ts';
-import { openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { noticeFor, SWEEP_EVERY_MS, teamClaims } from '../../main/team/claims/team-claims.ts';
-import { startReplication } from '../../main/team/journal/replication.ts';
-import { loadTeamKeys } from '../../main/team/keys/key-ring.ts';
-import { teamClientConfig } from '../../main/team/store/pool.ts';
-import type { Claims } from '../../main/teamwork/claims.ts';
+import type { CaseClaim, ClaimNotice } from '#contract/claims.ts';
+import { openJournal } from '#main/data/journal/index.ts';
+import type { Claims } from '#main/features/team-interfaces/claims.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { noticeFor, SWEEP_EVERY_MS, teamClaims } from '#main/team/claims/team-claims.ts';
+import { startReplication } from '#main/team/journal/replication.ts';
+import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
+import { teamClientConfig } from '#main/team/store/pool.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { writeCustomer } from '../support/team-changes.ts';
@@ -156,7 +156,7 @@ describe('a team desk’s claims', () => {
     const [ana, lee] = [await team.reviewer('ana'), await team.reviewer('lee')];
     await team.setRole(lee.name, 'lead');
     await customers(team, ana.teamKey, ['c-1']);
-    // The desk's own check is the feature's (main/claims/): called straight, the store is the one refusing.
+    // The desk's own check is the feature's (main/features/claims/): called straight, the store is the one refusing.
     await expect(deskOf(ana).claims.takeOver('c-1', 'mine now')).rejects.toMatchObject({
       code: 'LeadOnly',
       message: expect.stringMatching(/^Only a lead can take over a case/),

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { expect, test } from 'vitest';
-import { teamTls } from '../../main/team/store/pool.ts';
-import { openTeamClient } from '../../main/team/team-connection.ts';
+import { teamTls } from '#main/team/store/pool.ts';
+import { openTeamClient } from '#main/team/team-connection.ts';
 
 const connection = { host: 'db.example.test', port: 5432, database: 'vetted', user: 'alice' };
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

@@ -2,7 +2,7 @@
 // outbox); an unreachable store does not stop team mode (drafts wait here for it).
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { VettedError } from '../../contract/errors.ts';
+import { VettedError } from '#contract/errors.ts';
 import { validForm } from '../drafts/helpers.ts';
 import { removeDir, startDesk } from '../integration/desk-harness.ts';
 import { until } from '../support/poll.ts';

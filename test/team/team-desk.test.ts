@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { VettedError } from '../../contract/errors.ts';
-import { encodeTeamKey } from '../../main/team/team-key.ts';
+import { VettedError } from '#contract/errors.ts';
+import { encodeTeamKey } from '#main/team/team-key.ts';
 import { everyFile, removeDir, startDesk } from '../integration/desk-harness.ts';
 import { freshDatabase } from '../support/team-db.ts';
 import { makeTeamStore } from '../support/team-store.ts';

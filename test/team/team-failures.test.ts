@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
-import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
-import { teamAppError, teamFailure } from '../../main/team/team-failures.ts';
+import { TeamConnectionError } from '#main/team/store/connection-error.ts';
+import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
+import { teamAppError, teamFailure } from '#main/team/team-failures.ts';
 
 const connection = {
   host: 'db.example.test',

@@ -5,13 +5,13 @@
 // reviewer refused in words before the store is asked; the team's hubs listed apart, never as reviewers.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DESK_LISTENER_NAME, HUB_LISTENER_NAME, type TeamOverview } from '../../contract/team-overview.ts';
-import { teamOverviewFeature } from '../../main/claims/overview.ts';
-import type { DeskContext } from '../../main/feature.ts';
-import { uncheckedAction } from '../../main/journal/repositories/audit.ts';
-import { teamOverview } from '../../main/team/claims/team-overview.ts';
-import { teamRoles } from '../../main/team/claims/team-roles.ts';
-import { teamClientConfig } from '../../main/team/store/pool.ts';
+import { DESK_LISTENER_NAME, HUB_LISTENER_NAME, type TeamOverview } from '#contract/team-overview.ts';
+import { uncheckedAction } from '#main/data/journal/repositories/audit.ts';
+import { teamOverviewFeature } from '#main/features/claims/overview.ts';
+import type { DeskContext } from '#main/features/feature.ts';
+import { teamOverview } from '#main/team/claims/team-overview.ts';
+import { teamRoles } from '#main/team/claims/team-roles.ts';
+import { teamClientConfig } from '#main/team/store/pool.ts';
 import { type ClaimsReviewer, type ClaimsTeam, reviewersAndALead, take } from './claims-support.ts';
 import { acted, customerWithHistory, plus } from './overview-support.ts';
 

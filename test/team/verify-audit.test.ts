@@ -4,13 +4,13 @@
 // entry concerned named. Exports checked offline: test/case/audit-export.test.ts and the last tests here.
 import fs from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { exportAudit } from '../../main/case/audit-log.ts';
-import { createFieldKey } from '../../main/crypto.ts';
-import { auditSealer, linkAfter } from '../../main/journal/audit-chain.ts';
-import type { Journal } from '../../main/journal/index.ts';
-import { LINKED_COLUMNS, LinkedRowSchema } from '../../main/team/journal/audit.ts';
-import { parseRows } from '../../main/team/journal/rows.ts';
-import { decodeTeamKey } from '../../main/team/team-key.ts';
+import { auditSealer, linkAfter } from '#main/data/journal/audit-chain.ts';
+import type { Journal } from '#main/data/journal/index.ts';
+import { exportAudit } from '#main/features/case/audit-log.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
+import { parseRows } from '#main/team/journal/rows.ts';
+import { decodeTeamKey } from '#main/team/team-key.ts';
 import { connectTo, openDesk } from '../support/team-journal.ts';
 import {
   addTestReviewer,

@@ -11,8 +11,8 @@ import {
   StoreNodesError,
   storeNodes,
   withNodes,
-} from '../../main/team/store/store-nodes.ts';
-import { writableNode, writableSocket } from '../../main/team/store/writable-node.ts';
+} from '#main/team/store/store-nodes.ts';
+import { writableNode, writableSocket } from '#main/team/store/writable-node.ts';
 
 const A = { host: 'a.example.test', port: 5432 };
 const B = { host: 'b.example.test', port: 5433 };

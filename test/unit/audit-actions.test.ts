@@ -10,9 +10,9 @@ import {
   AuditActionSchema,
   actionWords,
   isAuditAction,
-} from '../../contract/audit-actions.ts';
-import { NOBODYS_ACTION, NOT_A_FIRST_ACTION } from '../../contract/team-overview.ts';
-import { LEAD_ONLY_AUDIT_ACTIONS } from '../../main/team/store/migrations/07-claims-roles.ts';
+} from '#contract/audit-actions.ts';
+import { NOBODYS_ACTION, NOT_A_FIRST_ACTION } from '#contract/team-overview.ts';
+import { LEAD_ONLY_AUDIT_ACTIONS } from '#main/team/store/migrations/07-claims-roles.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const migrations = (dir: string) =>
@@ -22,7 +22,7 @@ const migrations = (dir: string) =>
     .map((name) => fs.readFileSync(path.join(ROOT, dir, name), 'utf8'))
     .join('\n');
 const TEAM_SQL = migrations('main/team/store/migrations');
-const JOURNAL_SQL = migrations('main/journal/migrations');
+const JOURNAL_SQL = migrations('main/data/journal/migrations');
 
 /** Every action the team store's functions can write: the literal ones, and those built from a claim or a state. */
 function actionsTheStoreWrites(): string[] {

@@ -1,8 +1,7 @@
-// The audit chain's hashes and seals (main/journal/audit-chain.ts) and its checker (audit-verify.ts), on
+// The audit chain's hashes and seals (main/data/journal/audit-chain.ts) and its checker (audit-verify.ts), on
 // chains built here. The expected values were computed apart from this code (Python's hashlib and hmac, HKDF
 // by RFC 5869), so the form docs/team-admin.md describes is the one written.
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
 import {
   type AuditContent,
   auditSealer,
@@ -11,9 +10,10 @@ import {
   contentHash,
   GENESIS_HASH,
   linkAfter,
-} from '../../main/journal/audit-chain.ts';
-import { AuditChainError, type ChainCheckOptions, chainChecker } from '../../main/journal/audit-verify.ts';
-import type { LinkedAuditEntry } from '../../main/journal/repositories/audit.ts';
+} from '#main/data/journal/audit-chain.ts';
+import { AuditChainError, type ChainCheckOptions, chainChecker } from '#main/data/journal/audit-verify.ts';
+import type { LinkedAuditEntry } from '#main/data/journal/repositories/audit.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 
 const VECTOR: AuditContent = {
   seq: 7,

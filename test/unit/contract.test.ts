@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { bridge, type Transport, unwrap } from '../../contract/bridge.ts';
-import { channelNames, invokeChannels } from '../../contract/channels.ts';
-import { DeskError, VettedError } from '../../contract/errors.ts';
-import { type Handlers, serve } from '../../main/serve.ts';
+import { bridge, type Transport, unwrap } from '#contract/bridge.ts';
+import { channelNames, invokeChannels } from '#contract/channels.ts';
+import { DeskError, VettedError } from '#contract/errors.ts';
+import { type Handlers, serve } from '#main/ground/serve.ts';
 
 /** Only the app channels answer here: serve() is tested, not the features. */
 const handlers = (overrides: Partial<Handlers> = {}): Handlers =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createFieldKey, DecryptError, decryptField, encryptField } from '../../main/crypto.ts';
+import { createFieldKey, DecryptError, decryptField, encryptField } from '#main/ground/crypto.ts';
 
 const key = createFieldKey();
 

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HUB_HELP } from '../../main/hub/cli-help.ts';
-import { TEAM_HELP } from '../../main/team/admin/cli-help.ts';
+import { TEAM_HELP } from '#admin/cli-help.ts';
+import { HUB_HELP } from '#main/team/hub/cli-help.ts';
 import { proseLines } from '../support/markdown-links.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

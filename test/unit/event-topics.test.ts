@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOPIC_TEXTS, topicText } from '../../contract/event-topics.ts';
+import { TOPIC_TEXTS, topicText } from '#contract/event-topics.ts';
 
 describe('topics in words', () => {
   it('names every topic the service interface (§6) and the service facts (§6) list', () => {

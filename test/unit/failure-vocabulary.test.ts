@@ -1,12 +1,12 @@
-// The one vocabulary (main/failures.ts, with team mode's words composed in) knows the team store's and the journal's failures too, and a fault
+// The one vocabulary (main/data/failures.ts, with team mode's words composed in) knows the team store's and the journal's failures too, and a fault
 // told in words still reaches the log.
 import { expect, test, vi } from 'vitest';
-import { toAppError } from '../../main/compose/app-errors.ts';
-import { JOURNAL_FAILED } from '../../main/failures.ts';
-import { JournalError } from '../../main/journal/errors.ts';
-import { type Handlers, serve } from '../../main/serve.ts';
-import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
-import { TeamSchemaError } from '../../main/team/store/migrations/runner.ts';
+import { toAppError } from '#main/compose/app-errors.ts';
+import { JOURNAL_FAILED } from '#main/data/failures.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import { type Handlers, serve } from '#main/ground/serve.ts';
+import { TeamConnectionError } from '#main/team/store/connection-error.ts';
+import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
 
 const journalFault = () =>
   new JournalError(

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { expect, test } from 'vitest';
-import { readAnswers } from '../../main/hub/stdin-lines.ts';
+import { readAnswers } from '#main/team/hub/stdin-lines.ts';
 
 const questions = [
   { label: 'Join code', hidden: false },

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOG_FILE_NAME, openLogFile } from '../../main/log/log-file.ts';
-import { createLogger } from '../../main/log/logger.ts';
+import { LOG_FILE_NAME, openLogFile } from '#main/ground/log/log-file.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
 
 describe('the log file', () => {
   const dirs: string[] = [];

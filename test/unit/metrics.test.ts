@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latencyRecorder } from '../../main/diagnostics/metrics.ts';
+import { latencyRecorder } from '#main/features/diagnostics/metrics.ts';
 
 describe('latency recorder', () => {
   it('has no quantiles before its first sample', () => {

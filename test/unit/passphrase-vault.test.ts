@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openJournal } from '../../main/journal/index.ts';
+import { openJournal } from '#main/data/journal/index.ts';
 import {
   createPassphraseVault,
   DEFAULT_SCRYPT,
@@ -10,8 +10,8 @@ import {
   passphraseVaultExists,
   unlockPassphraseVault,
   WRONG_PASSPHRASE,
-} from '../../main/vault/passphrase-vault.ts';
-import { describeProtection, type Vault } from '../../main/vault/vault.ts';
+} from '#main/ground/vault/passphrase-vault.ts';
+import { describeProtection, type Vault } from '#main/ground/vault/vault.ts';
 // Its temporary directories are removed after each test.
 import { serviceCustomer, tempDir } from '../journal/helpers.ts';
 

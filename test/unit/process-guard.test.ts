@@ -3,8 +3,8 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { createLogger } from '../../main/log/logger.ts';
-import { guardProcess, processFaults } from '../../main/log/process-guard.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { guardProcess, processFaults } from '#main/ground/log/process-guard.ts';
 import { runChild } from '../support/child.ts';
 
 const CHILD = path.resolve(import.meta.dirname, 'fixtures/process-guard-child.ts');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusNotice } from '../../contract/webhooks.ts';
-import { openSettings } from '../../main/config/settings-store.ts';
-import { createEventHub } from '../../main/event-hub.ts';
-import { overdueWatch } from '../../main/queue/overdue.ts';
+import type { StatusNotice } from '#contract/webhooks.ts';
+import { overdueWatch } from '#main/features/queue/overdue.ts';
+import { openSettings } from '#main/ground/config/settings-store.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
 import { manualClock, openTestJournal, serviceCustomer, tempDir } from '../journal/helpers.ts';
 
 const HOUR = 3_600_000;

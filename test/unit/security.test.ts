@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from '../../main/electron/external-links.ts';
-import { hardenWebContents, mainWindowOptions } from '../../main/electron/window.ts';
-import { readRendererFile } from '../../main/host/renderer-files.ts';
+import { readRendererFile } from '#main/ground/host/renderer-files.ts';
+import { EXTERNAL_LINK_ALLOW_LIST, isAllowedExternalUrl } from '#main/hosts/electron/external-links.ts';
+import { hardenWebContents, mainWindowOptions } from '#main/hosts/electron/window.ts';
 import { FakeWebContents } from './glue/fake-electron.ts';
 
 describe('external links', () => {

@@ -9,7 +9,7 @@ import {
   openSettings,
   type Settings,
   SettingsError,
-} from '../../main/config/settings-store.ts';
+} from '#main/ground/config/settings-store.ts';
 
 const tempDirs: string[] = [];
 function tempDir(): string {

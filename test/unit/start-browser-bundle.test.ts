@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BROWSER_BUNDLE, browserBuildNeeded, buildCommand, root } from '../../scripts/start-support.ts';
+import { BROWSER_BUNDLE, browserBuildNeeded, buildCommand, root } from '#scripts/start-support.ts';
 
 /** `npm start -- --browser` runs the built browser-mode bundle in its own process, built on demand. */
 const dirs: string[] = [];

@@ -21,7 +21,7 @@ import {
   rememberElectronFailure,
   root,
   shouldTryElectronDownload,
-} from '../../scripts/start-support.ts';
+} from '#scripts/start-support.ts';
 
 /** What `npm start` decides before it runs anything: when to build, how, and when to try Electron. */
 const dirs: string[] = [];

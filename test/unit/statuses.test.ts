@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { reportedFieldLabel } from '../../contract/customers.ts';
-import { SECTION_TITLES, SECTIONS, sectionOf } from '../../contract/queue.ts';
+import { reportedFieldLabel } from '#contract/customers.ts';
+import { SECTION_TITLES, SECTIONS, sectionOf } from '#contract/queue.ts';
 import {
   ACTION_REASONS,
   availableActions,
   linksOfferActions,
   statusGuidance,
   statusName,
-} from '../../contract/statuses.ts';
-import { statusNotice } from '../../main/webhooks/notify.ts';
+} from '#contract/statuses.ts';
+import { statusNotice } from '#main/features/webhooks/notify.ts';
 import { ODD_STATUSES } from '../support/odd-statuses.ts';
 
 // The interface document (sandbox default profile): the same links whatever the status, plus the action's own.

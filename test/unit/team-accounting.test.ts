@@ -4,7 +4,7 @@ import {
   type DeskUpdates,
   type LoggedChange,
   type Receipt,
-} from '../../bench/support/team-accounting.ts';
+} from '#bench/support/team-accounting.ts';
 
 // The fifty-desk bench's accounting by the store's change (bench/support/team-accounting.ts), on hand-made
 // receipts, store writes and desk pushes. Times are epoch ms; c1, c2 are customers, seqs the store's versions.

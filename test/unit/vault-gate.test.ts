@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DeskError } from '../../contract/errors.ts';
-import type { Vault } from '../../main/vault/vault.ts';
-import { createVaultGate } from '../../main/vault/vault-gate.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { Vault } from '#main/ground/vault/vault.ts';
+import { createVaultGate } from '#main/ground/vault/vault-gate.ts';
 import { tempDir } from '../journal/helpers.ts';
 
 const LIGHT = { N: 2 ** 14, r: 8, p: 1 };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFieldKey, decryptField, encryptField } from '../../main/crypto.ts';
+import { createFieldKey, decryptField, encryptField } from '#main/ground/crypto.ts';
 import {
   describeProtection,
   openElectronVault,
@@ -10,7 +10,7 @@ import {
   type SafeStorageLike,
   VaultCorruptError,
   VaultError,
-} from '../../main/vault/vault.ts';
+} from '#main/ground/vault/vault.ts';
 
 const SECRETS = {
   clientSecret: 'cs_live_9f8e7d6c5b4a39281706',

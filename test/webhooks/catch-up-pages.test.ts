@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EventsApi, ServiceEvent } from '../../main/service/index.ts';
-import { catchUpEvents } from '../../main/webhooks/catch-up.ts';
-import type { Ingest } from '../../main/webhooks/ingest.ts';
+import type { EventsApi, ServiceEvent } from '#main/data/service/index.ts';
+import { catchUpEvents } from '#main/features/webhooks/catch-up.ts';
+import type { Ingest } from '#main/features/webhooks/ingest.ts';
 
 const event = (n: number): ServiceEvent => ({
   _links: {},

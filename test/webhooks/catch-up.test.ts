@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptField, encryptField } from '../../main/crypto.ts';
-import { createServiceClient, type ServiceClient } from '../../main/service/index.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
-import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
+import { createServiceClient, type ServiceClient } from '#main/data/service/index.ts';
+import { decryptField, encryptField } from '#main/ground/crypto.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { type DeskHarness, PERSON, removeDir, startDesk } from '../integration/desk-harness.ts';
 import { dataDirWithPort, freePort, nextEvent } from './helpers.ts';
 

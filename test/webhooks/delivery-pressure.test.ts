@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDeliveryPressure } from '../../main/webhooks/delivery-pressure.ts';
+import { createDeliveryPressure } from '#main/features/webhooks/delivery-pressure.ts';
 
 /** Busy at the rate of a flood (by default 25 deliveries within 50 ms), quiet again once it eases. */
 describe('delivery pressure', () => {

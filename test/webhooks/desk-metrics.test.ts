@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MetricsSchema } from '../../contract/metrics.ts';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
-import { signBody } from '../../main/webhooks/signature.ts';
+import { MetricsSchema } from '#contract/metrics.ts';
+import { signBody } from '#main/features/webhooks/signature.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
 import { eventBody, nextEvent, send } from './helpers.ts';
 

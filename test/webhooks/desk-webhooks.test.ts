@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFileKeyVault } from '../../main/vault/vault.ts';
-import { signBody } from '../../main/webhooks/signature.ts';
+import { signBody } from '#main/features/webhooks/signature.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import {
   createOnService,
   type DeskHarness,

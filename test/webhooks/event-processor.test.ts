@@ -2,18 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StatusNotice } from '../../contract/webhooks.ts';
-import { createFieldKey } from '../../main/crypto.ts';
+import type { StatusNotice } from '#contract/webhooks.ts';
 import {
   type EventInbox,
   type SqliteJournal as Journal,
   type Observation,
   openJournal,
-} from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import type { Reconciler } from '../../main/reconcile/reconciler.ts';
-import { TeamConnectionError } from '../../main/team/store/connection-error.ts';
-import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
+} from '#main/data/journal/index.ts';
+import { createEventProcessor, type EventProcessor } from '#main/features/webhooks/event-processor.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
+import { TeamConnectionError } from '#main/team/store/connection-error.ts';
 import { until } from '../support/poll.ts';
 
 const customer = (id: string, status: string) => ({

@@ -3,16 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { EventName, EventPayload } from '../../contract/channels.ts';
-import { createFieldKey } from '../../main/crypto.ts';
-import { createEventHub } from '../../main/event-hub.ts';
-import { type Journal, openJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import type { Reconciler } from '../../main/reconcile/reconciler.ts';
-import { type ListenerLimits, type RunningListener, startListener } from '../../main/webhooks/listener.ts';
-import { createReceiver } from '../../main/webhooks/receiver.ts';
-import { signBody } from '../../main/webhooks/signature.ts';
-import type { ProbeRegistry } from '../../main/webhooks/tunnel-check.ts';
+import type { EventName, EventPayload } from '#contract/channels.ts';
+import { type Journal, openJournal } from '#main/data/journal/index.ts';
+import {
+  type ListenerLimits,
+  type RunningListener,
+  startListener,
+} from '#main/features/webhooks/listener.ts';
+import { createReceiver } from '#main/features/webhooks/receiver.ts';
+import { signBody } from '#main/features/webhooks/signature.ts';
+import type { ProbeRegistry } from '#main/features/webhooks/tunnel-check.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
 import type { DeskHarness } from '../integration/desk-harness.ts';
 
 export const BASE = 'https://api.service.test';

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { createEventHub } from '../../main/event-hub.ts';
-import { openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import { createReceiver } from '../../main/webhooks/receiver.ts';
+import { openJournal, type SqliteJournal } from '#main/data/journal/index.ts';
+import { createReceiver } from '#main/features/webhooks/receiver.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
 import { deliver, eventBody, recordingReconciler, SECRET } from './helpers.ts';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'crashing-listener.ts');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSignedBy, signBody } from '../../main/webhooks/signature.ts';
+import { isSignedBy, signBody } from '#main/features/webhooks/signature.ts';
 import { until } from '../support/poll.ts';
 import {
   deliver,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { QueueRow } from '../../contract/queue.ts';
-import { createEventHub } from '../../main/event-hub.ts';
-import type { Journal } from '../../main/journal/index.ts';
-import { createRecentNames } from '../../main/webhooks/recent-names.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import type { Journal } from '#main/data/journal/index.ts';
+import { createRecentNames } from '#main/features/webhooks/recent-names.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
 
 const row = (name: string): QueueRow => ({
   id: 'c-1',

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../main/crypto.ts';
-import { type EventInbox, openJournal, type SqliteJournal } from '../../main/journal/index.ts';
-import { createLogger } from '../../main/log/logger.ts';
-import type { Reconciler } from '../../main/reconcile/reconciler.ts';
-import { createEventProcessor, type EventProcessor } from '../../main/webhooks/event-processor.ts';
-import type { Timers } from '../../main/webhooks/refresh-window.ts';
+import { type EventInbox, openJournal, type SqliteJournal } from '#main/data/journal/index.ts';
+import { createEventProcessor, type EventProcessor } from '#main/features/webhooks/event-processor.ts';
+import type { Timers } from '#main/features/webhooks/refresh-window.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 import { until } from '../support/poll.ts';
 

@@ -4,15 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isServiceId } from '../../contract/service-id.ts';
-import { isSecretName, openFileKeyVault } from '../../main/vault/vault.ts';
+import { isServiceId } from '#contract/service-id.ts';
 import {
   moveVaultSecrets,
   type SubscriptionSecrets,
   secretNameOf,
   subscriptionIdOf,
   vaultSubscriptionSecrets,
-} from '../../main/webhooks/subscription-secrets.ts';
+} from '#main/features/webhooks/subscription-secrets.ts';
+import { isSecretName, openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { removeDir } from '../integration/desk-harness.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-secret-names-'));

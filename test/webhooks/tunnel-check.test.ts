@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTunnel } from '../../main/webhooks/tunnel-check.ts';
+import { checkTunnel } from '#main/features/webhooks/tunnel-check.ts';
 import { freePort, type ListenerRig, send, startListenerRig } from './helpers.ts';
 
 /** A stand-in for cloudflared or ngrok: forwards every request as it is to the listener. */

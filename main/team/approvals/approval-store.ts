@@ -4,10 +4,10 @@
 // expired) read as the desk's own words; any other failure as team mode's connection failures do.
 import pg from 'pg';
 import { z } from 'zod';
-import { APPROVAL_KINDS, APPROVAL_STATES } from '../../../contract/approvals.ts';
-import { DeskError } from '../../../contract/errors.ts';
-import { refusal } from '../../failures.ts';
-import type { AuditSealer } from '../../journal/audit-chain.ts';
+import { APPROVAL_KINDS, APPROVAL_STATES } from '#contract/approvals.ts';
+import { DeskError } from '#contract/errors.ts';
+import { refusal } from '#main/data/failures.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
 import { AuditDueSchema, appendAuditEntry } from '../journal/audit.ts';
 import { PgTime, PgTimeOrNull, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';

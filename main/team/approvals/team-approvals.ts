@@ -3,11 +3,11 @@
 // desk hears every change live (LISTEN on the approvals' channel) and sweeps expired approvals now and then:
 // the store's clock decides, the first desk to sweep one audits its expiry and deletes its payload.
 import { randomUUID } from 'node:crypto';
-import type { ApprovalKind } from '../../../contract/approvals.ts';
-import type { PersonalCipher, PersonalPlace } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
-import type { Approvals, StoredApproval } from '../../teamwork/approvals.ts';
-import type { TeamSettingsAccess } from '../../teamwork/claims.ts';
+import type { ApprovalKind } from '#contract/approvals.ts';
+import type { PersonalCipher, PersonalPlace } from '#main/data/journal/personal.ts';
+import type { Approvals, StoredApproval } from '#main/features/team-interfaces/approvals.ts';
+import type { TeamSettingsAccess } from '#main/features/team-interfaces/claims.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import type { ApprovalRow, ApprovalStore } from './approval-store.ts';
 
 /** How often a desk sweeps expired approvals: an expiry is hours, a minute late is on time. */

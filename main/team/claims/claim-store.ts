@@ -9,10 +9,10 @@
 // refuses to commit the change without them (migration 7's require_audit_entry).
 import pg from 'pg';
 import { z } from 'zod';
-import { DeskError } from '../../../contract/errors.ts';
-import type { LeadAction } from '../../../contract/roles.ts';
-import { refusal } from '../../failures.ts';
-import type { AuditSealer } from '../../journal/audit-chain.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { LeadAction } from '#contract/roles.ts';
+import { refusal } from '#main/data/failures.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
 import { AuditDueSchema, appendAuditEntry } from '../journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';

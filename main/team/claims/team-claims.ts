@@ -3,13 +3,13 @@
 // so the queue and the case say "Ana has this" without asking the store. A write resolves once the replica
 // holds it (read-your-writes, as the team journal's writes do). Idle claims are swept now and then by every
 // desk: the store's clock decides, and the first desk to sweep one audits its expiry.
-import type { Claim, ClaimNotice } from '../../../contract/claims.ts';
-import { refusal } from '../../failures.ts';
-import { type ClaimChange, claimNotePlace, type LocalClaim } from '../../journal/claims.ts';
-import type { SqliteJournal } from '../../journal/index.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
-import type { Claims } from '../../teamwork/claims.ts';
+import type { Claim, ClaimNotice } from '#contract/claims.ts';
+import { refusal } from '#main/data/failures.ts';
+import { type ClaimChange, claimNotePlace, type LocalClaim } from '#main/data/journal/claims.ts';
+import type { SqliteJournal } from '#main/data/journal/index.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { Claims } from '#main/features/team-interfaces/claims.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import type { Replication } from '../journal/replication.ts';
 import type { ClaimOutcome, ClaimStore } from './claim-store.ts';
 

@@ -5,8 +5,8 @@
 // team can already see, so the desk refuses a reviewer and the store needs no rule of its own.
 import type pg from 'pg';
 import { z } from 'zod';
-import { SECTIONS, type Section, sectionOf } from '../../../contract/queue.ts';
-import { TERMINAL_STATUSES } from '../../../contract/statuses.ts';
+import { SECTIONS, type Section, sectionOf } from '#contract/queue.ts';
+import { TERMINAL_STATUSES } from '#contract/statuses.ts';
 import {
   DESK_LISTENER_NAME,
   FIGURES_DAYS,
@@ -16,8 +16,8 @@ import {
   type SectionFigures,
   type TeamMemberFigures,
   type TeamOverview,
-} from '../../../contract/team-overview.ts';
-import type { OverviewAsk, TeamOverviewSource } from '../../teamwork/claims.ts';
+} from '#contract/team-overview.ts';
+import type { OverviewAsk, TeamOverviewSource } from '#main/features/team-interfaces/claims.ts';
 import { PgTime, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';

@@ -1,8 +1,8 @@
 // Roles and the team's settings on a team's desk: the role is read from the store (set-role holds at once),
 // the settings too. A lead's change to a setting goes through the store's function, which checks the role
 // again; the claim store appends its audit entry in the same transaction.
-import { allowedTo, type TeamSettings, TeamSettingsSchema } from '../../../contract/roles.ts';
-import type { Roles, TeamSettingsAccess } from '../../teamwork/claims.ts';
+import { allowedTo, type TeamSettings, TeamSettingsSchema } from '#contract/roles.ts';
+import type { Roles, TeamSettingsAccess } from '#main/features/team-interfaces/claims.ts';
 import { type ClaimStore, SETTING_NAMES } from './claim-store.ts';
 
 export function teamRoles(store: ClaimStore, login: string): Roles {

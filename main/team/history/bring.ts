@@ -6,15 +6,15 @@
 // which the chain's hash covers; customers the team already knows are left as the team has them. Drafts
 // waiting to be sent move into the team outbox under the Idempotency-Keys they already carry (outbox/submit.ts).
 import type pg from 'pg';
-import type { HistoryBrought, HistoryProgress } from '../../../contract/team-history.ts';
-import type { AuditSealer } from '../../journal/audit-chain.ts';
-import type { SqliteJournal } from '../../journal/index.ts';
-import { notePlace } from '../../journal/notes.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import { sealedReported } from '../../journal/personal.ts';
-import { type LinkedAuditEntry, uncheckedAction } from '../../journal/repositories/audit.ts';
-import { type Clock, isoTime } from '../../journal/time.ts';
-import type { Logger } from '../../log/logger.ts';
+import type { HistoryBrought, HistoryProgress } from '#contract/team-history.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
+import type { SqliteJournal } from '#main/data/journal/index.ts';
+import { notePlace } from '#main/data/journal/notes.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import { sealedReported } from '#main/data/journal/personal.ts';
+import { type LinkedAuditEntry, uncheckedAction } from '#main/data/journal/repositories/audit.ts';
+import { type Clock, isoTime } from '#main/data/journal/time.ts';
+import type { Logger } from '#main/ground/log/logger.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
 import { sealPersonal } from '../journal/customer-row.ts';
 import { writeCustomerRow } from '../journal/customers.ts';

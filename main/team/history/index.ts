@@ -3,18 +3,13 @@
 // the vault hold. The same on a desk still running solo after joining and on one running on the team: what
 // is brought is what the desk's own journal holds of its solo work (rows without a team change number).
 
-import { DeskError } from '../../../contract/errors.ts';
-import type {
-  HistoryBrought,
-  HistoryOffer,
-  HistoryProgress,
-  KeptCopy,
-} from '../../../contract/team-history.ts';
-import type { SettingsStore } from '../../config/settings-store.ts';
-import type { SqliteJournal } from '../../journal/index.ts';
-import type { Clock } from '../../journal/time.ts';
-import type { Logger } from '../../log/logger.ts';
-import type { Vault } from '../../vault/vault.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { HistoryBrought, HistoryOffer, HistoryProgress, KeptCopy } from '#contract/team-history.ts';
+import type { SqliteJournal } from '#main/data/journal/index.ts';
+import type { Clock } from '#main/data/journal/time.ts';
+import type { SettingsStore } from '#main/ground/config/settings-store.ts';
+import type { Logger } from '#main/ground/log/logger.ts';
+import type { Vault } from '#main/ground/vault/vault.ts';
 import { type JoinedTeam, joinedTeam } from '../joined.ts';
 import { loadTeamKeys } from '../keys/key-ring.ts';
 import { checkTeamStore, openTeamPool } from '../store/pool.ts';

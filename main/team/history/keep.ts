@@ -5,9 +5,9 @@
 // Entries the desk brought into the team when it joined are its own already and are not copied back.
 import type pg from 'pg';
 
-import type { KeptCopy } from '../../../contract/team-history.ts';
-import type { SqliteJournal } from '../../journal/index.ts';
-import { type AuditEntry, uncheckedAction } from '../../journal/repositories/audit.ts';
+import type { KeptCopy } from '#contract/team-history.ts';
+import type { SqliteJournal } from '#main/data/journal/index.ts';
+import { type AuditEntry, uncheckedAction } from '#main/data/journal/repositories/audit.ts';
 import { AuditRowSchema } from '../journal/audit.ts';
 import { parseRows } from '../journal/rows.ts';
 

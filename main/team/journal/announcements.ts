@@ -3,9 +3,9 @@
 // (replica-rows.ts: checked with zod, opened with the team key); a payload this Vetted cannot read is an
 // error in words, and the desk reads the store instead.
 import { z } from 'zod';
-import { JournalError } from '../../journal/errors.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import type { ReplicaChanges } from '../../journal/replica.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { ReplicaChanges } from '#main/data/journal/replica.ts';
 import { changesFromJson, REPLICATED_TABLES, type ReplicatedTable } from './replica-rows.ts';
 import { jsonOf } from './rows.ts';
 

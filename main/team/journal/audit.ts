@@ -6,10 +6,10 @@
 // will stamp), so appends from every desk follow one another and the chain never forks; the store's
 // trigger refuses an entry that does not follow the head, and moves the head on.
 import { z } from 'zod';
-import { AuditActionSchema } from '../../../contract/audit-actions.ts';
-import { toEntry, toLinkedEntry } from '../../journal/audit.ts';
-import { type AuditSealer, linkAfter } from '../../journal/audit-chain.ts';
-import { JournalError } from '../../journal/errors.ts';
+import { AuditActionSchema } from '#contract/audit-actions.ts';
+import { toEntry, toLinkedEntry } from '#main/data/journal/audit.ts';
+import { type AuditSealer, linkAfter } from '#main/data/journal/audit-chain.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
 import type {
   AuditEntry,
   AuditFilter,
@@ -17,8 +17,8 @@ import type {
   AuditRepository,
   LinkedAuditEntry,
   WrappedAuditKey,
-} from '../../journal/repositories/audit.ts';
-import { isoTime } from '../../journal/time.ts';
+} from '#main/data/journal/repositories/audit.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';

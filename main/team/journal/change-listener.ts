@@ -7,8 +7,8 @@
 // within heartbeat.answerMs and it is treated as lost (its socket destroyed), found within 22 s instead of
 // TCP's many minutes (store/silence.ts); the server, told so at connect, ends the session once it goes quiet.
 import type pg from 'pg';
-import { jitteredDelayMs } from '../../jitter.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
+import { jitteredDelayMs } from '#main/ground/jitter.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import { dedicatedClient } from '../store/checkout.ts';
 import { endWhenQuiet, HEARTBEAT, type Heartbeat, KEEPALIVE_DELAY_MS, quietBound } from '../store/silence.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';

@@ -3,14 +3,14 @@
 // (replica-rows.ts) reads rows through `replicaCustomerOf` too, so this is the one place the row's format is
 // decided.
 import { z } from 'zod';
-import { SectionSchema } from '../../../contract/queue.ts';
-import { JournalError } from '../../journal/errors.ts';
-import { customerPlace, type PersonalCipher, type PersonalPlace } from '../../journal/personal.ts';
-import type { ReplicaCustomer } from '../../journal/replica.ts';
-import type { JournalCustomer } from '../../journal/repositories/customers.ts';
-import { AddressSchema, type PersonalData } from '../../journal/repositories/personal-data.ts';
-import { LinksSchema } from '../../journal/service-record.ts';
-import { latest } from '../../journal/time.ts';
+import { SectionSchema } from '#contract/queue.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import { customerPlace, type PersonalCipher, type PersonalPlace } from '#main/data/journal/personal.ts';
+import type { ReplicaCustomer } from '#main/data/journal/replica.ts';
+import type { JournalCustomer } from '#main/data/journal/repositories/customers.ts';
+import { AddressSchema, type PersonalData } from '#main/data/journal/repositories/personal-data.ts';
+import { LinksSchema } from '#main/data/journal/service-record.ts';
+import { latest } from '#main/data/journal/time.ts';
 import { jsonOf, PgSeq, PgText, PgTime, PgTimeOrNull } from './rows.ts';
 
 export const CustomerRowSchema = z.object({

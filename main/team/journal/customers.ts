@@ -1,22 +1,22 @@
-// Customers on the team store: the same repository as the local journal's (main/journal/customers.ts), its
+// Customers on the team store: the same repository as the local journal's (main/data/journal/customers.ts), its
 // semantics kept exactly, on PostgreSQL. Each write locks the customer's row (FOR UPDATE), so two desks
 // recording the same customer at once take turns and the history stays one consistent line; each row written
 // carries a change number for the desks' replicas. Personal data is sealed with the team key here, on the desk.
 import { z } from 'zod';
-import { sectionOf } from '../../../contract/queue.ts';
-import { JournalError } from '../../journal/errors.ts';
-import { type PersonalCipher, sealedReported } from '../../journal/personal.ts';
+import { sectionOf } from '#contract/queue.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import { type PersonalCipher, sealedReported } from '#main/data/journal/personal.ts';
 import type {
   CustomersRepository,
   JournalCustomer,
   Observation,
   ServiceCustomer,
   StatusChange,
-} from '../../journal/repositories/customers.ts';
-import type { PersonalData } from '../../journal/repositories/personal-data.ts';
-import { firstRecord, fromService } from '../../journal/service-record.ts';
-import { isoTime, latest } from '../../journal/time.ts';
-import { reportedFields } from '../../service/hal.ts';
+} from '#main/data/journal/repositories/customers.ts';
+import type { PersonalData } from '#main/data/journal/repositories/personal-data.ts';
+import { firstRecord, fromService } from '#main/data/journal/service-record.ts';
+import { isoTime, latest } from '#main/data/journal/time.ts';
+import { reportedFields } from '#main/data/service/hal.ts';
 import type { Queryable } from '../store/sql.ts';
 import {
   CUSTOMER_COLUMNS,

@@ -1,15 +1,15 @@
 // Webhook events on the team store, unique by the service's id whichever hub or desk records them. The same
-// semantics as the SQLite journal's (main/journal/events.ts): a delivered duplicate counts itself in
+// semantics as the SQLite journal's (main/data/journal/events.ts): a delivered duplicate counts itself in
 // duplicates_seen, a fetched event already known is left alone.
 import { z } from 'zod';
-import { toEvent } from '../../journal/events.ts';
+import { toEvent } from '#main/data/journal/events.ts';
 import type {
   EventFilter,
   EventsRepository,
   JournalEvent,
   ReceivedEvent,
-} from '../../journal/repositories/events.ts';
-import { isoTime } from '../../journal/time.ts';
+} from '#main/data/journal/repositories/events.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, PgTimeOrNull, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';

@@ -9,10 +9,10 @@
 // commit, the replica's read), against one statement per group for recording, and a profile of the hub under
 // a flood spent half its time writing to PostgreSQL's socket (bench/README.md). Held events are in the store
 // unprocessed: after a crash the hub's start processes them.
-import { createGroupCommit, type Outcome } from '../../journal/group-commit.ts';
-import { createInboxBacklog } from '../../journal/inbox-backlog.ts';
-import type { EventInbox, InboxOptions } from '../../journal/interface.ts';
-import { isoTime } from '../../journal/time.ts';
+import { createGroupCommit, type Outcome } from '#main/data/journal/group-commit.ts';
+import { createInboxBacklog } from '#main/data/journal/inbox-backlog.ts';
+import type { EventInbox, InboxOptions } from '#main/data/journal/interface.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { type EventToRecord, markEventsProcessed, recordEvents } from './events.ts';
 import { recordRejection } from './rejections.ts';

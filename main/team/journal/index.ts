@@ -3,8 +3,8 @@
 // and the queue, which reads the desk's replica of the team's customers). Personal data is sealed with the
 // team's data keys (keys/key-ring.ts) before it leaves the desk.
 import type pg from 'pg';
-import type { Journal, JournalRepositories } from '../../journal/interface.ts';
-import { type Clock, systemClock } from '../../journal/time.ts';
+import type { Journal, JournalRepositories } from '#main/data/journal/interface.ts';
+import { type Clock, systemClock } from '#main/data/journal/time.ts';
 import { loadTeamKeys, type TeamKeys } from '../keys/key-ring.ts';
 import { checkTeamSchema, TEAM_LATEST_VERSION } from '../store/migrations/index.ts';
 import { teamAuditRepository } from './audit.ts';

@@ -11,10 +11,10 @@
 // store: `sync` sends a marker of its own through the store, which arrives after everything committed before
 // it; once it is heard and what came before it is applied, the replica holds every change committed earlier.
 import { randomUUID } from 'node:crypto';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import type { AppliedChanges, ReplicaChanges } from '../../journal/replica.ts';
-import type { SqliteJournal } from '../../journal/sqlite.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { AppliedChanges, ReplicaChanges } from '#main/data/journal/replica.ts';
+import type { SqliteJournal } from '#main/data/journal/sqlite.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import { readAnnouncement } from './announcements.ts';
 
 /** What a marker's payload begins with (other desks' markers are heard too, and ignored). */

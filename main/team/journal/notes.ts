@@ -3,11 +3,11 @@
 // the change sequence so desks copy it into their replica. Searching notes needs their plaintext: the team
 // journal answers `customersMatching` from the desk's local replica, so this repository has no such method.
 import { z } from 'zod';
-import { MAX_NOTE_CHARS, noteLength } from '../../../contract/case.ts';
-import { notePlace } from '../../journal/notes.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import type { Note, NotesRepository } from '../../journal/repositories/notes.ts';
-import { isoTime } from '../../journal/time.ts';
+import { MAX_NOTE_CHARS, noteLength } from '#contract/case.ts';
+import { notePlace } from '#main/data/journal/notes.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { Note, NotesRepository } from '#main/data/journal/repositories/notes.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 

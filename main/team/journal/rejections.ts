@@ -2,13 +2,13 @@
 // kept to the newest KEPT_REJECTIONS so that a flood cannot fill the database (as the SQLite journal's): the
 // store prunes it by that rule (migration 3), so no reviewer may delete from it.
 import { z } from 'zod';
-import { toRejection } from '../../journal/rejections.ts';
+import { toRejection } from '#main/data/journal/rejections.ts';
 import type {
   Rejection,
   RejectionInput,
   RejectionsRepository,
-} from '../../journal/repositories/rejections.ts';
-import { isoTime } from '../../journal/time.ts';
+} from '#main/data/journal/repositories/rejections.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CountSchema, PgSeq, PgTime, parseRow, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';

@@ -2,10 +2,10 @@
 // five replicated tables, decrypted with the team key and checked with zod (the database is a boundary:
 // another desk, another version, or an administrator's hand wrote what it holds).
 import { z } from 'zod';
-import { CLAIM_HOWS } from '../../../contract/claims.ts';
-import { claimNotePlace, type ReplicaClaim } from '../../journal/claims.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import type { ReplicaChanges } from '../../journal/replica.ts';
+import { CLAIM_HOWS } from '#contract/claims.ts';
+import { claimNotePlace, type ReplicaClaim } from '#main/data/journal/claims.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { ReplicaChanges } from '#main/data/journal/replica.ts';
 import type { Queryable } from '../store/sql.ts';
 import { CUSTOMER_COLUMNS, CustomerRowSchema, replicaCustomerOf } from './customer-row.ts';
 import { NOTE_COLUMNS, NoteRowSchema, noteOf } from './notes.ts';

@@ -1,4 +1,4 @@
-// Live changes from the team store into the desk's local replica (main/journal/replica.ts). Every change to a
+// Live changes from the team store into the desk's local replica (main/data/journal/replica.ts). Every change to a
 // replicated row carries a number drawn in commit order (team-db.ts `drawChange`), so "everything after the
 // last number I applied" is all a desk ever needs to read: on start, after a lost connection, when asked.
 // Catch-ups run one at a time; requests that arrive meanwhile share one more run after it, which starts
@@ -8,12 +8,12 @@
 // that is safe (a catch-up that began after the connection started listening has ended, nothing missed
 // since) and what to do when it is not (keep them for after the catch-up, or read the store).
 import type pg from 'pg';
-import { jitteredDelayMs } from '../../jitter.ts';
-import type { ClaimChange } from '../../journal/claims.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import type { AppliedChanges } from '../../journal/replica.ts';
-import type { SqliteJournal } from '../../journal/sqlite.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
+import type { ClaimChange } from '#main/data/journal/claims.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { AppliedChanges } from '#main/data/journal/replica.ts';
+import type { SqliteJournal } from '#main/data/journal/sqlite.ts';
+import { jitteredDelayMs } from '#main/ground/jitter.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import type { Heartbeat } from '../store/silence.ts';
 import { CHANGES_CHANNEL } from '../store/sql.ts';
 import {

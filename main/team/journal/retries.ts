@@ -3,9 +3,9 @@
 // (the service refused the retry's fields without acting on them) keeps the row as a tombstone with a new
 // change number rather than deleting it: a deleted row leaves nothing for a desk's replica to read after N.
 import { z } from 'zod';
-import { JournalError } from '../../journal/errors.ts';
-import type { RetriesRepository, RetryRecord } from '../../journal/repositories/retries.ts';
-import { isoTime } from '../../journal/time.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
+import type { RetriesRepository, RetryRecord } from '#main/data/journal/repositories/retries.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import { PgTime, parseRows } from './rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 

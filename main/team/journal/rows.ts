@@ -2,7 +2,7 @@
 // version of Vetted, or an administrator's hand wrote what it holds). Times leave as ISO strings, as the
 // SQLite journal gives them.
 import { z } from 'zod';
-import { JournalError } from '../../journal/errors.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
 
 /**
  * A status is whatever the service sends, and PostgreSQL text cannot hold NUL: NUL and backslash are escaped

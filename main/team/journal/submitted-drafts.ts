@@ -3,7 +3,7 @@
 // form as a solo desk does from its own draft, on any desk of the team: the form is team data, as the
 // customer's personal data (which every reviewer may reveal) is. It holds the SSN's last four digits only,
 // as every draft does, and the retry form leaves even those for the reviewer to type in full.
-import type { Draft, DraftsRepository } from '../../journal/repositories/drafts.ts';
+import type { Draft, DraftsRepository } from '#main/data/journal/repositories/drafts.ts';
 import { openForm, parseRows, ROW_COLUMNS, type TeamOutboxRow } from '../outbox/rows.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 

@@ -2,9 +2,9 @@
 // unit of work, every write opens a transaction of its own; inside one (journal.transaction), every
 // statement runs on that transaction's client. Repositories never call BEGIN/COMMIT themselves.
 import type pg from 'pg';
-import type { AuditSealer } from '../../journal/audit-chain.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import type { Clock } from '../../journal/time.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { Clock } from '#main/data/journal/time.ts';
 import { checkout } from '../store/checkout.ts';
 import { CHANGE_LOCK, type Queryable } from '../store/sql.ts';
 

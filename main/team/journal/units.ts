@@ -4,13 +4,13 @@
 // itself from inside a unit are refused: they would wait for it for ever.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
-import { JournalError } from '../../journal/errors.ts';
+import { JournalError } from '#main/data/journal/errors.ts';
 import type {
   Journal,
   JournalRepositories,
   JournalTransaction,
   TransactionOptions,
-} from '../../journal/interface.ts';
+} from '#main/data/journal/interface.ts';
 import { type Checkout, checkout } from '../store/checkout.ts';
 import { type TeamDb, transactionDb } from './team-db.ts';
 

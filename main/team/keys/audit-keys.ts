@@ -6,14 +6,14 @@
 // before it (both in the wrap's AAD), beside the older ones, which still verify their stretches. The chain
 // itself records where it begins: an `audit.key` entry sealed with it (journal/audit-stretches.ts).
 import { randomBytes } from 'node:crypto';
-import { auditSealer, auditSealKey, sealerOfAuditKey } from '../../journal/audit-chain.ts';
+import { auditSealer, auditSealKey, sealerOfAuditKey } from '#main/data/journal/audit-chain.ts';
 import {
   AUDIT_KEY_ACTION,
   auditKeyDetail,
   type KeyStretches,
   keyStretches,
-} from '../../journal/audit-stretches.ts';
-import { isoTime } from '../../journal/time.ts';
+} from '#main/data/journal/audit-stretches.ts';
+import { isoTime } from '#main/data/journal/time.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
 import type { Queryable } from '../store/sql.ts';
 import { teamKeyCheck } from '../team-key.ts';

@@ -9,9 +9,15 @@
 // keep today's behaviour: the team key seals data directly and the audit key is derived from it.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { createFieldKey, DecryptError, decryptField, encryptField, KeyNotHeldError } from '../../crypto.ts';
-import { type AuditSealer, auditSealKey, sealerOfAuditKey } from '../../journal/audit-chain.ts';
-import { cipherOn, type FieldSealer, type PersonalCipher } from '../../journal/personal.ts';
+import { type AuditSealer, auditSealKey, sealerOfAuditKey } from '#main/data/journal/audit-chain.ts';
+import { cipherOn, type FieldSealer, type PersonalCipher } from '#main/data/journal/personal.ts';
+import {
+  createFieldKey,
+  DecryptError,
+  decryptField,
+  encryptField,
+  KeyNotHeldError,
+} from '#main/ground/crypto.ts';
 import type { Queryable } from '../store/sql.ts';
 import { isTeamKey, teamKeyCheck } from '../team-key.ts';
 

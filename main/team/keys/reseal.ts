@@ -6,9 +6,9 @@
 // that holds writers off the sealed tables while it checks: no row is ever left sealed under a key the store
 // no longer holds. From then on a copy of the store cannot be opened with a team key a rotation replaced.
 import type pg from 'pg';
-import { claimNotePlace } from '../../journal/claims.ts';
-import { notePlace } from '../../journal/notes.ts';
-import { customerPlace, type FieldSealer, personalAad } from '../../journal/personal.ts';
+import { claimNotePlace } from '#main/data/journal/claims.ts';
+import { notePlace } from '#main/data/journal/notes.ts';
+import { customerPlace, type FieldSealer, personalAad } from '#main/data/journal/personal.ts';
 import { approvalPlace } from '../approvals/team-approvals.ts';
 import { formPlace } from '../outbox/rows.ts';
 import type { Queryable } from '../store/sql.ts';

@@ -6,12 +6,12 @@
 // writes customers another drainer recorded created but did not live to write (repair.ts): at its first
 // look, every REPAIR_EVERY_MS, and as soon as it sees a drainer gone.
 import type pg from 'pg';
-import type { CustomerForm } from '../../../contract/drafts.ts';
-import type { Backoff } from '../../drafts/outbox/backoff.ts';
-import type { AuditSealer } from '../../journal/audit-chain.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
-import type { Customer, ServiceClient } from '../../service/index.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { Customer, ServiceClient } from '#main/data/service/index.ts';
+import type { Backoff } from '#main/features/drafts/outbox/backoff.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import { type Checkout, checkout } from '../store/checkout.ts';
 import { HEARTBEAT } from '../store/silence.ts';
 import { type Outcome, recordOutcome, takeDue } from './lease.ts';

@@ -3,9 +3,9 @@
 // once its lease ran out and another drainer took the row, the late answer is dropped (the taker replays
 // the same key and learns the same answer).
 import type pg from 'pg';
-import type { Failure } from '../../drafts/outbox/classify.ts';
-import type { AuditSealer } from '../../journal/audit-chain.ts';
-import { isoTime } from '../../journal/time.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
+import { isoTime } from '#main/data/journal/time.ts';
+import type { Failure } from '#main/features/drafts/outbox/classify.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
 import { inTransaction, type Queryable } from '../store/sql.ts';
 import { holderIsGone } from './liveness.ts';

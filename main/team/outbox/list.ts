@@ -1,7 +1,7 @@
 // The team outbox as the UI shows it: every row with who submitted it and how it stands, the person's name
 // and e-mail decrypted on the desk (PostgreSQL holds them sealed).
 import type pg from 'pg';
-import type { PersonalCipher } from '../../journal/personal.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
 import { openForm, parseRows, ROW_COLUMNS, type TeamOutboxState } from './rows.ts';
 
 export interface TeamOutboxItem {

@@ -5,10 +5,10 @@
 // REPAIR_EVERY_MS, and as soon as it sees another drainer gone (liveness.ts), and writes each customer as its
 // drainer would have; two drainers doing it at once write the same customer twice, which the upsert absorbs.
 import type pg from 'pg';
-import type { CustomerForm } from '../../../contract/drafts.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
-import type { Customer, ServiceClient } from '../../service/index.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type { Customer, ServiceClient } from '#main/data/service/index.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import { holderIsGone } from './liveness.ts';
 import { openForm, parseRows, ROW_COLUMNS, type TeamOutboxRow } from './rows.ts';
 

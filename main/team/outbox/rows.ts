@@ -1,8 +1,8 @@
 // The team outbox's rows as they come out of PostgreSQL (validated: the database is a boundary), and the
 // sealed form each carries. The form is sealed on the desk with the team data key, bound to its draft.
 import { z } from 'zod';
-import { type CustomerForm, CustomerFormSchema } from '../../../contract/drafts.ts';
-import type { PersonalCipher, PersonalPlace } from '../../journal/personal.ts';
+import { type CustomerForm, CustomerFormSchema } from '#contract/drafts.ts';
+import type { PersonalCipher, PersonalPlace } from '#main/data/journal/personal.ts';
 
 /** `NOTIFY` on this channel when rows are submitted: drainers wake at once instead of at their next poll. */
 export const OUTBOX_CHANNEL = 'vetted_outbox';

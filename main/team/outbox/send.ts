@@ -1,16 +1,20 @@
 // Sending one leased row of the team outbox and deciding what its answer means, with the same rules as the
 // desk's own outbox (classify.ts): the row's key is replayed as it is, so a row sent twice (a drainer died
 // after sending it) gets the service's first answer, never a second customer.
-import type { CustomerForm } from '../../../contract/drafts.ts';
-import { customerBody } from '../../drafts/form.ts';
-import { type Backoff, DEFAULT_BACKOFF, resendDelayMs } from '../../drafts/outbox/backoff.ts';
-import { classifyFailure, isOurs, keyMayBeForgotten } from '../../drafts/outbox/classify.ts';
-import { findOwnCustomer } from '../../drafts/outbox/send.ts';
-import { toOutboxEntry } from '../../journal/drafts.ts';
-import type { OutboxEntry } from '../../journal/index.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
-import type { Customer, ServiceClient, CustomerInput as ServiceCustomerInput } from '../../service/index.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import { toOutboxEntry } from '#main/data/journal/drafts.ts';
+import type { OutboxEntry } from '#main/data/journal/index.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import type {
+  Customer,
+  ServiceClient,
+  CustomerInput as ServiceCustomerInput,
+} from '#main/data/service/index.ts';
+import { customerBody } from '#main/features/drafts/form.ts';
+import { type Backoff, DEFAULT_BACKOFF, resendDelayMs } from '#main/features/drafts/outbox/backoff.ts';
+import { classifyFailure, isOurs, keyMayBeForgotten } from '#main/features/drafts/outbox/classify.ts';
+import { findOwnCustomer } from '#main/features/drafts/outbox/send.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import type { Outcome } from './lease.ts';
 import { openForm, type TeamOutboxRow } from './rows.ts';
 

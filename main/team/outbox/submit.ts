@@ -5,11 +5,11 @@
 // A crash between 2 and 3 leaves the draft queued locally with its key: moving it again inserts nothing new.
 // A store that cannot be reached leaves the drafts queued locally; `flushLocal` moves them later.
 import type pg from 'pg';
-import type { SubmitResult } from '../../../contract/drafts.ts';
-import { admitDraft } from '../../drafts/outbox/submit.ts';
-import type { Journal } from '../../journal/index.ts';
-import type { PersonalCipher } from '../../journal/personal.ts';
-import { describeError, type Logger } from '../../log/logger.ts';
+import type { SubmitResult } from '#contract/drafts.ts';
+import type { Journal } from '#main/data/journal/index.ts';
+import type { PersonalCipher } from '#main/data/journal/personal.ts';
+import { admitDraft } from '#main/features/drafts/outbox/submit.ts';
+import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import { inTransaction } from '../store/sql.ts';
 import { isKeyChange, keyChangedOn, teamKeyChanged } from '../team-failures.ts';
 import { teamKeyCheck } from '../team-key.ts';

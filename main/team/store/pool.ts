@@ -4,7 +4,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import pg from 'pg';
-import type { TeamConnection } from '../../config/team-connection.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
 import { isTeamKey } from '../team-key.ts';
 import { type Checkout, checkout } from './checkout.ts';
 import { type ConnectionTarget, TeamConnectionError, teamConnectionError } from './connection-error.ts';

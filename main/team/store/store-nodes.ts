@@ -1,7 +1,7 @@
 // A team store on more than one node (a primary and a synchronous standby that may be promoted), written as
 // libpq writes it: `host=a,b port=p1,p2`, or in a URL `postgres://user@a:5432,b:5433/db?target_session_attrs=
 // read-write`. Parsed here into the nodes in the order they are tried; writable-node.ts picks the writable one.
-import type { TeamConnection } from '../../config/team-connection.ts';
+import type { TeamConnection } from '#main/ground/config/team-connection.ts';
 
 export interface StoreNode {
   host: string;

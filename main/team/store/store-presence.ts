@@ -4,8 +4,8 @@
 // or fails over, and it connects again, backing off up to 15 s, as soon as the store answers. No probe of its
 // own: the listener's loss and its listening again are the two signals. The pool's failures are not used: a
 // statement fails for many reasons, and its connection is only ever opened on demand.
-import type { StorePresence } from '../../../contract/store-presence.ts';
-import type { StorePresenceSource } from '../../teamwork/store-presence.ts';
+import type { StorePresence } from '#contract/store-presence.ts';
+import type { StorePresenceSource } from '#main/features/team-interfaces/store-presence.ts';
 
 export interface StorePresenceTracker extends StorePresenceSource {
   /** The session with the store was lost, or a new one could not be opened: away from now, if not already. */

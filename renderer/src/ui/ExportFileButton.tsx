@@ -1,6 +1,6 @@
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import type { ExportFile } from '../../../contract/case.ts';
+import type { ExportFile } from '#contract/case.ts';
 import { downloadFile } from './download.ts';
 import { ReasonButton } from './ReasonButton.tsx';
 

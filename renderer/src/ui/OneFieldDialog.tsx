@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { VettedError } from '../../../contract/errors.ts';
+import { VettedError } from '#contract/errors.ts';
 import { Button } from './Button.tsx';
 import { Dialog } from './Dialog.tsx';
 import { Field } from './Field.tsx';

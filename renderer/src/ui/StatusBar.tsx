@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, CircleDashed, Clock } from 'lucide-react';
-import type { AppInfo } from '../../../contract/channels.ts';
-import type { ConnectionState, ServiceStatus } from '../../../contract/settings.ts';
+import type { AppInfo } from '#contract/channels.ts';
+import type { ConnectionState, ServiceStatus } from '#contract/settings.ts';
 import { stateText } from './connection-text.ts';
 import { formatClockTime, formatDateTime } from './time.tsx';
 

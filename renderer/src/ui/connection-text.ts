@@ -1,4 +1,4 @@
-import type { ConnectionState, ServiceStatus } from '../../../contract/settings.ts';
+import type { ConnectionState, ServiceStatus } from '#contract/settings.ts';
 
 const STATE_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting…',

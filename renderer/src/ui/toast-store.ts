@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { StatusNotice } from '../../../contract/webhooks.ts';
+import type { StatusNotice } from '#contract/webhooks.ts';
 import { api } from '../api.ts';
 import { sharedWatch } from './watch.ts';
 

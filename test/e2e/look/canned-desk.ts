@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import type { Metrics } from '../../../contract/metrics.ts';
-import type { QueueRow, QueueWindowInput } from '../../../contract/queue.ts';
-import { SECTIONS } from '../../../contract/queue.ts';
-import { DEFAULT_AGEING_TARGETS, isOverdue } from '../../../contract/queue-view.ts';
-import { allowedTo } from '../../../contract/roles.ts';
-import { startBrowserHost } from '../../../main/browser/host.ts';
-import { createEventHub } from '../../../main/event-hub.ts';
-import { type Handlers, serve } from '../../../main/serve.ts';
+import type { Metrics } from '#contract/metrics.ts';
+import type { QueueRow, QueueWindowInput } from '#contract/queue.ts';
+import { SECTIONS } from '#contract/queue.ts';
+import { DEFAULT_AGEING_TARGETS, isOverdue } from '#contract/queue-view.ts';
+import { allowedTo } from '#contract/roles.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
+import { type Handlers, serve } from '#main/ground/serve.ts';
+import { startBrowserHost } from '#main/hosts/browser/host.ts';
 import { type TeamView, teamWorld } from './team-world.ts';
 import { AUDIT_ROWS, ago, customerDetail, documents, EVENTS, NOW, ROWS, timeline } from './world.ts';
 

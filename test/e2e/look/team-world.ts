@@ -1,9 +1,9 @@
-import type { Approval } from '../../../contract/approvals.ts';
-import { type Claim, caseLink } from '../../../contract/claims.ts';
-import { DEFAULT_AGEING_TARGETS } from '../../../contract/queue-view.ts';
-import { allowedTo, type TeamRole } from '../../../contract/roles.ts';
-import type { TeamOverview } from '../../../contract/team-overview.ts';
-import type { Handlers } from '../../../main/serve.ts';
+import type { Approval } from '#contract/approvals.ts';
+import { type Claim, caseLink } from '#contract/claims.ts';
+import { DEFAULT_AGEING_TARGETS } from '#contract/queue-view.ts';
+import { allowedTo, type TeamRole } from '#contract/roles.ts';
+import type { TeamOverview } from '#contract/team-overview.ts';
+import type { Handlers } from '#main/ground/serve.ts';
 import { ago, customerDetail, NOW, PEOPLE } from './world.ts';
 
 /**

@@ -1,9 +1,9 @@
-import type { AuditRow, TimelineEntry } from '../../../contract/case.ts';
-import type { CustomerDetail } from '../../../contract/customers.ts';
-import type { CustomerDocument } from '../../../contract/documents.ts';
-import type { QueueRow, Section } from '../../../contract/queue.ts';
-import { availableActions } from '../../../contract/statuses.ts';
-import type { EventRow } from '../../../contract/webhooks.ts';
+import type { AuditRow, TimelineEntry } from '#contract/case.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import type { CustomerDocument } from '#contract/documents.ts';
+import type { QueueRow, Section } from '#contract/queue.ts';
+import { availableActions } from '#contract/statuses.ts';
+import type { EventRow } from '#contract/webhooks.ts';
 
 /**
  * A fixed world for the screenshot comparisons: customers of every status with the long names the layout

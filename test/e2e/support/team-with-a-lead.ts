@@ -1,9 +1,9 @@
 // A team for an end-to-end spec: a throwaway PostgreSQL cluster, the team rig (a hub, alice and bob), and alice
 // made a lead as the administrator's set-role does. Registers the spec's beforeAll/afterAll.
 import pg from 'pg';
-import { setReviewerRole } from '../../../main/team/admin/roles.ts';
-import { type PgCluster, startPgCluster } from '../../support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '../../support/team-rig.ts';
+import { setReviewerRole } from '#admin/roles.ts';
+import { type PgCluster, startPgCluster } from '#test/support/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '#test/support/team-rig.ts';
 import { test } from '../fixtures.ts';
 
 export function teamWithALead(database: string): { readonly rig: TeamRig } {

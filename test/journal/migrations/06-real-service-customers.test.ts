@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../../main/journal/db.ts';
+import type { Db } from '#main/data/journal/db.ts';
 import { applyMigration, columnsOf, journalAt, NOT_THE_LOCAL_FILE, names, rows } from './at-version.ts';
 
 /** Version 5's customers: the real service's statuses were in "Other", beside a status no one documents. */

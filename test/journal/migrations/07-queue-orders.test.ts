@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../../main/journal/db.ts';
+import type { Db } from '#main/data/journal/db.ts';
 import { applyMigration, indexOf, journalAt, NOT_THE_LOCAL_FILE, rows } from './at-version.ts';
 
 /** Version 6's customers: two waiting in the same hour, one gone since, one waiting since another day. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../../main/journal/db.ts';
+import type { Db } from '#main/data/journal/db.ts';
 import { applyMigration, columnsOf, indexOf, journalAt, NOT_THE_LOCAL_FILE, rows } from './at-version.ts';
 
 /** Version 7 as solo mode wrote it: a customer with its history, a note and its retry. */

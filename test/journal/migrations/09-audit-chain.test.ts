@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createFieldKey } from '../../../main/crypto.ts';
-import { type LinkedAuditRow, toLinkedEntry } from '../../../main/journal/audit.ts';
-import { auditSealer, GENESIS_HASH } from '../../../main/journal/audit-chain.ts';
-import { AuditChainError, chainChecker } from '../../../main/journal/audit-verify.ts';
-import type { Db } from '../../../main/journal/db.ts';
-import { MIGRATIONS } from '../../../main/journal/migrations/index.ts';
-import { migrate, schemaVersion } from '../../../main/journal/migrations/runner.ts';
+import { type LinkedAuditRow, toLinkedEntry } from '#main/data/journal/audit.ts';
+import { auditSealer, GENESIS_HASH } from '#main/data/journal/audit-chain.ts';
+import { AuditChainError, chainChecker } from '#main/data/journal/audit-verify.ts';
+import type { Db } from '#main/data/journal/db.ts';
+import { MIGRATIONS } from '#main/data/journal/migrations/index.ts';
+import { migrate, schemaVersion } from '#main/data/journal/migrations/runner.ts';
+import { createFieldKey } from '#main/ground/crypto.ts';
 import { columnsOf, journalAt, NOT_THE_LOCAL_FILE, names, rows } from './at-version.ts';
 
 const AT = '2026-05-04T08:00:00.000Z';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../../main/journal/db.ts';
+import type { Db } from '#main/data/journal/db.ts';
 import { applyMigration, columnsOf, indexOf, journalAt, NOT_THE_LOCAL_FILE, rows } from './at-version.ts';
 
 /** Version 9 as a team desk left it: a customer copied from the team store, and the replica's state. */

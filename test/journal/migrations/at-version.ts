@@ -1,9 +1,9 @@
 // Each journal migration's test builds a journal as the migration before it left it (migrations 1..N-1 only),
 // writes rows as that version did (plain SQL), applies migration N alone, and checks what N promises.
 import { afterEach, expect } from 'vitest';
-import { configure, type Db, openDatabase } from '../../../main/journal/db.ts';
-import { MIGRATIONS } from '../../../main/journal/migrations/index.ts';
-import { migrate, schemaVersion } from '../../../main/journal/migrations/runner.ts';
+import { configure, type Db, openDatabase } from '#main/data/journal/db.ts';
+import { MIGRATIONS } from '#main/data/journal/migrations/index.ts';
+import { migrate, schemaVersion } from '#main/data/journal/migrations/runner.ts';
 import { journalFile } from '../helpers.ts';
 
 /**

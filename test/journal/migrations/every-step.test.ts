@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LATEST_VERSION } from '../../../main/journal/migrations/index.ts';
+import { LATEST_VERSION } from '#main/data/journal/migrations/index.ts';
 import { NOT_THE_LOCAL_FILE } from './at-version.ts';
 
 const SOURCES = path.resolve(import.meta.dirname, '../../../main/journal/migrations');

@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { flushCompileCache } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { seeded } from '../../../bench/support/team-desk-work.ts';
-import { createDesk } from '../../../main/compose/desk.ts';
-import { openLogFile } from '../../../main/log/log-file.ts';
-import { createLogger } from '../../../main/log/logger.ts';
-import { openFileKeyVault } from '../../../main/vault/vault.ts';
-import { startSandbox } from '../../../sandbox/index.ts';
+import { seeded } from '#bench/support/team-desk-work.ts';
+import { createDesk } from '#main/compose/desk.ts';
+import { openLogFile } from '#main/ground/log/log-file.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { startSandbox } from '#sandbox/index.ts';
 import { type Call, CallRefused, runWorkload } from './workload.ts';
 
 export interface DeskJob {

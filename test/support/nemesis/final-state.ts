@@ -5,12 +5,12 @@
 // verify-audit` does), each desk's replica's rows, and the standby's (once it has replayed everything).
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { createServiceClient } from '../../../main/service/index.ts';
-import { readKeyFile } from '../../../main/team/admin/key-file.ts';
-import { verifyStoreAudit } from '../../../main/team/admin/verify-audit.ts';
-import { NOTE_COLUMNS, NoteRowSchema, noteOf } from '../../../main/team/journal/notes.ts';
-import { loadTeamKeys } from '../../../main/team/keys/key-ring.ts';
-import type { RunningSandbox } from '../../../sandbox/index.ts';
+import { readKeyFile } from '#admin/key-file.ts';
+import { verifyStoreAudit } from '#admin/verify-audit.ts';
+import { createServiceClient } from '#main/data/service/index.ts';
+import { NOTE_COLUMNS, NoteRowSchema, noteOf } from '#main/team/journal/notes.ts';
+import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
+import type { RunningSandbox } from '#sandbox/index.ts';
 import { waitFor } from '../wait-for.ts';
 import type { AuditLine, FinalState, Op, ReplicaImage } from './history.ts';
 import { type NemesisStore, standbyCaughtUp } from './store.ts';

@@ -4,7 +4,7 @@
 // settle, and the history checked against the team's final state (checker.ts). Used by `npm run soak`
 // (bench/soak.ts) and by test/nemesis/soak.test.ts.
 import path from 'node:path';
-import { seeded } from '../../../bench/support/team-desk-work.ts';
+import { seeded } from '#bench/support/team-desk-work.ts';
 import { checkHistory, type Verdict } from './checker.ts';
 import { startNemesisDesks } from './desk-fleet.ts';
 import { DEFAULT_FAULTS, faultKinds, runFaultSchedule } from './faults.ts';

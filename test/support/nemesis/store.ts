@@ -5,8 +5,8 @@
 // can happen again in a long soak. The run's own reads go to whichever node accepts writes (the product's
 // writable-node socket, as desks and hubs reach it).
 import pg from 'pg';
-import type { StoreNode } from '../../../main/team/store/store-nodes.ts';
-import { writableNode, writableSocket } from '../../../main/team/store/writable-node.ts';
+import type { StoreNode } from '#main/team/store/store-nodes.ts';
+import { writableNode, writableSocket } from '#main/team/store/writable-node.ts';
 import { type PgCluster, startPgCluster } from '../pg-cluster.ts';
 import { waitFor } from '../wait-for.ts';
 

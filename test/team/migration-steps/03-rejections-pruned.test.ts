@@ -1,8 +1,8 @@
 // Team store migration 3: the webhooks' security log pruned by its retention rule, not by reviewers.
 import type pg from 'pg';
 import { describe, expect, test } from 'vitest';
-import { KEPT_REJECTIONS } from '../../../main/journal/rejections.ts';
-import { KEPT_BY_MIGRATION_3 } from '../../../main/team/store/migrations/03-rejections-pruned.ts';
+import { KEPT_REJECTIONS } from '#main/data/journal/rejections.ts';
+import { KEPT_BY_MIGRATION_3 } from '#main/team/store/migrations/03-rejections-pruned.ts';
 import { applyMigration, reviewerOf, storeAt } from './at-version.ts';
 
 describe('team store migration 3: the security log pruned by its retention rule, not by reviewers', () => {

@@ -1,14 +1,14 @@
 // Team store migration 6: the audit log as a sealed hash chain.
 import type pg from 'pg';
 import { describe, expect, test } from 'vitest';
-import { auditSealer, GENESIS_HASH, linkAfter } from '../../../main/journal/audit-chain.ts';
-import { chainChecker } from '../../../main/journal/audit-verify.ts';
-import { LINKED_COLUMNS, LinkedRowSchema } from '../../../main/team/journal/audit.ts';
-import { parseRows } from '../../../main/team/journal/rows.ts';
-import { AUDIT_CHAIN } from '../../../main/team/store/migrations/06-audit-chain.ts';
-import { TEAM_MIGRATIONS } from '../../../main/team/store/migrations/index.ts';
-import { applyTeamMigrations, teamSchemaVersion } from '../../../main/team/store/migrations/runner.ts';
-import { createTeamKey } from '../../../main/team/team-key.ts';
+import { auditSealer, GENESIS_HASH, linkAfter } from '#main/data/journal/audit-chain.ts';
+import { chainChecker } from '#main/data/journal/audit-verify.ts';
+import { LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
+import { parseRows } from '#main/team/journal/rows.ts';
+import { AUDIT_CHAIN } from '#main/team/store/migrations/06-audit-chain.ts';
+import { TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
+import { applyTeamMigrations, teamSchemaVersion } from '#main/team/store/migrations/runner.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { applyMigration, storeAt } from './at-version.ts';
 
 describe('team store migration 6: the audit log as a sealed hash chain', () => {

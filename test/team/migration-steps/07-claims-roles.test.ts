@@ -2,14 +2,14 @@
 // by whoever makes it, in its own transaction (the store refuses the commit otherwise).
 import type pg from 'pg';
 import { describe, expect, test } from 'vitest';
-import type { AuditAction } from '../../../contract/audit-actions.ts';
-import { type AuditSealer, auditSealer } from '../../../main/journal/audit-chain.ts';
-import { chainChecker } from '../../../main/journal/audit-verify.ts';
-import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '../../../main/team/journal/audit.ts';
-import { parseRows } from '../../../main/team/journal/rows.ts';
-import { CLAIMS_ROLES } from '../../../main/team/store/migrations/07-claims-roles.ts';
-import { createTeamKey } from '../../../main/team/team-key.ts';
-import { insertAuditRow } from '../../support/audit-rows.ts';
+import type { AuditAction } from '#contract/audit-actions.ts';
+import { type AuditSealer, auditSealer } from '#main/data/journal/audit-chain.ts';
+import { chainChecker } from '#main/data/journal/audit-verify.ts';
+import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
+import { parseRows } from '#main/team/journal/rows.ts';
+import { CLAIMS_ROLES } from '#main/team/store/migrations/07-claims-roles.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
+import { insertAuditRow } from '#test/support/audit-rows.ts';
 import { applyMigration, reviewerOf, storeAt } from './at-version.ts';
 
 const UNAUDITED = { code: '23000', hint: 'vetted:unaudited' };

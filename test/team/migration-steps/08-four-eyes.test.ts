@@ -1,11 +1,11 @@
 // Team store migration 8 (#28): four eyes. The setting arrives off, the table empty; an approval is asked,
 // decided and finished only through the functions, each change audited in its transaction.
 import { describe, expect, test } from 'vitest';
-import type { AuditAction } from '../../../contract/audit-actions.ts';
-import { auditSealer } from '../../../main/journal/audit-chain.ts';
-import { appendAuditEntry } from '../../../main/team/journal/audit.ts';
-import { FOUR_EYES } from '../../../main/team/store/migrations/08-four-eyes.ts';
-import { createTeamKey } from '../../../main/team/team-key.ts';
+import type { AuditAction } from '#contract/audit-actions.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { appendAuditEntry } from '#main/team/journal/audit.ts';
+import { FOUR_EYES } from '#main/team/store/migrations/08-four-eyes.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { applyMigration, storeAt } from './at-version.ts';
 
 const UNAUDITED = { code: '23000', hint: 'vetted:unaudited' };

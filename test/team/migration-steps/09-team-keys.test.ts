@@ -1,10 +1,10 @@
 // Team store migration 9 (#30): wrapped envelope keys, values refused under a key that is not the current
 // one, retired key checks, single-use join codes spent by their own reviewer only.
 import { describe, expect, test } from 'vitest';
-import { personalCipher } from '../../../main/journal/personal.ts';
-import { codeSecretHash, newCodeUse } from '../../../main/team/join-code.ts';
-import { ensureEnvelopeKeys, loadKeyRing, teamKeys } from '../../../main/team/keys/key-ring.ts';
-import { createTeamKey, teamKeyCheck } from '../../../main/team/team-key.ts';
+import { personalCipher } from '#main/data/journal/personal.ts';
+import { codeSecretHash, newCodeUse } from '#main/team/join-code.ts';
+import { ensureEnvelopeKeys, loadKeyRing, teamKeys } from '#main/team/keys/key-ring.ts';
+import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
 import { applyMigration, reviewerOf, storeAt } from './at-version.ts';
 
 const STALE = { code: '23000', hint: 'vetted:stale-team-key' };

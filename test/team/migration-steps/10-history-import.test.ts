@@ -1,7 +1,7 @@
 // Team store migration 10 (#30): what desks bring when they join is keyed by where it came from, once each,
 // stamped with the login that brought it; notes written before keep working, a brought one names its desk.
 import { expect, test } from 'vitest';
-import { HISTORY_IMPORT } from '../../../main/team/store/migrations/10-history-import.ts';
+import { HISTORY_IMPORT } from '#main/team/store/migrations/10-history-import.ts';
 import { applyMigration, reviewerOf, storeAt, versionBefore } from './at-version.ts';
 
 test('a desk’s item is brought once, by the login that brought it; older notes stay as they were', async () => {

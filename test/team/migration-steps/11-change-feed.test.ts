@@ -2,9 +2,9 @@
 // the row (or, too large, its table and number); a rewrite that keeps its change number announces nothing.
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { CHANGE_FEED, FEED_PAYLOAD_MAX } from '../../../main/team/store/migrations/11-change-feed.ts';
-import { CHANGES_CHANNEL } from '../../../main/team/store/sql.ts';
-import { until } from '../../support/poll.ts';
+import { CHANGE_FEED, FEED_PAYLOAD_MAX } from '#main/team/store/migrations/11-change-feed.ts';
+import { CHANGES_CHANNEL } from '#main/team/store/sql.ts';
+import { until } from '#test/support/poll.ts';
 import { applyMigration, storeAt, versionBefore } from './at-version.ts';
 
 const CUSTOMER = `INSERT INTO vetted.customers (id, seq, status, section, status_since, created, last_refreshed,

@@ -2,16 +2,16 @@
 // first audit key and refuses an entry under any other; a store rotated before the migration has a new one
 // begun (it needs the key file), after which the whole chain verifies stretch by stretch.
 import { describe, expect, test } from 'vitest';
-import { auditSealer } from '../../../main/journal/audit-chain.ts';
-import { chainChecker } from '../../../main/journal/audit-verify.ts';
-import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '../../../main/team/journal/audit.ts';
-import { parseRows } from '../../../main/team/journal/rows.ts';
-import { auditStretches } from '../../../main/team/keys/audit-keys.ts';
-import { ensureEnvelopeKeys, loadKeyRing, unwrapKey, wrapKey } from '../../../main/team/keys/key-ring.ts';
-import { AUDIT_KEYS } from '../../../main/team/store/migrations/12-audit-keys.ts';
-import { TEAM_MIGRATIONS } from '../../../main/team/store/migrations/index.ts';
-import { applyTeamMigrations } from '../../../main/team/store/migrations/runner.ts';
-import { createTeamKey, teamKeyCheck } from '../../../main/team/team-key.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { chainChecker } from '#main/data/journal/audit-verify.ts';
+import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
+import { parseRows } from '#main/team/journal/rows.ts';
+import { auditStretches } from '#main/team/keys/audit-keys.ts';
+import { ensureEnvelopeKeys, loadKeyRing, unwrapKey, wrapKey } from '#main/team/keys/key-ring.ts';
+import { AUDIT_KEYS } from '#main/team/store/migrations/12-audit-keys.ts';
+import { TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
+import { applyTeamMigrations } from '#main/team/store/migrations/runner.ts';
+import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
 import { applyMigration, storeAt, versionBefore } from './at-version.ts';
 
 const entry = (detail: string) => ({

@@ -1,7 +1,7 @@
 // Team store migration 13 (#40): the idle lock's team maximum, 15 minutes unless a lead changes it, within
 // 1 to 240 whole minutes; the store refuses anything else.
 import { describe, expect, test } from 'vitest';
-import { LOCK_MAXIMUM } from '../../../main/team/store/migrations/13-lock-maximum.ts';
+import { LOCK_MAXIMUM } from '#main/team/store/migrations/13-lock-maximum.ts';
 import { applyMigration, storeAt, versionBefore } from './at-version.ts';
 
 describe('team store migration 13: the idle lock’s team maximum', () => {

@@ -2,10 +2,10 @@
 // mark needs its audit entry in its transaction; a marked hub leaves the reviewers' list and is_reviewer, is
 // listed by team_hubs, holds no case and is no lead.
 import { describe, expect, test } from 'vitest';
-import { auditSealer } from '../../../main/journal/audit-chain.ts';
-import { appendAuditEntry } from '../../../main/team/journal/audit.ts';
-import { HUBS } from '../../../main/team/store/migrations/14-hubs.ts';
-import { createTeamKey } from '../../../main/team/team-key.ts';
+import { auditSealer } from '#main/data/journal/audit-chain.ts';
+import { appendAuditEntry } from '#main/team/journal/audit.ts';
+import { HUBS } from '#main/team/store/migrations/14-hubs.ts';
+import { createTeamKey } from '#main/team/team-key.ts';
 import { applyMigration, reviewerOf, storeAt, versionBefore } from './at-version.ts';
 
 const NOT_A_PERSON = { code: '23000', hint: 'vetted:hub-not-a-person' };

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '../../../main/team/store/migrations/index.ts';
+import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
 
 const SOURCES = path.resolve(import.meta.dirname, '../../../main/team/store/migrations');
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { PUSHED_EVENT_CHANNEL } from '../../../contract/channels.ts';
-import { caseLink, caseOfLink } from '../../../contract/claims.ts';
-import { caseInArgv } from '../../../main/electron/case-links.ts';
+import { PUSHED_EVENT_CHANNEL } from '#contract/channels.ts';
+import { caseLink, caseOfLink } from '#contract/claims.ts';
+import { caseInArgv } from '#main/hosts/electron/case-links.ts';
 import { type FakeElectron, sharedFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', async () => (await import('./fake-electron.ts')).sharedFakeElectron());
@@ -14,7 +14,7 @@ let electron: FakeElectron;
 beforeAll(async () => {
   process.argv.push(caseLink(STARTED_ON));
   electron = sharedFakeElectron();
-  await import('../../../main/electron/index.ts');
+  await import('#main/hosts/electron/index.ts');
   await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy(), {
     timeout: 15_000,
     interval: 20,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { channelNames } from '../../../contract/channels.ts';
+import { channelNames } from '#contract/channels.ts';
 import { createFakeElectron, type FakeElectron } from './fake-electron.ts';
 
 /** A Linux session without a keyring: safeStorage falls back to `basic_text`. */
@@ -13,11 +13,11 @@ function noKeyring(userData?: string): FakeElectron {
   return electron;
 }
 
-// Each launch imports main/electron/index.ts afresh with its own fake Electron, on the same userData.
+// Each launch imports main/hosts/electron/index.ts afresh with its own fake Electron, on the same userData.
 async function start(electron: FakeElectron) {
   vi.resetModules();
   vi.doMock('electron', () => electron);
-  await import('../../../main/electron/index.ts');
+  await import('#main/hosts/electron/index.ts');
   await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBe('app://vetted/'), {
     timeout: 15_000,
     interval: 20,
@@ -29,7 +29,7 @@ async function start(electron: FakeElectron) {
 
 const PASSPHRASE = `glue passphrase ${randomUUID()}`;
 
-describe('main/electron/index.ts without an OS keyring', () => {
+describe('main/hosts/electron/index.ts without an OS keyring', () => {
   it('opens on the unlock screen, serves only the vault channels, then the desk; a second launch asks again', async () => {
     const first = noKeyring();
     const call = await start(first);

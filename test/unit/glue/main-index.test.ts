@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { channelNames } from '../../../contract/channels.ts';
+import { channelNames } from '#contract/channels.ts';
 import { type FakeElectron, FakeWebContents, sharedFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', async () => (await import('./fake-electron.ts')).sharedFakeElectron());
@@ -11,14 +11,14 @@ let electron: FakeElectron;
 
 beforeAll(async () => {
   electron = sharedFakeElectron();
-  await import('../../../main/electron/index.ts');
+  await import('#main/hosts/electron/index.ts');
   await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy(), {
     timeout: 15_000,
     interval: 20,
   });
 });
 
-describe('main/electron/index.ts under a mocked Electron', () => {
+describe('main/hosts/electron/index.ts under a mocked Electron', () => {
   it('sandboxes every renderer and takes the single-instance lock', () => {
     expect(electron.app.enableSandbox.calls).toHaveLength(1);
     expect(electron.app.requestSingleInstanceLock.calls).toHaveLength(1);

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { nativeNotifications } from '../../../main/electron/native-notifications.ts';
-import { createEventHub } from '../../../main/event-hub.ts';
-import { showNatively } from '../../../main/webhooks/index.ts';
+import { showNatively } from '#main/features/webhooks/index.ts';
+import { createEventHub } from '#main/ground/event-hub.ts';
+import { nativeNotifications } from '#main/hosts/electron/native-notifications.ts';
 
 class FakeNotification extends EventEmitter {
   static shown: FakeNotification[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { canUnlockWithTheOs, lockWithTheOs, unlockWithTheOs } from '../../../main/electron/os-lock.ts';
-import { createDeskLock } from '../../../main/lock/desk-lock.ts';
+import { createDeskLock } from '#main/ground/lock/desk-lock.ts';
+import { canUnlockWithTheOs, lockWithTheOs, unlockWithTheOs } from '#main/hosts/electron/os-lock.ts';
 import { sharedFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', async () => (await import('./fake-electron.ts')).sharedFakeElectron());

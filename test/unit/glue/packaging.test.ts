@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { FuseV1Options } from '@electron/fuses';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../../main/host/security-headers.ts';
+import { CONTENT_SECURITY_POLICY } from '#main/ground/host/security-headers.ts';
 
 /** electron-builder.yml as electron-builder reads it, not as text. */
 const builderConfig = load(

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { channelNames } from '../../../contract/channels.ts';
+import { channelNames } from '#contract/channels.ts';
 
 const exposed = vi.hoisted(() => new Map<string, unknown>());
 const ipc = vi.hoisted(() => ({
@@ -15,7 +15,7 @@ vi.mock('electron', () => ({
 
 describe('preload', () => {
   it('exposes only window.vetted: one function per channel and on(), never ipcRenderer', async () => {
-    await import('../../../preload/index.ts');
+    await import('#preload/index.ts');
     expect([...exposed.keys()]).toEqual(['vetted']);
     const vetted = exposed.get('vetted') as Record<string, unknown>;
     const namespaces = new Set(channelNames.map((channel) => channel.split('.')[0]));
@@ -32,7 +32,7 @@ describe('preload', () => {
   });
 
   it('relays pushed events only to subscribed listeners and unsubscribes cleanly', async () => {
-    await import('../../../preload/index.ts');
+    await import('#preload/index.ts');
     const vetted = exposed.get('vetted') as {
       on: (event: string, listener: (payload: unknown) => void) => () => void;
     };

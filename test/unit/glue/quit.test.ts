@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it, vi } from 'vitest';
-import { menuTemplate } from '../../../main/electron/menu.ts';
+import { menuTemplate } from '#main/hosts/electron/menu.ts';
 import { sharedFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', async () => (await import('./fake-electron.ts')).sharedFakeElectron());
 
 it('quit waits for the desk to close (journal checkpointed), then quits; a second will-quit passes', async () => {
   const electron = sharedFakeElectron();
-  await import('../../../main/electron/index.ts');
+  await import('#main/hosts/electron/index.ts');
   await vi.waitFor(() => expect(electron.windows[0]?.loadedUrl).toBeTruthy(), {
     timeout: 15_000,
     interval: 20,

@@ -9,7 +9,7 @@ it('a start that fails says why in a dialog and exits with 1, leaving no windowl
   const electron = sharedFakeElectron();
   // Not a journal: opening it throws in the middle of start.
   writeFileSync(path.join(electron.app.getPath(), 'journal.db'), 'this is not a SQLite database, at all');
-  await import('../../../main/electron/index.ts');
+  await import('#main/hosts/electron/index.ts');
   await vi.waitFor(() => expect(electron.app.exit.calls).toEqual([[1]]), { timeout: 15_000, interval: 20 });
   const [[title, content]] = electron.dialog.showErrorBox.calls as [[string, string]];
   expect(title).toBe('Vetted could not start');

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { UpdateStatus } from '../../../contract/updates.ts';
+import type { UpdateStatus } from '#contract/updates.ts';
 import type { fakeUpdater } from '../updates/fake-updater.ts';
 import { type FakeElectron, sharedFakeElectron } from './fake-electron.ts';
 
 /**
- * The update flow through main/electron/index.ts, as in an installed build: Electron mocked,
+ * The update flow through main/hosts/electron/index.ts, as in an installed build: Electron mocked,
  * electron-updater's autoUpdater mocked, its events emitted here.
  */
 
@@ -22,7 +22,7 @@ const updater = () => autoUpdater.current!;
 beforeAll(async () => {
   electron = sharedFakeElectron();
   electron.app.isPackaged = true;
-  await import('../../../main/electron/index.ts');
+  await import('#main/hosts/electron/index.ts');
   await vi.waitFor(() => expect(updater()?.checkForUpdates).toHaveBeenCalled(), {
     timeout: 15_000,
     interval: 20,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_WAIT_MS, FREE_ATTEMPTS, MAX_WAIT_MS, waitAfter } from '../../../main/lock/backoff.ts';
+import { FIRST_WAIT_MS, FREE_ATTEMPTS, MAX_WAIT_MS, waitAfter } from '#main/ground/lock/backoff.ts';
 import {
   createDeskLock,
   type DeskLockOptions,
   effectiveIdleMinutes,
   type LockAuditEvent,
   type LockState,
-} from '../../../main/lock/desk-lock.ts';
+} from '#main/ground/lock/desk-lock.ts';
 
 const SECRET = 'correct horse';
 

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LockErrorCode, waitInWords } from '../../../contract/lock.ts';
-import { deskSecret } from '../../../main/idle-lock/desk-secret.ts';
-import { createPassphraseVault } from '../../../main/vault/passphrase-vault.ts';
-import { openFileKeyVault } from '../../../main/vault/vault.ts';
+import { LockErrorCode, waitInWords } from '#contract/lock.ts';
+import { deskSecret } from '#main/features/idle-lock/desk-secret.ts';
+import { createPassphraseVault } from '#main/ground/vault/passphrase-vault.ts';
+import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 
 const CHEAP = { N: 1024, r: 8, p: 1 };
 const dirs: string[] = [];

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DeskError } from '../../../contract/errors.ts';
+import { DeskError } from '#contract/errors.ts';
 import {
   gateHandlers,
   LOCKED_CODE,
   LOCKED_NOTICE_BODY,
   lockedEvents,
   OPEN_WHILE_LOCKED,
-} from '../../../main/lock/lock-gate.ts';
-import type { Handlers } from '../../../main/serve.ts';
+} from '#main/ground/lock/lock-gate.ts';
+import type { Handlers } from '#main/ground/serve.ts';
 
 const call = { host: 'browser' } as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashLockSecret, LOCK_SCRYPT, verifyLockSecret } from '../../../main/lock/lock-secret.ts';
+import { hashLockSecret, LOCK_SCRYPT, verifyLockSecret } from '#main/ground/lock/lock-secret.ts';
 
 const LIGHT = { N: 2 ** 10, r: 8, p: 1 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { SettingsView } from '../../../contract/settings.ts';
-import type { StatusNotice } from '../../../contract/webhooks.ts';
+import type { SettingsView } from '#contract/settings.ts';
+import type { StatusNotice } from '#contract/webhooks.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { ONLINE } from './fixtures.ts';
 
@@ -32,9 +32,9 @@ async function app() {
     settings: { get: vi.fn(async () => SETTINGS), update: vi.fn() },
   });
   await installFresh(fake);
-  const { useAppStore } = await import('../../../renderer/src/store.ts');
-  const { useToastStore } = await import('../../../renderer/src/ui/toast-store.ts');
-  const { useSettingsStore } = await import('../../../renderer/src/features/settings/settings-store.ts');
+  const { useAppStore } = await import('#renderer/store.ts');
+  const { useToastStore } = await import('#renderer/ui/toast-store.ts');
+  const { useSettingsStore } = await import('#renderer/features/settings/settings-store.ts');
   return { fake, useAppStore, useToastStore, useSettingsStore };
 }
 
@@ -80,7 +80,7 @@ describe('app-wide stores', () => {
 
   it('the settings store keeps main’s field errors by field name', async () => {
     const { fake, useSettingsStore } = await app();
-    const { VettedError } = await import('../../../contract/errors.ts');
+    const { VettedError } = await import('#contract/errors.ts');
     vi.mocked(fake.api.settings.update).mockRejectedValueOnce(
       new VettedError({
         code: 'Invalid',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CustomerForm } from '../../../contract/drafts.ts';
-import { createAutosaver, type SaveState } from '../../../renderer/src/features/drafts/autosave.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
+import { createAutosaver, type SaveState } from '#renderer/features/drafts/autosave.ts';
 import { deferred } from './fake-api.ts';
 
 const DELAY = 600;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QueueWindowInput } from '../../../contract/queue.ts';
-import type { VaultStatus } from '../../../contract/vault.ts';
-import { rowAt } from '../../../renderer/src/ui/windowed-pages.ts';
+import type { QueueWindowInput } from '#contract/queue.ts';
+import type { VaultStatus } from '#contract/vault.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { deferred, fakeApi, installFresh, settle } from './fake-api.ts';
 import { memoryStorage, queueRow, queueWindowOver } from './queue-rows.ts';
 
@@ -19,9 +19,9 @@ async function boot(window: (input: QueueWindowInput) => Promise<unknown>, statu
   };
   const fake = fakeApi(api);
   await installFresh(fake);
-  const { startAsking } = await import('../../../renderer/src/boot.ts');
-  const { useQueueStore } = await import('../../../renderer/src/features/queue/queue-store.ts');
-  const { useVaultStore } = await import('../../../renderer/src/features/vault/vault-store.ts');
+  const { startAsking } = await import('#renderer/boot.ts');
+  const { useQueueStore } = await import('#renderer/features/queue/queue-store.ts');
+  const { useVaultStore } = await import('#renderer/features/vault/vault-store.ts');
   startAsking(fake.api);
   return { api, vault: () => vault.resolve(status), queue: useQueueStore, gate: useVaultStore };
 }

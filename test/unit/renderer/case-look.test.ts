@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineEntry } from '../../../contract/case.ts';
-import type { QueueRow } from '../../../contract/queue.ts';
-import { availableActions } from '../../../contract/statuses.ts';
-import { byDay } from '../../../renderer/src/features/customer/CaseTimeline.tsx';
-import { nextStep } from '../../../renderer/src/features/customer/next-step.ts';
-import { statusLook } from '../../../renderer/src/features/queue/status-look.ts';
-import { caseToOpen } from '../../../renderer/src/features/queue/use-open-on-start.ts';
-import { elapsedShort, elapsedSince } from '../../../renderer/src/ui/time.tsx';
+import type { TimelineEntry } from '#contract/case.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { availableActions } from '#contract/statuses.ts';
+import { byDay } from '#renderer/features/customer/CaseTimeline.tsx';
+import { nextStep } from '#renderer/features/customer/next-step.ts';
+import { statusLook } from '#renderer/features/queue/status-look.ts';
+import { caseToOpen } from '#renderer/features/queue/use-open-on-start.ts';
+import { elapsedShort, elapsedSince } from '#renderer/ui/time.tsx';
 
 const NOW = Date.parse('2026-11-27T14:30:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();

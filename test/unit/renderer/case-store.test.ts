@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { TimelineEntry } from '../../../contract/case.ts';
+import type { TimelineEntry } from '#contract/case.ts';
 import { deferred, fakeApi, installFresh, settle } from './fake-api.ts';
 import { queueRow } from './queue-rows.ts';
 
@@ -27,7 +27,7 @@ async function caseStore() {
   }));
   const fake = fakeApi({ customers: { timeline }, documents: { stored }, notes: { add } });
   await installFresh(fake);
-  const { useCaseStore } = await import('../../../renderer/src/features/customer/case-store.ts');
+  const { useCaseStore } = await import('#renderer/features/customer/case-store.ts');
   return { fake, timeline, add, store: useCaseStore };
 }
 
@@ -101,7 +101,7 @@ describe('case store', () => {
 describe('audit filter', () => {
   it('sends only what is set, with the day range in local time and the last day included', async () => {
     await installFresh(fakeApi());
-    const { filterOf } = await import('../../../renderer/src/features/audit/audit-store.ts');
+    const { filterOf } = await import('#renderer/features/audit/audit-store.ts');
     expect(filterOf({ actor: '', action: '', customerId: '  ', fromDay: '', toDay: '' })).toEqual({});
     const filter = filterOf({
       actor: 'ada',
@@ -122,7 +122,7 @@ describe('audit filter', () => {
   it('loads a window of the log for the filter, and starts again when the filter changes', async () => {
     const window = vi.fn(async () => ({ rows: [], total: 0, actors: ['ada'], actions: [] }));
     await installFresh(fakeApi({ audit: { window } }));
-    const { useAuditStore } = await import('../../../renderer/src/features/audit/audit-store.ts');
+    const { useAuditStore } = await import('#renderer/features/audit/audit-store.ts');
     useAuditStore.getState().showRange({ start: 0, end: 10 });
     await settle();
     expect(useAuditStore.getState().total).toBe(0);

@@ -1,14 +1,14 @@
 // How claims are said: in the queue's row, in the case's header, in the sections' counts; and the case's
 // actions while another reviewer holds it.
 import { describe, expect, it } from 'vitest';
-import type { Claim, ClaimCounts } from '../../../contract/claims.ts';
+import type { Claim, ClaimCounts } from '#contract/claims.ts';
 import {
   claimOrigin,
   claimWords,
   holderWords,
   tallyOf,
   withClaim,
-} from '../../../renderer/src/features/claims/claim-words.ts';
+} from '#renderer/features/claims/claim-words.ts';
 import { customerDetail } from './fixtures.ts';
 
 const since = '2025-06-01T10:42:00.000Z';

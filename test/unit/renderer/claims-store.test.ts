@@ -1,8 +1,8 @@
 // The claims store: who holds a case, asked for and then followed live; refusals kept in main's words; the
 // counts asked for once per burst of changes; the next case.
 import { describe, expect, it, vi } from 'vitest';
-import type { Claim, ClaimCounts } from '../../../contract/claims.ts';
-import { VettedError } from '../../../contract/errors.ts';
+import type { Claim, ClaimCounts } from '#contract/claims.ts';
+import { VettedError } from '#contract/errors.ts';
 import { deferred, fakeApi, installFresh, settle } from './fake-api.ts';
 
 const ID = '0b4a8f5e-2f7c-4d8e-9a51-6f0e4b7c2d11';
@@ -24,7 +24,7 @@ const COUNTS: ClaimCounts = {
 async function claimsStore(methods: Record<string, Record<string, (...args: never[]) => unknown>>) {
   const fake = fakeApi(methods);
   await installFresh(fake);
-  const { useClaimsStore } = await import('../../../renderer/src/features/claims/claims-store.ts');
+  const { useClaimsStore } = await import('#renderer/features/claims/claims-store.ts');
   return { fake, store: useClaimsStore };
 }
 

@@ -9,7 +9,7 @@ async function customers() {
   const reveal = vi.fn(async () => ({ ssnLastFour: '6789' }));
   const fake = fakeApi({ customers: { get, refresh, reveal } });
   await installFresh(fake);
-  const { useCustomerStore } = await import('../../../renderer/src/features/customer/customer-store.ts');
+  const { useCustomerStore } = await import('#renderer/features/customer/customer-store.ts');
   return { fake, get, refresh, reveal, store: useCustomerStore };
 }
 

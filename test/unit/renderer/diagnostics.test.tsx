@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Metrics } from '../../../contract/metrics.ts';
+import type { Metrics } from '#contract/metrics.ts';
 import { fakeApi, installFresh } from './fake-api.ts';
 
 const metrics = (deliveries: number, faults: Metrics['faults'] = { count: 0, last: null }): Metrics => ({
@@ -25,8 +25,8 @@ const metrics = (deliveries: number, faults: Metrics['faults'] = { count: 0, las
 });
 
 let answers: number[];
-let store: typeof import('../../../renderer/src/features/settings/diagnostics-store.ts');
-let section: typeof import('../../../renderer/src/features/settings/DiagnosticsSection.tsx');
+let store: typeof import('#renderer/features/settings/diagnostics-store.ts');
+let section: typeof import('#renderer/features/settings/DiagnosticsSection.tsx');
 
 beforeEach(async () => {
   answers = [];
@@ -40,8 +40,8 @@ beforeEach(async () => {
     },
   });
   await installFresh(fake);
-  store = await import('../../../renderer/src/features/settings/diagnostics-store.ts');
-  section = await import('../../../renderer/src/features/settings/DiagnosticsSection.tsx');
+  store = await import('#renderer/features/settings/diagnostics-store.ts');
+  section = await import('#renderer/features/settings/DiagnosticsSection.tsx');
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -105,7 +105,7 @@ describe('the Diagnostics section', () => {
       },
     });
     await installFresh(fake);
-    const fresh = await import('../../../renderer/src/features/settings/diagnostics-store.ts');
+    const fresh = await import('#renderer/features/settings/diagnostics-store.ts');
     await fresh.useDiagnosticsStore.getState().load();
     expect(fresh.useDiagnosticsStore.getState().problem).toBe('The desk is closing.');
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DocumentList } from '../../../contract/documents.ts';
+import type { DocumentList } from '#contract/documents.ts';
 import { deferred, fakeApi, installFresh, settle } from './fake-api.ts';
 import { queueRow } from './queue-rows.ts';
 
@@ -35,7 +35,7 @@ async function documents() {
   }));
   const fake = fakeApi({ documents: { list, upload, cancel: vi.fn(async () => ({})) } });
   await installFresh(fake);
-  const { useDocumentsStore } = await import('../../../renderer/src/features/documents/documents-store.ts');
+  const { useDocumentsStore } = await import('#renderer/features/documents/documents-store.ts');
   return { fake, list, upload, store: useDocumentsStore };
 }
 
@@ -87,7 +87,7 @@ describe('documents store', () => {
     const key = store.getState().cards[0]?.key ?? '';
     store.getState().chooseType(key, 'passport');
     // The store's own copy of the class: the modules were loaded afresh for this test.
-    const { VettedError } = await import('../../../contract/errors.ts');
+    const { VettedError } = await import('#contract/errors.ts');
     upload.mockRejectedValueOnce(new VettedError({ code: 'UploadOutcomeUnknown', message: 'Unknown.' }));
     await store.getState().upload(key);
     expect(store.getState().cards[0]?.state).toBe('failed');

@@ -1,4 +1,4 @@
-import type { DraftState, DraftStatus, DraftView } from '../../../contract/drafts.ts';
+import type { DraftState, DraftStatus, DraftView } from '#contract/drafts.ts';
 
 export const DRAFT_ID = '00000000-0000-4000-8000-000000000001';
 

@@ -13,7 +13,7 @@ async function session(draftId: string | null) {
   const fake = fakeApi({ drafts });
   await installFresh(fake);
   const { createDraftSession, AUTOSAVE_DELAY_MS } = await import(
-    '../../../renderer/src/features/drafts/draft-session.ts'
+    '#renderer/features/drafts/draft-session.ts'
   );
   return { fake, drafts, store: createDraftSession(draftId), delay: AUTOSAVE_DELAY_MS };
 }

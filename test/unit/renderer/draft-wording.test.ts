@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { OutboxStatus } from '../../../contract/drafts.ts';
-import { DRAFT_STATES } from '../../../contract/drafts.ts';
+import type { OutboxStatus } from '#contract/drafts.ts';
+import { DRAFT_STATES } from '#contract/drafts.ts';
 import {
   outboxSummary,
   STATE_LABELS,
   stateLabel,
   submitAllUnavailable,
-} from '../../../renderer/src/features/drafts/draft-states.ts';
+} from '#renderer/features/drafts/draft-states.ts';
 
 const counts = (some: Partial<OutboxStatus['counts']>): OutboxStatus['counts'] => ({
   draft: 0,

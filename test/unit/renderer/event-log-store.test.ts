@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { EventRow, EventWindowInput } from '../../../contract/webhooks.ts';
-import { rowAt } from '../../../renderer/src/ui/windowed-pages.ts';
+import type { EventRow, EventWindowInput } from '#contract/webhooks.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { queueRow } from './queue-rows.ts';
 
@@ -28,7 +28,7 @@ async function openLog(rows: EventRow[]) {
   const exported = vi.fn(async () => ({ jsonl: '{}\n', count: 1 }));
   const fake = fakeApi({ events: { window, export: exported } });
   await installFresh(fake);
-  const { useEventLogStore } = await import('../../../renderer/src/features/events/event-log-store.ts');
+  const { useEventLogStore } = await import('#renderer/features/events/event-log-store.ts');
   const stop = useEventLogStore.getState().watch();
   await settle();
   return { fake, window, exported, store: useEventLogStore, stop };
@@ -97,9 +97,7 @@ describe('event log store: an event opened in full', () => {
       },
     });
     await installFresh(fake);
-    const { useEventLogStore: store } = await import(
-      '../../../renderer/src/features/events/event-log-store.ts'
-    );
+    const { useEventLogStore: store } = await import('#renderer/features/events/event-log-store.ts');
     const opening = store.getState().openDetail('e1');
     expect(store.getState().detail).toEqual({ id: 'e1', data: null, problem: null });
     await opening;

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
-import type { VettedApi } from '../../../contract/bridge.ts';
-import type { EventName, EventPayload } from '../../../contract/channels.ts';
+import type { VettedApi } from '#contract/bridge.ts';
+import type { EventName, EventPayload } from '#contract/channels.ts';
 
 type Listener = (payload: unknown) => void;
 // biome-ignore lint/suspicious/noExplicitAny: a fake answers whatever the test gives it.
@@ -40,7 +40,7 @@ export function fakeApi(methods: Methods = {}): FakeApi {
 /** Fresh renderer modules (stores hold state at module level) with the fake API installed. */
 export async function installFresh(fake: FakeApi): Promise<void> {
   vi.resetModules();
-  const { installApi } = await import('../../../renderer/src/api.ts');
+  const { installApi } = await import('#renderer/api.ts');
   installApi(fake.api);
 }
 

@@ -1,5 +1,5 @@
-import type { CustomerDetail } from '../../../contract/customers.ts';
-import type { ServiceStatus } from '../../../contract/settings.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
 import { queueRow } from './queue-rows.ts';
 
 /** A customer as `customers.get` answers, in `document` unless told otherwise. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Progress } from '../../../contract/customers.ts';
+import type { Progress } from '#contract/customers.ts';
 import { fakeApi, installFresh } from './fake-api.ts';
 
 const progress = (done: number, finished = false): Progress => ({
@@ -18,7 +18,7 @@ async function jobs() {
     },
   });
   await installFresh(fake);
-  const { useJobStore } = await import('../../../renderer/src/features/jobs/job-store.ts');
+  const { useJobStore } = await import('#renderer/features/jobs/job-store.ts');
   return { fake, store: useJobStore };
 }
 

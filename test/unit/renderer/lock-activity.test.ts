@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LockState } from '../../../contract/lock.ts';
-import { followActivity, isLockKey, REPORT_EVERY_MS } from '../../../renderer/src/features/lock/activity.ts';
+import type { LockState } from '#contract/lock.ts';
+import { followActivity, isLockKey, REPORT_EVERY_MS } from '#renderer/features/lock/activity.ts';
 
 const OPEN: LockState = {
   locked: false,

@@ -29,10 +29,10 @@ function everyStore(): { name: string; file: string }[] {
 async function fresh() {
   await installFresh(fakeApi());
   return {
-    personal: await import('../../../renderer/src/features/lock/personal-stores.ts'),
-    app: (await import('../../../renderer/src/store.ts')).useAppStore,
-    queue: (await import('../../../renderer/src/features/queue/queue-store.ts')).useQueueStore,
-    toasts: (await import('../../../renderer/src/ui/toast-store.ts')).useToastStore,
+    personal: await import('#renderer/features/lock/personal-stores.ts'),
+    app: (await import('#renderer/store.ts')).useAppStore,
+    queue: (await import('#renderer/features/queue/queue-store.ts')).useQueueStore,
+    toasts: (await import('#renderer/ui/toast-store.ts')).useToastStore,
   };
 }
 

@@ -19,7 +19,7 @@ async function outbox() {
   const submit = vi.fn(async ({ ids }: { ids: string[] }) => ({ queued: ids, invalid: [], skipped: [] }));
   const fake = fakeApi({ outbox: { status }, queue: { window }, drafts: { list, submit } });
   await installFresh(fake);
-  const { useOutboxStore } = await import('../../../renderer/src/features/drafts/outbox-store.ts');
+  const { useOutboxStore } = await import('#renderer/features/drafts/outbox-store.ts');
   return { fake, status, window, submit, store: useOutboxStore };
 }
 

@@ -1,9 +1,9 @@
 // The queue's rows follow claims live (`claims.changed`), and a pushed row (which never carries its claim)
 // keeps the holder the list showed.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Claim } from '../../../contract/claims.ts';
-import type { QueueRow } from '../../../contract/queue.ts';
-import { rowAt } from '../../../renderer/src/ui/windowed-pages.ts';
+import type { Claim } from '#contract/claims.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { memoryStorage, queueRow, queueWindowOver } from './queue-rows.ts';
 
@@ -24,7 +24,7 @@ async function openQueue(rows: QueueRow[]) {
   const window = vi.fn(queueWindowOver(rows));
   const fake = fakeApi({ queue: { window } });
   await installFresh(fake);
-  const { useQueueStore } = await import('../../../renderer/src/features/queue/queue-store.ts');
+  const { useQueueStore } = await import('#renderer/features/queue/queue-store.ts');
   const stop = useQueueStore.getState().watch();
   useQueueStore.getState().reload();
   await settle();

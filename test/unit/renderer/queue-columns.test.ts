@@ -9,7 +9,7 @@ import {
   resized,
   visibleColumns,
   WIDTH_LIMITS,
-} from '../../../renderer/src/features/queue/queue-columns.ts';
+} from '#renderer/features/queue/queue-columns.ts';
 
 /** The grid width at which Name has exactly `name` pixels beside these columns. */
 const widthFor = (name: number, columns: number[]) =>

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QueueRow } from '../../../contract/queue.ts';
-import { rowAt } from '../../../renderer/src/ui/windowed-pages.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { memoryStorage, queueRow, queueWindowOver } from './queue-rows.ts';
 
@@ -12,7 +12,7 @@ async function openQueue(rows: QueueRow[]) {
   const window = vi.fn(queueWindowOver(rows));
   const fake = fakeApi({ queue: { window } });
   await installFresh(fake);
-  const { useQueueStore } = await import('../../../renderer/src/features/queue/queue-store.ts');
+  const { useQueueStore } = await import('#renderer/features/queue/queue-store.ts');
   useQueueStore.getState().watch();
   useQueueStore.getState().reload();
   await settle();

@@ -1,5 +1,5 @@
-import type { QueueRow, QueueWindow, QueueWindowInput, Section } from '../../../contract/queue.ts';
-import { SECTIONS } from '../../../contract/queue.ts';
+import type { QueueRow, QueueWindow, QueueWindowInput, Section } from '#contract/queue.ts';
+import { SECTIONS } from '#contract/queue.ts';
 
 /** A customer's row, waiting in its section since `minute` minutes past ten. */
 export function queueRow(id: string, section: Exclude<Section, 'drafts'>, minute: number): QueueRow {

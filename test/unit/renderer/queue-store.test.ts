@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QueueRow } from '../../../contract/queue.ts';
-import { rowAt } from '../../../renderer/src/ui/windowed-pages.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { draftStatus } from './draft-rows.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { memoryStorage, queueRow, queueWindowOver } from './queue-rows.ts';
@@ -14,7 +14,7 @@ async function openQueue(rows: QueueRow[]) {
   const add = vi.fn(async ({ ref }: { ref: string }) => ({ id: ref, name: 'Added', status: 'verified' }));
   const fake = fakeApi({ queue: { window }, customers: { add } });
   await installFresh(fake);
-  const { useQueueStore } = await import('../../../renderer/src/features/queue/queue-store.ts');
+  const { useQueueStore } = await import('#renderer/features/queue/queue-store.ts');
   const stop = useQueueStore.getState().watch();
   useQueueStore.getState().reload();
   await settle();

@@ -6,7 +6,7 @@ describe('retry store', () => {
     const prefill = vi.fn(async () => ({ fromDraft: false, form: { type: 'personal' } }));
     const submit = vi.fn(async () => ({ status: 'verified' }));
     await installFresh(fakeApi({ retry: { prefill, submit } }));
-    const { useRetryStore } = await import('../../../renderer/src/features/retry/retry-store.ts');
+    const { useRetryStore } = await import('#renderer/features/retry/retry-store.ts');
     const before = Object.keys(useRetryStore.getState());
 
     await useRetryStore.getState().prefill('c1');

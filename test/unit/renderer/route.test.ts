@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRoute, parseRoute } from '../../../renderer/src/route.ts';
+import { formatRoute, parseRoute } from '#renderer/route.ts';
 
 describe('addresses of the app’s places', () => {
   it('gives each case in the queue its own address, and reads it back', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { VettedError } from '../../../contract/errors.ts';
-import type { SandboxPanel } from '../../../contract/sandbox-panel.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { SandboxPanel } from '#contract/sandbox-panel.ts';
 import { deferred, fakeApi, installFresh } from './fake-api.ts';
 
 const panel = (fault: SandboxPanel['fault'] = null): SandboxPanel => ({
@@ -13,7 +13,7 @@ const panel = (fault: SandboxPanel['fault'] = null): SandboxPanel => ({
 
 async function sandboxStore(methods: Record<string, (...args: never[]) => unknown>) {
   await installFresh(fakeApi({ sandbox: methods }));
-  return (await import('../../../renderer/src/features/sandbox/sandbox-store.ts')).useSandboxStore;
+  return (await import('#renderer/features/sandbox/sandbox-store.ts')).useSandboxStore;
 }
 
 describe('sandbox store', () => {

@@ -6,8 +6,8 @@ import { type FakeApi, fakeApi, installFresh } from './fake-api.ts';
 
 let fake: FakeApi;
 let restarts: number;
-let store: typeof import('../../../renderer/src/features/settings/team-store.ts');
-let section: typeof import('../../../renderer/src/features/settings/TeamSection.tsx');
+let store: typeof import('#renderer/features/settings/team-store.ts');
+let section: typeof import('#renderer/features/settings/TeamSection.tsx');
 
 const REFUSAL = 'Vetted runs in browser mode here and cannot restart itself.';
 
@@ -18,7 +18,7 @@ beforeEach(async () => {
       restart: vi.fn(async () => {
         restarts++;
         if (restarts > 1) {
-          const { VettedError } = await import('../../../contract/errors.ts');
+          const { VettedError } = await import('#contract/errors.ts');
           throw new VettedError({ code: 'RestartByHand', message: REFUSAL });
         }
         return { restarting: true };
@@ -26,8 +26,8 @@ beforeEach(async () => {
     },
   });
   await installFresh(fake);
-  store = await import('../../../renderer/src/features/settings/team-store.ts');
-  section = await import('../../../renderer/src/features/settings/TeamSection.tsx');
+  store = await import('#renderer/features/settings/team-store.ts');
+  section = await import('#renderer/features/settings/TeamSection.tsx');
 });
 
 const notice = (host: 'electron' | 'browser' | undefined, busy = false) =>

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TeamStatus } from '../../../contract/team.ts';
+import type { TeamStatus } from '#contract/team.ts';
 import { type FakeApi, fakeApi, installFresh } from './fake-api.ts';
 
 const solo: TeamStatus = { mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded: false };
@@ -19,7 +19,7 @@ const joined: TeamStatus = {
 };
 
 let fake: FakeApi;
-let store: typeof import('../../../renderer/src/features/settings/team-store.ts');
+let store: typeof import('#renderer/features/settings/team-store.ts');
 
 beforeEach(async () => {
   fake = fakeApi({
@@ -28,18 +28,18 @@ beforeEach(async () => {
       join: vi.fn(async ({ password }: { password: string }) => {
         if (password === 'right') return joined;
         // The renderer's modules are fresh for each test: its VettedError is the one loaded now.
-        const { VettedError } = await import('../../../contract/errors.ts');
+        const { VettedError } = await import('#contract/errors.ts');
         const words = 'The team store refused this password for alice.';
         throw new VettedError({ code: 'TeamWrongPassword', message: words, fields: { '/password': words } });
       }),
       leave: vi.fn(async () => {
-        const { VettedError } = await import('../../../contract/errors.ts');
+        const { VettedError } = await import('#contract/errors.ts');
         throw new VettedError({ code: 'Internal', message: 'Something unexpected went wrong.' });
       }),
     },
   });
   await installFresh(fake);
-  store = await import('../../../renderer/src/features/settings/team-store.ts');
+  store = await import('#renderer/features/settings/team-store.ts');
 });
 
 describe('the team store', () => {

@@ -2,8 +2,8 @@
 // during a read asks for one more read after it, "online" is read again on a bounded interval while the screen
 // is open and not once it is closed; who sees the screen (a team's lead) and what main's refusal says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allowedTo, type TeamMe } from '../../../contract/roles.ts';
-import type { TeamOverview } from '../../../contract/team-overview.ts';
+import { allowedTo, type TeamMe } from '#contract/roles.ts';
+import type { TeamOverview } from '#contract/team-overview.ts';
 import { deferred, fakeApi, installFresh } from './fake-api.ts';
 
 const OVERVIEW = { at: '2026-11-27T10:00:00.000Z', members: [], sections: [] } as unknown as TeamOverview;
@@ -18,7 +18,7 @@ const me = (mode: TeamMe['mode'], role: TeamMe['role']): TeamMe => ({
 async function store(overview = vi.fn(async () => OVERVIEW)) {
   const fake = fakeApi({ team: { overview, me: vi.fn(async () => me('team', 'lead')) } });
   await installFresh(fake);
-  const module = await import('../../../renderer/src/features/team/team-view-store.ts');
+  const module = await import('#renderer/features/team/team-view-store.ts');
   return { fake, overview, ...module };
 }
 
@@ -68,7 +68,7 @@ describe('the Team screen’s figures, live', () => {
     const overview = vi.fn<() => Promise<TeamOverview>>();
     const { useTeamViewStore } = await store(overview);
     // The error class of the renderer's modules as loaded afresh for this test.
-    const { VettedError } = await import('../../../contract/errors.ts');
+    const { VettedError } = await import('#contract/errors.ts');
     overview.mockRejectedValue(
       new VettedError({ code: 'LeadOnly', message: 'Only a lead can see the Team screen.' }),
     );

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { VettedError } from '../../../contract/errors.ts';
-import type { UpdateStatus } from '../../../contract/updates.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { UpdateStatus } from '#contract/updates.ts';
 import { type FakeApi, fakeApi, installFresh } from './fake-api.ts';
 
 const base: UpdateStatus = {
@@ -19,7 +19,7 @@ const base: UpdateStatus = {
 };
 
 let fake: FakeApi;
-let store: typeof import('../../../renderer/src/features/settings/updates-store.ts');
+let store: typeof import('#renderer/features/settings/updates-store.ts');
 
 beforeEach(async () => {
   fake = fakeApi({
@@ -33,7 +33,7 @@ beforeEach(async () => {
     },
   });
   await installFresh(fake);
-  store = await import('../../../renderer/src/features/settings/updates-store.ts');
+  store = await import('#renderer/features/settings/updates-store.ts');
 });
 
 describe('the updates store', () => {

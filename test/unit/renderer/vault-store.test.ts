@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { VaultStatus } from '../../../contract/vault.ts';
+import type { VaultStatus } from '#contract/vault.ts';
 import { fakeApi, installFresh } from './fake-api.ts';
 
 const NEW: VaultStatus = { state: 'new', reason: 'This computer has no keyring Vetted can use.' };
@@ -11,7 +11,7 @@ const PASSPHRASE = 'correct horse battery staple';
 async function vaultStore(status: VaultStatus, methods: Record<string, ReturnType<typeof vi.fn>> = {}) {
   const vault = { status: vi.fn(async () => status), unlock: vi.fn(), create: vi.fn(), ...methods };
   await installFresh(fakeApi({ vault }));
-  const { useVaultStore } = await import('../../../renderer/src/features/vault/vault-store.ts');
+  const { useVaultStore } = await import('#renderer/features/vault/vault-store.ts');
   await useVaultStore.getState().load();
   return { vault, useVaultStore };
 }
@@ -27,7 +27,7 @@ describe('vault store', () => {
       .fn()
       .mockImplementationOnce(async () => {
         // The renderer's modules are fresh for each test: its VettedError is the one loaded now.
-        const { VettedError } = await import('../../../contract/errors.ts');
+        const { VettedError } = await import('#contract/errors.ts');
         throw new VettedError({ code: 'WrongPassphrase', message: WRONG, fields: { '/passphrase': WRONG } });
       })
       .mockResolvedValueOnce(OPEN);

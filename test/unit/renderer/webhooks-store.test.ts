@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CatchUpResult, WebhooksOverview } from '../../../contract/webhooks.ts';
+import type { CatchUpResult, WebhooksOverview } from '#contract/webhooks.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 
 const LISTENER: WebhooksOverview['listener'] = {
@@ -25,7 +25,7 @@ async function webhooks() {
   const securityLog = vi.fn(async () => ({ rows: [], total: 0 }));
   const fake = fakeApi({ webhooks: { list, securityLog } });
   await installFresh(fake);
-  const { useWebhooksStore } = await import('../../../renderer/src/features/webhooks/webhooks-store.ts');
+  const { useWebhooksStore } = await import('#renderer/features/webhooks/webhooks-store.ts');
   return { fake, list, securityLog, store: useWebhooksStore };
 }
 

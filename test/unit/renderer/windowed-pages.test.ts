@@ -12,7 +12,7 @@ import {
   STALE,
   withoutRow,
   withRowInOrder,
-} from '../../../renderer/src/ui/windowed-pages.ts';
+} from '#renderer/ui/windowed-pages.ts';
 
 interface Row {
   id: string;

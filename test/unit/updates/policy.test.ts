@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRegQuery, policyFilePath, readUpdatePolicy } from '../../../main/updates/policy.ts';
+import { parseRegQuery, policyFilePath, readUpdatePolicy } from '#main/features/updates/policy.ts';
 
 const files = (content: Record<string, string>) => (file: string) => content[file] ?? null;
 

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { UpdateStatus } from '../../../contract/updates.ts';
-import { createLogger } from '../../../main/log/logger.ts';
-import { NO_POLICY, type UpdatePolicy } from '../../../main/updates/policy.ts';
+import type { UpdateStatus } from '#contract/updates.ts';
+import { NO_POLICY, type UpdatePolicy } from '#main/features/updates/policy.ts';
 import {
   CHECK_INTERVAL_MS,
   createUpdates,
   describeUpdateError,
   type UpdaterLike,
-} from '../../../main/updates/updates.ts';
+} from '#main/features/updates/updates.ts';
+import { createLogger } from '#main/ground/log/logger.ts';
 import { type FakeUpdater, fakeUpdater } from './fake-updater.ts';
 
 let updater: FakeUpdater;

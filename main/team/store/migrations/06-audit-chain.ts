@@ -1,5 +1,5 @@
 // Team store migration 6, the audit chain.
-// The audit log becomes a sealed hash chain (main/journal/audit-chain.ts): each entry carries the hash of the
+// The audit log becomes a sealed hash chain (main/data/journal/audit-chain.ts): each entry carries the hash of the
 // one before, of its own content, their chain hash and a seal made with a key derived from the team data key,
 // which the database never holds. Desks link each entry as they append it (main/team/journal/audit.ts),
 // under the lock of a one-row head that this migration adds; its trigger refuses an entry that does not
@@ -7,10 +7,10 @@
 // sealed with the administrator's key file, and an `audit.chain` entry records that the chain began here.
 // An empty log (a new store) needs no key: its first entry starts the chain.
 import type pg from 'pg';
-import { auditSealer, GENESIS_HASH, linkAfter } from '../../../journal/audit-chain.ts';
-import { isoTime } from '../../../journal/time.ts';
-import { AuditRowSchema, appendAuditEntry } from '../../journal/audit.ts';
-import { parseRows } from '../../journal/rows.ts';
+import { auditSealer, GENESIS_HASH, linkAfter } from '#main/data/journal/audit-chain.ts';
+import { isoTime } from '#main/data/journal/time.ts';
+import { AuditRowSchema, appendAuditEntry } from '#main/team/journal/audit.ts';
+import { parseRows } from '#main/team/journal/rows.ts';
 import { type TeamMigration, type TeamMigrationContext, TeamSchemaError } from './runner.ts';
 
 const HEX64 = `~ '^[0-9a-f]{64}$'`;

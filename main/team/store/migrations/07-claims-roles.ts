@@ -25,7 +25,7 @@
 import { CHANGE_LOCK, CHANGES_CHANNEL } from '../sql.ts';
 import type { TeamMigration } from './runner.ts';
 
-/** Audit actions only a lead (or the administrator) may record. Desks name them the same (main/claims/). */
+/** Audit actions only a lead (or the administrator) may record. Desks name them the same (main/features/claims/). */
 export const LEAD_ONLY_AUDIT_ACTIONS = [
   'claim.reassign',
   'claim.takeOver',

@@ -13,7 +13,7 @@
 // - `join_codes`: one row per code `add-reviewer`/`join-code` made: for which reviewer, the SHA-256 of its
 //   secret (never the secret), until when, when it was used or replaced. `use_join_code` spends one
 //   atomically for the caller's own login; reviewers cannot write the table.
-import { ensureEnvelopeKeys } from '../../keys/key-ring.ts';
+import { ensureEnvelopeKeys } from '#main/team/keys/key-ring.ts';
 import type { TeamMigration } from './runner.ts';
 
 const KEYS = `

@@ -10,9 +10,9 @@
 // - A store whose team key was rotated before this migration is still sealed with the audit key of its first
 //   team key, which a leaver may hold: with the key file, a new audit key begins here (it needs the key).
 
-import { auditSealKey } from '../../../journal/audit-chain.ts';
-import { beginAuditKey } from '../../keys/audit-keys.ts';
-import { AUDIT_KEY_ID, loadKeyRing } from '../../keys/key-ring.ts';
+import { auditSealKey } from '#main/data/journal/audit-chain.ts';
+import { beginAuditKey } from '#main/team/keys/audit-keys.ts';
+import { AUDIT_KEY_ID, loadKeyRing } from '#main/team/keys/key-ring.ts';
 import { type TeamMigration, TeamSchemaError } from './runner.ts';
 
 const SQL = `

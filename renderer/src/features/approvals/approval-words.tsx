@@ -1,7 +1,7 @@
 import { CheckCircle2, Hourglass, Send, TimerOff, Undo2, XCircle } from 'lucide-react';
-import type { Approval, ApprovalState } from '../../../../contract/approvals.ts';
-import { APPROVAL_KIND_TITLES } from '../../../../contract/approvals.ts';
-import type { BadgeLook } from '../../ui/StatusBadge.tsx';
+import type { Approval, ApprovalState } from '#contract/approvals.ts';
+import { APPROVAL_KIND_TITLES } from '#contract/approvals.ts';
+import type { BadgeLook } from '#renderer/ui/StatusBadge.tsx';
 
 export const APPROVAL_LOOKS: Record<ApprovalState, BadgeLook> = {
   pending: { tone: 'warning', icon: Hourglass, label: 'Waiting for approval' },

@@ -1,8 +1,8 @@
 import { ScrollText } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
-import type { AuditRow } from '../../../../contract/case.ts';
-import { Moment } from '../../ui/time.tsx';
-import { type WindowedRowProps, WindowedTable } from '../../ui/WindowedTable.tsx';
+import type { AuditRow } from '#contract/case.ts';
+import { Moment } from '#renderer/ui/time.tsx';
+import { type WindowedRowProps, WindowedTable } from '#renderer/ui/WindowedTable.tsx';
 import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useAuditStore } from './audit-store.ts';
 

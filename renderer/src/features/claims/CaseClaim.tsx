@@ -1,11 +1,11 @@
 import { Hand, LogOut, UserRound, UserRoundCheck, UserRoundPen, UserRoundX } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { ClaimNoteSchema } from '../../../../contract/claims.ts';
-import { ASK_A_LEAD, LEAD_ONLY, type TeamMe } from '../../../../contract/roles.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { useNow } from '../../ui/time.tsx';
-import { useWatch } from '../../ui/watch.ts';
+import { ClaimNoteSchema } from '#contract/claims.ts';
+import { ASK_A_LEAD, LEAD_ONLY, type TeamMe } from '#contract/roles.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { ReasonDialog } from '#renderer/ui/ReasonDialog.tsx';
+import { useNow } from '#renderer/ui/time.tsx';
+import { useWatch } from '#renderer/ui/watch.ts';
 import { useCaseStore } from '../customer/case-store.ts';
 import { CaseLink } from './CaseLink.tsx';
 import { claimOrigin, claimWords } from './claim-words.ts';

@@ -1,9 +1,9 @@
 import { Link2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { ChannelOutput } from '../../../../contract/channels.ts';
-import { api } from '../../api.ts';
-import { Button } from '../../ui/Button.tsx';
-import { copyText } from '../../ui/clipboard.ts';
+import type { ChannelOutput } from '#contract/channels.ts';
+import { api } from '#renderer/api.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { copyText } from '#renderer/ui/clipboard.ts';
 import { useCaseStore } from '../customer/case-store.ts';
 
 type CaseLinkAnswer = ChannelOutput<'case.link'>;

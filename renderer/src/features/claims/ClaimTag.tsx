@@ -1,5 +1,5 @@
 import { UserRound, UserRoundCheck } from 'lucide-react';
-import { Tag } from '../../ui/Tag.tsx';
+import { Tag } from '#renderer/ui/Tag.tsx';
 import { holderWords } from './claim-words.ts';
 import { useTeamMeStore } from './team-me-store.ts';
 

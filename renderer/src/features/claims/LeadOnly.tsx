@@ -1,5 +1,5 @@
 import { Lock } from 'lucide-react';
-import { ASK_A_LEAD, LEAD_ONLY, type LeadAction } from '../../../../contract/roles.ts';
+import { ASK_A_LEAD, LEAD_ONLY, type LeadAction } from '#contract/roles.ts';
 import { useTeamMe } from './team-me-store.ts';
 
 /** Whether this reviewer's role allows `action`: yes until main says otherwise (main refuses it anyway). */

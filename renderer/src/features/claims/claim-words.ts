@@ -1,7 +1,7 @@
-import { type Claim, type ClaimCounts, claimedByWords } from '../../../../contract/claims.ts';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { AGEING_SECTIONS } from '../../../../contract/queue-view.ts';
-import { dayKey, formatClockTime, formatCompactDateTime } from '../../ui/time.tsx';
+import { type Claim, type ClaimCounts, claimedByWords } from '#contract/claims.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import { AGEING_SECTIONS } from '#contract/queue-view.ts';
+import { dayKey, formatClockTime, formatCompactDateTime } from '#renderer/ui/time.tsx';
 
 /** Who holds a case, in the queue's row: "You have this", "alice has this". */
 export function holderWords(holder: string, me: string | null | undefined): string {

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { ChannelOutput } from '../../../../contract/channels.ts';
-import type { CaseClaim, Claim, ClaimCounts } from '../../../../contract/claims.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import type { ChannelOutput } from '#contract/channels.ts';
+import type { CaseClaim, Claim, ClaimCounts } from '#contract/claims.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 export type TeamReviewer = ChannelOutput<'claims.reviewers'>[number];
 

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import type { TeamMe } from '../../../../contract/roles.ts';
-import { api } from '../../api.ts';
-import { sharedWatch, useWatch } from '../../ui/watch.ts';
+import type { TeamMe } from '#contract/roles.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch, useWatch } from '#renderer/ui/watch.ts';
 
 interface TeamMeState {
   /** Who acts at this desk, their role and whether cases are claimed here; null until main answers. */

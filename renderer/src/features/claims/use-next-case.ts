@@ -1,4 +1,4 @@
-import type { Shortcut } from '../../ui/shortcuts.ts';
+import type { Shortcut } from '#renderer/ui/shortcuts.ts';
 import { useClaimsStore } from './claims-store.ts';
 import { useClaimsShown } from './team-me-store.ts';
 

@@ -1,8 +1,8 @@
 import { Activity, FileUp, type LucideIcon, RotateCcw, StickyNote } from 'lucide-react';
 import { useId } from 'react';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { statusGuidance } from '../../../../contract/statuses.ts';
-import { Button } from '../../ui/Button.tsx';
+import type { CustomerDetail } from '#contract/customers.ts';
+import { statusGuidance } from '#contract/statuses.ts';
+import { Button } from '#renderer/ui/Button.tsx';
 import { useEventLogStore } from '../events/event-log-store.ts';
 import { type HeldByAnother, type NextStep, nextStep } from './next-step.ts';
 

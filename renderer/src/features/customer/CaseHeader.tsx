@@ -1,9 +1,9 @@
 import { Copy, ExternalLink } from 'lucide-react';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { SECTION_TITLES } from '../../../../contract/queue.ts';
-import { Button } from '../../ui/Button.tsx';
-import { StatusBadge } from '../../ui/StatusBadge.tsx';
-import { TimeSince, useNow } from '../../ui/time.tsx';
+import type { CustomerDetail } from '#contract/customers.ts';
+import { SECTION_TITLES } from '#contract/queue.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
+import { TimeSince, useNow } from '#renderer/ui/time.tsx';
 import { CaseClaim } from '../claims/CaseClaim.tsx';
 import { useTeamMe } from '../claims/team-me-store.ts';
 import { statusLook } from '../queue/status-look.ts';

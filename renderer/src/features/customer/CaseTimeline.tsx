@@ -8,10 +8,10 @@ import {
   Radio,
   StickyNote,
 } from 'lucide-react';
-import type { TimelineEntry } from '../../../../contract/case.ts';
-import { Button } from '../../ui/Button.tsx';
-import { EmptyState } from '../../ui/EmptyState.tsx';
-import { dayKey, formatClockTime, formatDayTitle, Moment, useNow } from '../../ui/time.tsx';
+import type { TimelineEntry } from '#contract/case.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { EmptyState } from '#renderer/ui/EmptyState.tsx';
+import { dayKey, formatClockTime, formatDayTitle, Moment, useNow } from '#renderer/ui/time.tsx';
 import { EventLogLink } from '../events/EventLogLink.tsx';
 import { useCaseStore } from './case-store.ts';
 

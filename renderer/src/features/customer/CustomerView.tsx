@@ -1,11 +1,11 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
-import { useShortcuts } from '../../ui/shortcuts.ts';
-import { Moment } from '../../ui/time.tsx';
-import { useWatch } from '../../ui/watch.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { ShortcutsHelp } from '#renderer/ui/ShortcutsHelp.tsx';
+import { useShortcuts } from '#renderer/ui/shortcuts.ts';
+import { Moment } from '#renderer/ui/time.tsx';
+import { useWatch } from '#renderer/ui/watch.ts';
 import { ApprovalPanel } from '../approvals/ApprovalPanel.tsx';
 import { withClaim } from '../claims/claim-words.ts';
 import { useClaimsStore } from '../claims/claims-store.ts';

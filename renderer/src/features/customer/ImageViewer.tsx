@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useState } from 'react';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog } from '#renderer/ui/Dialog.tsx';
 
 const ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3, 4];
 const START = ZOOMS.indexOf(1);

@@ -1,5 +1,5 @@
-import { MAX_NOTE_CHARS, NoteTextSchema, noteLength } from '../../../../contract/case.ts';
-import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
+import { MAX_NOTE_CHARS, NoteTextSchema, noteLength } from '#contract/case.ts';
+import { OneFieldDialog } from '#renderer/ui/OneFieldDialog.tsx';
 import { useCaseStore } from './case-store.ts';
 
 const LIMIT = MAX_NOTE_CHARS.toLocaleString('en-US');

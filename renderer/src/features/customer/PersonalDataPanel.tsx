@@ -1,7 +1,7 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { CustomerDetail, PersonalData } from '../../../../contract/customers.ts';
-import { Button } from '../../ui/Button.tsx';
+import type { CustomerDetail, PersonalData } from '#contract/customers.ts';
+import { Button } from '#renderer/ui/Button.tsx';
 import { RevealDialog } from './RevealDialog.tsx';
 
 /** The masked form of an SSN; the full number never reaches the renderer. */

@@ -1,5 +1,5 @@
-import { type PersonalData, RevealInputSchema } from '../../../../contract/customers.ts';
-import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { type PersonalData, RevealInputSchema } from '#contract/customers.ts';
+import { ReasonDialog } from '#renderer/ui/ReasonDialog.tsx';
 import { useCustomerStore } from './customer-store.ts';
 
 interface RevealDialogProps {

@@ -1,4 +1,4 @@
-import type { CustomerDetail } from '../../../../contract/customers.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
 
 const isWebAddress = (href: string) => /^https?:\/\//i.test(href);
 

@@ -1,9 +1,9 @@
 import { Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { StoredImageInfo } from '../../../../contract/case.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { formatDateTime } from '../../ui/time.tsx';
+import type { StoredImageInfo } from '#contract/case.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Dialog } from '#renderer/ui/Dialog.tsx';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import { LeadOnly, useCan } from '../claims/LeadOnly.tsx';
 import { useCaseStore } from './case-store.ts';
 import { ImageViewer } from './ImageViewer.tsx';

@@ -1,5 +1,5 @@
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import type { Shortcut } from '../../ui/shortcuts.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import type { Shortcut } from '#renderer/ui/shortcuts.ts';
 import { useEventLogStore } from '../events/event-log-store.ts';
 import { useCaseStore } from './case-store.ts';
 

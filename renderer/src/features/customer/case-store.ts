@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { StoredImage, StoredImageInfo, TimelineEntry } from '../../../../contract/case.ts';
-import { TIMELINE_PAGE } from '../../../../contract/case.ts';
-import { api } from '../../api.ts';
-import { copyText } from '../../ui/clipboard.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import type { StoredImage, StoredImageInfo, TimelineEntry } from '#contract/case.ts';
+import { TIMELINE_PAGE } from '#contract/case.ts';
+import { api } from '#renderer/api.ts';
+import { copyText } from '#renderer/ui/clipboard.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 interface CaseState {
   /** The case on screen. */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { CustomerDetail, PersonalData } from '../../../../contract/customers.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import type { CustomerDetail, PersonalData } from '#contract/customers.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 interface CustomerState {
   /** The customer on screen. */

@@ -11,10 +11,10 @@ import {
   RotateCcw,
   UserRound,
 } from 'lucide-react';
-import { claimedByWords } from '../../../../contract/claims.ts';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import type { Section } from '../../../../contract/queue.ts';
-import type { Tone } from '../../ui/StatusBadge.tsx';
+import { claimedByWords } from '#contract/claims.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import type { Section } from '#contract/queue.ts';
+import type { Tone } from '#renderer/ui/StatusBadge.tsx';
 
 export interface NextStep {
   /** What the case's state asks for, in a few words. */

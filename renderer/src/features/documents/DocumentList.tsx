@@ -1,8 +1,8 @@
 import { CircleCheck, CircleX, Hourglass } from 'lucide-react';
-import { documentTypeLabel, MAX_PENDING_DOCUMENTS } from '../../../../contract/document-rules.ts';
-import type { CustomerDocument } from '../../../../contract/documents.ts';
-import { type BadgeLook, StatusBadge } from '../../ui/StatusBadge.tsx';
-import { Moment } from '../../ui/time.tsx';
+import { documentTypeLabel, MAX_PENDING_DOCUMENTS } from '#contract/document-rules.ts';
+import type { CustomerDocument } from '#contract/documents.ts';
+import { type BadgeLook, StatusBadge } from '#renderer/ui/StatusBadge.tsx';
+import { Moment } from '#renderer/ui/time.tsx';
 import type { CustomerDocuments } from './documents-store.ts';
 
 const REVIEW_LABELS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
 import { DocumentList } from './DocumentList.tsx';
 import { DropZone } from './DropZone.tsx';
 import { useDocumentsStore } from './documents-store.ts';

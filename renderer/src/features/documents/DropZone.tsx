@@ -1,6 +1,6 @@
 import { ImageUp } from 'lucide-react';
 import { type DragEvent, useId, useRef, useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
+import { Button } from '#renderer/ui/Button.tsx';
 
 const CHOOSE_FILE_ID = 'documents-choose-file';
 

@@ -5,9 +5,9 @@ import {
   DOCUMENT_TYPES,
   type DocumentType,
   formatFileSize,
-} from '../../../../contract/document-rules.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Select } from '../../ui/Select.tsx';
+} from '#contract/document-rules.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Select } from '#renderer/ui/Select.tsx';
 import { reviewLabel } from './DocumentList.tsx';
 import { type FileCard as Card, useDocumentsStore } from './documents-store.ts';
 

@@ -5,11 +5,11 @@ import {
   type DocumentType,
   UPLOAD_PROBLEMS,
   type UploadProblem,
-} from '../../../../contract/document-rules.ts';
-import type { DocumentList, UploadedDocument } from '../../../../contract/documents.ts';
-import { VettedError } from '../../../../contract/errors.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+} from '#contract/document-rules.ts';
+import type { DocumentList, UploadedDocument } from '#contract/documents.ts';
+import { VettedError } from '#contract/errors.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 import { inspectFile, readBase64 } from './file-reading.ts';
 
 export type CardState = 'ready' | 'uploading' | 'uploaded' | 'failed';

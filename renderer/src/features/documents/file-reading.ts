@@ -1,4 +1,4 @@
-import { checkDocumentFile, SNIFF_BYTES, type UploadProblem } from '../../../../contract/document-rules.ts';
+import { checkDocumentFile, SNIFF_BYTES, type UploadProblem } from '#contract/document-rules.ts';
 
 /**
  * What the renderer learns of a dropped file before any upload: its own problems (type by its

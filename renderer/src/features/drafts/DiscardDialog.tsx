@@ -1,7 +1,7 @@
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Dialog } from '#renderer/ui/Dialog.tsx';
 
 interface DiscardDialogProps {
   open: boolean;

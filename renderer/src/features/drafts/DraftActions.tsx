@@ -1,6 +1,6 @@
 import { ExternalLink, Link2, RotateCcw, Send, Trash2 } from 'lucide-react';
-import type { DraftStatus } from '../../../../contract/drafts.ts';
-import { Button } from '../../ui/Button.tsx';
+import type { DraftStatus } from '#contract/drafts.ts';
+import { Button } from '#renderer/ui/Button.tsx';
 
 interface DraftActionsProps {
   /** Null for a new form that is not a draft yet. */

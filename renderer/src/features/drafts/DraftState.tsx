@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
-import type { DraftStatus } from '../../../../contract/drafts.ts';
-import { formatDateTime } from '../../ui/time.tsx';
+import type { DraftStatus } from '#contract/drafts.ts';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import type { SaveState } from './autosave.ts';
 import { STATE_LABELS, stateMeaning, stepsOf } from './draft-states.ts';
 

@@ -1,11 +1,11 @@
 import { SendHorizontal } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
-import type { OutboxStatus } from '../../../../contract/drafts.ts';
-import { useAppStore } from '../../store.ts';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
-import { StatusBadge } from '../../ui/StatusBadge.tsx';
-import { formatDateTime } from '../../ui/time.tsx';
-import { useWatch } from '../../ui/watch.ts';
+import type { OutboxStatus } from '#contract/drafts.ts';
+import { useAppStore } from '#renderer/store.ts';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
+import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
+import { formatDateTime } from '#renderer/ui/time.tsx';
+import { useWatch } from '#renderer/ui/watch.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { statusLook } from '../queue/status-look.ts';
 import { outboxSummary, SERVICE_UNREACHABLE, submitAllUnavailable } from './draft-states.ts';

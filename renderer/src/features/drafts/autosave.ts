@@ -1,4 +1,4 @@
-import type { CustomerForm } from '../../../../contract/drafts.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
 
 export type SaveState =
   | { kind: 'unsaved' }

@@ -1,4 +1,4 @@
-import type { DraftState, DraftStatus, OutboxStatus } from '../../../../contract/drafts.ts';
+import type { DraftState, DraftStatus, OutboxStatus } from '#contract/drafts.ts';
 
 /**
  * A draft's state in a word or two: the one name it has on every screen (the form, the outbox, the

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { OutboxStatus, SubmitResult } from '../../../../contract/drafts.ts';
-import type { QueueRow } from '../../../../contract/queue.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import type { OutboxStatus, SubmitResult } from '#contract/drafts.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 import { count } from './draft-states.ts';
 
 /** The most `drafts.submit` takes at once. */

@@ -1,6 +1,6 @@
-import { topicText } from '../../../../contract/event-topics.ts';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { formatDateTime } from '../../ui/time.tsx';
+import { topicText } from '#contract/event-topics.ts';
+import { Dialog } from '#renderer/ui/Dialog.tsx';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
 /** The event opened from its row: when and how it arrived, and the event itself as the service sent it. */

@@ -1,10 +1,10 @@
 import { X } from 'lucide-react';
 import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { topicText } from '../../../../contract/event-topics.ts';
-import { Button } from '../../ui/Button.tsx';
-import { CustomerIdFilter } from '../../ui/CustomerIdFilter.tsx';
-import { Select } from '../../ui/Select.tsx';
+import { topicText } from '#contract/event-topics.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { CustomerIdFilter } from '#renderer/ui/CustomerIdFilter.tsx';
+import { Select } from '#renderer/ui/Select.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
 /**

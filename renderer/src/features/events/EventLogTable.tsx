@@ -1,9 +1,9 @@
 import { Activity, ShieldCheck, ShieldQuestion } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
-import { topicText } from '../../../../contract/event-topics.ts';
-import type { EventRow } from '../../../../contract/webhooks.ts';
-import { formatCompactDateTime as formatCompact, formatDateTime } from '../../ui/time.tsx';
-import { type WindowedRowProps, WindowedTable } from '../../ui/WindowedTable.tsx';
+import { topicText } from '#contract/event-topics.ts';
+import type { EventRow } from '#contract/webhooks.ts';
+import { formatCompactDateTime as formatCompact, formatDateTime } from '#renderer/ui/time.tsx';
+import { type WindowedRowProps, WindowedTable } from '#renderer/ui/WindowedTable.tsx';
 import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 

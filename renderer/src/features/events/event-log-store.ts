@@ -1,11 +1,11 @@
 import { create } from 'zustand';
-import type { EventDetail } from '../../../../contract/event-detail.ts';
-import type { EventRow, EventWindowInput } from '../../../../contract/webhooks.ts';
-import { api } from '../../api.ts';
-import { useAppStore } from '../../store.ts';
-import { sharedWatch } from '../../ui/watch.ts';
-import { windowedLoader } from '../../ui/windowed-loader.ts';
-import { mapRows, type Pages, type Range } from '../../ui/windowed-pages.ts';
+import type { EventDetail } from '#contract/event-detail.ts';
+import type { EventRow, EventWindowInput } from '#contract/webhooks.ts';
+import { api } from '#renderer/api.ts';
+import { useAppStore } from '#renderer/store.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
+import { windowedLoader } from '#renderer/ui/windowed-loader.ts';
+import { mapRows, type Pages, type Range } from '#renderer/ui/windowed-pages.ts';
 
 export type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 

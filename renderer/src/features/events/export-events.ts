@@ -1,5 +1,5 @@
-import type { ExportFile } from '../../../../contract/case.ts';
-import type { EventWindowInput } from '../../../../contract/webhooks.ts';
+import type { ExportFile } from '#contract/case.ts';
+import type { EventWindowInput } from '#contract/webhooks.ts';
 
 type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 

@@ -1,11 +1,11 @@
 import { FileLock2 } from 'lucide-react';
 import { useState } from 'react';
-import { QueueExportInputSchema } from '../../../../contract/case.ts';
-import { api } from '../../api.ts';
-import { Button } from '../../ui/Button.tsx';
-import { downloadFile } from '../../ui/download.ts';
-import { ExportFileButton } from '../../ui/ExportFileButton.tsx';
-import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { QueueExportInputSchema } from '#contract/case.ts';
+import { api } from '#renderer/api.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { downloadFile } from '#renderer/ui/download.ts';
+import { ExportFileButton } from '#renderer/ui/ExportFileButton.tsx';
+import { ReasonDialog } from '#renderer/ui/ReasonDialog.tsx';
 import { LeadOnly, useCan } from '../claims/LeadOnly.tsx';
 import { useQueueStore } from '../queue/queue-store.ts';
 

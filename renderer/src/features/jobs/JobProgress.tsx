@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { type Progress, ProgressSchema } from '../../../../contract/customers.ts';
+import { type Progress, ProgressSchema } from '#contract/customers.ts';
 import { type Job, useJobStore } from './job-store.ts';
 
 const RUNNING: Record<Job, string> = {

@@ -1,9 +1,9 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { type LockReason, type LockState, waitInWords } from '../../../../contract/lock.ts';
-import { api } from '../../api.ts';
-import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/TextField.tsx';
-import { useWatch } from '../../ui/watch.ts';
+import { type LockReason, type LockState, waitInWords } from '#contract/lock.ts';
+import { api } from '#renderer/api.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { TextField } from '#renderer/ui/TextField.tsx';
+import { useWatch } from '#renderer/ui/watch.ts';
 import { followActivity } from './activity.ts';
 import { useLockStore } from './lock-store.ts';
 import { keepClearedWhile } from './personal-stores.ts';

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { MIN_LOCK_SECRET_LENGTH } from '../../../../contract/lock.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Field } from '../../ui/Field.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { MIN_LOCK_SECRET_LENGTH } from '#contract/lock.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Field } from '#renderer/ui/Field.tsx';
+import { TextField } from '#renderer/ui/TextField.tsx';
 import { useLockStore } from './lock-store.ts';
 
 /** Settings → Lock: after how long idle, on which key, and (where the vault has no passphrase) its secret. */

@@ -1,4 +1,4 @@
-import type { LockState } from '../../../../contract/lock.ts';
+import type { LockState } from '#contract/lock.ts';
 
 /** The page tells main of the reviewer's input at most this often: never once per keystroke. */
 export const REPORT_EVERY_MS = 5_000;

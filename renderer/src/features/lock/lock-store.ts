@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import { VettedError } from '../../../../contract/errors.ts';
-import type { LockState } from '../../../../contract/lock.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { LockState } from '#contract/lock.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

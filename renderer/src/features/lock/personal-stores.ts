@@ -1,6 +1,6 @@
 import type { StoreApi, UseBoundStore } from 'zustand';
-import { useAppStore } from '../../store.ts';
-import { useToastStore } from '../../ui/toast-store.ts';
+import { useAppStore } from '#renderer/store.ts';
+import { useToastStore } from '#renderer/ui/toast-store.ts';
 import { useApprovalsStore } from '../approvals/approvals-store.ts';
 import { useAuditStore } from '../audit/audit-store.ts';
 import { useClaimsStore } from '../claims/claims-store.ts';

@@ -1,5 +1,5 @@
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import { OneFieldDialog } from '../../ui/OneFieldDialog.tsx';
+import type { CustomerDetail } from '#contract/customers.ts';
+import { OneFieldDialog } from '#renderer/ui/OneFieldDialog.tsx';
 import { useQueueStore } from './queue-store.ts';
 
 interface AddCustomerDialogProps {

@@ -1,6 +1,6 @@
 import { MousePointerClick } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { EmptyState } from '../../ui/EmptyState.tsx';
+import { EmptyState } from '#renderer/ui/EmptyState.tsx';
 
 /**
  * The case panel is a chunk of its own: the queue's rows paint without it (bench/start-up.ts), and the case

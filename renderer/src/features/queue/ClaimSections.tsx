@@ -1,8 +1,8 @@
 import { type LucideIcon, SkipForward, UserRound, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { useEffect } from 'react';
-import type { QueueFilters } from '../../../../contract/queue-view.ts';
-import { Button } from '../../ui/Button.tsx';
-import { useWatch } from '../../ui/watch.ts';
+import type { QueueFilters } from '#contract/queue-view.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { useWatch } from '#renderer/ui/watch.ts';
 import { type HolderTally, tallyOf } from '../claims/claim-words.ts';
 import { useClaimsStore } from '../claims/claims-store.ts';
 import { NEXT_CASE_KEY } from '../claims/use-next-case.ts';

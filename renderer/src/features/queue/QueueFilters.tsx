@@ -1,7 +1,7 @@
 import { SlidersHorizontal, X } from 'lucide-react';
 import { Fragment, useId } from 'react';
-import type { QueueFilters as Filters } from '../../../../contract/queue-view.ts';
-import { Button } from '../../ui/Button.tsx';
+import type { QueueFilters as Filters } from '#contract/queue-view.ts';
+import { Button } from '#renderer/ui/Button.tsx';
 import { useQueueStore } from './queue-store.ts';
 
 type DayField = 'createdFrom' | 'createdTo' | 'changedFrom' | 'changedTo';

@@ -1,11 +1,11 @@
 import { SearchX, UsersRound } from 'lucide-react';
 import { type CSSProperties, type RefObject, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { QueueRow } from '../../../../contract/queue.ts';
-import { EmptyState } from '../../ui/EmptyState.tsx';
-import { useNow } from '../../ui/time.tsx';
-import { useWindowedList } from '../../ui/use-windowed-list.ts';
-import { rowAt } from '../../ui/windowed-pages.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { EmptyState } from '#renderer/ui/EmptyState.tsx';
+import { useNow } from '#renderer/ui/time.tsx';
+import { useWindowedList } from '#renderer/ui/use-windowed-list.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { SampleCustomersOffer } from '../sandbox/SampleCustomersOffer.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { HEADER_HEIGHT, QueueGridHeader } from './QueueGridHeader.tsx';

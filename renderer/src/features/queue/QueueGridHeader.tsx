@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { ResizeHandle } from '../../ui/ResizeHandle.tsx';
+import { ResizeHandle } from '#renderer/ui/ResizeHandle.tsx';
 import { COLUMNS, type ColumnId, type SizedColumn, WIDTH_LIMITS } from './queue-columns.ts';
 import { useQueueStore } from './queue-store.ts';
 import type { QueueColumns } from './use-queue-columns.ts';

@@ -1,10 +1,10 @@
 import { AlarmClock, Ban, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { QueueRow } from '../../../../contract/queue.ts';
-import { isSampleEmail } from '../../../../contract/sandbox-panel.ts';
-import { StatusBadge } from '../../ui/StatusBadge.tsx';
-import { Tag } from '../../ui/Tag.tsx';
-import { TimeSince } from '../../ui/time.tsx';
+import type { QueueRow } from '#contract/queue.ts';
+import { isSampleEmail } from '#contract/sandbox-panel.ts';
+import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
+import { Tag } from '#renderer/ui/Tag.tsx';
+import { TimeSince } from '#renderer/ui/time.tsx';
 import { ClaimTag } from '../claims/ClaimTag.tsx';
 import { SampleTag } from '../sandbox/SampleCustomersOffer.tsx';
 import type { ColumnId } from './queue-columns.ts';

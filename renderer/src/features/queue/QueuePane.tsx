@@ -1,7 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { type RefObject, useEffect } from 'react';
-import type { QueueRow } from '../../../../contract/queue.ts';
-import { Button } from '../../ui/Button.tsx';
+import type { QueueRow } from '#contract/queue.ts';
+import { Button } from '#renderer/ui/Button.tsx';
 import { QueueGrid } from './QueueGrid.tsx';
 import { useQueueStore } from './queue-store.ts';
 

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { QueueRow } from '../../../../contract/queue.ts';
-import { useAppStore } from '../../store.ts';
-import { ShortcutsHelp } from '../../ui/ShortcutsHelp.tsx';
-import { type Shortcut, useShortcuts } from '../../ui/shortcuts.ts';
-import { useWatch } from '../../ui/watch.ts';
-import { rowAt } from '../../ui/windowed-pages.ts';
+import type { QueueRow } from '#contract/queue.ts';
+import { useAppStore } from '#renderer/store.ts';
+import { ShortcutsHelp } from '#renderer/ui/ShortcutsHelp.tsx';
+import { type Shortcut, useShortcuts } from '#renderer/ui/shortcuts.ts';
+import { useWatch } from '#renderer/ui/watch.ts';
+import { rowAt } from '#renderer/ui/windowed-pages.ts';
 import { useNextCase } from '../claims/use-next-case.ts';
 import { JobProgress } from '../jobs/JobProgress.tsx';
 import { StoreNotice } from '../team/StoreNotice.tsx';

@@ -1,7 +1,7 @@
 import { CloudDownload, Keyboard, Plus, RefreshCw, Search } from 'lucide-react';
 import type { RefObject } from 'react';
-import { Button, IconButton } from '../../ui/Button.tsx';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import { Button, IconButton } from '#renderer/ui/Button.tsx';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
 import { QueueExportButtons } from '../exports/QueueExportButtons.tsx';
 import { isRunning, useJobStore } from '../jobs/job-store.ts';
 import { useQueueStore } from './queue-store.ts';

@@ -1,7 +1,7 @@
-import { SECTION_TITLES, SECTIONS, type Section } from '../../../../contract/queue.ts';
-import { AGEING_SECTIONS, type AgeingSection } from '../../../../contract/queue-view.ts';
-import type { SectionFilter } from '../../route.ts';
-import { useAppStore } from '../../store.ts';
+import { SECTION_TITLES, SECTIONS, type Section } from '#contract/queue.ts';
+import { AGEING_SECTIONS, type AgeingSection } from '#contract/queue-view.ts';
+import type { SectionFilter } from '#renderer/route.ts';
+import { useAppStore } from '#renderer/store.ts';
 import { WaitingForApproval } from '../approvals/WaitingForApproval.tsx';
 import { ClaimSections } from './ClaimSections.tsx';
 import { useOverdueStore } from './overdue-store.ts';

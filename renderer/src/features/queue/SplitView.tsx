@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { ResizeHandle } from '../../ui/ResizeHandle.tsx';
+import { ResizeHandle } from '#renderer/ui/ResizeHandle.tsx';
 
 const STORAGE_KEY = 'vetted.queue.listWidth';
 const MIN = 360;

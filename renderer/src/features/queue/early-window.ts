@@ -1,4 +1,4 @@
-import type { QueueWindow, QueueWindowInput } from '../../../../contract/queue.ts';
+import type { QueueWindow, QueueWindowInput } from '#contract/queue.ts';
 
 /**
  * The queue's first page, asked for while the page boots, alongside `vault.status`, instead of after the

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import { isOverdue, type Overdue } from '../../../../contract/queue-view.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import { isOverdue, type Overdue } from '#contract/queue-view.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 interface OverdueState {
   overdue: Overdue | null;

@@ -1,4 +1,4 @@
-import { QUEUE_SORT_TITLES, type QueueSort } from '../../../../contract/queue-view.ts';
+import { QUEUE_SORT_TITLES, type QueueSort } from '#contract/queue-view.ts';
 
 /**
  * The queue's columns. Name takes the room the others leave; the others have a width the reviewer sets by

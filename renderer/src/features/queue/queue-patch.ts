@@ -1,6 +1,6 @@
-import type { CaseClaim } from '../../../../contract/claims.ts';
-import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
-import type { QueueAfter, QueueFilters, QueueSort } from '../../../../contract/queue-view.ts';
+import type { CaseClaim } from '#contract/claims.ts';
+import type { QueueRow, QueueWindowInput, Section } from '#contract/queue.ts';
+import type { QueueAfter, QueueFilters, QueueSort } from '#contract/queue-view.ts';
 import {
   holdsAll,
   indexOfRow,
@@ -10,7 +10,7 @@ import {
   rowAt,
   withoutRow,
   withRowInOrder,
-} from '../../ui/windowed-pages.ts';
+} from '#renderer/ui/windowed-pages.ts';
 
 export interface QueueList {
   section: QueueWindowInput['section'];

@@ -1,16 +1,23 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { ChannelOutput } from '../../../../contract/channels.ts';
-import type { CaseClaim } from '../../../../contract/claims.ts';
-import type { CustomerDetail } from '../../../../contract/customers.ts';
-import type { DraftState } from '../../../../contract/drafts.ts';
-import type { QueueRow, QueueWindowInput, Section } from '../../../../contract/queue.ts';
-import type { QueueFilters, QueueSort } from '../../../../contract/queue-view.ts';
-import { api } from '../../api.ts';
-import type { SectionFilter } from '../../route.ts';
-import { sharedWatch } from '../../ui/watch.ts';
-import { windowedLoader } from '../../ui/windowed-loader.ts';
-import { indexOfRow, mapRows, PAGE_SIZE, type Pages, type Range, rowAt } from '../../ui/windowed-pages.ts';
+import type { ChannelOutput } from '#contract/channels.ts';
+import type { CaseClaim } from '#contract/claims.ts';
+import type { CustomerDetail } from '#contract/customers.ts';
+import type { DraftState } from '#contract/drafts.ts';
+import type { QueueRow, QueueWindowInput, Section } from '#contract/queue.ts';
+import type { QueueFilters, QueueSort } from '#contract/queue-view.ts';
+import { api } from '#renderer/api.ts';
+import type { SectionFilter } from '#renderer/route.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
+import { windowedLoader } from '#renderer/ui/windowed-loader.ts';
+import {
+  indexOfRow,
+  mapRows,
+  PAGE_SIZE,
+  type Pages,
+  type Range,
+  rowAt,
+} from '#renderer/ui/windowed-pages.ts';
 import { earlyWindow } from './early-window.ts';
 import { afterRow, keepClaim, patchClaim, patchPushedRow } from './queue-patch.ts';
 

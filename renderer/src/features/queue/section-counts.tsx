@@ -1,5 +1,5 @@
 import { AlarmClock } from 'lucide-react';
-import { COUNT_CAP } from '../../../../contract/queue-view.ts';
+import { COUNT_CAP } from '#contract/queue-view.ts';
 
 /** "1,000+" past the cap: counting further would cost more with every customer. */
 export function formatCount(n: number, capped = false): string {

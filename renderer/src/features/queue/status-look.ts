@@ -14,11 +14,11 @@ import {
   Send,
   TriangleAlert,
 } from 'lucide-react';
-import type { DraftState } from '../../../../contract/drafts.ts';
-import type { Section } from '../../../../contract/queue.ts';
-import { SECTION_TITLES } from '../../../../contract/queue.ts';
-import type { SectionFilter } from '../../route.ts';
-import type { BadgeLook } from '../../ui/StatusBadge.tsx';
+import type { DraftState } from '#contract/drafts.ts';
+import type { Section } from '#contract/queue.ts';
+import { SECTION_TITLES } from '#contract/queue.ts';
+import type { SectionFilter } from '#renderer/route.ts';
+import type { BadgeLook } from '#renderer/ui/StatusBadge.tsx';
 import { stateLabel } from '../drafts/draft-states.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { Send, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { RetryOutcome as Outcome, RetryPrefill, RetryWaiting } from '../../../../contract/drafts.ts';
-import { VettedError } from '../../../../contract/errors.ts';
-import { Button } from '../../ui/Button.tsx';
-import { CustomerFields } from '../../ui/customer-form/CustomerFields.tsx';
-import { useCustomerForm } from '../../ui/customer-form/useCustomerForm.ts';
-import { Dialog } from '../../ui/Dialog.tsx';
+import type { RetryOutcome as Outcome, RetryPrefill, RetryWaiting } from '#contract/drafts.ts';
+import { VettedError } from '#contract/errors.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { CustomerFields } from '#renderer/ui/customer-form/CustomerFields.tsx';
+import { useCustomerForm } from '#renderer/ui/customer-form/useCustomerForm.ts';
+import { Dialog } from '#renderer/ui/Dialog.tsx';
 import { RetryOutcome } from './RetryOutcome.tsx';
 import { useRetryStore } from './retry-store.ts';
 import { SsnField } from './SsnField.tsx';

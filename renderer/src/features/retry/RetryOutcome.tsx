@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { RetryOutcome as Outcome, RetryWaiting } from '../../../../contract/drafts.ts';
-import { statusGuidance } from '../../../../contract/statuses.ts';
+import type { RetryOutcome as Outcome, RetryWaiting } from '#contract/drafts.ts';
+import { statusGuidance } from '#contract/statuses.ts';
 
 const MEANING: Record<string, string> = {
   verified: 'The service verified the customer with the corrected details.',

@@ -1,6 +1,6 @@
 import { type RefCallback, useState } from 'react';
-import { customerFieldHint } from '../../../../contract/customer-rules.ts';
-import { Field } from '../../ui/Field.tsx';
+import { customerFieldHint } from '#contract/customer-rules.ts';
+import { Field } from '#renderer/ui/Field.tsx';
 import { formatSsn } from './ssn.ts';
 
 interface SsnFieldProps {

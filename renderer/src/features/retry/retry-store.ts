@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { ChannelInput } from '../../../../contract/channels.ts';
-import type { RetryOutcome, RetryPrefill, RetryWaiting } from '../../../../contract/drafts.ts';
-import { api } from '../../api.ts';
+import type { ChannelInput } from '#contract/channels.ts';
+import type { RetryOutcome, RetryPrefill, RetryWaiting } from '#contract/drafts.ts';
+import { api } from '#renderer/api.ts';
 
 interface RetryState {
   /** The form's starting values: from the draft that created the customer, or none. */

@@ -1,10 +1,10 @@
 import { FlaskConical } from 'lucide-react';
 import { useState } from 'react';
-import { isSampleEmail } from '../../../../contract/sandbox-panel.ts';
-import { api } from '../../api.ts';
-import { useAppStore } from '../../store.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Tag } from '../../ui/Tag.tsx';
+import { isSampleEmail } from '#contract/sandbox-panel.ts';
+import { api } from '#renderer/api.ts';
+import { useAppStore } from '#renderer/store.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Tag } from '#renderer/ui/Tag.tsx';
 import { useTeamViewStore } from '../team/team-view-store.ts';
 
 /**

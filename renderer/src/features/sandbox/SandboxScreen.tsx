@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { SANDBOX_FAULTS, type SandboxFault } from '../../../../contract/sandbox-panel.ts';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
-import { Select } from '../../ui/Select.tsx';
-import { formatDateTime } from '../../ui/time.tsx';
+import { SANDBOX_FAULTS, type SandboxFault } from '#contract/sandbox-panel.ts';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
+import { Select } from '#renderer/ui/Select.tsx';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import { useSandboxStore } from './sandbox-store.ts';
 
 /** The built-in sandbox's own controls: its clock, injected faults, and how to reach it with curl. */

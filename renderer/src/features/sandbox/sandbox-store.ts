@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { SandboxFault, SandboxPanel } from '../../../../contract/sandbox-panel.ts';
-import { api } from '../../api.ts';
+import type { SandboxFault, SandboxPanel } from '#contract/sandbox-panel.ts';
+import { api } from '#renderer/api.ts';
 
 interface SandboxState {
   panel: SandboxPanel | null;

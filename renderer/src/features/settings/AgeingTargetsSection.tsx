@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { SECTION_TITLES } from '../../../../contract/queue.ts';
-import { AGEING_SECTIONS, type AgeingTargets } from '../../../../contract/queue-view.ts';
+import { SECTION_TITLES } from '#contract/queue.ts';
+import { AGEING_SECTIONS, type AgeingTargets } from '#contract/queue-view.ts';
 import { useSettingsStore } from './settings-store.ts';
 
 /** Settings → Ageing targets: hours a case may wait per section, and whether going overdue notifies. */

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { Field } from '../../ui/Field.tsx';
+import { Field } from '#renderer/ui/Field.tsx';
 import { HistoryChoice } from './HistoryOffer.tsx';
 import { offerSize, useHistoryStore } from './history-store.ts';
 import { useTeamStore } from './team-store.ts';

@@ -1,6 +1,6 @@
-import type { SandboxProfile } from '../../../../contract/settings.ts';
-import { Field } from '../../ui/Field.tsx';
-import { Select } from '../../ui/Select.tsx';
+import type { SandboxProfile } from '#contract/settings.ts';
+import { Field } from '#renderer/ui/Field.tsx';
+import { Select } from '#renderer/ui/Select.tsx';
 
 const PROFILES: readonly { value: SandboxProfile; label: string }[] = [
   { value: 'interface', label: 'Interface document (default)' },

@@ -1,11 +1,11 @@
 import { CircleCheck, CircleX, PlugZap } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Field } from '../../ui/Field.tsx';
-import { Select } from '../../ui/Select.tsx';
-import { TextField } from '../../ui/TextField.tsx';
-import { formatDateTime } from '../../ui/time.tsx';
+import type { ConnectionTest, SettingsPatch, SettingsView } from '#contract/settings.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Field } from '#renderer/ui/Field.tsx';
+import { Select } from '#renderer/ui/Select.tsx';
+import { TextField } from '#renderer/ui/TextField.tsx';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import { LockSettings } from '../lock/LockSettings.tsx';
 import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { VettedError } from '../../../../contract/errors.ts';
-import { type TeamSettings, TeamSettingsSchema } from '../../../../contract/roles.ts';
-import { api } from '../../api.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Field } from '../../ui/Field.tsx';
+import { VettedError } from '#contract/errors.ts';
+import { type TeamSettings, TeamSettingsSchema } from '#contract/roles.ts';
+import { api } from '#renderer/api.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { Field } from '#renderer/ui/Field.tsx';
 import { LeadOnly } from '../claims/LeadOnly.tsx';
 import { useTeamMe } from '../claims/team-me-store.ts';
 

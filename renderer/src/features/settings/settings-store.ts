@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import { VettedError } from '../../../../contract/errors.ts';
-import type { ConnectionTest, SettingsPatch, SettingsView } from '../../../../contract/settings.ts';
-import { api } from '../../api.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { ConnectionTest, SettingsPatch, SettingsView } from '#contract/settings.ts';
+import { api } from '#renderer/api.ts';
 
 interface SettingsState {
   settings: SettingsView | null;

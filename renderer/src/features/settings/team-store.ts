@@ -1,10 +1,10 @@
 import { create } from 'zustand';
-import { type AppInfo, RESTART_BY_HAND } from '../../../../contract/channels.ts';
-import { VettedError } from '../../../../contract/errors.ts';
-import type { TeamHubState, TeamStatus, TeamStoreState } from '../../../../contract/team.ts';
-import { api } from '../../api.ts';
-import { askMain } from '../../ui/ask-main.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import { type AppInfo, RESTART_BY_HAND } from '#contract/channels.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { TeamHubState, TeamStatus, TeamStoreState } from '#contract/team.ts';
+import { api } from '#renderer/api.ts';
+import { askMain } from '#renderer/ui/ask-main.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 interface TeamState {
   status: TeamStatus | null;

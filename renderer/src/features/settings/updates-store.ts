@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import type { UpdateChannel, UpdateStatus } from '../../../../contract/updates.ts';
-import { api } from '../../api.ts';
-import { askMain } from '../../ui/ask-main.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import type { UpdateChannel, UpdateStatus } from '#contract/updates.ts';
+import { api } from '#renderer/api.ts';
+import { askMain } from '#renderer/ui/ask-main.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 interface UpdatesState {
   status: UpdateStatus | null;

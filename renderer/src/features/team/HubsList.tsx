@@ -1,6 +1,6 @@
 import { CircleOff, Server } from 'lucide-react';
-import type { TeamHub } from '../../../../contract/team-overview.ts';
-import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import type { TeamHub } from '#contract/team-overview.ts';
+import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
 
 /**
  * The team's hubs, apart from its reviewers (a hub is not a person): each running or stopped. With none

@@ -1,7 +1,7 @@
 import { AlarmClock, Circle, CircleCheck, Server } from 'lucide-react';
-import type { TeamMemberFigures, TeamOverview } from '../../../../contract/team-overview.ts';
-import { StatusBadge } from '../../ui/StatusBadge.tsx';
-import { Tag } from '../../ui/Tag.tsx';
+import type { TeamMemberFigures, TeamOverview } from '#contract/team-overview.ts';
+import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
+import { Tag } from '#renderer/ui/Tag.tsx';
 
 const COUNTS = ['Holding', 'Overdue', 'Closed today', 'Closed this week'];
 

@@ -1,9 +1,9 @@
 import { Timer } from 'lucide-react';
 import { Fragment } from 'react';
-import { SECTION_TITLES } from '../../../../contract/queue.ts';
-import type { TeamOverview, TimeFigure } from '../../../../contract/team-overview.ts';
-import { EmptyState } from '../../ui/EmptyState.tsx';
-import { Duration } from '../../ui/time.tsx';
+import { SECTION_TITLES } from '#contract/queue.ts';
+import type { TeamOverview, TimeFigure } from '#contract/team-overview.ts';
+import { EmptyState } from '#renderer/ui/EmptyState.tsx';
+import { Duration } from '#renderer/ui/time.tsx';
 
 /** A median or a 90th percentile, in the queue's words for time; a dash where nothing was measured. */
 function Seconds({ seconds }: { seconds: number | null }) {

@@ -1,10 +1,10 @@
 import { RefreshCw, Users } from 'lucide-react';
 import { useEffect } from 'react';
-import { ASK_A_LEAD, LEAD_ONLY } from '../../../../contract/roles.ts';
-import { Button } from '../../ui/Button.tsx';
-import { EmptyState } from '../../ui/EmptyState.tsx';
-import { formatClockTime, formatDateTime } from '../../ui/time.tsx';
-import { useWatch } from '../../ui/watch.ts';
+import { ASK_A_LEAD, LEAD_ONLY } from '#contract/roles.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { EmptyState } from '#renderer/ui/EmptyState.tsx';
+import { formatClockTime, formatDateTime } from '#renderer/ui/time.tsx';
+import { useWatch } from '#renderer/ui/watch.ts';
 import { HubsList } from './HubsList.tsx';
 import { ReviewersTable } from './ReviewersTable.tsx';
 import { SectionTimes } from './SectionTimes.tsx';

@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import { VettedError } from '../../../../contract/errors.ts';
-import type { TeamMe } from '../../../../contract/roles.ts';
-import type { TeamOverview } from '../../../../contract/team-overview.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { TeamMe } from '#contract/roles.ts';
+import type { TeamOverview } from '#contract/team-overview.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 /** Claims and queue changes come in bursts (a lead's reassignments, a reconcile): one read after the burst. */
 export const CHANGES_SETTLE_MS = 1_000;

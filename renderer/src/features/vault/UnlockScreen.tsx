@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { MIN_PASSPHRASE_LENGTH } from '../../../../contract/vault.ts';
-import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { MIN_PASSPHRASE_LENGTH } from '#contract/vault.ts';
+import { Button } from '#renderer/ui/Button.tsx';
+import { TextField } from '#renderer/ui/TextField.tsx';
 import { useVaultStore } from './vault-store.ts';
 
 /** Shows the app only once main says the vault is open; until then, the unlock (or first-run) screen. */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import { VettedError } from '../../../../contract/errors.ts';
-import { MIN_PASSPHRASE_LENGTH, type VaultStatus } from '../../../../contract/vault.ts';
-import { api } from '../../api.ts';
+import { VettedError } from '#contract/errors.ts';
+import { MIN_PASSPHRASE_LENGTH, type VaultStatus } from '#contract/vault.ts';
+import { api } from '#renderer/api.ts';
 
 type Field = 'passphrase' | 'confirmation';
 

@@ -1,5 +1,5 @@
-import type { CatchUpResult } from '../../../../contract/webhooks.ts';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import type { CatchUpResult } from '#contract/webhooks.ts';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
 import { plural, useWebhooksStore } from './webhooks-store.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { DELETE_SUBSCRIPTION_WARNING, type SubscriptionView } from '../../../../contract/webhooks.ts';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { DELETE_SUBSCRIPTION_WARNING, type SubscriptionView } from '#contract/webhooks.ts';
+import { Dialog } from '#renderer/ui/Dialog.tsx';
 import { useWebhooksStore } from './webhooks-store.ts';
 
 interface DeleteSubscriptionDialogProps {

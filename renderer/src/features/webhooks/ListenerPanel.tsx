@@ -1,5 +1,5 @@
-import type { ListenerStatus } from '../../../../contract/webhooks.ts';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import type { ListenerStatus } from '#contract/webhooks.ts';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
 import { RefusedRequests } from './RefusedRequests.tsx';
 import { useWebhooksStore } from './webhooks-store.ts';
 

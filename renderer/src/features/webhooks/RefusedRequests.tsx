@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../ui/time.tsx';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import { useWebhooksStore } from './webhooks-store.ts';
 
 /** The security log: requests the listener refused (bad signature, too large, too slow…), newest first. */

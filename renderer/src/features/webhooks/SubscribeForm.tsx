@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import type { WebhooksOverview } from '../../../../contract/webhooks.ts';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import type { WebhooksOverview } from '#contract/webhooks.ts';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
 import { useWebhooksStore } from './webhooks-store.ts';
 
 /**

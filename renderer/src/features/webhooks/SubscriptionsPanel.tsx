@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { SubscriptionView, WebhooksOverview } from '../../../../contract/webhooks.ts';
-import { formatDateTime } from '../../ui/time.tsx';
+import type { SubscriptionView, WebhooksOverview } from '#contract/webhooks.ts';
+import { formatDateTime } from '#renderer/ui/time.tsx';
 import { DeleteSubscriptionDialog } from './DeleteSubscriptionDialog.tsx';
 import { SubscribeForm } from './SubscribeForm.tsx';
 import { useWebhooksStore } from './webhooks-store.ts';

@@ -1,6 +1,6 @@
-import type { TunnelCheck, WebhooksOverview } from '../../../../contract/webhooks.ts';
-import { useAppStore } from '../../store.ts';
-import { ReasonButton } from '../../ui/ReasonButton.tsx';
+import type { TunnelCheck, WebhooksOverview } from '#contract/webhooks.ts';
+import { useAppStore } from '#renderer/store.ts';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
 import { useWebhooksStore } from './webhooks-store.ts';
 
 /**

@@ -1,14 +1,9 @@
 import { create } from 'zustand';
-import type { ChannelOutput } from '../../../../contract/channels.ts';
-import { VettedError } from '../../../../contract/errors.ts';
-import type {
-  CatchUpResult,
-  SubscriptionView,
-  TunnelCheck,
-  WebhooksOverview,
-} from '../../../../contract/webhooks.ts';
-import { api } from '../../api.ts';
-import { sharedWatch } from '../../ui/watch.ts';
+import type { ChannelOutput } from '#contract/channels.ts';
+import { VettedError } from '#contract/errors.ts';
+import type { CatchUpResult, SubscriptionView, TunnelCheck, WebhooksOverview } from '#contract/webhooks.ts';
+import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/ui/watch.ts';
 
 export type SecurityLog = ChannelOutput<'webhooks.securityLog'>;
 /** Refused requests shown, newest first. */

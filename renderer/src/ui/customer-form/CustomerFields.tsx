@@ -4,8 +4,8 @@ import {
   customerFieldHint,
   isRequiredCustomerField,
   US_STATES,
-} from '../../../../contract/customer-rules.ts';
-import type { CustomerForm } from '../../../../contract/drafts.ts';
+} from '#contract/customer-rules.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
 import { SelectField } from '../SelectField.tsx';
 import { TextField } from '../TextField.tsx';
 import type { FormField } from './form-rules.ts';

@@ -4,8 +4,8 @@ import {
   type FieldError,
   validateCustomerCreate,
   validateCustomerRetry,
-} from '../../../../contract/customer-rules.ts';
-import type { CustomerForm } from '../../../../contract/drafts.ts';
+} from '#contract/customer-rules.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
 
 /** The fields a reviewer fills in, in the order the form shows them (`type` is always `personal`). */
 export const FORM_FIELDS = [

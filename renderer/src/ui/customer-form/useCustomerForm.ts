@@ -1,6 +1,6 @@
 import { type RefCallback, useMemo, useRef, useState } from 'react';
-import type { CustomerRulesMode } from '../../../../contract/customer-rules.ts';
-import type { CustomerForm } from '../../../../contract/drafts.ts';
+import type { CustomerRulesMode } from '#contract/customer-rules.ts';
+import type { CustomerForm } from '#contract/drafts.ts';
 import {
   brokenRules,
   type FieldMessages,

@@ -1,0 +1,149 @@
+// The four-eyes channels: what waits for approval, what it will send, and a lead's decision. An approved
+// retry leaves from the approving lead's desk, through the one-time retry's own send with a key derived from
+// the approval (exactly once: the store hands its payload to one approver only); an approved export is
+// produced for its maker, once. Every step is audited by the store's functions' callers (the team's chain)
+// and so shows in the case's timeline. The SSN stays masked: a checker compares it with the customer's document
+// (checkSsn, audited as a reveal, since it tells whether a typed SSN is this customer's), never reads it.
+import type { Approval, ApprovalDetail } from '#contract/approvals.ts';
+import { QueueExportInputSchema } from '#contract/case.ts';
+import { CustomerFormSchema } from '#contract/drafts.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { TeamMe } from '#contract/roles.ts';
+import { describeError } from '#main/ground/log/logger.ts';
+import { exportQueue } from '../case/queue-export.ts';
+import type { OneTimeRetry } from '../drafts/one-time-retry.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { Approvals, StoredApproval } from '../team-interfaces/approvals.ts';
+import { type Roles, requireLead } from '../team-interfaces/claims.ts';
+import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from './what-is-sent.ts';
+
+type ApprovalChannel =
+  | 'approvals.required'
+  | 'approvals.list'
+  | 'approvals.forCase'
+  | 'approvals.get'
+  | 'approvals.checkSsn'
+  | 'approvals.approve'
+  | 'approvals.reject'
+  | 'approvals.cancel'
+  | 'approvals.requestExport'
+  | 'approvals.collect';
+
+export interface ApprovalsFeatureOptions {
+  approvals: Approvals;
+  roles: Roles;
+  retry: Pick<OneTimeRetry, 'sendApproved'>;
+}
+
+const noSuchApproval = () => new DeskError('NoSuchApproval', 'Nothing with this id waits for approval.');
+
+export function approvalsFeature(
+  { journal, events, log }: DeskContext,
+  { approvals, roles, retry }: ApprovalsFeatureOptions,
+): Feature<ApprovalChannel> {
+  const viewOf = (approval: StoredApproval, me: TeamMe): Approval => ({
+    ...approval,
+    mine: approval.maker === me.reviewer,
+    canDecide: me.can.approve && approval.maker !== me.reviewer && approval.state === 'pending',
+  });
+  const view = async (approval: StoredApproval) => viewOf(approval, await roles.me());
+  const find = async (id: string) => {
+    const approval = await approvals.get(id);
+    if (!approval) throw noSuchApproval();
+    return approval;
+  };
+  /** What will be sent: for its maker and for leads (the others see that it waits, not what). */
+  const detail = async (id: string, typedSsn?: string): Promise<ApprovalDetail> => {
+    const approval = await find(id);
+    const me = await roles.me();
+    if (approval.maker !== me.reviewer) await requireLead(roles, 'approve');
+    const payload = await approvals.payload(id);
+    const ssn = ssnOf(approval.kind, payload);
+    const ssnCheck =
+      typedSsn === undefined || ssn === null ? 'unchecked' : sameSsn(ssn, typedSsn) ? 'matches' : 'differs';
+    return { ...viewOf(approval, me), fields: fieldsOf(approval.kind, payload), ssnCheck };
+  };
+
+  const stopWatching = approvals.watch((approval) => {
+    view(approval).then(
+      (changed) => events.emit('approvals.changed', changed),
+      (error: unknown) => log.warn('approval change not told', describeError(error)),
+    );
+  });
+
+  /** Sends an approved retry from this desk; its outcome (or why it failed) is recorded with the approval. */
+  const sendRetry = async (approval: StoredApproval, payload: string) => {
+    const form = CustomerFormSchema.parse(JSON.parse(payload));
+    try {
+      const outcome = await retry.sendApproved({
+        customerId: approval.customerId as string,
+        form,
+        idempotencyKey: idempotencyKeyOf(approval.id),
+      });
+      return (await approvals.finish(approval.id, outcome.status)).approval;
+    } catch (error) {
+      const code = error instanceof DeskError ? error.code : 'failed';
+      await approvals.finish(approval.id, `not sent: ${code}`);
+      throw error;
+    }
+  };
+
+  return {
+    handlers: {
+      'approvals.required': () => approvals.required(),
+      async 'approvals.list'() {
+        const me = await roles.me();
+        return (await approvals.open()).map((approval) => viewOf(approval, me));
+      },
+      async 'approvals.forCase'({ customerId }) {
+        const approval = await approvals.latestFor(customerId);
+        return { approval: approval ? await view(approval) : null };
+      },
+      'approvals.get': ({ id }) => detail(id),
+      async 'approvals.checkSsn'({ id, ssn }) {
+        await requireLead(roles, 'approve');
+        const approval = await find(id);
+        const checked = await detail(id, ssn);
+        await journal.audit.record({
+          action: 'personal.reveal',
+          ...(approval.customerId ? { customerId: approval.customerId } : {}),
+          outcome: checked.ssnCheck,
+          detail: `the SSN approval ${approval.id} will send, compared with the customer’s document`,
+        });
+        return checked;
+      },
+      async 'approvals.approve'({ id, note }) {
+        await requireLead(roles, 'approve');
+        const { approval, payload } = await approvals.decide(id, true, note);
+        if (approval.kind === 'retry' && payload !== null) return view(await sendRetry(approval, payload));
+        return view(approval);
+      },
+      async 'approvals.reject'({ id, note }) {
+        await requireLead(roles, 'approve');
+        return view((await approvals.decide(id, false, note)).approval);
+      },
+      async 'approvals.cancel'({ id }) {
+        return view(await approvals.cancel(id));
+      },
+      async 'approvals.requestExport'(input) {
+        await requireLead(roles, 'exportNames');
+        if (!(await approvals.required()).exportNames) {
+          throw new DeskError('NoApprovalNeeded', 'An export with names needs no approval here: export it.');
+        }
+        return view(await approvals.request('exportNames', null, JSON.stringify(input)));
+      },
+      async 'approvals.collect'({ id }) {
+        await requireLead(roles, 'exportNames');
+        const approval = await find(id);
+        if (approval.kind !== 'exportNames') throw noSuchApproval();
+        const { payload } = await approvals.finish(id, 'exported');
+        if (payload === null) throw noSuchApproval();
+        return exportQueue(journal, QueueExportInputSchema.parse(JSON.parse(payload)));
+      },
+    },
+    async close() {
+      stopWatching();
+      await approvals.close();
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import type { DraftChannel, DraftStatus, DraftView, OutboxStatus, SubmitResult } from '#contract/drafts.ts';
+import { DeskError } from '#contract/errors.ts';
+import type { ServiceStatus } from '#contract/settings.ts';
+import { refusal } from '#main/data/failures.ts';
+import type { Draft, DraftSummary, JournalRepositories, OutboxEntry } from '#main/data/journal/index.ts';
+import { describeError } from '#main/ground/log/logger.ts';
+import type { Handlers } from '#main/ground/serve.ts';
+import type { DeskContext, Feature } from '../feature.ts';
+import type { Approvals } from '../team-interfaces/approvals.ts';
+import type { Claims } from '../team-interfaces/claims.ts';
+import type { DraftDestinationFactory } from './destination.ts';
+import { createOneTimeRetry, type OneTimeRetry } from './one-time-retry.ts';
+import { createOutbox, isEditable } from './outbox/index.ts';
+
+/**
+ * Drafts of new customers (autosaved, encrypted in the journal), the outbox that turns them into customers
+ * exactly once, and the one-time retry. Events carry states only: a draft's form leaves main only when the
+ * reviewer opens that draft (`drafts.get`).
+ */
+export function draftsFeature(
+  context: DeskContext,
+  options: {
+    destination: DraftDestinationFactory;
+    claims: Pick<Claims, 'beforeChange'>;
+    approvals: Pick<Approvals, 'required' | 'request'>;
+  },
+): Feature<DraftChannel> & { retry: OneTimeRetry } {
+  const { journal, events, log } = context;
+  const client = () => context.connection().client();
+
+  const statusOf = (summary: DraftSummary, entry: OutboxEntry | undefined): DraftStatus => {
+    const editable = isEditable(summary.state, entry);
+    const duplicateOf = summary.state === 'rejected' ? (entry?.duplicateOf ?? null) : null;
+    return {
+      id: summary.id,
+      state: summary.state === 'queued' && outbox.isSending(summary.id) ? 'sending' : summary.state,
+      updated: summary.updated,
+      customerId: summary.customerId,
+      attempts: summary.attempts,
+      nextAttemptAt: summary.nextAttemptAt,
+      problem: summary.lastError,
+      fieldErrors: summary.fieldErrors,
+      duplicateOf,
+      actions: {
+        edit: editable,
+        submit: editable && summary.state !== 'attention',
+        tryAgain: summary.state === 'attention',
+        discard: editable,
+        linkDuplicate: duplicateOf !== null,
+      },
+    };
+  };
+  const status = async (id: string, repos: JournalRepositories = journal): Promise<DraftStatus> => {
+    const summary = await repos.drafts.summary(id);
+    if (!summary) throw refusal.noSuchDraft();
+    return statusOf(summary, await repos.outbox.get(id));
+  };
+  const view = async (draft: Draft): Promise<DraftView> => ({
+    ...statusOf(draft, await journal.outbox.get(draft.id)),
+    created: draft.created,
+    form: draft.form,
+  });
+  const requireDraft = async (id: string): Promise<Draft> => {
+    const draft = await journal.drafts.get(id);
+    if (!draft) throw refusal.noSuchDraft();
+    return draft;
+  };
+  /** Saving and discarding: only while nothing can have been created from the draft. */
+  const requireEditable = async (tx: JournalRepositories, id: string, doing: string): Promise<void> => {
+    const draft = await status(id, tx);
+    if (!draft.actions.edit) {
+      throw new DeskError('DraftLocked', `This draft cannot be ${doing} while it is ${draft.state}.`);
+    }
+  };
+  /** Tells the renderer how a draft stands now; the outbox calls it at every change. */
+  const announce = (id: string) => {
+    void Promise.all([journal.drafts.summary(id), journal.outbox.get(id)]).then(
+      ([summary, entry]) => summary && events.emit('draft.updated', statusOf(summary, entry)),
+      (error: unknown) => log.warn('draft change not announced', { draftId: id, ...describeError(error) }),
+    );
+  };
+
+  const outbox = createOutbox({
+    journal,
+    log,
+    client,
+    canSend: () => destination.sendsFromHere() && context.connection().status().state !== 'not-configured',
+    onDraftChange: announce,
+    onCustomerChange: (row) => events.emit('customer.updated', row),
+    onProgress: (progress) => events.emit('job.progress', progress),
+  });
+  const destination = options.destination(outbox);
+  const retry = createOneTimeRetry({
+    journal,
+    client,
+    reconciler: context.reconciler,
+    claims: options.claims,
+    approvals: options.approvals,
+  });
+
+  /** Drafts that left this desk (for the team outbox) leave its list; those still here show how they stand. */
+  const announceMoved = ({ moved }: { moved: readonly string[] }) => {
+    for (const id of moved) events.emit('draft.discarded', { id });
+  };
+  const warnNotMoved = (error: unknown) =>
+    log.warn('drafts not moved to their destination', describeError(error));
+  const submit = async (ids: readonly string[]): Promise<SubmitResult> => {
+    const { queued, invalid, skipped, moved, waiting } = await destination.submit(ids);
+    announceMoved({ moved });
+    for (const id of waiting) announce(id);
+    return { queued, invalid, skipped };
+  };
+
+  // Back online: queued drafts go now rather than at the end of their backoff.
+  let online = false;
+  const unsubscribe = events.subscribe((event, payload) => {
+    if (event !== 'service.status') return;
+    const isOnline = (payload as ServiceStatus).state === 'online';
+    if (isOnline && !online) queueMicrotask(() => outbox.wake());
+    online = isOnline;
+  });
+
+  const outboxStatus = async (): Promise<OutboxStatus> => {
+    const counts = await journal.drafts.countByState();
+    const activity = await outbox.activity();
+    counts.sending = activity.inFlight;
+    counts.queued = Math.max(0, counts.queued - activity.inFlight);
+    return {
+      counts,
+      online: context.connection().status().state === 'online',
+      draining: activity.draining,
+      inFlight: activity.inFlight,
+      nextAttemptAt: activity.nextAttemptAt,
+    };
+  };
+
+  const handlers: Pick<Handlers, DraftChannel> = {
+    async 'drafts.create'() {
+      const draft = await journal.drafts.insert({ form: { type: 'personal' } });
+      announce(draft.id);
+      return view(draft);
+    },
+    'drafts.get': async ({ id }) => view(await requireDraft(id)),
+    async 'drafts.list'() {
+      const entries = new Map((await journal.outbox.list()).map((entry) => [entry.draftId, entry]));
+      const summaries = await journal.drafts.list();
+      return { drafts: summaries.map((summary) => statusOf(summary, entries.get(summary.id))) };
+    },
+    async 'drafts.save'({ id, form }) {
+      const savedAt = await journal.transaction(async (tx) => {
+        await requireEditable(tx, id, 'changed');
+        return tx.drafts.saveForm(id, form);
+      });
+      if (!savedAt) throw refusal.noSuchDraft();
+      announce(id);
+      return { id, savedAt };
+    },
+    async 'drafts.discard'({ id }) {
+      await journal.transaction(async (tx) => {
+        await requireEditable(tx, id, 'discarded');
+        await tx.drafts.remove(id);
+        await tx.audit.record({ action: 'draft.discard', outcome: 'ok', detail: `draft ${id}` });
+      });
+      events.emit('draft.discarded', { id });
+      return { id, discarded: true };
+    },
+    'drafts.submit': ({ ids }) => submit(ids),
+    async 'drafts.tryAgain'({ id }) {
+      await outbox.tryAgain(id);
+      return status(id);
+    },
+    async 'drafts.linkDuplicate'({ id }) {
+      await outbox.linkDuplicate(id);
+      return status(id);
+    },
+    'outbox.status': () => outboxStatus(),
+    'retry.prefill': ({ customerId }) => retry.prefill(customerId),
+    'retry.submit': (input) => retry.submit(input),
+  };
+
+  return {
+    handlers,
+    retry,
+    // Start-up (after the reconcile has started) and every reconnection: drain what is queued, or move what
+    // waited here to where drafts go.
+    onConnected: () => {
+      void destination.onConnected().then(announceMoved, warnNotMoved);
+    },
+    async close() {
+      unsubscribe();
+      await outbox.close();
+    },
+  };
+}
