@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { LockGate } from './features/lock/LockGate.tsx';
 import { VaultGate } from './features/vault/UnlockScreen.tsx';
+import { keepClearedWhile } from './shell/personal-stores.ts';
 import './styles/index.css';
 
 // A file dropped anywhere but on a drop zone must not make the window navigate to it.
@@ -17,7 +18,7 @@ if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
     <VaultGate>
-      <LockGate>
+      <LockGate keepCleared={keepClearedWhile}>
         <App />
       </LockGate>
     </VaultGate>

@@ -1,30 +1,32 @@
 import { useEffect, useRef, useState } from 'react';
 import type { QueueRow } from '#contract/queue.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { JobProgress } from '#renderer/shared/jobs/JobProgress.tsx';
+import { StoreNotice } from '#renderer/shared/team/StoreNotice.tsx';
+import { rowAt } from '#renderer/shared/windowed/windowed-pages.ts';
 import { useAppStore } from '#renderer/store.ts';
 import { ShortcutsHelp } from '#renderer/ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '#renderer/ui/shortcuts.ts';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { rowAt } from '#renderer/ui/windowed-pages.ts';
-import { useNextCase } from '../claims/use-next-case.ts';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { StoreNotice } from '../team/StoreNotice.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
 import { CasePane } from './CasePane.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { QueueFilters } from './QueueFilters.tsx';
 import { QueuePane } from './QueuePane.tsx';
 import { QueueToolbar } from './QueueToolbar.tsx';
+import type { QueueParts } from './queue-parts.ts';
 import { useQueueStore } from './queue-store.ts';
 import { SectionNav } from './SectionNav.tsx';
 import { SplitView } from './SplitView.tsx';
+import { useNextCase } from './use-next-case.ts';
 import { useOpenOnStart } from './use-open-on-start.ts';
 import { useRouteSync } from './use-route-sync.ts';
 
 /**
  * The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address.
- * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens).
+ * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens);
+ * `parts` are what the queue shows of other features (the case, the exports, what waits for approval).
  */
-export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
+export function QueueScreen({ onRowsPainted, parts }: { onRowsPainted(): void; parts: QueueParts }) {
   const gridRef = useRef<HTMLTableElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -107,6 +109,7 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
           onOpenFirst={() => setOpenFirstWanted(true)}
           onAdd={() => setAdding(true)}
           onHelp={() => setHelpOpen(true)}
+          Exports={parts.Exports}
         />
       </header>
       <JobProgress />
@@ -117,12 +120,22 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
       {problem && <p role="alert">{problem}</p>}
       <div className="queue-body">
         <div className="queue-side">
-          <SectionNav onNextCase={nextCase.shown ? nextCase.run : null} />
+          <SectionNav
+            onNextCase={nextCase.shown ? nextCase.run : null}
+            waiting={<parts.WaitingForApproval />}
+          />
           <QueueFilters />
         </div>
         <SplitView
           list={<QueuePane gridRef={gridRef} onPick={open} onRowsPainted={onRowsPainted} />}
-          detail={<CasePane customerId={customerId} focusRequest={focusRequest} onBack={backToList} />}
+          detail={
+            <CasePane
+              customerId={customerId}
+              focusRequest={focusRequest}
+              onBack={backToList}
+              CaseView={parts.CaseView}
+            />
+          }
         />
       </div>
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />

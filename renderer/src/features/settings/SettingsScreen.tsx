@@ -1,12 +1,11 @@
 import { CircleCheck, CircleX, PlugZap } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { ConnectionTest, SettingsPatch, SettingsView } from '#contract/settings.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { Field } from '#renderer/ui/Field.tsx';
 import { Select } from '#renderer/ui/Select.tsx';
 import { TextField } from '#renderer/ui/TextField.tsx';
 import { formatDateTime } from '#renderer/ui/time.tsx';
-import { LockSettings } from '../lock/LockSettings.tsx';
 import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
 import { SandboxProfileField } from './SandboxProfileField.tsx';
@@ -100,7 +99,7 @@ function patchOf(draft: Draft, settings: SettingsView): SettingsPatch {
   return patch;
 }
 
-export function SettingsScreen() {
+export function SettingsScreen({ lock }: { lock: ReactNode }) {
   const { settings, load, save, saving, testing, testConnection, fieldErrors, message, test } =
     useSettingsStore();
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -257,7 +256,7 @@ export function SettingsScreen() {
         {test && <ConnectionTestResult test={test} />}
       </form>
       <TeamSection />
-      <LockSettings />
+      {lock}
       <AgeingTargetsSection />
       <UpdatesSection />
       <DiagnosticsSection />

@@ -1,8 +1,8 @@
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import type { ExportFile } from '#contract/case.ts';
-import { downloadFile } from './download.ts';
-import { ReasonButton } from './ReasonButton.tsx';
+import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
+import { downloadFile } from '../data/download.ts';
 
 interface ExportFileButtonProps {
   label: string;

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import { api } from '../api.ts';
-import { sharedWatch } from './watch.ts';
+import { sharedWatch } from '../shared/data/watch.ts';
 
 export interface Toast extends StatusNotice {
   id: number;

@@ -3,7 +3,7 @@ import { VettedError } from '#contract/errors.ts';
 import type { TeamMe } from '#contract/roles.ts';
 import type { TeamOverview } from '#contract/team-overview.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '../data/watch.ts';
 
 /** Claims and queue changes come in bursts (a lead's reassignments, a reconcile): one read after the burst. */
 export const CHANGES_SETTLE_MS = 1_000;

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { STORE_AWAY_NOTICE_AFTER_MS, type StorePresence } from '#contract/store-presence.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '../data/watch.ts';
 
 /** How long "the store answers again" stays once it does: long enough to read, then out of the way. */
 export const STORE_BACK_NOTICE_MS = 6_000;

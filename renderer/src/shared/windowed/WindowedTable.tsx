@@ -1,6 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import { type CSSProperties, Fragment, type ReactNode, useRef } from 'react';
-import { EmptyState } from './EmptyState.tsx';
+import { EmptyState } from '#renderer/ui/EmptyState.tsx';
 import { useWindowedList } from './use-windowed-list.ts';
 import { type Pages, type Range, rowAt } from './windowed-pages.ts';
 

@@ -1,5 +1,5 @@
 import { useAppStore } from '#renderer/store.ts';
-import { CustomerRef } from '#renderer/ui/CustomerRef.tsx';
+import { CustomerRef } from './CustomerRef.tsx';
 
 /** A log row's customer cell (Events, Audit): its name beside its ID, opening the case; a dash for none. */
 export function CustomerCell({ id, name }: { id: string | null; name: string | null | undefined }) {

@@ -6,8 +6,8 @@ import {
   US_STATES,
 } from '#contract/customer-rules.ts';
 import type { CustomerForm } from '#contract/drafts.ts';
-import { SelectField } from '../SelectField.tsx';
-import { TextField } from '../TextField.tsx';
+import { SelectField } from '#renderer/ui/SelectField.tsx';
+import { TextField } from '#renderer/ui/TextField.tsx';
 import type { FormField } from './form-rules.ts';
 import type { CustomerFormControl } from './useCustomerForm.ts';
 

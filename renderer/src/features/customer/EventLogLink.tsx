@@ -1,13 +1,10 @@
-import { useEventLogStore } from './event-log-store.ts';
+import { useCaseParts } from './case-parts.tsx';
 
 /** From a customer's status history to the event log, narrowed to that customer, with the event pointed out. */
 export function EventLogLink({ customerId, eventId }: { customerId: string; eventId: string }) {
+  const { showEvents } = useCaseParts();
   return (
-    <button
-      type="button"
-      className="link-button"
-      onClick={() => useEventLogStore.getState().showCustomerEvents(customerId, eventId)}
-    >
+    <button type="button" className="link-button" onClick={() => showEvents(customerId, eventId)}>
       Show in event log
     </button>
   );

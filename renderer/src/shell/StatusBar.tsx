@@ -1,8 +1,8 @@
 import { CircleAlert, CircleCheck, CircleDashed, Clock } from 'lucide-react';
 import type { AppInfo } from '#contract/channels.ts';
 import type { ConnectionState, ServiceStatus } from '#contract/settings.ts';
+import { formatClockTime, formatDateTime } from '../ui/time.tsx';
 import { stateText } from './connection-text.ts';
-import { formatClockTime, formatDateTime } from './time.tsx';
 
 const STATE_ICON: Record<ConnectionState, typeof CircleCheck> = {
   connecting: CircleDashed,

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ChannelOutput } from '#contract/channels.ts';
 import type { CaseClaim, Claim, ClaimCounts } from '#contract/claims.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '../data/watch.ts';
 
 export type TeamReviewer = ChannelOutput<'claims.reviewers'>[number];
 

@@ -1,6 +1,6 @@
 import { CloudCheck, CloudOff } from 'lucide-react';
 import { durationLong, durationShort } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
+import { useWatch } from '../data/watch.ts';
 import { type StoreNotice as Notice, useStorePresenceStore } from './store-presence-store.ts';
 
 /**

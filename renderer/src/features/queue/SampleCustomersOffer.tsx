@@ -2,10 +2,10 @@ import { FlaskConical } from 'lucide-react';
 import { useState } from 'react';
 import { isSampleEmail } from '#contract/sandbox-panel.ts';
 import { api } from '#renderer/api.ts';
+import { useTeamViewStore } from '#renderer/shared/team/team-view-store.ts';
 import { useAppStore } from '#renderer/store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { Tag } from '#renderer/ui/Tag.tsx';
-import { useTeamViewStore } from '../team/team-view-store.ts';
 
 /**
  * The empty queue's first step on the built-in sandbox: a dozen sample customers, made as a reviewer's

@@ -2,8 +2,8 @@ import { create } from 'zustand';
 import type { StoredImage, StoredImageInfo, TimelineEntry } from '#contract/case.ts';
 import { TIMELINE_PAGE } from '#contract/case.ts';
 import { api } from '#renderer/api.ts';
-import { copyText } from '#renderer/ui/clipboard.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { copyText } from '../data/clipboard.ts';
+import { sharedWatch } from '../data/watch.ts';
 
 interface CaseState {
   /** The case on screen. */

@@ -1,6 +1,6 @@
+import { useClaimsStore } from '#renderer/shared/team/claims-store.ts';
+import { useClaimsShown } from '#renderer/shared/team/team-me-store.ts';
 import type { Shortcut } from '#renderer/ui/shortcuts.ts';
-import { useClaimsStore } from './claims-store.ts';
-import { useClaimsShown } from './team-me-store.ts';
 
 /** The key that takes the next unclaimed case (by waiting time) and opens it. */
 export const NEXT_CASE_KEY = 'g';

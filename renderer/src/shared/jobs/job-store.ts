@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Progress } from '#contract/customers.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '../data/watch.ts';
 
 export type Job = Progress['job'];
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { TeamMe } from '#contract/roles.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch, useWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch, useWatch } from '../data/watch.ts';
 
 interface TeamMeState {
   /** Who acts at this desk, their role and whether cases are claimed here; null until main answers. */

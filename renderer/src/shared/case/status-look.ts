@@ -19,7 +19,7 @@ import type { Section } from '#contract/queue.ts';
 import { SECTION_TITLES } from '#contract/queue.ts';
 import type { SectionFilter } from '#renderer/route.ts';
 import type { BadgeLook } from '#renderer/ui/StatusBadge.tsx';
-import { stateLabel } from '../drafts/draft-states.ts';
+import { stateLabel } from './draft-states.ts';
 
 /**
  * How each place in the queue looks, the same in the sections, the rows and the case: its colour says
