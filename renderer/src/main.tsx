@@ -6,7 +6,7 @@ import { App } from './App.tsx';
 import { LockGate } from './features/lock/LockGate.tsx';
 import { VaultGate } from './features/vault/UnlockScreen.tsx';
 import { keepClearedWhile } from './shell/personal-stores.ts';
-import './styles/index.css';
+import './styles.css';
 
 // A file dropped anywhere but on a drop zone must not make the window navigate to it.
 for (const type of ['dragover', 'drop'] as const) {
