@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import type { QueueRow } from '#contract/queue.ts';
 import { useWatch } from '#renderer/shared/data/watch.ts';
 import { JobProgress } from '#renderer/shared/jobs/JobProgress.tsx';
@@ -21,6 +21,22 @@ import { useNextCase } from './use-next-case.ts';
 import { useOpenOnStart } from './use-open-on-start.ts';
 import { useRouteSync } from './use-route-sync.ts';
 
+/** The queue is on screen: its stores follow main and the address, and it loads its rows and counts. */
+function useQueueOnScreen(gridRef: RefObject<HTMLTableElement | null>) {
+  useWatch(useQueueStore.getState().watch);
+  useWatch(useOverdueStore.getState().watch);
+  useRouteSync();
+  useOpenOnStart();
+  useEffect(() => {
+    const { reload, loadImportAvailability } = useQueueStore.getState();
+    reload();
+    void loadImportAvailability();
+    void useOverdueStore.getState().load();
+    // Back from another screen: the keys carry on where the reviewer left the list.
+    if (useQueueStore.getState().selectedId) gridRef.current?.focus({ preventScroll: true });
+  }, [gridRef]);
+}
+
 /**
  * The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address.
  * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens);
@@ -39,19 +55,7 @@ export function QueueScreen({ onRowsPainted, parts }: { onRowsPainted(): void; p
   const customerId = useAppStore((state) => state.customerId);
   const { openDraft, navigate } = useAppStore.getState();
   const queue = useQueueStore.getState;
-  useWatch(useQueueStore.getState().watch);
-  useWatch(useOverdueStore.getState().watch);
-  useRouteSync();
-  useOpenOnStart();
-
-  useEffect(() => {
-    const { reload, loadImportAvailability } = useQueueStore.getState();
-    reload();
-    void loadImportAvailability();
-    void useOverdueStore.getState().load();
-    // Back from another screen: the keys carry on where the reviewer left the list.
-    if (useQueueStore.getState().selectedId) gridRef.current?.focus({ preventScroll: true });
-  }, []);
+  useQueueOnScreen(gridRef);
 
   /** Opens a row: a case in the right pane, its heading focused; a draft in the draft form. */
   const open = (row: QueueRow | undefined) => {
