@@ -33,7 +33,7 @@ import type { DeskVariant } from '../variant/index.ts';
 import { localDesk } from '../variant/local.ts';
 import { toAppError } from './app-errors.ts';
 import { appInfoHandlers } from './app-info.ts';
-import { type CoreOptions, openCore } from './core.ts';
+import { type Core, type CoreOptions, openCore } from './core.ts';
 
 export interface DeskOptions {
   host: AppInfo['host'];
@@ -75,14 +75,68 @@ export interface Desk {
   close(): Promise<void>;
 }
 
+type DeskCore = Core<DeskVariant>;
+
 export async function createDesk(options: DeskOptions): Promise<Desk> {
+  const core = await openDeskCore(options);
+  const { context } = core;
+  const { features, handlers: featureHandlers } = deskFeatures(core, options);
+  const connected = () => {
+    for (const feature of features) feature.onConnected?.();
+  };
+  const settingsChannels = settingsFeature(context, {
+    vaultProblem: options.vaultProblem ?? null,
+    reconnect: () => core.reconnect(),
+    async afterChange(changed, reconnected) {
+      if (reconnected) connected();
+      for (const feature of features) await feature.onSettingsChanged?.(changed);
+    },
+  });
+  const { lock } = featureHandlers;
+  const handlers: Handlers = gateHandlers(
+    {
+      ...appInfoHandlers(context, options),
+      ...settingsChannels.handlers,
+      ...featureHandlers.channels,
+      ...openVaultHandlers,
+    },
+    lock.isLocked,
+  );
+  connected();
+  const events: EventHub = {
+    emit: (event, payload) => context.events.emit(event, payload),
+    subscribe: (listener) => context.events.subscribe(lockedEvents(listener, lock.isLocked)),
+  };
+  return {
+    handlers,
+    events,
+    lock: lock.lock,
+    connection: () => context.connection(),
+    dispatcher: (isTrustedSender) =>
+      serve(handlers, {
+        host: options.host,
+        isTrustedSender,
+        validateOutput: options.strictContract ?? false,
+        toAppError,
+        onUnexpected: (channel, error) =>
+          options.log.error('handler failed', { channel, ...describeError(error) }),
+      }),
+    async close() {
+      for (const feature of features) await feature.close?.();
+      await core.close();
+    },
+  };
+}
+
+/** The settings, and the core on the variant this desk runs: its team's, or solo on its own journal. */
+async function openDeskCore(options: DeskOptions): Promise<DeskCore> {
   const { log, vault } = options;
   const settings = openSettings({
     dir: options.dataDir,
     ...(options.createSettingsStore ? { createStore: options.createSettingsStore } : {}),
   });
   if (settings.problem) log.warn('settings file problem', { problem: settings.problem });
-  const core = await openCore<DeskVariant>({
+  return openCore<DeskVariant>({
     ...options,
     settings,
     onStatus: (status, events) => events.emit('service.status', status),
@@ -100,45 +154,104 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         : localDesk({ dataDir: options.dataDir, dataKey: vault.dataKey(), settings });
     },
   });
-  const { context, variant } = core;
-  const { teamwork } = variant;
-  const clock = options.clock ? { clock: options.clock } : {};
+}
 
-  const customers = customersFeature(context, {
-    reconcile: variant.reconcile,
-    approvals: variant.approvals,
+/** Every feature of the desk but settings: the list that hears of connections, and the channels they answer. */
+function deskFeatures(core: DeskCore, options: DeskOptions) {
+  const { context, variant } = core;
+  const cases = caseWork(core, options);
+  const services = deskServices(core, options);
+  const { membership, lock } = membershipAndLock(core, options);
+  const features = [
+    lock,
+    cases.customers,
+    cases.queue,
+    cases.documents,
+    cases.cases,
+    cases.drafts,
+    services.webhooks,
+    services.updates,
+    services.eventDetail,
+    services.sandboxPanel,
+    membership,
+    cases.claims,
+    cases.fourEyes,
+    cases.teamOverview,
+  ];
+  // Sample customers go through the desk's own channels, as a reviewer's would; a team's desk refuses them.
+  const samples = samplesFeature(context, {
+    desk: {
+      ...cases.drafts.handlers,
+      ...cases.cases.handlers,
+      ...cases.documents.handlers,
+      ...cases.queue.handlers,
+    },
+    refusal: variant.teamId === null ? null : SAMPLES_IN_A_TEAM,
   });
+  const channels = {
+    ...cases.customers.handlers,
+    ...cases.queue.handlers,
+    ...cases.documents.handlers,
+    ...cases.cases.handlers,
+    ...cases.drafts.handlers,
+    ...services.webhooks.handlers,
+    ...services.updates.handlers,
+    ...services.diagnostics.handlers,
+    ...services.eventDetail.handlers,
+    ...services.sandboxPanel.handlers,
+    ...samples.handlers,
+    ...membership.handlers,
+    ...cases.claims.handlers,
+    ...cases.fourEyes.handlers,
+    ...cases.teamOverview.handlers,
+    ...lock.handlers,
+  };
+  return { features, handlers: { channels, lock } };
+}
+
+/** The features of the reviewers' cases, alone or shared: customers, queue, documents, cases, drafts, claims. */
+function caseWork({ context, variant }: DeskCore, options: DeskOptions) {
+  const { teamwork, approvals } = variant;
+  const clock = clockOf(options);
+  const customers = customersFeature(context, { reconcile: variant.reconcile, approvals });
   const queue = queueFeature(context, { ...clock, claims: teamwork.claims });
   const documents = documentsFeature(context, { claims: teamwork.claims });
-  const { approvals } = variant;
   const cases = caseFeature(context, { roles: teamwork.roles, approvals });
-  const drafts = draftsFeature(context, {
-    destination: variant.drafts,
-    claims: teamwork.claims,
-    approvals,
-  });
+  const drafts = draftsFeature(context, { destination: variant.drafts, claims: teamwork.claims, approvals });
   const fourEyes = approvalsFeature(context, { approvals, roles: teamwork.roles, retry: drafts.retry });
   const claims = claimsFeature(context, {
     teamwork,
     ...clock,
     ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
   });
-  const teamOverview = teamOverviewFeature(context, {
-    overview: teamwork.overview,
-    roles: teamwork.roles,
-  });
+  const teamOverview = teamOverviewFeature(context, { overview: teamwork.overview, roles: teamwork.roles });
+  return { customers, queue, documents, cases, drafts, fourEyes, claims, teamOverview };
+}
+
+/** The desk's own panels: webhooks, updates, diagnostics, an event's detail, the sandbox. */
+function deskServices({ context, variant }: DeskCore, options: DeskOptions) {
   const webhooks = variant.webhooks(context);
   const updates = updatesFeature(
     (options.updates ?? notSelfUpdating(options.host, options.version))(context),
   );
   const diagnostics = diagnosticsFeature(context, { webhooks: () => webhooks.figures() });
-  const eventDetail = eventDetailFeature(context);
-  const sandboxPanel = sandboxPanelFeature(context);
+  return {
+    webhooks,
+    updates,
+    diagnostics,
+    eventDetail: eventDetailFeature(context),
+    sandboxPanel: sandboxPanelFeature(context),
+  };
+}
+
+/** The desk's team membership, and its idle lock (whose longest wait a team may set). */
+function membershipAndLock({ context, variant }: DeskCore, options: DeskOptions) {
+  const { teamwork } = variant;
   const membership = teamFeature(context, {
     startedOn: variant.teamId,
     deskJournal: variant.deskJournal,
     presence: variant.storePresence,
-    ...clock,
+    ...clockOf(options),
   });
   // The team's maximum is a team setting; a solo desk has none.
   const lock = idleLockFeature(context, {
@@ -150,85 +263,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         ? async () => null
         : async () => (await teamwork.settings.get()).lockIdleMaxMinutes,
   });
-  const features = [
-    lock,
-    customers,
-    queue,
-    documents,
-    cases,
-    drafts,
-    webhooks,
-    updates,
-    eventDetail,
-    sandboxPanel,
-    membership,
-    claims,
-    fourEyes,
-    teamOverview,
-  ];
-  const connected = () => {
-    for (const feature of features) feature.onConnected?.();
-  };
-  const settingsChannels = settingsFeature(context, {
-    vaultProblem: options.vaultProblem ?? null,
-    reconnect: () => core.reconnect(),
-    async afterChange(changed, reconnected) {
-      if (reconnected) connected();
-      for (const feature of features) await feature.onSettingsChanged?.(changed);
-    },
-  });
-
-  // Sample customers go through the desk's own channels, as a reviewer's would; a team's desk refuses them.
-  const samples = samplesFeature(context, {
-    desk: { ...drafts.handlers, ...cases.handlers, ...documents.handlers, ...queue.handlers },
-    refusal: variant.teamId === null ? null : SAMPLES_IN_A_TEAM,
-  });
-  const handlers: Handlers = gateHandlers(
-    {
-      ...appInfoHandlers(context, options),
-      ...settingsChannels.handlers,
-      ...customers.handlers,
-      ...queue.handlers,
-      ...documents.handlers,
-      ...cases.handlers,
-      ...drafts.handlers,
-      ...webhooks.handlers,
-      ...updates.handlers,
-      ...diagnostics.handlers,
-      ...eventDetail.handlers,
-      ...sandboxPanel.handlers,
-      ...samples.handlers,
-      ...membership.handlers,
-      ...claims.handlers,
-      ...fourEyes.handlers,
-      ...teamOverview.handlers,
-      ...lock.handlers,
-      ...openVaultHandlers,
-    },
-    lock.isLocked,
-  );
-  connected();
-  const events: EventHub = {
-    emit: (event, payload) => context.events.emit(event, payload),
-    subscribe: (listener) => context.events.subscribe(lockedEvents(listener, lock.isLocked)),
-  };
-
-  return {
-    handlers,
-    events,
-    lock: lock.lock,
-    connection: () => context.connection(),
-    dispatcher: (isTrustedSender) =>
-      serve(handlers, {
-        host: options.host,
-        isTrustedSender,
-        validateOutput: options.strictContract ?? false,
-        toAppError,
-        onUnexpected: (channel, error) => log.error('handler failed', { channel, ...describeError(error) }),
-      }),
-    async close() {
-      for (const feature of features) await feature.close?.();
-      await core.close();
-    },
-  };
+  return { membership, lock };
 }
+
+const clockOf = (options: DeskOptions) => (options.clock ? { clock: options.clock } : {});

@@ -59,7 +59,19 @@ export function draftsRepository(
   cipher: PersonalCipher,
   clock: Clock,
 ): Sync<DraftsRepository> {
-  const formPlace = (id: string): PersonalPlace => ({ table: 'drafts', id, column: 'form' });
+  return { ...draftForms(sql, cipher, clock), ...draftProgress(sql, clock) };
+}
+
+type FormMethods = 'insert' | 'get' | 'summary' | 'list' | 'saveForm' | 'byCustomer';
+
+const formPlace = (id: string): PersonalPlace => ({ table: 'drafts', id, column: 'form' });
+
+/** The drafts as a reviewer writes them: each form sealed, its name and e-mail in plain text. */
+function draftForms(
+  sql: Statements,
+  cipher: PersonalCipher,
+  clock: Clock,
+): Pick<Sync<DraftsRepository>, FormMethods> {
   const row = (id: string) => sql.get<DraftRow>('SELECT * FROM drafts WHERE id = :id', { id });
   const withForm = (found: DraftRow): Draft => {
     const form = FormSchema.parse(JSON.parse(cipher.open(formPlace(found.id), found.form)));
@@ -102,6 +114,19 @@ export function draftsRepository(
       );
       return changes > 0 ? at : undefined;
     },
+    byCustomer(customerId) {
+      const found = sql.get<DraftRow>(
+        'SELECT * FROM drafts WHERE customer_id = :customerId ORDER BY updated DESC LIMIT 1',
+        { customerId },
+      );
+      return found && withForm(found);
+    },
+  };
+}
+
+/** The drafts on their way to the service: their state, the queue of those due, and what became of them. */
+function draftProgress(sql: Statements, clock: Clock): Omit<Sync<DraftsRepository>, FormMethods> {
+  return {
     update(id, patch) {
       const params: Params = { id };
       const sets = Object.entries(patch).map(([key, value]) => {
@@ -159,13 +184,6 @@ export function draftsRepository(
         counts[state] = n;
       }
       return counts;
-    },
-    byCustomer(customerId) {
-      const found = sql.get<DraftRow>(
-        'SELECT * FROM drafts WHERE customer_id = :customerId ORDER BY updated DESC LIMIT 1',
-        { customerId },
-      );
-      return found && withForm(found);
     },
     createdWithoutCustomer() {
       return sql

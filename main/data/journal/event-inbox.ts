@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { type Db, type Statements, transaction } from './db.ts';
-import { eventStatements, recordedEvents, type WriteStatement } from './events.ts';
-import { createGroupCommit, type Outcome } from './group-commit.ts';
-import { createInboxBacklog } from './inbox-backlog.ts';
+import { type EventStatements, eventStatements, recordedEvents, type WriteStatement } from './events.ts';
+import { createGroupCommit, type GroupCommit, type Outcome } from './group-commit.ts';
+import { createInboxBacklog, type InboxBacklog } from './inbox-backlog.ts';
 import { type InboxLog, LOG_HEADER_BYTES, openInboxLog, recordBytes } from './inbox-file.ts';
 import type { EventInbox, InboxEvent, InboxOptions, RecordedEvents } from './interface.ts';
-import { createKnownEvents } from './known-events.ts';
+import { createKnownEvents, type KnownEvents } from './known-events.ts';
 import { rejectionStatements } from './rejections.ts';
 import type { JournalEvent } from './repositories/events.ts';
 import { type Clock, isoTime } from './time.ts';
@@ -70,6 +70,17 @@ interface LoggedEvent {
 
 const SOON_MS = 50;
 
+/** What the inbox's parts share once it is open. */
+interface LogState {
+  options: LogInboxOptions;
+  log: InboxLog;
+  known: KnownEvents;
+  /** A logged event whose table write failed stays in the log (replayed at the next start): never reset. */
+  keepLog: boolean;
+}
+
+type LogGroup = GroupCommit<{ statements: WriteStatement[]; logged: Buffer[] }, null>;
+
 export function startLogInbox(options: LogInboxOptions): LogInbox {
   const { db, sql, clock } = options;
   const events = eventStatements(clock);
@@ -78,52 +89,90 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
     options.logFile,
     options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes },
   );
-
-  const run = (write: WriteStatement[]): Rows[] =>
-    write.map((statement) => sql.all<Record<string, unknown>>(statement.sql, statement.params));
-  /** One transaction for the group; if a write fails, again with a savepoint per write so it fails alone. */
-  const apply = (writes: readonly WriteStatement[][]): Outcome<Rows[]>[] => {
-    try {
-      return transaction(
-        db,
-        () => writes.map((write) => ({ ok: true as const, value: run(write) })),
-        LATER_SYNC,
-      );
-    } catch {
-      return transaction(
-        db,
-        () =>
-          writes.map((write): Outcome<Rows[]> => {
-            try {
-              return { ok: true, value: transaction(db, () => run(write)) };
-            } catch (error) {
-              return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
-            }
-          }),
-        LATER_SYNC,
-      );
-    }
+  const replayed = replay(log.recovered, (statements) => applyWrites(db, sql, [statements]), events);
+  forgetLogged(options.journalFile, log);
+  const state: LogState = { options, log, known: createKnownEvents(sql, clock), keepLog: false };
+  const backlog = behindTheAnswers(state);
+  const group = logGroup(state, backlog);
+  return {
+    replayed,
+    log,
+    get knownEvents() {
+      return state.known.size;
+    },
+    get behind() {
+      return backlog.events;
+    },
+    stats: group.stats,
+    async flush() {
+      await group.flush();
+      await backlog.flush();
+    },
+    record: (received, { delivered }) => recordReceived(state, group, events, received, delivered),
+    markProcessed: (ids) => writeSoon(backlog, [events.markProcessed(ids)]),
+    recordRejection: (entry) => writeSoon(backlog, rejection(entry)),
+    async close() {
+      await group.flush().catch(() => {});
+      group.refuse(new Error('The webhook inbox is closed.'));
+      await backlog.flush();
+      try {
+        if (db.isOpen && !state.keepLog) forgetLogged(options.journalFile, log);
+      } finally {
+        log.close();
+      }
+    },
   };
+}
 
-  /** Everything committed to the journal so far, on disk: the log may forget it then. */
-  const forgetLogged = () => {
-    for (const file of [options.journalFile, `${options.journalFile}-wal`]) syncFile(file);
-    log.reset();
-  };
+const runWrite = (sql: Statements, write: WriteStatement[]): Rows[] =>
+  write.map((statement) => sql.all<Record<string, unknown>>(statement.sql, statement.params));
 
-  const replayed = replay(log.recovered, (statements) => apply([statements]), events);
-  forgetLogged();
-  const known = createKnownEvents(sql, clock);
-  /** A logged event whose table write failed stays in the log (replayed at the next start): never reset. */
-  let keepLog = false;
+/** One transaction for the group; if a write fails, again with a savepoint per write so it fails alone. */
+function applyWrites(db: Db, sql: Statements, writes: readonly WriteStatement[][]): Outcome<Rows[]>[] {
+  try {
+    return transaction(
+      db,
+      () => writes.map((write) => ({ ok: true as const, value: runWrite(sql, write) })),
+      LATER_SYNC,
+    );
+  } catch {
+    return transaction(
+      db,
+      () =>
+        writes.map((write): Outcome<Rows[]> => {
+          try {
+            return { ok: true, value: transaction(db, () => runWrite(sql, write)) };
+          } catch (error) {
+            return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+          }
+        }),
+      LATER_SYNC,
+    );
+  }
+}
 
-  const backlog = createInboxBacklog<Behind>({
+/** Everything committed to the journal so far, on disk: the log may forget it then. */
+function forgetLogged(journalFile: string, log: InboxLog): void {
+  for (const file of [journalFile, `${journalFile}-wal`]) syncFile(file);
+  log.reset();
+}
+
+/** The table writes, behind the answers: a record's events go to `onRecorded` once written. */
+function behindTheAnswers(state: LogState): InboxBacklog<Behind> {
+  const { options } = state;
+  return createInboxBacklog<Behind>({
     priority: options.priority,
     ...(options.maxBehind === undefined ? {} : { maxEvents: options.maxBehind }),
     async write(batch) {
       let outcomes: Outcome<Rows[]>[];
       try {
-        outcomes = await options.outside(() => apply(batch.map((behind) => behind.statements)));
+        outcomes = await options.outside(() =>
+          applyWrites(
+            options.db,
+            options.sql,
+            batch.map((behind) => behind.statements),
+          ),
+        );
       } catch (error) {
         // Not even the transaction began (the journal closing, the disk gone): each write fails as a whole.
         const failed = error instanceof Error ? error : new Error(String(error));
@@ -134,35 +183,42 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
         const outcome = outcomes[i] ?? { ok: false, error: new Error('Not written.') };
         if (behind.recorded) {
           if (outcome.ok) recorded.push(...recordedEvents(outcome.value));
-          else keepLog = true;
+          else state.keepLog = true;
         }
         behind.done(outcome);
       });
       if (recorded.length > 0) options.onRecorded?.(recorded);
     },
   });
-  /** A mark or a refusal: resolves once written (losing one in a crash only means some work again). */
-  const soon = (statements: WriteStatement[]) =>
-    new Promise<void>((resolve, reject) =>
-      backlog.push(
-        { statements, recorded: false, done: (outcome) => (outcome.ok ? resolve() : reject(outcome.error)) },
-        0,
-        'soon',
-      ),
-    );
+}
 
-  /** Durable in the log: the group's appends, one fdatasync; then their table writes queue behind. */
-  const group = createGroupCommit<{ statements: WriteStatement[]; logged: Buffer[] }, null>({
+/** A mark or a refusal: resolves once written (losing one in a crash only means some work again). */
+function writeSoon(backlog: InboxBacklog<Behind>, statements: WriteStatement[]): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    backlog.push(
+      { statements, recorded: false, done: (outcome) => (outcome.ok ? resolve() : reject(outcome.error)) },
+      0,
+      'soon',
+    ),
+  );
+}
+
+/** Durable in the log: the group's appends, one fdatasync; then their table writes queue behind. */
+function logGroup(state: LogState, backlog: InboxBacklog<Behind>): LogGroup {
+  const { log, options } = state;
+  return createGroupCommit({
     soonMs: SOON_MS,
     async commit(writes) {
       const logged = writes.flatMap((write) => write.logged);
       const bytes = logged.reduce((sum, record) => sum + recordBytes(record), 0);
       // Full, and every record in it is in the table: start over rather than grow.
-      if (!log.fits(bytes) && log.used > LOG_HEADER_BYTES && backlog.idle && !keepLog) forgetLogged();
+      if (!log.fits(bytes) && log.used > LOG_HEADER_BYTES && backlog.idle && !state.keepLog) {
+        forgetLogged(options.journalFile, log);
+      }
       await log.append(logged);
       options.onLogged?.();
       return writes.map((write) => {
-        known.add(write.statements.map((statement) => statement.params.id as string));
+        state.known.add(write.statements.map((statement) => statement.params.id as string));
         // The answer does not wait for this write; one that fails keeps the log (see keepLog).
         backlog.push(
           { statements: write.statements, recorded: true, done: () => {} },
@@ -172,69 +228,48 @@ export function startLogInbox(options: LogInboxOptions): LogInbox {
       });
     },
   });
+}
 
-  /**
-   * The events known in memory: a fetched one needs nothing; a delivered one has its duplicate counted
-   * (rows returned). Any whose row is not found (forgotten, or still behind) goes the durable way.
-   */
-  const settleKnown = async (
-    received: readonly InboxEvent[],
-    delivered: boolean,
-  ): Promise<[handled: Set<string>, duplicates: Rows]> => {
-    const ids = received.filter((event) => known.has(event.id)).map((event) => event.id);
-    if (ids.length === 0 || !delivered) return [new Set(ids), []];
-    const rows = await options.outside(() => transaction(db, () => known.countDuplicates(ids), LATER_SYNC));
-    return [new Set(rows.map((row) => row.id as string)), rows];
-  };
+/**
+ * The events known in memory: a fetched one needs nothing; a delivered one has its duplicate counted
+ * (rows returned). Any whose row is not found (forgotten, or still behind) goes the durable way.
+ */
+async function settleKnown(
+  { known, options }: LogState,
+  received: readonly InboxEvent[],
+  delivered: boolean,
+): Promise<[handled: Set<string>, duplicates: Rows]> {
+  const ids = received.filter((event) => known.has(event.id)).map((event) => event.id);
+  if (ids.length === 0 || !delivered) return [new Set(ids), []];
+  const rows = await options.outside(() =>
+    transaction(options.db, () => known.countDuplicates(ids), LATER_SYNC),
+  );
+  return [new Set(rows.map((row) => row.id as string)), rows];
+}
 
-  return {
-    replayed,
-    log,
-    get knownEvents() {
-      return known.size;
-    },
-    get behind() {
-      return backlog.events;
-    },
-    stats: group.stats,
-    async flush() {
-      await group.flush();
-      await backlog.flush();
-    },
-    async record(received, { delivered }) {
-      const receivedAt = isoTime(clock());
-      const [handled, duplicates] = await settleKnown(received, delivered);
-      const counted = recordedEvents([duplicates]);
-      if (counted.length > 0) options.onRecorded?.(counted);
-      const statements: WriteStatement[] = [];
-      const logged: Buffer[] = [];
-      for (const { processed, ...event } of received) {
-        if (handled.has(event.id)) continue;
-        // Fetched events the journal already has are left alone: a duplicate counts deliveries only.
-        statements.push(events.record(event, { processed, onlyIfAbsent: !delivered, receivedAt }));
-        logged.push(Buffer.from(JSON.stringify({ event, processed, receivedAt } satisfies LoggedEvent)));
-      }
-      if (statements.length === 0) return counted;
-      await group.write({ statements, logged }, 'now');
-      // As the table will hold them; whether one was seen before after all, the table says (onRecorded).
-      return [
-        ...counted,
-        ...statements.map((statement) => ({ event: eventOf(statement), duplicate: false })),
-      ];
-    },
-    markProcessed: (ids) => soon([events.markProcessed(ids)]),
-    recordRejection: (entry) => soon(rejection(entry)),
-    async close() {
-      await group.flush().catch(() => {});
-      group.refuse(new Error('The webhook inbox is closed.'));
-      await backlog.flush();
-      try {
-        if (db.isOpen && !keepLog) forgetLogged();
-      } finally {
-        log.close();
-      }
-    },
-  };
+async function recordReceived(
+  state: LogState,
+  group: LogGroup,
+  events: EventStatements,
+  received: readonly InboxEvent[],
+  delivered: boolean,
+): Promise<RecordedEvents> {
+  const receivedAt = isoTime(state.options.clock());
+  const [handled, duplicates] = await settleKnown(state, received, delivered);
+  const counted = recordedEvents([duplicates]);
+  if (counted.length > 0) state.options.onRecorded?.(counted);
+  const statements: WriteStatement[] = [];
+  const logged: Buffer[] = [];
+  for (const { processed, ...event } of received) {
+    if (handled.has(event.id)) continue;
+    // Fetched events the journal already has are left alone: a duplicate counts deliveries only.
+    statements.push(events.record(event, { processed, onlyIfAbsent: !delivered, receivedAt }));
+    logged.push(Buffer.from(JSON.stringify({ event, processed, receivedAt } satisfies LoggedEvent)));
+  }
+  if (statements.length === 0) return counted;
+  await group.write({ statements, logged }, 'now');
+  // As the table will hold them; whether one was seen before after all, the table says (onRecorded).
+  return [...counted, ...statements.map((statement) => ({ event: eventOf(statement), duplicate: false }))];
 }
 
 /** The event a record statement writes, as its row will read. */
@@ -256,7 +291,7 @@ function eventOf({ params }: WriteStatement): JournalEvent {
 function replay(
   records: readonly Buffer[],
   apply: (statements: WriteStatement[]) => Outcome<Rows[]>[],
-  events: ReturnType<typeof eventStatements>,
+  events: EventStatements,
 ): number {
   if (records.length === 0) return 0;
   const statements = records.map((record) => {

@@ -41,105 +41,142 @@ export const MAX_BEHIND_EVENTS = 50_000;
 const BATCH_EVENTS = 500;
 const SOON_MS = 50;
 
-export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBacklog<T> {
-  const { priority } = options;
-  const maxEvents = options.maxEvents ?? MAX_BEHIND_EVENTS;
-  const batchEvents = options.batchEvents ?? BATCH_EVENTS;
-  const soonMs = options.soonMs ?? SOON_MS;
-  const queue: Array<{ item: T; events: number; now: boolean }> = [];
+interface Queued<T> {
+  item: T;
+  events: number;
+  now: boolean;
+}
+
+/** A backlog's moving parts: its queue, its timers, and who waits on a flush. */
+interface BacklogState<T> {
+  options: InboxBacklogOptions<T>;
+  maxEvents: number;
+  batchEvents: number;
+  soonMs: number;
+  queue: Queued<T>[];
   /** Queued writes asked for `now`: with none, the queue waits for its `soon` timer. */
-  let urgent = 0;
-  let soonTimer: NodeJS.Timeout | null = null;
-  let soonDue = false;
-  let events = 0;
-  let writing = false;
-  let scheduled = false;
-  let awaitingQuiet = false;
-  let flushing = 0;
+  urgent: number;
+  soonTimer: NodeJS.Timeout | null;
+  soonDue: boolean;
+  events: number;
+  writing: boolean;
+  scheduled: boolean;
+  awaitingQuiet: boolean;
+  flushing: number;
   /** Items pushed and written since start: a flush waits for the count pushed when it was asked. */
-  let pushed = 0;
-  let written = 0;
-  let waiters: Array<{ upTo: number; resolve(): void }> = [];
+  pushed: number;
+  written: number;
+  waiters: Array<{ upTo: number; resolve(): void }>;
+}
 
-  const mayWait = () => flushing === 0 && events < maxEvents && priority?.busy === true;
-
-  const schedule = () => {
-    if (writing || scheduled || queue.length === 0) return;
-    if (mayWait()) {
-      if (!awaitingQuiet) {
-        awaitingQuiet = true;
-        priority?.onQuiet(() => {
-          awaitingQuiet = false;
-          schedule();
-        });
-      }
-      return;
-    }
-    if (urgent === 0 && flushing === 0 && !soonDue) {
-      soonTimer ??= setTimeout(() => {
-        soonTimer = null;
-        soonDue = true;
-        schedule();
-      }, soonMs);
-      return;
-    }
-    soonDue = false;
-    if (soonTimer) clearTimeout(soonTimer);
-    soonTimer = null;
-    scheduled = true;
-    setImmediate(writeBatch);
+export function createInboxBacklog<T>(options: InboxBacklogOptions<T>): InboxBacklog<T> {
+  const state: BacklogState<T> = {
+    options,
+    maxEvents: options.maxEvents ?? MAX_BEHIND_EVENTS,
+    batchEvents: options.batchEvents ?? BATCH_EVENTS,
+    soonMs: options.soonMs ?? SOON_MS,
+    queue: [],
+    urgent: 0,
+    soonTimer: null,
+    soonDue: false,
+    events: 0,
+    writing: false,
+    scheduled: false,
+    awaitingQuiet: false,
+    flushing: 0,
+    pushed: 0,
+    written: 0,
+    waiters: [],
   };
-
-  const writeBatch = () => {
-    scheduled = false;
-    // The deliveries read since this batch was asked for may show the flood going on: answers first.
-    if (mayWait()) return schedule();
-    const batch: T[] = [];
-    let weight = 0;
-    while (queue.length > 0 && (batch.length === 0 || weight + (queue[0]?.events ?? 0) <= batchEvents)) {
-      const next = queue.shift() as { item: T; events: number; now: boolean };
-      batch.push(next.item);
-      weight += next.events;
-      if (next.now) urgent--;
-    }
-    events -= weight;
-    writing = true;
-    void options.write(batch).finally(() => {
-      writing = false;
-      written += batch.length;
-      const done = waiters.filter((waiter) => waiter.upTo <= written);
-      waiters = waiters.filter((waiter) => waiter.upTo > written);
-      for (const waiter of done) waiter.resolve();
-      schedule();
-    });
-  };
-
   return {
     get events() {
-      return events;
+      return state.events;
     },
     get idle() {
-      return queue.length === 0 && !writing;
+      return state.queue.length === 0 && !state.writing;
     },
     push(item, weight, when = 'now') {
-      queue.push({ item, events: weight, now: when === 'now' });
-      if (when === 'now') urgent++;
-      events += weight;
-      pushed++;
-      schedule();
+      state.queue.push({ item, events: weight, now: when === 'now' });
+      if (when === 'now') state.urgent++;
+      state.events += weight;
+      state.pushed++;
+      schedule(state);
     },
-    async flush() {
-      const upTo = pushed;
-      if (written >= upTo) return;
-      flushing++;
-      try {
-        await new Promise<void>((resolve) => {
-          waiters.push({ upTo, resolve });
-          schedule();
-        });
-      } finally {
-        flushing--;
-      }
-    },
+    flush: () => flush(state),
   };
+}
+
+const mayWait = <T>(state: BacklogState<T>) =>
+  state.flushing === 0 && state.events < state.maxEvents && state.options.priority?.busy === true;
+
+function schedule<T>(state: BacklogState<T>): void {
+  if (state.writing || state.scheduled || state.queue.length === 0) return;
+  if (mayWait(state)) {
+    if (!state.awaitingQuiet) {
+      state.awaitingQuiet = true;
+      state.options.priority?.onQuiet(() => {
+        state.awaitingQuiet = false;
+        schedule(state);
+      });
+    }
+    return;
+  }
+  if (state.urgent === 0 && state.flushing === 0 && !state.soonDue) {
+    state.soonTimer ??= setTimeout(() => {
+      state.soonTimer = null;
+      state.soonDue = true;
+      schedule(state);
+    }, state.soonMs);
+    return;
+  }
+  state.soonDue = false;
+  if (state.soonTimer) clearTimeout(state.soonTimer);
+  state.soonTimer = null;
+  state.scheduled = true;
+  setImmediate(() => writeBatch(state));
+}
+
+function writeBatch<T>(state: BacklogState<T>): void {
+  state.scheduled = false;
+  // The deliveries read since this batch was asked for may show the flood going on: answers first.
+  if (mayWait(state)) return schedule(state);
+  const batch = takeBatch(state);
+  state.writing = true;
+  void state.options.write(batch).finally(() => {
+    state.writing = false;
+    state.written += batch.length;
+    const done = state.waiters.filter((waiter) => waiter.upTo <= state.written);
+    state.waiters = state.waiters.filter((waiter) => waiter.upTo > state.written);
+    for (const waiter of done) waiter.resolve();
+    schedule(state);
+  });
+}
+
+/** The queue's head, up to `batchEvents` events (at least one item, however heavy). */
+function takeBatch<T>(state: BacklogState<T>): T[] {
+  const { queue } = state;
+  const batch: T[] = [];
+  let weight = 0;
+  while (queue.length > 0 && (batch.length === 0 || weight + (queue[0]?.events ?? 0) <= state.batchEvents)) {
+    const next = queue.shift() as Queued<T>;
+    batch.push(next.item);
+    weight += next.events;
+    if (next.now) state.urgent--;
+  }
+  state.events -= weight;
+  return batch;
+}
+
+async function flush<T>(state: BacklogState<T>): Promise<void> {
+  const upTo = state.pushed;
+  if (state.written >= upTo) return;
+  state.flushing++;
+  try {
+    await new Promise<void>((resolve) => {
+      state.waiters.push({ upTo, resolve });
+      schedule(state);
+    });
+  } finally {
+    state.flushing--;
+  }
 }

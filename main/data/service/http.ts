@@ -114,113 +114,130 @@ function failureLevel(failure: ServiceError | NetworkError): LogEntry['level'] {
   return failure.status >= 500 ? 'error' : 'warn';
 }
 
+/** What a transport's requests share: the connections, the signal of its closing, and its options. */
+interface TransportState {
+  options: TransportOptions;
+  agent: ReturnType<typeof serviceDispatcher>;
+  shutdown: AbortController;
+}
+
+const closedError = () => new NetworkError('aborted', { message: 'The service client is closed.' });
+
 export function createTransport(options: TransportOptions): Transport {
-  const { log, now, retry, timeouts } = options;
-  const agent = serviceDispatcher(timeouts, options.connections ?? 16, options.network);
-  // Close destroys the agent, which fails whatever is in flight: cheaper than a shared signal on
-  // every request (an abort listener added and removed each time). The signal stops back-off waits.
-  const shutdown = new AbortController();
+  const state: TransportState = {
+    options,
+    agent: serviceDispatcher(options.timeouts, options.connections ?? 16, options.network),
+    // Close destroys the agent, which fails whatever is in flight: cheaper than a shared signal on
+    // every request (an abort listener added and removed each time). The signal stops back-off waits.
+    shutdown: new AbortController(),
+  };
   let closing: Promise<void> | undefined;
-  const closedError = () => new NetworkError('aborted', { message: 'The service client is closed.' });
-
-  async function sendOnce(req: HttpRequest): Promise<HttpResponse> {
-    const res = await agent.request({
-      origin: req.url.origin,
-      path: req.url.path,
-      method: req.method,
-      headers: req.headers,
-      body: req.body?.(),
-      signal: req.signal,
-    });
-    const { body, unreadable } = parseBody(await res.body.text());
-    const requestId = firstHeader(res.headers['x-request-id']);
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), now());
-      throw errorFromResponse({ status: res.statusCode, body, requestId, retryAfterMs });
-    }
-    const location = firstHeader(res.headers.location);
-    return {
-      status: res.statusCode,
-      headers: res.headers,
-      requestId,
-      location: location ? new URL(location, `${req.url.origin}${req.url.path}`).href : undefined,
-      body,
-      unreadable,
-    };
-  }
-
-  function asFailure(req: HttpRequest, error: unknown): ServiceError | NetworkError {
-    if (error instanceof ServiceError) return error;
-    const aborted = shutdown.signal.aborted || req.signal?.aborted === true;
-    const network = classifyNetworkError(error, aborted);
-    if (!network) throw error;
-    return network;
-  }
-
-  function logFailure(
-    req: HttpRequest,
-    failure: ServiceError | NetworkError,
-    attempts: number,
-    delay?: number,
-  ) {
-    const path = loggablePath(req.url);
-    const entry: LogEntry = { level: failureLevel(failure), msg: '', method: req.method, path };
-    if (failure instanceof ServiceError) {
-      Object.assign(entry, { status: failure.status, code: failure.code, requestId: failure.requestId });
-    }
-    const what =
-      failure instanceof ServiceError
-        ? `${failure.status} ${failure.code}`
-        : `network error (${failure.kind})`;
-    entry.msg = `${req.method} ${path} failed: ${what}`;
-    if (delay !== undefined) {
-      entry.level = 'warn';
-      entry.msg += `; retrying in ${delay} ms (attempt ${attempts + 1} of ${retry.maxAttempts})`;
-    }
-    log(entry);
-  }
-
-  /** Waits out a back-off; closing the client or the caller's signal ends the wait as aborted. */
-  async function backOff(req: HttpRequest, delay: number): Promise<void> {
-    const signal = req.signal ? AbortSignal.any([shutdown.signal, req.signal]) : shutdown.signal;
-    try {
-      await options.sleep(delay, signal);
-    } catch (error) {
-      throw error instanceof NetworkError ? error : new NetworkError('aborted', { cause: error });
-    }
-  }
-
-  async function send(req: HttpRequest): Promise<HttpResponse> {
-    if (shutdown.signal.aborted) throw closedError();
-    const started = now();
-    for (let attempts = 1; ; attempts++) {
-      let failure: ServiceError | NetworkError;
-      try {
-        return await sendOnce(req);
-      } catch (error) {
-        failure = asFailure(req, error);
-      }
-      const retryAfterMs = failure instanceof ServiceError ? failure.retryAfterMs : undefined;
-      const delay =
-        req.retrySafe && isTransient(failure)
-          ? nextRetryDelayMs({ attempts, elapsedMs: now() - started, retryAfterMs }, retry, options.random)
-          : undefined;
-      logFailure(req, failure, attempts, delay);
-      if (delay === undefined) throw failure;
-      await backOff(req, delay);
-    }
-  }
-
   return {
     resolve: serviceUrlResolver(options.baseUrl),
-    send,
+    send: (req) => send(state, req),
     close() {
       closing ??= (async () => {
         const error = closedError();
-        shutdown.abort(error);
-        await agent.destroy(error);
+        state.shutdown.abort(error);
+        await state.agent.destroy(error);
       })();
       return closing;
     },
   };
+}
+
+async function send(state: TransportState, req: HttpRequest): Promise<HttpResponse> {
+  const { now, retry, random } = state.options;
+  if (state.shutdown.signal.aborted) throw closedError();
+  const started = now();
+  for (let attempts = 1; ; attempts++) {
+    let failure: ServiceError | NetworkError;
+    try {
+      return await sendOnce(state, req);
+    } catch (error) {
+      failure = asFailure(state, req, error);
+    }
+    const retryAfterMs = failure instanceof ServiceError ? failure.retryAfterMs : undefined;
+    const delay =
+      req.retrySafe && isTransient(failure)
+        ? nextRetryDelayMs({ attempts, elapsedMs: now() - started, retryAfterMs }, retry, random)
+        : undefined;
+    logFailure(state.options, req, failure, attempts, delay);
+    if (delay === undefined) throw failure;
+    await backOff(state, req, delay);
+  }
+}
+
+async function sendOnce({ agent, options }: TransportState, req: HttpRequest): Promise<HttpResponse> {
+  const res = await agent.request({
+    origin: req.url.origin,
+    path: req.url.path,
+    method: req.method,
+    headers: req.headers,
+    body: req.body?.(),
+    signal: req.signal,
+  });
+  const { body, unreadable } = parseBody(await res.body.text());
+  const requestId = firstHeader(res.headers['x-request-id']);
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), options.now());
+    throw errorFromResponse({ status: res.statusCode, body, requestId, retryAfterMs });
+  }
+  const location = firstHeader(res.headers.location);
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    requestId,
+    location: location ? new URL(location, `${req.url.origin}${req.url.path}`).href : undefined,
+    body,
+    unreadable,
+  };
+}
+
+function asFailure(
+  { shutdown }: TransportState,
+  req: HttpRequest,
+  error: unknown,
+): ServiceError | NetworkError {
+  if (error instanceof ServiceError) return error;
+  const aborted = shutdown.signal.aborted || req.signal?.aborted === true;
+  const network = classifyNetworkError(error, aborted);
+  if (!network) throw error;
+  return network;
+}
+
+function logFailure(
+  { log, retry }: TransportOptions,
+  req: HttpRequest,
+  failure: ServiceError | NetworkError,
+  attempts: number,
+  delay?: number,
+): void {
+  const path = loggablePath(req.url);
+  const entry: LogEntry = { level: failureLevel(failure), msg: '', method: req.method, path };
+  if (failure instanceof ServiceError) {
+    Object.assign(entry, { status: failure.status, code: failure.code, requestId: failure.requestId });
+  }
+  const what =
+    failure instanceof ServiceError ? `${failure.status} ${failure.code}` : `network error (${failure.kind})`;
+  entry.msg = `${req.method} ${path} failed: ${what}`;
+  if (delay !== undefined) {
+    entry.level = 'warn';
+    entry.msg += `; retrying in ${delay} ms (attempt ${attempts + 1} of ${retry.maxAttempts})`;
+  }
+  log(entry);
+}
+
+/** Waits out a back-off; closing the client or the caller's signal ends the wait as aborted. */
+async function backOff(
+  { options, shutdown }: TransportState,
+  req: HttpRequest,
+  delay: number,
+): Promise<void> {
+  const signal = req.signal ? AbortSignal.any([shutdown.signal, req.signal]) : shutdown.signal;
+  try {
+    await options.sleep(delay, signal);
+  } catch (error) {
+    throw error instanceof NetworkError ? error : new NetworkError('aborted', { cause: error });
+  }
 }

@@ -81,112 +81,129 @@ interface CachedToken extends TokenSession {
 
 const otherForm = (form: TokenForm): TokenForm => (form === 'real' ? 'document' : 'real');
 
+/** A token manager's state: the form it asks in, what it learnt, and the token cached or being asked for. */
+interface TokenState {
+  options: TokenManagerOptions;
+  choice: TokenEndpointChoice;
+  failureHoldMs: number;
+  issued: number;
+  learned: TokenForm | undefined;
+  lastDialect: ServiceDialect | undefined;
+  cached: CachedToken | null;
+  pending: Promise<CachedToken> | null;
+  failed: { error: unknown; until: number } | null;
+}
+
 /** Client credentials grant in either form, with one shared cached token. */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const { transport, now, log } = options;
-  let issued = 0;
-  const credentials = { clientId: options.clientId, clientSecret: options.clientSecret };
   const choice = options.endpoint ?? 'automatic';
-  const failureHoldMs = options.failureHoldMs ?? 30_000;
-  let learned = options.remembered;
-  let lastDialect: ServiceDialect | undefined = choice === 'automatic' ? undefined : choice;
-  let cached: CachedToken | null = null;
-  let pending: Promise<CachedToken> | null = null;
-  let failed: { error: unknown; until: number } | null = null;
-
-  const send = async (form: TokenForm) => ({
-    form,
-    res: await transport.send(tokenRequest(transport, form, credentials)),
-  });
-
-  /** Automatic: the remembered form (else the real one) first, the other when the first is not there. */
-  async function ask(): Promise<{ form: TokenForm; res: HttpResponse }> {
-    if (choice !== 'automatic') return send(choice);
-    const first = learned ?? 'real';
-    try {
-      return await send(first);
-    } catch (error) {
-      if (!(error instanceof ServiceError && isMissingEndpoint(error.status, error.code))) throw error;
-      log({
-        level: 'info',
-        msg: `No ${first === 'real' ? '/token' : '/oauth/v2/token'} token endpoint; trying the other form`,
-      });
-      try {
-        return await send(otherForm(first));
-      } catch (second) {
-        // Neither is there: the first answer (the form the service is expected to have) says more.
-        throw second instanceof ServiceError && isMissingEndpoint(second.status, second.code)
-          ? error
-          : second;
-      }
-    }
-  }
-
-  async function requestToken(): Promise<CachedToken> {
-    const requestedAt = now();
-    const { form, res } = await ask();
-    const parsed = tokenResponseSchema.safeParse(res.body);
-    if (!parsed.success || (parsed.data.token_type ?? 'bearer').toLowerCase() !== 'bearer') {
-      throw invalidResponse(res.status, res.requestId, 'access token');
-    }
-    if (choice === 'automatic' && form !== learned) {
-      learned = form;
-      options.onLearned?.(form);
-    }
-    const lifetimeMs = parsed.data.expires_in * 1000;
-    // Counted from before the request, so the token never outlives our idea of it.
-    const expiresAt = requestedAt + lifetimeMs;
-    lastDialect = form;
-    cached = {
-      token: parsed.data.access_token,
-      dialect: form,
-      info: { scope: parseScope(parsed.data.scope), expiresAt },
-      renewAt: expiresAt - renewalMarginMs(lifetimeMs, options.renewBeforeMs ?? 60_000),
-    };
-    issued++;
-    log({
-      level: 'info',
-      msg: `Obtained an access token valid for ${parsed.data.expires_in} s`,
-      requestId: res.requestId,
-    });
-    return cached;
-  }
-
-  /** The token endpoint's refusals become TokenErrors: no caller may read them as its resource's answer. */
-  async function requestOrFail(): Promise<CachedToken> {
-    try {
-      const token = await requestToken();
-      failed = null;
-      return token;
-    } catch (error) {
-      const thrown = error instanceof ServiceError ? new TokenError(error) : error;
-      if (!(thrown instanceof NetworkError && thrown.kind === 'aborted')) {
-        // The network may come back any moment: a shorter hold, so the offline probe notices soon.
-        const hold = thrown instanceof TokenError ? failureHoldMs : Math.min(failureHoldMs, 5_000);
-        failed = { error: thrown, until: now() + hold };
-      }
-      throw thrown;
-    }
-  }
-
-  function current(): Promise<CachedToken> {
-    if (cached && now() < cached.renewAt) return Promise.resolve(cached);
-    if (failed && now() < failed.until) return Promise.reject(failed.error);
-    pending ??= requestOrFail().finally(() => {
-      pending = null;
-    });
-    return pending;
-  }
-
+  const state: TokenState = {
+    options,
+    choice,
+    failureHoldMs: options.failureHoldMs ?? 30_000,
+    issued: 0,
+    learned: options.remembered,
+    lastDialect: choice === 'automatic' ? undefined : choice,
+    cached: null,
+    pending: null,
+    failed: null,
+  };
   return {
-    issued: () => issued,
-    get: () => current().then(({ token }) => token),
-    session: () => current().then(({ token, dialect }) => ({ token, dialect })),
-    dialect: () => lastDialect,
-    info: () => (cached ? { ...cached.info, scope: [...cached.info.scope] } : null),
+    issued: () => state.issued,
+    get: () => current(state).then(({ token }) => token),
+    session: () => current(state).then(({ token, dialect }) => ({ token, dialect })),
+    dialect: () => state.lastDialect,
+    info: () => (state.cached ? { ...state.cached.info, scope: [...state.cached.info.scope] } : null),
     invalidate(token) {
-      if (token === undefined) failed = null;
-      if (token === undefined || cached?.token === token) cached = null;
+      if (token === undefined) state.failed = null;
+      if (token === undefined || state.cached?.token === token) state.cached = null;
     },
   };
+}
+
+function current(state: TokenState): Promise<CachedToken> {
+  const { now } = state.options;
+  if (state.cached && now() < state.cached.renewAt) return Promise.resolve(state.cached);
+  if (state.failed && now() < state.failed.until) return Promise.reject(state.failed.error);
+  state.pending ??= requestOrFail(state).finally(() => {
+    state.pending = null;
+  });
+  return state.pending;
+}
+
+/** The token endpoint's refusals become TokenErrors: no caller may read them as its resource's answer. */
+async function requestOrFail(state: TokenState): Promise<CachedToken> {
+  try {
+    const token = await requestToken(state);
+    state.failed = null;
+    return token;
+  } catch (error) {
+    const thrown = error instanceof ServiceError ? new TokenError(error) : error;
+    if (!(thrown instanceof NetworkError && thrown.kind === 'aborted')) {
+      // The network may come back any moment: a shorter hold, so the offline probe notices soon.
+      const hold = thrown instanceof TokenError ? state.failureHoldMs : Math.min(state.failureHoldMs, 5_000);
+      state.failed = { error: thrown, until: state.options.now() + hold };
+    }
+    throw thrown;
+  }
+}
+
+async function requestToken(state: TokenState): Promise<CachedToken> {
+  const { options } = state;
+  const requestedAt = options.now();
+  const { form, res } = await ask(state);
+  const parsed = tokenResponseSchema.safeParse(res.body);
+  if (!parsed.success || (parsed.data.token_type ?? 'bearer').toLowerCase() !== 'bearer') {
+    throw invalidResponse(res.status, res.requestId, 'access token');
+  }
+  if (state.choice === 'automatic' && form !== state.learned) {
+    state.learned = form;
+    options.onLearned?.(form);
+  }
+  const lifetimeMs = parsed.data.expires_in * 1000;
+  // Counted from before the request, so the token never outlives our idea of it.
+  const expiresAt = requestedAt + lifetimeMs;
+  state.lastDialect = form;
+  state.cached = {
+    token: parsed.data.access_token,
+    dialect: form,
+    info: { scope: parseScope(parsed.data.scope), expiresAt },
+    renewAt: expiresAt - renewalMarginMs(lifetimeMs, options.renewBeforeMs ?? 60_000),
+  };
+  state.issued++;
+  options.log({
+    level: 'info',
+    msg: `Obtained an access token valid for ${parsed.data.expires_in} s`,
+    requestId: res.requestId,
+  });
+  return state.cached;
+}
+
+async function sendIn(
+  { options }: TokenState,
+  form: TokenForm,
+): Promise<{ form: TokenForm; res: HttpResponse }> {
+  const { transport, clientId, clientSecret } = options;
+  return { form, res: await transport.send(tokenRequest(transport, form, { clientId, clientSecret })) };
+}
+
+/** Automatic: the remembered form (else the real one) first, the other when the first is not there. */
+async function ask(state: TokenState): Promise<{ form: TokenForm; res: HttpResponse }> {
+  if (state.choice !== 'automatic') return sendIn(state, state.choice);
+  const first = state.learned ?? 'real';
+  try {
+    return await sendIn(state, first);
+  } catch (error) {
+    if (!(error instanceof ServiceError && isMissingEndpoint(error.status, error.code))) throw error;
+    state.options.log({
+      level: 'info',
+      msg: `No ${first === 'real' ? '/token' : '/oauth/v2/token'} token endpoint; trying the other form`,
+    });
+    try {
+      return await sendIn(state, otherForm(first));
+    } catch (second) {
+      // Neither is there: the first answer (the form the service is expected to have) says more.
+      throw second instanceof ServiceError && isMissingEndpoint(second.status, second.code) ? error : second;
+    }
+  }
 }

@@ -47,113 +47,130 @@ export interface BrowserHost {
 const MAX_INVOKE_BODY = 16 * 1024 * 1024; // a dropped ID photo (10 MiB) travels base64-encoded
 const HEARTBEAT_MS = 25_000;
 
+/** What the host's requests share: the launch's token, the open event streams, and where it listens. */
+interface HostState {
+  options: BrowserHostOptions;
+  token: string;
+  streams: Set<ServerResponse>;
+  origin: string;
+  hostHeader: string;
+}
+
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const token = randomBytes(32).toString('base64url');
-  const streams = new Set<ServerResponse>();
-  let origin = '';
-  let hostHeader = '';
-
-  const server = createServer((req, res) => {
-    const started = performance.now();
-    // An event stream stays open for as long as the page does: its line comes when it closes.
-    res.once('close', () =>
-      options.onRequest?.({
-        method: req.method ?? '?',
-        path: (req.url ?? '').split('?')[0] ?? '',
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-      }),
-    );
-    handle(req, res).catch(() => {
-      if (!res.headersSent)
-        refuse(res, 500, 'Internal', 'Something went wrong in Vetted; details are in the log.');
-      else res.destroy();
-    });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.headers.host !== hostHeader)
-      return refuse(res, 421, 'WrongHost', 'This address is not Vetted’s.');
-    if (!isSameOrigin(req, origin)) {
-      return refuse(res, 403, 'Forbidden', 'A request from another site is refused.');
-    }
-    const url = new URL(req.url ?? '/', origin);
-    if (url.pathname.startsWith('/api/')) return handleApi(req, res, url);
-    if (req.method !== 'GET') return refuse(res, 405, 'MethodNotAllowed', 'Only GET is answered here.');
-    const file = await readRendererFile(options.rendererDir, url.pathname);
-    if (!file) return refuse(res, 404, 'NotFound', 'There is no such file.');
-    res.writeHead(200, { ...RENDERER_HEADERS, 'Content-Type': file.contentType });
-    res.end(file.body);
-  }
-
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    // EventSource cannot send headers: the event stream alone takes the token in its query.
-    const offered = bearerOf(req) ?? (url.pathname === '/api/events' ? url.searchParams.get('token') : null);
-    if (!tokenMatches(offered, token)) {
-      return refuse(
-        res,
-        401,
-        'Unauthorized',
-        'Open Vetted with the address printed at start-up: it carries the key.',
-      );
-    }
-    if (url.pathname === '/api/events') {
-      if (req.method !== 'GET')
-        return refuse(res, 405, 'MethodNotAllowed', 'The event stream is read with GET.');
-      return openEventStream(res);
-    }
-    if (!url.pathname.startsWith('/api/invoke/'))
-      return refuse(res, 404, 'NotFound', 'There is no such API.');
-    if (req.method !== 'POST') return refuse(res, 405, 'MethodNotAllowed', 'Channels are invoked with POST.');
-    if (!req.headers['content-type']?.startsWith('application/json')) {
-      return refuse(res, 415, 'UnsupportedMediaType', 'Send the input as application/json.');
-    }
-    const channel = decodedChannel(url.pathname.slice('/api/invoke/'.length));
-    if (channel === null) {
-      return refuse(res, 400, 'BadRequest', 'The channel name in the address is not valid percent-encoding.');
-    }
-    const body = await readJson(req, MAX_INVOKE_BODY);
-    if (!body.ok) return refuse(res, body.status, body.code, body.message);
-    const session: BrowserSession = { kind: 'browser-session', authenticated: true };
-    const input = (body.value as { input?: unknown } | null)?.input;
-    send(res, 200, await options.dispatch(channel, session, input));
-  }
-
-  function openEventStream(res: ServerResponse): void {
-    res.writeHead(200, { ...API_HEADERS, 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
-    res.write(': connected\n\n');
-    streams.add(res);
-    res.on('close', () => streams.delete(res));
-  }
-
+  const state: HostState = {
+    options,
+    token: randomBytes(32).toString('base64url'),
+    streams: new Set(),
+    origin: '',
+    hostHeader: '',
+  };
+  const server = createServer((req, res) => answer(state, req, res));
   const unsubscribe = options.events.subscribe((event, payload) => {
     const frame = `data: ${JSON.stringify({ event, payload })}\n\n`;
-    for (const stream of streams) stream.write(frame);
+    for (const stream of state.streams) stream.write(frame);
   });
   // Comments keep idle streams open through anything that times out quiet connections.
   const heartbeat = setInterval(() => {
-    for (const stream of streams) stream.write(': keep-alive\n\n');
+    for (const stream of state.streams) stream.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
   await listen(server, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
-  hostHeader = `127.0.0.1:${port}`;
-  origin = `http://${hostHeader}`;
+  state.hostHeader = `127.0.0.1:${port}`;
+  state.origin = `http://${state.hostHeader}`;
 
   return {
-    launchUrl: `${origin}/#token=${token}`,
-    origin,
+    launchUrl: `${state.origin}/#token=${state.token}`,
+    origin: state.origin,
     async close() {
       unsubscribe();
       clearInterval(heartbeat);
-      for (const stream of streams) stream.end();
+      for (const stream of state.streams) stream.end();
       // Idle keep-alive sockets a browser still holds would keep close() waiting for a minute.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
     },
   };
+}
+
+/** One request: answered, its line told to `onRequest` once it closes, a failure a refusal in words. */
+function answer(state: HostState, req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  // An event stream stays open for as long as the page does: its line comes when it closes.
+  res.once('close', () =>
+    state.options.onRequest?.({
+      method: req.method ?? '?',
+      path: (req.url ?? '').split('?')[0] ?? '',
+      status: res.statusCode,
+      ms: Math.round(performance.now() - started),
+    }),
+  );
+  handle(state, req, res).catch(() => {
+    if (!res.headersSent)
+      refuse(res, 500, 'Internal', 'Something went wrong in Vetted; details are in the log.');
+    else res.destroy();
+  });
+}
+
+async function handle(state: HostState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.headers.host !== state.hostHeader)
+    return refuse(res, 421, 'WrongHost', 'This address is not Vetted’s.');
+  if (!isSameOrigin(req, state.origin)) {
+    return refuse(res, 403, 'Forbidden', 'A request from another site is refused.');
+  }
+  const url = new URL(req.url ?? '/', state.origin);
+  if (url.pathname.startsWith('/api/')) return handleApi(state, req, res, url);
+  if (req.method !== 'GET') return refuse(res, 405, 'MethodNotAllowed', 'Only GET is answered here.');
+  const file = await readRendererFile(state.options.rendererDir, url.pathname);
+  if (!file) return refuse(res, 404, 'NotFound', 'There is no such file.');
+  res.writeHead(200, { ...RENDERER_HEADERS, 'Content-Type': file.contentType });
+  res.end(file.body);
+}
+
+async function handleApi(
+  state: HostState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  // EventSource cannot send headers: the event stream alone takes the token in its query.
+  const offered = bearerOf(req) ?? (url.pathname === '/api/events' ? url.searchParams.get('token') : null);
+  if (!tokenMatches(offered, state.token)) {
+    return refuse(
+      res,
+      401,
+      'Unauthorized',
+      'Open Vetted with the address printed at start-up: it carries the key.',
+    );
+  }
+  if (url.pathname === '/api/events') {
+    if (req.method !== 'GET')
+      return refuse(res, 405, 'MethodNotAllowed', 'The event stream is read with GET.');
+    return openEventStream(state.streams, res);
+  }
+  if (!url.pathname.startsWith('/api/invoke/')) return refuse(res, 404, 'NotFound', 'There is no such API.');
+  if (req.method !== 'POST') return refuse(res, 405, 'MethodNotAllowed', 'Channels are invoked with POST.');
+  if (!req.headers['content-type']?.startsWith('application/json')) {
+    return refuse(res, 415, 'UnsupportedMediaType', 'Send the input as application/json.');
+  }
+  const channel = decodedChannel(url.pathname.slice('/api/invoke/'.length));
+  if (channel === null) {
+    return refuse(res, 400, 'BadRequest', 'The channel name in the address is not valid percent-encoding.');
+  }
+  const body = await readJson(req, MAX_INVOKE_BODY);
+  if (!body.ok) return refuse(res, body.status, body.code, body.message);
+  const session: BrowserSession = { kind: 'browser-session', authenticated: true };
+  const input = (body.value as { input?: unknown } | null)?.input;
+  send(res, 200, await state.options.dispatch(channel, session, input));
+}
+
+function openEventStream(streams: Set<ServerResponse>, res: ServerResponse): void {
+  res.writeHead(200, { ...API_HEADERS, 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
+  res.write(': connected\n\n');
+  streams.add(res);
+  res.on('close', () => streams.delete(res));
 }
 
 function listen(server: Server, port: number): Promise<void> {
