@@ -28,116 +28,141 @@ type CustomerChannels =
 
 const IMPORT_PAGE = 200;
 
+/** What the channels work with: the desk, and the approvals that tell whether a retry waits. */
+interface CustomersDesk {
+  context: DeskContext;
+  approvals: Pick<Approvals, 'latestFor'>;
+}
+
+async function detail({ context, approvals }: CustomersDesk, id: string): Promise<CustomerDetail> {
+  const customer = await context.journal.customers.get(id);
+  if (!customer) throw refusal.unknownCustomer();
+  // Four eyes: a retry waiting for a lead's approval is this case's one retry.
+  const approval = await approvals.latestFor(id);
+  return customerDetail(
+    context.journal,
+    customer,
+    approval?.state === 'pending' || approval?.state === 'approved',
+  );
+}
+
+async function addCustomer(desk: CustomersDesk, ref: string): Promise<CustomerDetail> {
+  const { reconciler, journal } = desk.context;
+  const { baseUrl } = desk.context.connection().status();
+  if (!baseUrl) throw new DeskError('NotConfigured', 'Connect to a service first (Settings).');
+  const id = customerIdFrom(ref, baseUrl);
+  const customer = await reconciler.refresh(id, { source: 'poll' });
+  await journal.audit.record({
+    action: 'customer.add',
+    customerId: id,
+    outcome: customer?.goneAt ? 'gone' : 'ok',
+  });
+  if (!customer || customer.goneAt) {
+    throw new DeskError('NotFound', `The service has no customer with the id ${idInWords(id)}.`);
+  }
+  // The service's own spelling of the id, which its answer carries.
+  return detail(desk, customer.id);
+}
+
+async function revealPersonal(desk: CustomersDesk, id: string, reason: string): Promise<PersonalData> {
+  const { journal } = desk.context;
+  await detail(desk, id);
+  const personal = await journal.customers.personal(id);
+  const reported = Object.entries(await journal.customers.reported(id));
+  const any = personal !== undefined || reported.length > 0;
+  await journal.audit.record({
+    action: 'personal.reveal',
+    customerId: id,
+    outcome: any ? 'ok' : 'none',
+    detail: reason,
+  });
+  if (!any) throw new DeskError('NoPersonalData', 'Vetted holds no personal data for this customer.');
+  const address = personal?.address;
+  return {
+    address1: address?.address1 ?? null,
+    address2: address?.address2 ?? null,
+    city: address?.city ?? null,
+    state: address?.state ?? null,
+    postalCode: address?.postalCode ?? null,
+    dateOfBirth: personal?.dateOfBirth ?? null,
+    ssnLastFour: personal?.ssnLastFour ?? null,
+    reported: reported.map(([field, value]) => ({
+      field,
+      label: reportedFieldLabel(field),
+      value: typeof value === 'string' ? value : JSON.stringify(value),
+    })),
+  };
+}
+
+async function importAvailability(context: DeskContext) {
+  const page = await context.connection().client().customers.list({ limit: 1 });
+  return 'unsupported' in page
+    ? { available: false, reason: 'This service has no customer list, so there is nothing to import.' }
+    : { available: true, reason: null };
+}
+
+/** Every customer the service lists, page by page, into the journal; the summary of what it did. */
+async function importCustomers(
+  context: DeskContext,
+  progress: (done: number, total: number | null) => void,
+): Promise<string> {
+  const { journal, events } = context;
+  const client = context.connection().client();
+  const seen = { added: 0, known: 0, refused: [] as string[] };
+  for (let offset = 0, total: number | null = null; total === null || offset < total; ) {
+    const page = await client.customers.list({ limit: IMPORT_PAGE, offset });
+    if ('unsupported' in page) return 'This service has no customer list.';
+    total = page.total;
+    for (const customer of page.customers) {
+      // An id no channel could open again is not imported: the summary names it, and why.
+      if (!isServiceId(customer.id)) {
+        seen.refused.push(unusableIdMessage('customer', customer.id));
+        continue;
+      }
+      const {
+        customer: saved,
+        statusChanged,
+        isNew,
+      } = await journal.customers.upsert(customer, {
+        source: 'poll',
+      });
+      seen[isNew ? 'added' : 'known']++;
+      if (statusChanged) events.emit('customer.updated', queueRowOf(saved));
+    }
+    offset += page.customers.length;
+    progress(offset, total);
+    if (page.customers.length === 0) break;
+  }
+  await journal.audit.record({ action: 'customers.import', outcome: 'ok' });
+  return [importSummary(seen.added, seen.known), ...seen.refused.slice(0, 3)].join(' ');
+}
+
 /** The queue and the customer view: what the journal knows, refreshed from the service on demand. */
 export function customersFeature(
   options: DeskContext,
   { reconcile, approvals }: { reconcile: ReconcileDuty; approvals: Pick<Approvals, 'latestFor'> },
 ): Feature<CustomerChannels> {
-  const { journal, reconciler, events } = options;
-  const jobs = jobRunner(events, options.log);
+  const { reconciler } = options;
+  const desk: CustomersDesk = { context: options, approvals };
+  const jobs = jobRunner(options.events, options.log);
   const reconcileAll = () =>
     jobs.run('reconcile', async (progress) => {
       const { failed } = await reconciler.refreshAll((done, total) => progress(done, total));
       return failed > 0 ? `${failed} customers could not be refreshed; they will be tried again.` : null;
     });
 
-  const detail = async (id: string): Promise<CustomerDetail> => {
-    const customer = await journal.customers.get(id);
-    if (!customer) throw refusal.unknownCustomer();
-    // Four eyes: a retry waiting for a lead's approval is this case's one retry.
-    const approval = await approvals.latestFor(id);
-    return customerDetail(journal, customer, approval?.state === 'pending' || approval?.state === 'approved');
-  };
-
   const handlers: Pick<Handlers, CustomerChannels> = {
-    'customers.get': ({ id }) => detail(id),
-    async 'customers.add'({ ref }) {
-      const { baseUrl } = options.connection().status();
-      if (!baseUrl) throw new DeskError('NotConfigured', 'Connect to a service first (Settings).');
-      const id = customerIdFrom(ref, baseUrl);
-      const customer = await reconciler.refresh(id, { source: 'poll' });
-      await journal.audit.record({
-        action: 'customer.add',
-        customerId: id,
-        outcome: customer?.goneAt ? 'gone' : 'ok',
-      });
-      if (!customer || customer.goneAt) {
-        throw new DeskError('NotFound', `The service has no customer with the id ${idInWords(id)}.`);
-      }
-      // The service's own spelling of the id, which its answer carries.
-      return detail(customer.id);
-    },
+    'customers.get': ({ id }) => detail(desk, id),
+    'customers.add': ({ ref }) => addCustomer(desk, ref),
     async 'customers.refresh'({ id }) {
-      await detail(id);
+      await detail(desk, id);
       await reconciler.refresh(id, { source: 'poll' });
-      return detail(id);
+      return detail(desk, id);
     },
     'customers.reconcile': () => reconcileAll(),
-    async 'customers.reveal'({ id, reason }): Promise<PersonalData> {
-      await detail(id);
-      const personal = await journal.customers.personal(id);
-      const reported = Object.entries(await journal.customers.reported(id));
-      const any = personal !== undefined || reported.length > 0;
-      await journal.audit.record({
-        action: 'personal.reveal',
-        customerId: id,
-        outcome: any ? 'ok' : 'none',
-        detail: reason,
-      });
-      if (!any) throw new DeskError('NoPersonalData', 'Vetted holds no personal data for this customer.');
-      const address = personal?.address;
-      return {
-        address1: address?.address1 ?? null,
-        address2: address?.address2 ?? null,
-        city: address?.city ?? null,
-        state: address?.state ?? null,
-        postalCode: address?.postalCode ?? null,
-        dateOfBirth: personal?.dateOfBirth ?? null,
-        ssnLastFour: personal?.ssnLastFour ?? null,
-        reported: reported.map(([field, value]) => ({
-          field,
-          label: reportedFieldLabel(field),
-          value: typeof value === 'string' ? value : JSON.stringify(value),
-        })),
-      };
-    },
-    async 'customers.importAvailability'() {
-      const page = await options.connection().client().customers.list({ limit: 1 });
-      return 'unsupported' in page
-        ? { available: false, reason: 'This service has no customer list, so there is nothing to import.' }
-        : { available: true, reason: null };
-    },
-    'customers.import': () =>
-      jobs.run('import', async (progress) => {
-        const client = options.connection().client();
-        const seen = { added: 0, known: 0, refused: [] as string[] };
-        for (let offset = 0, total: number | null = null; total === null || offset < total; ) {
-          const page = await client.customers.list({ limit: IMPORT_PAGE, offset });
-          if ('unsupported' in page) return 'This service has no customer list.';
-          total = page.total;
-          for (const customer of page.customers) {
-            // An id no channel could open again is not imported: the summary names it, and why.
-            if (!isServiceId(customer.id)) {
-              seen.refused.push(unusableIdMessage('customer', customer.id));
-              continue;
-            }
-            const {
-              customer: saved,
-              statusChanged,
-              isNew,
-            } = await journal.customers.upsert(customer, {
-              source: 'poll',
-            });
-            seen[isNew ? 'added' : 'known']++;
-            if (statusChanged) events.emit('customer.updated', queueRowOf(saved));
-          }
-          offset += page.customers.length;
-          progress(offset, total);
-          if (page.customers.length === 0) break;
-        }
-        await journal.audit.record({ action: 'customers.import', outcome: 'ok' });
-        return [importSummary(seen.added, seen.known), ...seen.refused.slice(0, 3)].join(' ');
-      }),
+    'customers.reveal': ({ id, reason }) => revealPersonal(desk, id, reason),
+    'customers.importAvailability': () => importAvailability(options),
+    'customers.import': () => jobs.run('import', (progress) => importCustomers(options, progress)),
   };
   return {
     handlers,

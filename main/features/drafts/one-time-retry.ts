@@ -58,128 +58,143 @@ async function requireRetryable(journal: JournalRepositories, customerId: string
   return customer;
 }
 
-export function createOneTimeRetry({
-  journal,
-  client,
-  reconciler,
-  claims,
-  approvals,
-}: OneTimeRetryOptions): OneTimeRetry {
-  /** What the service did with a retry Vetted sent: recorded, and the customer as the service now has it. */
-  async function finish(
-    customerId: string,
-    customer: JournalCustomer | undefined,
-    personal: CustomerInput,
-  ): Promise<RetryOutcome> {
-    if (!customer) {
-      await journal.retries.record(customerId, 'unknown');
-      throw oneTimeRetryFailure.unknown();
-    }
-    await journal.transaction(async (tx) => {
-      await tx.retries.record(customerId, customer.status);
-      await tx.customers.setPersonal(customerId, personalData(personal));
-      await tx.audit.record({ action: 'customer.retry', customerId, outcome: customer.status });
-    });
-    return { customerId, status: customer.status, customer: queueRowOf(customer) };
-  }
-
-  /** The customer after the retry: fetched again, or as the retry's answer gave it if the fetch fails. */
-  async function customerAfter(customerId: string, answer: Customer | undefined) {
-    try {
-      return await reconciler.refresh(customerId, { source: 'poll' });
-    } catch {
-      return answer && (await journal.customers.upsert(answer, { source: 'poll' })).customer;
-    }
-  }
-
-  async function afterFailure(
-    customerId: string,
-    error: unknown,
-    personal: CustomerInput,
-  ): Promise<RetryOutcome> {
-    if (error instanceof ServiceError && error.is('ValidationError') && error.fields.length > 0) {
-      // The service checked the fields and changed nothing: the one retry is still there.
-      await journal.transaction(async (tx) => {
-        await tx.retries.release(customerId);
-        await tx.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
-      });
-      const { fields } = serviceFieldErrors(error, 'retry');
-      throw oneTimeRetryFailure.rejected(fields);
-    }
-    const customer = await customerAfter(customerId, undefined);
-    const refused = error instanceof ServiceError && error.is('InvalidResourceState');
-    // The answer was lost but the customer has moved on: the retry went through.
-    if (!refused && customer && customer.status !== 'retry') return finish(customerId, customer, personal);
-    const outcome = refused ? 'refused' : 'unknown';
-    await journal.transaction(async (tx) => {
-      await tx.retries.record(customerId, outcome);
-      await tx.audit.record({ action: 'customer.retry', customerId, outcome });
-    });
-    throw refused ? oneTimeRetryFailure.refused() : oneTimeRetryFailure.unknown();
-  }
-
+export function createOneTimeRetry(options: OneTimeRetryOptions): OneTimeRetry {
   return {
-    async prefill(customerId) {
-      await requireRetryable(journal, customerId);
-      const draft = await journal.drafts.byCustomer(customerId);
-      await journal.audit.record({
-        action: 'retry.open',
-        customerId,
-        outcome: draft ? 'prefilled' : 'empty',
-      });
-      // The SSN is typed in full by the reviewer; the draft only ever held its last four digits anyway.
-      const form: CustomerForm = draft ? { ...draft.form, tin: '' } : { type: 'personal', tin: '' };
-      return { customerId, form, fromDraft: draft !== undefined };
-    },
-
-    async submit({ customerId, form }) {
-      try {
-        await claims.beforeChange(customerId);
-        if (!(await approvals.required()).retry) return await send(customerId, form, randomUUID());
-        // Checked as a send would be, so a lead is never asked to approve what cannot leave.
-        await journal.transaction(async (tx) => {
-          await requireRetryable(tx, customerId);
-          requireValid(customerBody(form));
-        });
-        const waiting = await approvals.request('retry', customerId, JSON.stringify(form));
-        // Asked by this reviewer, who never decides their own.
-        return { customerId, waiting: { ...waiting, mine: true, canDecide: false } };
-      } finally {
-        form.tin = '';
-      }
-    },
-
+    prefill: (customerId) => prefill(options, customerId),
+    submit: (input) => submit(options, input),
     async sendApproved({ customerId, form, idempotencyKey }) {
       try {
-        return await send(customerId, form, idempotencyKey);
+        return await send(options, customerId, form, idempotencyKey);
       } finally {
         form.tin = '';
       }
     },
   };
+}
 
-  async function send(customerId: string, form: CustomerForm, idempotencyKey: string): Promise<RetryOutcome> {
-    const body = customerBody(form);
-    try {
-      const personal = { ...body, tin: body.tin?.slice(-4) };
-      // Checked and recorded as used in one transaction, before the request leaves: two submits at once, a
-      // crash or a lost answer never allow a second one.
-      await journal.transaction(async (tx) => {
-        await requireRetryable(tx, customerId);
-        requireValid(body);
-        await tx.retries.record(customerId, null);
-      });
-      let answer: Customer;
-      try {
-        answer = await client().customers.retry(customerId, body as CustomerRetryInput, { idempotencyKey });
-      } catch (error) {
-        return await afterFailure(customerId, error, personal);
-      }
-      return await finish(customerId, await customerAfter(customerId, answer), personal);
-    } finally {
-      body.tin = '';
-    }
+async function prefill({ journal }: OneTimeRetryOptions, customerId: string): Promise<RetryPrefill> {
+  await requireRetryable(journal, customerId);
+  const draft = await journal.drafts.byCustomer(customerId);
+  await journal.audit.record({
+    action: 'retry.open',
+    customerId,
+    outcome: draft ? 'prefilled' : 'empty',
+  });
+  // The SSN is typed in full by the reviewer; the draft only ever held its last four digits anyway.
+  const form: CustomerForm = draft ? { ...draft.form, tin: '' } : { type: 'personal', tin: '' };
+  return { customerId, form, fromDraft: draft !== undefined };
+}
+
+/** Sends the retry at once, or (four eyes) seals it to wait for a lead's approval. */
+async function submit(
+  options: OneTimeRetryOptions,
+  { customerId, form }: { customerId: string; form: CustomerForm },
+): Promise<RetryOutcome | RetryWaiting> {
+  const { journal, claims, approvals } = options;
+  try {
+    await claims.beforeChange(customerId);
+    if (!(await approvals.required()).retry) return await send(options, customerId, form, randomUUID());
+    // Checked as a send would be, so a lead is never asked to approve what cannot leave.
+    await journal.transaction(async (tx) => {
+      await requireRetryable(tx, customerId);
+      requireValid(customerBody(form));
+    });
+    const waiting = await approvals.request('retry', customerId, JSON.stringify(form));
+    // Asked by this reviewer, who never decides their own.
+    return { customerId, waiting: { ...waiting, mine: true, canDecide: false } };
+  } finally {
+    form.tin = '';
   }
+}
+
+async function send(
+  options: OneTimeRetryOptions,
+  customerId: string,
+  form: CustomerForm,
+  idempotencyKey: string,
+): Promise<RetryOutcome> {
+  const { journal, client } = options;
+  const body = customerBody(form);
+  try {
+    const personal = { ...body, tin: body.tin?.slice(-4) };
+    // Checked and recorded as used in one transaction, before the request leaves: two submits at once, a
+    // crash or a lost answer never allow a second one.
+    await journal.transaction(async (tx) => {
+      await requireRetryable(tx, customerId);
+      requireValid(body);
+      await tx.retries.record(customerId, null);
+    });
+    let answer: Customer;
+    try {
+      answer = await client().customers.retry(customerId, body as CustomerRetryInput, { idempotencyKey });
+    } catch (error) {
+      return await afterFailure(options, customerId, error, personal);
+    }
+    return await finish(options, customerId, await customerAfter(options, customerId, answer), personal);
+  } finally {
+    body.tin = '';
+  }
+}
+
+/** What the service did with a retry Vetted sent: recorded, and the customer as the service now has it. */
+async function finish(
+  { journal }: OneTimeRetryOptions,
+  customerId: string,
+  customer: JournalCustomer | undefined,
+  personal: CustomerInput,
+): Promise<RetryOutcome> {
+  if (!customer) {
+    await journal.retries.record(customerId, 'unknown');
+    throw oneTimeRetryFailure.unknown();
+  }
+  await journal.transaction(async (tx) => {
+    await tx.retries.record(customerId, customer.status);
+    await tx.customers.setPersonal(customerId, personalData(personal));
+    await tx.audit.record({ action: 'customer.retry', customerId, outcome: customer.status });
+  });
+  return { customerId, status: customer.status, customer: queueRowOf(customer) };
+}
+
+/** The customer after the retry: fetched again, or as the retry's answer gave it if the fetch fails. */
+async function customerAfter(
+  { journal, reconciler }: OneTimeRetryOptions,
+  customerId: string,
+  answer: Customer | undefined,
+) {
+  try {
+    return await reconciler.refresh(customerId, { source: 'poll' });
+  } catch {
+    return answer && (await journal.customers.upsert(answer, { source: 'poll' })).customer;
+  }
+}
+
+async function afterFailure(
+  options: OneTimeRetryOptions,
+  customerId: string,
+  error: unknown,
+  personal: CustomerInput,
+): Promise<RetryOutcome> {
+  const { journal } = options;
+  if (error instanceof ServiceError && error.is('ValidationError') && error.fields.length > 0) {
+    // The service checked the fields and changed nothing: the one retry is still there.
+    await journal.transaction(async (tx) => {
+      await tx.retries.release(customerId);
+      await tx.audit.record({ action: 'customer.retry', customerId, outcome: 'rejected' });
+    });
+    const { fields } = serviceFieldErrors(error, 'retry');
+    throw oneTimeRetryFailure.rejected(fields);
+  }
+  const customer = await customerAfter(options, customerId, undefined);
+  const refused = error instanceof ServiceError && error.is('InvalidResourceState');
+  // The answer was lost but the customer has moved on: the retry went through.
+  if (!refused && customer && customer.status !== 'retry')
+    return finish(options, customerId, customer, personal);
+  const outcome = refused ? 'refused' : 'unknown';
+  await journal.transaction(async (tx) => {
+    await tx.retries.record(customerId, outcome);
+    await tx.audit.record({ action: 'customer.retry', customerId, outcome });
+  });
+  throw refused ? oneTimeRetryFailure.refused() : oneTimeRetryFailure.unknown();
 }
 
 function requireValid(body: ReturnType<typeof customerBody>): void {

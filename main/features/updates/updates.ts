@@ -51,25 +51,30 @@ export interface Updates {
 /** electron-builder names the stable channel's feed files latest*.yml. */
 const FEED_CHANNEL: Record<UpdateChannel, string> = { stable: 'latest', beta: 'beta' };
 
-export function createUpdates(options: UpdatesOptions): Updates {
-  const { updater, policy, log } = options;
-  const notOffered = !updater
-    ? (options.notOffered ?? 'This copy of Vetted does not update itself.')
-    : policy.updatesDisabled
-      ? `Updates are turned off by ${policy.source}. Your IT department installs new versions.`
-      : null;
-  const active = notOffered === null ? updater : null;
-  let channel: UpdateChannel = policy.channel ?? options.channel;
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let state: Pick<UpdateStatus, 'phase' | 'availableVersion' | 'progress' | 'lastCheckedAt' | 'error'> = {
-    phase: 'idle',
-    availableVersion: null,
-    progress: null,
-    lastCheckedAt: null,
-    error: null,
-  };
+type UpdatePhase = Pick<UpdateStatus, 'phase' | 'availableVersion' | 'progress' | 'lastCheckedAt' | 'error'>;
 
-  const status = (): UpdateStatus => ({
+/** The machine's state: what it was built with, the channel chosen, the check timer and where it stands. */
+interface UpdatesState {
+  options: UpdatesOptions;
+  /** The updater, unless updates are not offered here (`notOffered` says why). */
+  active: UpdaterLike | null;
+  notOffered: string | null;
+  channel: UpdateChannel;
+  timer: ReturnType<typeof setInterval> | null;
+  current: UpdatePhase;
+}
+
+function notOfferedReason({ updater, policy, notOffered }: UpdatesOptions): string | null {
+  if (!updater) return notOffered ?? 'This copy of Vetted does not update itself.';
+  if (policy.updatesDisabled) {
+    return `Updates are turned off by ${policy.source}. Your IT department installs new versions.`;
+  }
+  return null;
+}
+
+function status({ options, active, notOffered, channel, current }: UpdatesState): UpdateStatus {
+  const { policy } = options;
+  return {
     offered: active !== null,
     notOffered,
     managedBy: policy.source,
@@ -77,107 +82,128 @@ export function createUpdates(options: UpdatesOptions): Updates {
     channelLocked: policy.channel !== null || policy.updatesDisabled,
     feedUrl: policy.feedUrl,
     currentVersion: options.currentVersion,
-    ...state,
-  });
-  const change = (next: Partial<typeof state>) => {
-    state = { ...state, ...next };
-    options.onChange(status());
+    ...current,
   };
+}
 
-  const configure = (u: UpdaterLike) => {
-    u.autoDownload = true;
-    u.autoInstallOnAppQuit = true;
-    u.disableWebInstaller = true;
-    u.channel = FEED_CHANNEL[channel];
-    // Setting a channel turns allowDowngrade on in electron-updater; a reviewer leaving beta keeps
-    // the newer build until stable catches up rather than going back to an older one.
-    u.allowDowngrade = false;
-    if (policy.feedUrl) u.setFeedURL({ provider: 'generic', url: policy.feedUrl });
-    u.on('checking-for-update', () => change({ phase: 'checking', error: null }));
-    u.on('update-not-available', () =>
-      change({ phase: 'up-to-date', availableVersion: null, progress: null }),
-    );
-    u.on('update-available', (info: { version: string }) =>
-      change({ phase: 'downloading', availableVersion: info.version, progress: null }),
-    );
-    u.on('download-progress', (p: { percent: number; transferred: number; total: number }) =>
-      change({
-        phase: 'downloading',
-        progress: {
-          percent: Math.min(100, Math.max(0, p.percent)),
-          transferred: p.transferred,
-          total: p.total,
-        },
-      }),
-    );
-    u.on('update-downloaded', (info: { version: string }) =>
-      change({ phase: 'downloaded', availableVersion: info.version, progress: null }),
-    );
-    u.on('error', (error: unknown) => fail(error));
+function change(state: UpdatesState, next: Partial<UpdatePhase>): void {
+  state.current = { ...state.current, ...next };
+  state.options.onChange(status(state));
+}
+
+function fail(state: UpdatesState, error: unknown): void {
+  state.options.log.warn('update failed', describeError(error));
+  change(state, { phase: 'error', progress: null, error: describeUpdateError(error) });
+}
+
+/** Sets the updater up for this channel and feed, and follows its events into the state. */
+function configure(state: UpdatesState, u: UpdaterLike): void {
+  u.autoDownload = true;
+  u.autoInstallOnAppQuit = true;
+  u.disableWebInstaller = true;
+  u.channel = FEED_CHANNEL[state.channel];
+  // Setting a channel turns allowDowngrade on in electron-updater; a reviewer leaving beta keeps
+  // the newer build until stable catches up rather than going back to an older one.
+  u.allowDowngrade = false;
+  const { feedUrl } = state.options.policy;
+  if (feedUrl) u.setFeedURL({ provider: 'generic', url: feedUrl });
+  u.on('checking-for-update', () => change(state, { phase: 'checking', error: null }));
+  u.on('update-not-available', () =>
+    change(state, { phase: 'up-to-date', availableVersion: null, progress: null }),
+  );
+  u.on('update-available', (info: { version: string }) =>
+    change(state, { phase: 'downloading', availableVersion: info.version, progress: null }),
+  );
+  u.on('download-progress', (p: { percent: number; transferred: number; total: number }) =>
+    change(state, {
+      phase: 'downloading',
+      progress: {
+        percent: Math.min(100, Math.max(0, p.percent)),
+        transferred: p.transferred,
+        total: p.total,
+      },
+    }),
+  );
+  u.on('update-downloaded', (info: { version: string }) =>
+    change(state, { phase: 'downloaded', availableVersion: info.version, progress: null }),
+  );
+  u.on('error', (error: unknown) => fail(state, error));
+}
+
+function requireActive({ active, notOffered }: UpdatesState): UpdaterLike {
+  if (!active) throw new DeskError('UpdatesNotOffered', notOffered ?? 'Updates are not offered here.');
+  return active;
+}
+
+async function check(state: UpdatesState): Promise<UpdateStatus> {
+  const u = requireActive(state);
+  const { phase } = state.current;
+  // A downloaded update waits for the restart; a running download or check is not started twice.
+  if (phase === 'downloaded' || phase === 'downloading' || phase === 'checking') return status(state);
+  change(state, { lastCheckedAt: new Date().toISOString() });
+  try {
+    await u.checkForUpdates();
+  } catch (error) {
+    // The updater emits `error` too; either way the state says what happened, once.
+    if (state.current.phase !== 'error') fail(state, error);
+  }
+  return status(state);
+}
+
+function start(state: UpdatesState): void {
+  if (!state.active) {
+    state.options.log.info('updates not offered', { reason: state.notOffered ?? '' });
+    return;
+  }
+  void check(state);
+  state.timer = setInterval(() => void check(state), state.options.intervalMs ?? CHECK_INTERVAL_MS);
+  state.timer.unref?.();
+}
+
+function install(state: UpdatesState): UpdateStatus {
+  const u = requireActive(state);
+  if (state.current.phase !== 'downloaded') {
+    throw new DeskError('NoUpdateReady', 'No update has been downloaded yet.');
+  }
+  // After the answer goes back: quitAndInstall closes the window that asked.
+  setTimeout(() => u.quitAndInstall(false, true), 0);
+  return status(state);
+}
+
+async function setChannel(state: UpdatesState, next: UpdateChannel): Promise<UpdateStatus> {
+  const { policy } = state.options;
+  if (policy.channel !== null || policy.updatesDisabled) {
+    throw new DeskError('ManagedByPolicy', `The update channel is set by ${policy.source}.`);
+  }
+  state.channel = next;
+  state.options.saveChannel(next);
+  const { active } = state;
+  if (!active) return status(state);
+  active.channel = FEED_CHANNEL[next];
+  active.allowDowngrade = false;
+  return state.current.phase === 'downloaded' ? status(state) : check(state);
+}
+
+export function createUpdates(options: UpdatesOptions): Updates {
+  const notOffered = notOfferedReason(options);
+  const state: UpdatesState = {
+    options,
+    active: notOffered === null ? options.updater : null,
+    notOffered,
+    channel: options.policy.channel ?? options.channel,
+    timer: null,
+    current: { phase: 'idle', availableVersion: null, progress: null, lastCheckedAt: null, error: null },
   };
-
-  const fail = (error: unknown) => {
-    log.warn('update failed', describeError(error));
-    change({ phase: 'error', progress: null, error: describeUpdateError(error) });
-  };
-
-  const requireActive = (): UpdaterLike => {
-    if (!active) throw new DeskError('UpdatesNotOffered', notOffered ?? 'Updates are not offered here.');
-    return active;
-  };
-
-  const check = async (): Promise<UpdateStatus> => {
-    const u = requireActive();
-    // A downloaded update waits for the restart; a running download or check is not started twice.
-    if (state.phase === 'downloaded' || state.phase === 'downloading' || state.phase === 'checking')
-      return status();
-    change({ lastCheckedAt: new Date().toISOString() });
-    try {
-      await u.checkForUpdates();
-    } catch (error) {
-      // The updater emits `error` too; either way the state says what happened, once.
-      if (state.phase !== 'error') fail(error);
-    }
-    return status();
-  };
-
-  if (active) configure(active);
-
+  if (state.active) configure(state, state.active);
   return {
-    status,
-    start() {
-      if (!active) {
-        log.info('updates not offered', { reason: notOffered ?? '' });
-        return;
-      }
-      void check();
-      timer = setInterval(() => void check(), options.intervalMs ?? CHECK_INTERVAL_MS);
-      timer.unref?.();
-    },
-    check,
-    install() {
-      const u = requireActive();
-      if (state.phase !== 'downloaded') {
-        throw new DeskError('NoUpdateReady', 'No update has been downloaded yet.');
-      }
-      // After the answer goes back: quitAndInstall closes the window that asked.
-      setTimeout(() => u.quitAndInstall(false, true), 0);
-      return status();
-    },
-    async setChannel(next) {
-      if (policy.channel !== null || policy.updatesDisabled) {
-        throw new DeskError('ManagedByPolicy', `The update channel is set by ${policy.source}.`);
-      }
-      channel = next;
-      options.saveChannel(next);
-      if (!active) return status();
-      active.channel = FEED_CHANNEL[next];
-      active.allowDowngrade = false;
-      return state.phase === 'downloaded' ? status() : check();
-    },
+    status: () => status(state),
+    start: () => start(state),
+    check: () => check(state),
+    install: () => install(state),
+    setChannel: (next) => setChannel(state, next),
     close() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      if (state.timer) clearInterval(state.timer);
+      state.timer = null;
     },
   };
 }

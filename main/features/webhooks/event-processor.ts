@@ -4,7 +4,7 @@ import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
 import type { LatencyRecorder } from '../diagnostics/metrics.ts';
 import { type Notify, statusNotice } from './notify.ts';
-import { createRefreshWindow, systemTimers, type Timers } from './refresh-window.ts';
+import { createRefreshWindow, type RefreshWindow, systemTimers, type Timers } from './refresh-window.ts';
 
 /**
  * What follows recording an event: GET the customer it names and trust its current status, in
@@ -79,222 +79,276 @@ export interface EventProcessorOptions {
   eventToScreen?: LatencyRecorder;
 }
 
-export function createEventProcessor(options: EventProcessorOptions): EventProcessor {
-  const { journal, reconciler, writer, log } = options;
-  const concurrency = options.concurrency ?? 4;
-  const maxWaiting = options.maxWaiting ?? 2_000;
-  const maxEvents = options.maxEvents ?? 50_000;
-  const refreshWindow = createRefreshWindow(
-    options.coalesceMs ?? DEFAULT_COALESCE_MS,
-    options.timers ?? systemTimers,
-    () => {
-      pump();
-      settleIdle();
-    },
-  );
-  const startedAt = Date.now();
-  const retryDelayMs = options.retryDelayMs ?? 30_000;
-  const waiting = new Map<string, JournalEvent[]>();
-  const queued = new Set<string>();
-  const running = new Map<string, Promise<void>>();
+/** The processor's state: the customers waiting, the refreshes running, the marks to write, its counts. */
+interface ProcessorState {
+  options: EventProcessorOptions;
+  concurrency: number;
+  maxWaiting: number;
+  maxEvents: number;
+  retryDelayMs: number;
+  refreshWindow: RefreshWindow;
+  startedAt: number;
+  /** Events by customer, waiting for that customer's refresh. */
+  waiting: Map<string, JournalEvent[]>;
+  /** Ids of the events taken (waiting, refreshing or being marked): a resume does not take them again. */
+  queued: Set<string>;
+  running: Map<string, Promise<void>>;
   // Marks are gathered (one statement for all finished in a turn) and written lazily (see
   // EventInbox.markProcessed): a customer's slot is free before they commit.
-  let toMark: JournalEvent[] = [];
-  let markScheduled: NodeJS.Immediate | null = null;
-  const marking = new Set<Promise<void>>();
+  toMark: JournalEvent[];
+  markScheduled: NodeJS.Immediate | null;
+  marking: Set<Promise<void>>;
   /** Reads of the events left unprocessed, which `idle` waits for too. */
-  const reading = new Set<Promise<void>>();
-  let idleWaiters: Array<() => void> = [];
-  let retryTimer: NodeJS.Timeout | null = null;
-  let closed = false;
-  let processed = 0;
-  let refreshes = 0;
-  let backlog = 0;
+  reading: Set<Promise<void>>;
+  idleWaiters: Array<() => void>;
+  retryTimer: NodeJS.Timeout | null;
+  closed: boolean;
+  processed: number;
+  refreshes: number;
+  backlog: number;
   /** Events were left in the journal for want of room: read them again once the backlog is gone. */
-  let overflowed = false;
+  overflowed: boolean;
   // Refreshes start after this turn: the 200s go out first, and events arriving together coalesce.
-  let pumpScheduled: NodeJS.Immediate | null = null;
-  const schedulePump = () => {
-    pumpScheduled ??= setImmediate(() => {
-      pumpScheduled = null;
-      pump();
-      settleIdle();
+  pumpScheduled: NodeJS.Immediate | null;
+}
+
+function processorState(options: EventProcessorOptions): ProcessorState {
+  const state: ProcessorState = {
+    options,
+    concurrency: options.concurrency ?? 4,
+    maxWaiting: options.maxWaiting ?? 2_000,
+    maxEvents: options.maxEvents ?? 50_000,
+    retryDelayMs: options.retryDelayMs ?? 30_000,
+    refreshWindow: createRefreshWindow(
+      options.coalesceMs ?? DEFAULT_COALESCE_MS,
+      options.timers ?? systemTimers,
+      () => {
+        pump(state);
+        settleIdle(state);
+      },
+    ),
+    startedAt: Date.now(),
+    waiting: new Map(),
+    queued: new Set(),
+    running: new Map(),
+    toMark: [],
+    markScheduled: null,
+    marking: new Set(),
+    reading: new Set(),
+    idleWaiters: [],
+    retryTimer: null,
+    closed: false,
+    processed: 0,
+    refreshes: 0,
+    backlog: 0,
+    overflowed: false,
+    pumpScheduled: null,
+  };
+  return state;
+}
+
+function schedulePump(state: ProcessorState): void {
+  state.pumpScheduled ??= setImmediate(() => {
+    state.pumpScheduled = null;
+    pump(state);
+    settleIdle(state);
+  });
+}
+
+function settleIdle(state: ProcessorState): void {
+  const { waiting, running, toMark, marking, reading } = state;
+  if (waiting.size > 0 || running.size > 0 || toMark.length > 0 || marking.size > 0 || reading.size > 0)
+    return;
+  for (const resolve of state.idleWaiters.splice(0)) resolve();
+}
+
+/** The events stay `queued` until marked, so that a resume meanwhile does not take them again. */
+function markProcessed(state: ProcessorState, events: readonly JournalEvent[]): void {
+  state.toMark.push(...events);
+  state.markScheduled ??= setImmediate(() => writeMarks(state));
+}
+
+function writeMarks(state: ProcessorState): void {
+  state.markScheduled = null;
+  const events = state.toMark;
+  state.toMark = [];
+  if (events.length === 0) return;
+  const ids = events.map((event) => event.id);
+  const marked: Promise<void> = state.options.writer
+    .markProcessed(ids)
+    .then(
+      () => {
+        state.processed += events.length;
+      },
+      (error: unknown) => state.options.log.warn('events not marked processed', describeError(error)),
+    )
+    .finally(() => {
+      for (const event of events) state.queued.delete(event.id);
+      state.marking.delete(marked);
+      settleIdle(state);
     });
-  };
+  state.marking.add(marked);
+}
 
-  const settleIdle = () => {
-    if (waiting.size > 0 || running.size > 0 || toMark.length > 0 || marking.size > 0 || reading.size > 0)
-      return;
-    for (const resolve of idleWaiters.splice(0)) resolve();
-  };
+function retryLater(state: ProcessorState): void {
+  if (state.closed || state.retryTimer) return;
+  state.retryTimer = setTimeout(() => {
+    state.retryTimer = null;
+    resumeUnprocessed(state);
+  }, state.retryDelayMs);
+  state.retryTimer.unref();
+}
 
-  /** The events stay `queued` until marked, so that a resume meanwhile does not take them again. */
-  const markProcessed = (events: readonly JournalEvent[]) => {
-    toMark.push(...events);
-    markScheduled ??= setImmediate(writeMarks);
-  };
+async function refresh(state: ProcessorState, customerId: string, events: JournalEvent[]): Promise<void> {
+  const { journal, reconciler, log } = state.options;
+  // The newest event by the service's time speaks for the status the refresh finds.
+  const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
+  state.refreshes++;
+  // Everything, the first read included, inside the try: a store away (a failover) is a refresh to try
+  // again later, never a rejection no one catches (it ended the hub's process).
+  try {
+    const before = await journal.customers.get(customerId);
+    const after = await reconciler.refresh(customerId, {
+      source: 'event',
+      eventId: newest.id,
+      at: newest.created,
+    });
+    markProcessed(state, events);
+    recordLatency(state, events);
+    if (before && after && !after.goneAt && after.status !== before.status)
+      state.options.notify(statusNotice(after));
+  } catch (error) {
+    if (state.closed) return;
+    log.warn('webhook event not processed yet', {
+      customerId,
+      events: events.length,
+      ...describeError(error),
+    });
+    for (const event of events) state.queued.delete(event.id);
+    retryLater(state);
+  }
+}
 
-  const writeMarks = () => {
-    markScheduled = null;
-    const events = toMark;
-    toMark = [];
-    if (events.length === 0) return;
-    const ids = events.map((event) => event.id);
-    const marked: Promise<void> = writer
-      .markProcessed(ids)
-      .then(
-        () => {
-          processed += events.length;
-        },
-        (error: unknown) => log.warn('events not marked processed', describeError(error)),
-      )
-      .finally(() => {
-        for (const event of events) queued.delete(event.id);
-        marking.delete(marked);
-        settleIdle();
-      });
-    marking.add(marked);
-  };
+/** Tells `eventToScreen` how long after its arrival each refreshed event's change went out. */
+function recordLatency({ options, startedAt }: ProcessorState, events: readonly JournalEvent[]): void {
+  const now = Date.now();
+  for (const event of events) {
+    // Events left from before this run would say how long the app was closed, not how fast it is.
+    const arrived = Date.parse(event.receivedAt);
+    if (arrived >= startedAt) options.eventToScreen?.add(now - arrived);
+  }
+}
 
-  const retryLater = () => {
-    if (closed || retryTimer) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      processor.resumeUnprocessed();
-    }, retryDelayMs);
-    retryTimer.unref();
-  };
-
-  const refresh = async (customerId: string, events: JournalEvent[]) => {
-    // The newest event by the service's time speaks for the status the refresh finds.
-    const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
-    refreshes++;
-    // Everything, the first read included, inside the try: a store away (a failover) is a refresh to try
-    // again later, never a rejection no one catches (it ended the hub's process).
-    try {
-      const before = await journal.customers.get(customerId);
-      const after = await reconciler.refresh(customerId, {
-        source: 'event',
-        eventId: newest.id,
-        at: newest.created,
-      });
-      markProcessed(events);
-      const now = Date.now();
-      for (const event of events) {
-        // Events left from before this run would say how long the app was closed, not how fast it is.
-        const arrived = Date.parse(event.receivedAt);
-        if (arrived >= startedAt) options.eventToScreen?.add(now - arrived);
-      }
-      if (before && after && !after.goneAt && after.status !== before.status)
-        options.notify(statusNotice(after));
-    } catch (error) {
-      if (closed) return;
-      log.warn('webhook event not processed yet', {
-        customerId,
-        events: events.length,
-        ...describeError(error),
-      });
-      for (const event of events) queued.delete(event.id);
-      retryLater();
+/** Starts the refreshes that may start now; wakes again when the soonest customer's window has passed. */
+function pump(state: ProcessorState): void {
+  const { waiting, running, refreshWindow } = state;
+  let soonest = Number.POSITIVE_INFINITY;
+  for (const [customerId, events] of waiting) {
+    if (state.closed || running.size >= state.concurrency) break;
+    if (running.has(customerId)) continue;
+    const wait = refreshWindow.wait(customerId);
+    if (wait > 0) {
+      soonest = Math.min(soonest, wait);
+      continue;
     }
-  };
+    startRefresh(state, customerId, events);
+  }
+  if (soonest !== Number.POSITIVE_INFINITY && !state.closed) refreshWindow.wakeIn(soonest);
+}
 
-  const pump = () => {
-    let soonest = Number.POSITIVE_INFINITY;
-    for (const [customerId, events] of waiting) {
-      if (closed || running.size >= concurrency) break;
-      if (running.has(customerId)) continue;
-      const wait = refreshWindow.wait(customerId);
-      if (wait > 0) {
-        soonest = Math.min(soonest, wait);
-        continue;
+function startRefresh(state: ProcessorState, customerId: string, events: JournalEvent[]): void {
+  state.refreshWindow.started(customerId);
+  state.waiting.delete(customerId);
+  state.backlog -= events.length;
+  const task = refresh(state, customerId, events)
+    // refresh() catches its own failures; whatever escapes it still must not float.
+    .catch((error: unknown) => state.options.log.error('webhook event refresh failed', describeError(error)))
+    .finally(() => {
+      state.running.delete(customerId);
+      pump(state);
+      if (state.overflowed && state.waiting.size === 0 && !state.closed) {
+        state.overflowed = false;
+        resumeUnprocessed(state);
       }
-      refreshWindow.started(customerId);
-      waiting.delete(customerId);
-      backlog -= events.length;
-      const task = refresh(customerId, events)
-        // refresh() catches its own failures; whatever escapes it still must not float.
-        .catch((error: unknown) => log.error('webhook event refresh failed', describeError(error)))
-        .finally(() => {
-          running.delete(customerId);
-          pump();
-          if (overflowed && waiting.size === 0 && !closed) {
-            overflowed = false;
-            processor.resumeUnprocessed();
-          }
-          settleIdle();
-        });
-      running.set(customerId, task);
-    }
-    if (soonest !== Number.POSITIVE_INFINITY && !closed) refreshWindow.wakeIn(soonest);
-  };
+      settleIdle(state);
+    });
+  state.running.set(customerId, task);
+}
 
-  const processor: EventProcessor = {
+function enqueue(state: ProcessorState, events: readonly JournalEvent[]): void {
+  if (state.closed) return;
+  const { queued, waiting } = state;
+  for (const event of events) {
+    if (event.processedAt !== null || queued.has(event.id)) continue;
+    queued.add(event.id);
+    if (needsNoProcessing(event)) {
+      markProcessed(state, [event]);
+      continue;
+    }
+    const customerId = event.customerId as string;
+    const ofCustomer = waiting.get(customerId);
+    if ((!ofCustomer && waiting.size >= state.maxWaiting) || state.backlog >= state.maxEvents) {
+      queued.delete(event.id);
+      state.overflowed = true;
+      continue;
+    }
+    if (ofCustomer) ofCustomer.push(event);
+    else waiting.set(customerId, [event]);
+    state.backlog++;
+  }
+  schedulePump(state);
+}
+
+function resumeUnprocessed(state: ProcessorState): void {
+  const read: Promise<void> = state.options.journal.events
+    .unprocessed()
+    .then(
+      (events) => enqueue(state, events),
+      (error: unknown) => state.options.log.warn('unprocessed events not read', describeError(error)),
+    )
+    .finally(() => {
+      state.reading.delete(read);
+      settleIdle(state);
+    });
+  state.reading.add(read);
+}
+
+async function close(state: ProcessorState): Promise<void> {
+  state.closed = true;
+  if (state.retryTimer) clearTimeout(state.retryTimer);
+  if (state.pumpScheduled) clearImmediate(state.pumpScheduled);
+  state.refreshWindow.close();
+  state.waiting.clear();
+  state.backlog = 0;
+  await Promise.allSettled([...state.running.values(), ...state.reading]);
+  if (state.markScheduled) clearImmediate(state.markScheduled);
+  writeMarks(state);
+  await state.options.writer.flush().catch(() => {});
+  await Promise.allSettled(state.marking);
+  settleIdle(state);
+  state.idleWaiters = [];
+}
+
+export function createEventProcessor(options: EventProcessorOptions): EventProcessor {
+  const state = processorState(options);
+  return {
     get processed() {
-      return processed;
+      return state.processed;
     },
     get backlog() {
-      return backlog;
+      return state.backlog;
     },
     get refreshes() {
-      return refreshes;
+      return state.refreshes;
     },
-    enqueue(events) {
-      if (closed) return;
-      for (const event of events) {
-        if (event.processedAt !== null || queued.has(event.id)) continue;
-        queued.add(event.id);
-        if (needsNoProcessing(event)) {
-          markProcessed([event]);
-          continue;
-        }
-        const customerId = event.customerId as string;
-        const ofCustomer = waiting.get(customerId);
-        if ((!ofCustomer && waiting.size >= maxWaiting) || backlog >= maxEvents) {
-          queued.delete(event.id);
-          overflowed = true;
-          continue;
-        }
-        if (ofCustomer) ofCustomer.push(event);
-        else waiting.set(customerId, [event]);
-        backlog++;
-      }
-      schedulePump();
-    },
-    resumeUnprocessed() {
-      const read: Promise<void> = journal.events
-        .unprocessed()
-        .then(
-          (events) => processor.enqueue(events),
-          (error: unknown) => log.warn('unprocessed events not read', describeError(error)),
-        )
-        .finally(() => {
-          reading.delete(read);
-          settleIdle();
-        });
-      reading.add(read);
-    },
+    enqueue: (events) => enqueue(state, events),
+    resumeUnprocessed: () => resumeUnprocessed(state),
     idle() {
       return new Promise((resolve) => {
-        idleWaiters.push(resolve);
-        settleIdle();
+        state.idleWaiters.push(resolve);
+        settleIdle(state);
       });
     },
-    async close() {
-      closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      if (pumpScheduled) clearImmediate(pumpScheduled);
-      refreshWindow.close();
-      waiting.clear();
-      backlog = 0;
-      await Promise.allSettled([...running.values(), ...reading]);
-      if (markScheduled) clearImmediate(markScheduled);
-      writeMarks();
-      await writer.flush().catch(() => {});
-      await Promise.allSettled(marking);
-      settleIdle();
-      idleWaiters = [];
-    },
+    close: () => close(state),
   };
-  return processor;
 }

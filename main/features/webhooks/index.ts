@@ -9,11 +9,11 @@ import type { DeskContext, Feature } from '../feature.ts';
 import { createCatchUp } from './catch-up.ts';
 import { eventLogHandlers } from './event-log.ts';
 import type { ListenerLimits } from './listener.ts';
-import { controlListener } from './listener-control.ts';
+import { controlListener, type ListenerControl } from './listener-control.ts';
 import { createNotify } from './notify.ts';
-import { createReceiver } from './receiver.ts';
+import { createReceiver, type Receiver } from './receiver.ts';
 import type { SubscriptionSecrets } from './subscription-secrets.ts';
-import { createSubscriptions } from './subscriptions.ts';
+import { createSubscriptions, type Subscriptions } from './subscriptions.ts';
 import { checkTunnel } from './tunnel-check.ts';
 
 export { showNatively } from './notify.ts';
@@ -31,6 +31,110 @@ export interface WebhooksOptions {
 /** The Webhooks screen's channels and the figures Diagnostics shows, whoever listens (main/variant/ chooses). */
 export type DeskWebhooks = Feature<WebhookChannel> & { figures(): WebhookFigures };
 
+/** What the channels work with: the listener, the subscriptions, the receiver, the catch-up, and tasks. */
+interface WebhooksDesk {
+  context: DeskContext;
+  options: WebhooksOptions;
+  subs: Subscriptions;
+  receiver: Receiver;
+  listener: ListenerControl;
+  catchUp: ReturnType<typeof createCatchUp>;
+  /** Background work `close` waits for. */
+  tasks: Set<Promise<unknown>>;
+  closed: boolean;
+}
+
+function inBackground({ tasks, context }: WebhooksDesk, task: Promise<unknown>): void {
+  const tracked = task
+    .catch((error: unknown) => context.log.warn('webhooks background task failed', describeError(error)))
+    .finally(() => tasks.delete(tracked));
+  tasks.add(tracked);
+}
+
+async function overview({ context, subs, listener }: WebhooksDesk): Promise<WebhooksOverview> {
+  await listener.ready;
+  const base = {
+    max: MAX_SUBSCRIPTIONS,
+    listener: listener.status(),
+    publicUrl: context.settings.get().publicWebhookUrl ?? null,
+    defaultUrl: subs.defaultUrl(),
+  };
+  try {
+    const listed = await subs.list();
+    // One the service names by an id no channel can carry is left out, and named: never the whole list.
+    const refused = listed.filter((one) => !isServiceId(one.id));
+    const problem = refused.length
+      ? `${refused.map((one) => unusableIdMessage('subscription', one.id)).join(' ')} Manage it on the service itself.`
+      : null;
+    return { ...base, subscriptions: listed.filter((one) => isServiceId(one.id)), problem };
+  } catch (error) {
+    return {
+      ...base,
+      subscriptions: null,
+      problem: failureMessage(error, context.log, 'listing the subscriptions'),
+    };
+  }
+}
+
+/** In sandbox mode the subscription follows the listener to its address; a failure is only logged. */
+async function subscribeListener({ subs, context }: WebhooksDesk): Promise<void> {
+  await subs.ensureListenerSubscribed().catch((error: unknown) => {
+    context.log.warn('could not subscribe the listener', describeError(error));
+  });
+}
+
+async function listenAgain(desk: WebhooksDesk): Promise<ListenerStatus> {
+  const status = await desk.listener.restart();
+  await subscribeListener(desk);
+  return status;
+}
+
+async function checkTunnelNow({ context, options, subs, listener, receiver }: WebhooksDesk) {
+  await listener.ready;
+  const publicUrl = context.settings.get().publicWebhookUrl ?? null;
+  const subscribed = publicUrl
+    ? await subs
+        .list()
+        .then((list) => list.some((s) => s.ours && s.target === 'public-url'))
+        .catch(() => null)
+    : null;
+  return checkTunnel({
+    publicUrl,
+    listenerUrl: listener.url(),
+    probes: receiver.probes,
+    subscribed,
+    inSandbox: context.connection().mode === 'sandbox',
+    ...(options.tunnelTimeoutMs === undefined ? {} : { timeoutMs: options.tunnelTimeoutMs }),
+  });
+}
+
+/** The sandbox gets our listener subscribed, then whatever was missed meanwhile is fetched and processed. */
+async function subscribeAndCatchUp(desk: WebhooksDesk): Promise<void> {
+  await desk.listener.ready;
+  await subscribeListener(desk);
+  if (!desk.closed) await desk.catchUp.run();
+}
+
+function webhookHandlers(desk: WebhooksDesk): Pick<Handlers, WebhookChannel> {
+  const { subs, listener } = desk;
+  return {
+    'webhooks.list': () => overview(desk),
+    'webhooks.subscribe': async ({ url }) => {
+      await listener.ready;
+      return subs.create(url);
+    },
+    'webhooks.setPaused': ({ id, paused }) => subs.setPaused(id, paused),
+    'webhooks.delete': async ({ id }) => {
+      await subs.remove(id);
+      return { id };
+    },
+    'webhooks.listen': () => listenAgain(desk),
+    'webhooks.checkTunnel': () => checkTunnelNow(desk),
+    'webhooks.catchUp': () => desk.catchUp.run(),
+    ...eventLogHandlers(desk.context.journal, desk.receiver.writer),
+  };
+}
+
 /**
  * Webhooks: the listener (started with the desk, stopped on close), subscriptions, the event log,
  * catching up on missed events, and notifications of status changes learnt from events. `secrets`: where
@@ -45,8 +149,6 @@ export function webhooksFeature(
   subscribePublicUrl(): Promise<void>;
 } {
   const { journal, events, log, settings } = context;
-  let closed = false;
-
   const subs = createSubscriptions(context, () => listener.url(), secrets);
   // Never in a log line, even by accident.
   for (const secret of subs.secrets()) log.addSecret(secret);
@@ -60,13 +162,7 @@ export function webhooksFeature(
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
   });
   // Made before the listener starts: it notes what the journal held until then.
-  const catchUp = createCatchUp({
-    context,
-    receiver,
-    subscriptions: subs,
-    stopped: () => closed,
-  });
-
+  const catchUp = createCatchUp({ context, receiver, subscriptions: subs, stopped: () => desk.closed });
   const listener = controlListener({
     port: () => options.port ?? settings.get().webhookPort,
     limits: options.limits ?? {},
@@ -74,85 +170,19 @@ export function webhooksFeature(
     onStatus: (status) => events.emit('webhooks.listener', status),
     handlers: receiver.handlers,
   });
-
-  const tasks = new Set<Promise<unknown>>();
-  const inBackground = (task: Promise<unknown>) => {
-    const tracked = task
-      .catch((error: unknown) => log.warn('webhooks background task failed', describeError(error)))
-      .finally(() => tasks.delete(tracked));
-    tasks.add(tracked);
-  };
-
-  const overview = async (): Promise<WebhooksOverview> => {
-    await listener.ready;
-    const base = {
-      max: MAX_SUBSCRIPTIONS,
-      listener: listener.status(),
-      publicUrl: settings.get().publicWebhookUrl ?? null,
-      defaultUrl: subs.defaultUrl(),
-    };
-    try {
-      const listed = await subs.list();
-      // One the service names by an id no channel can carry is left out, and named: never the whole list.
-      const refused = listed.filter((one) => !isServiceId(one.id));
-      const problem = refused.length
-        ? `${refused.map((one) => unusableIdMessage('subscription', one.id)).join(' ')} Manage it on the service itself.`
-        : null;
-      return { ...base, subscriptions: listed.filter((one) => isServiceId(one.id)), problem };
-    } catch (error) {
-      return {
-        ...base,
-        subscriptions: null,
-        problem: failureMessage(error, log, 'listing the subscriptions'),
-      };
-    }
-  };
-
-  const listenAgain = async () => {
-    const status = await listener.restart();
-    // In sandbox mode the subscription follows the listener to its new address.
-    await subs.ensureListenerSubscribed().catch((error: unknown) => {
-      log.warn('could not subscribe the listener', describeError(error));
-    });
-    return status;
-  };
-
-  const handlers: Pick<Handlers, WebhookChannel> = {
-    'webhooks.list': () => overview(),
-    'webhooks.subscribe': async ({ url }) => {
-      await listener.ready;
-      return subs.create(url);
-    },
-    'webhooks.setPaused': ({ id, paused }) => subs.setPaused(id, paused),
-    'webhooks.delete': async ({ id }) => {
-      await subs.remove(id);
-      return { id };
-    },
-    'webhooks.listen': listenAgain,
-    'webhooks.checkTunnel': async () => {
-      await listener.ready;
-      const publicUrl = settings.get().publicWebhookUrl ?? null;
-      const subscribed = publicUrl
-        ? await subs
-            .list()
-            .then((list) => list.some((s) => s.ours && s.target === 'public-url'))
-            .catch(() => null)
-        : null;
-      return checkTunnel({
-        publicUrl,
-        listenerUrl: listener.url(),
-        probes: receiver.probes,
-        subscribed,
-        inSandbox: context.connection().mode === 'sandbox',
-        ...(options.tunnelTimeoutMs === undefined ? {} : { timeoutMs: options.tunnelTimeoutMs }),
-      });
-    },
-    'webhooks.catchUp': () => catchUp.run(),
-    ...eventLogHandlers(journal, receiver.writer),
+  const desk: WebhooksDesk = {
+    context,
+    options,
+    subs,
+    receiver,
+    listener,
+    catchUp,
+    tasks: new Set(),
+    closed: false,
   };
 
   return {
-    handlers,
+    handlers: webhookHandlers(desk),
     figures: () => receiver.figures(),
     // The hub, on a real service: its tunnel's public URL is subscribed when it takes the listener role.
     subscribePublicUrl: () => subs.ensurePublicUrlSubscribed(),
@@ -163,26 +193,17 @@ export function webhooksFeature(
     },
     async onSettingsChanged(changed) {
       // The tunnel points at the port: a new port means listening there now, not after a restart.
-      if (changed.includes('webhookPort')) await listenAgain();
+      if (changed.includes('webhookPort')) await listenAgain(desk);
     },
-    // After start-up and every reconnection: the sandbox gets our listener subscribed, then whatever
-    // was missed meanwhile is fetched and processed.
+    // After start-up and every reconnection (unless no service is set up).
     onConnected() {
       if (context.connection().status().state === 'not-configured') return;
-      inBackground(
-        (async () => {
-          await listener.ready;
-          await subs.ensureListenerSubscribed().catch((error: unknown) => {
-            log.warn('could not subscribe the listener', describeError(error));
-          });
-          if (!closed) await catchUp.run();
-        })(),
-      );
+      inBackground(desk, subscribeAndCatchUp(desk));
     },
     async close() {
-      closed = true;
+      desk.closed = true;
       await listener.close();
-      await receiver.close(() => Promise.allSettled([...tasks]));
+      await receiver.close(() => Promise.allSettled([...desk.tasks]));
     },
   };
 }

@@ -34,156 +34,179 @@ export function createSubscriptions(
   listenerUrl: () => string | null,
   kept: SubscriptionSecrets,
 ): Subscriptions {
-  const { log, journal } = context;
-  // A secret whose subscription is being created: its first delivery may beat the service's answer.
-  const creating = new Set<string>();
-  const client = () => context.connection().client();
-  const publicUrl = () => context.settings.get().publicWebhookUrl ?? null;
+  const state: SubscriptionsState = { context, listenerUrl, kept, creating: new Set() };
+  return {
+    list: () => list(state),
+    create: (url) => create(state, url),
+    defaultUrl: () => defaultUrl(state),
+    ensurePublicUrlSubscribed: () => ensurePublicUrlSubscribed(state),
+    setPaused: (id, paused) => setPaused(state, id, paused),
+    remove: (id) => remove(state, id),
+    ensureListenerSubscribed: () => ensureListenerSubscribed(state),
+    secrets() {
+      const held = kept.all();
+      return state.creating.size > 0 ? [...held, ...state.creating] : held;
+    },
+  };
+}
 
-  const view = (subscription: Subscription): SubscriptionView => ({
+interface SubscriptionsState {
+  context: DeskContext;
+  listenerUrl: () => string | null;
+  kept: SubscriptionSecrets;
+  // A secret whose subscription is being created: its first delivery may beat the service's answer.
+  creating: Set<string>;
+}
+
+const client = ({ context }: SubscriptionsState) => context.connection().client();
+const publicUrl = ({ context }: SubscriptionsState) => context.settings.get().publicWebhookUrl ?? null;
+
+function view(state: SubscriptionsState, subscription: Subscription): SubscriptionView {
+  return {
     id: subscription.id,
     url: subscription.url,
     created: subscription.created,
     paused: subscription.paused,
-    ours: kept.has(subscription.id),
-    target: sameUrl(subscription.url, listenerUrl())
+    ours: state.kept.has(subscription.id),
+    target: sameUrl(subscription.url, state.listenerUrl())
       ? 'listener'
-      : sameUrl(subscription.url, publicUrl())
+      : sameUrl(subscription.url, publicUrl(state))
         ? 'public-url'
         : 'elsewhere',
-  });
-
-  const list = async () => (await client().subscriptions.list()).map(view);
-
-  const defaultUrl = () => (context.connection().mode === 'sandbox' ? listenerUrl() : publicUrl());
-
-  const create = async (requested?: string): Promise<SubscriptionView> => {
-    const url = requested ?? defaultUrl();
-    if (!url) {
-      throw new DeskError(
-        'NoPublicUrl',
-        'Enter the public https URL of your tunnel in Settings first: the service can only reach Vetted through it.',
-        { '/url': 'Required.' },
-      );
-    }
-    const problem = urlProblem(url, context.connection().status().baseUrl);
-    if (problem) throw new DeskError('InvalidUrl', problem, { '/url': problem });
-    const existing = await list();
-    if (existing.some((subscription) => subscription.ours && sameUrl(subscription.url, url))) {
-      throw new DeskError('AlreadySubscribed', 'Vetted already has a subscription delivering to this URL.');
-    }
-    if (existing.length >= MAX_SUBSCRIPTIONS) throw tooMany();
-    const secret = randomBytes(32).toString('base64url');
-    log.addSecret(secret);
-    creating.add(secret);
-    try {
-      const { id } = await client()
-        .subscriptions.create(url, secret, { idempotencyKey: randomUUID() })
-        .catch((error: unknown) => {
-          throw error instanceof ServiceError && error.is('MaxNumberOfResources') ? tooMany() : error;
-        });
-      if (!isServiceId(id)) {
-        throw new DeskError(
-          'UnusableId',
-          `${unusableIdMessage('subscription', id)} The service made it: delete it there.`,
-        );
-      }
-      await keepSecret(id, secret);
-      await journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
-      return view(await client().subscriptions.get(id));
-    } finally {
-      creating.delete(secret);
-    }
   };
+}
 
-  /** Kept; if that fails, the subscription could never be verified, so it goes again. */
-  const keepSecret = async (id: string, secret: string) => {
-    try {
-      await kept.keep(id, secret);
-    } catch (error) {
-      void client()
-        .subscriptions.delete(id)
-        .catch(() => {});
-      throw error;
-    }
-  };
+const list = async (state: SubscriptionsState) =>
+  (await client(state).subscriptions.list()).map((subscription) => view(state, subscription));
 
-  /** Deliveries the service recorded while the subscription was paused were never sent: ask for each. */
-  const redeliverUnattempted = async (id: string): Promise<number> => {
-    const unattempted: string[] = [];
-    const dates = retainedDates(Date.now());
-    for (let offset = 0, total = 1; offset < total; ) {
-      // Only what the service still keeps (30 days): never the subscription's whole history.
-      const page = await client().subscriptions.deliveries(id, { limit: DELIVERY_PAGE, offset, ...dates });
-      total = page.total;
-      for (const delivery of page.deliveries)
-        if (delivery.attempts.length === 0) unattempted.push(delivery.id);
-      if (page.deliveries.length === 0) break;
-      offset += page.deliveries.length;
-    }
-    for (const webhookId of unattempted) {
-      await client().subscriptions.redeliver(webhookId, { idempotencyKey: randomUUID() });
-    }
-    return unattempted.length;
-  };
+const defaultUrl = (state: SubscriptionsState) =>
+  state.context.connection().mode === 'sandbox' ? state.listenerUrl() : publicUrl(state);
 
-  async function ensureListenerSubscribed(): Promise<void> {
-    const url = listenerUrl();
-    if (context.connection().mode !== 'sandbox' || !url) return;
-    const subscriptions = await list();
-    if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'listener')) return;
-    // The built-in sandbox is private to this desk: a loopback subscription to our path there is one of ours
-    // from an earlier run (another port, or a secret a memory-only vault forgot). It could never be verified.
-    for (const stale of subscriptions.filter((subscription) => isOldListenerUrl(subscription.url))) {
-      await client().subscriptions.delete(stale.id);
-      await kept.forget(stale.id);
-    }
-    await create(url);
+/** The URL to subscribe (the default one if none was given), refused in words if it cannot be one more. */
+async function urlToSubscribe(state: SubscriptionsState, requested?: string): Promise<string> {
+  const url = requested ?? defaultUrl(state);
+  if (!url) {
+    throw new DeskError(
+      'NoPublicUrl',
+      'Enter the public https URL of your tunnel in Settings first: the service can only reach Vetted through it.',
+      { '/url': 'Required.' },
+    );
   }
-
-  async function ensurePublicUrlSubscribed(): Promise<void> {
-    if (context.connection().mode === 'sandbox' || !publicUrl()) return;
-    const subscriptions = await list();
-    if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'public-url'))
-      return;
-    await create();
+  const problem = urlProblem(url, state.context.connection().status().baseUrl);
+  if (problem) throw new DeskError('InvalidUrl', problem, { '/url': problem });
+  const existing = await list(state);
+  if (existing.some((subscription) => subscription.ours && sameUrl(subscription.url, url))) {
+    throw new DeskError('AlreadySubscribed', 'Vetted already has a subscription delivering to this URL.');
   }
+  if (existing.length >= MAX_SUBSCRIPTIONS) throw tooMany();
+  return url;
+}
 
-  return {
-    list,
-    create,
-    defaultUrl,
-    ensurePublicUrlSubscribed,
-    async setPaused(id, paused) {
-      const updated = view(
-        await client().subscriptions.setPaused(id, paused, { idempotencyKey: randomUUID() }),
-      );
-      const redelivered = !paused && updated.ours ? await redeliverUnattempted(id) : 0;
-      await journal.audit.record({
-        action: paused ? 'webhook.pause' : 'webhook.resume',
-        outcome: 'ok',
-        detail: paused ? id : `${id} (${redelivered} redelivered)`,
+async function create(state: SubscriptionsState, requested?: string): Promise<SubscriptionView> {
+  const url = await urlToSubscribe(state, requested);
+  const secret = randomBytes(32).toString('base64url');
+  state.context.log.addSecret(secret);
+  state.creating.add(secret);
+  try {
+    const { id } = await client(state)
+      .subscriptions.create(url, secret, { idempotencyKey: randomUUID() })
+      .catch((error: unknown) => {
+        throw error instanceof ServiceError && error.is('MaxNumberOfResources') ? tooMany() : error;
       });
-      return { subscription: updated, redelivered };
-    },
-    async remove(id) {
-      // The contract took the id (service-id.ts), and so does the vault's name for its secret: nothing after
-      // the service's delete can refuse it, so the delete completes locally too, or the service was never asked.
-      try {
-        await client().subscriptions.delete(id);
-      } catch (error) {
-        // Already gone on the service: forgetting its secret is all that is left to do.
-        if (!isNotFound(error)) throw error;
-      }
-      await kept.forget(id);
-      await journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
-    },
-    ensureListenerSubscribed,
-    secrets() {
-      const held = kept.all();
-      return creating.size > 0 ? [...held, ...creating] : held;
-    },
-  };
+    if (!isServiceId(id)) {
+      throw new DeskError(
+        'UnusableId',
+        `${unusableIdMessage('subscription', id)} The service made it: delete it there.`,
+      );
+    }
+    await keepSecret(state, id, secret);
+    await state.context.journal.audit.record({ action: 'webhook.subscribe', outcome: 'ok', detail: id });
+    return view(state, await client(state).subscriptions.get(id));
+  } finally {
+    state.creating.delete(secret);
+  }
+}
+
+/** Kept; if that fails, the subscription could never be verified, so it goes again. */
+async function keepSecret(state: SubscriptionsState, id: string, secret: string): Promise<void> {
+  try {
+    await state.kept.keep(id, secret);
+  } catch (error) {
+    void client(state)
+      .subscriptions.delete(id)
+      .catch(() => {});
+    throw error;
+  }
+}
+
+/** Deliveries the service recorded while the subscription was paused were never sent: ask for each. */
+async function redeliverUnattempted(state: SubscriptionsState, id: string): Promise<number> {
+  const unattempted: string[] = [];
+  const dates = retainedDates(Date.now());
+  for (let offset = 0, total = 1; offset < total; ) {
+    // Only what the service still keeps (30 days): never the subscription's whole history.
+    const page = await client(state).subscriptions.deliveries(id, { limit: DELIVERY_PAGE, offset, ...dates });
+    total = page.total;
+    for (const delivery of page.deliveries) if (delivery.attempts.length === 0) unattempted.push(delivery.id);
+    if (page.deliveries.length === 0) break;
+    offset += page.deliveries.length;
+  }
+  for (const webhookId of unattempted) {
+    await client(state).subscriptions.redeliver(webhookId, { idempotencyKey: randomUUID() });
+  }
+  return unattempted.length;
+}
+
+async function ensureListenerSubscribed(state: SubscriptionsState): Promise<void> {
+  const url = state.listenerUrl();
+  if (state.context.connection().mode !== 'sandbox' || !url) return;
+  const subscriptions = await list(state);
+  if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'listener')) return;
+  // The built-in sandbox is private to this desk: a loopback subscription to our path there is one of ours
+  // from an earlier run (another port, or a secret a memory-only vault forgot). It could never be verified.
+  for (const stale of subscriptions.filter((subscription) => isOldListenerUrl(subscription.url))) {
+    await client(state).subscriptions.delete(stale.id);
+    await state.kept.forget(stale.id);
+  }
+  await create(state, url);
+}
+
+async function ensurePublicUrlSubscribed(state: SubscriptionsState): Promise<void> {
+  if (state.context.connection().mode === 'sandbox' || !publicUrl(state)) return;
+  const subscriptions = await list(state);
+  if (subscriptions.some((subscription) => subscription.ours && subscription.target === 'public-url')) return;
+  await create(state);
+}
+
+async function setPaused(
+  state: SubscriptionsState,
+  id: string,
+  paused: boolean,
+): Promise<{ subscription: SubscriptionView; redelivered: number }> {
+  const updated = view(
+    state,
+    await client(state).subscriptions.setPaused(id, paused, { idempotencyKey: randomUUID() }),
+  );
+  const redelivered = !paused && updated.ours ? await redeliverUnattempted(state, id) : 0;
+  await state.context.journal.audit.record({
+    action: paused ? 'webhook.pause' : 'webhook.resume',
+    outcome: 'ok',
+    detail: paused ? id : `${id} (${redelivered} redelivered)`,
+  });
+  return { subscription: updated, redelivered };
+}
+
+async function remove(state: SubscriptionsState, id: string): Promise<void> {
+  // The contract took the id (service-id.ts), and so does the vault's name for its secret: nothing after
+  // the service's delete can refuse it, so the delete completes locally too, or the service was never asked.
+  try {
+    await client(state).subscriptions.delete(id);
+  } catch (error) {
+    // Already gone on the service: forgetting its secret is all that is left to do.
+    if (!isNotFound(error)) throw error;
+  }
+  await state.kept.forget(id);
+  await state.context.journal.audit.record({ action: 'webhook.delete', outcome: 'ok', detail: id });
 }
 
 function tooMany(): DeskError {

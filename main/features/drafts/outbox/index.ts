@@ -22,12 +22,12 @@ import type { ServiceClient } from '#main/data/service/index.ts';
 import { describeError, type Logger } from '#main/ground/log/logger.ts';
 import { type Backoff, DEFAULT_BACKOFF } from './backoff.ts';
 import { groupCommit } from './group-write.ts';
-import { progressTracker } from './progress.ts';
+import { type ProgressTracker, progressTracker } from './progress.ts';
 import { createPump, type Job } from './pump.ts';
 import { draftSender } from './send.ts';
 import { transitions } from './states.ts';
 import { draftSubmitter } from './submit.ts';
-import { bodyCache, workList } from './work.ts';
+import { type BodyCache, bodyCache, type WorkList, workList } from './work.ts';
 
 export { type Backoff, DEFAULT_BACKOFF, resendDelayMs } from './backoff.ts';
 export { classifyFailure } from './classify.ts';
@@ -78,34 +78,56 @@ export interface Outbox {
   close(): Promise<void>;
 }
 
-export function createOutbox(options: OutboxOptions): Outbox {
+type Pump = ReturnType<typeof createPump>;
+type Sender = ReturnType<typeof draftSender>;
+
+/** What the outbox's parts share while it runs. */
+interface OutboxState {
+  journal: Journal;
+  log: Logger;
+  now(): Date;
+  canSend(): boolean;
+  draftChanged(id: string): void;
+  shutdown: AbortController;
+  progress: ProgressTracker;
+  bodies: BodyCache;
+  work: WorkList;
+  /** The busy drafts whose request is on its way (the others' customers are being fetched). */
+  sending: Set<string>;
+  settledWaiters: (() => void)[];
+  /** Resumes and wakes still reading the journal: the outbox has not settled under them. */
+  preparing: Set<Promise<void>>;
+}
+
+function outboxState(options: OutboxOptions): OutboxState {
   const { journal, log } = options;
   const now = options.now ?? (() => new Date());
-  const canSend = options.canSend ?? (() => true);
-  const draftChanged = (id: string) => options.onDraftChange?.(id);
-  const shutdown = new AbortController();
-  const progress = progressTracker((p) => options.onProgress?.(p));
-  const bodies = bodyCache(journal);
-  const work = workList(journal, now);
-  /** The busy drafts whose request is on its way (the others' customers are being fetched). */
-  const sending = new Set<string>();
-  const settledWaiters: (() => void)[] = [];
-  /** Resumes and wakes still reading the journal: the outbox has not settled under them. */
-  const preparing = new Set<Promise<void>>();
+  return {
+    journal,
+    log,
+    now,
+    canSend: options.canSend ?? (() => true),
+    draftChanged: (id) => options.onDraftChange?.(id),
+    shutdown: new AbortController(),
+    progress: progressTracker((p) => options.onProgress?.(p)),
+    bodies: bodyCache(journal),
+    work: workList(journal, now),
+    sending: new Set(),
+    settledWaiters: [],
+    preparing: new Set(),
+  };
+}
 
-  // Begins at once: every other use of the journal waits for it.
-  void journal
-    .transaction((tx) => transitions.recover(tx))
-    .catch((error: unknown) => log.error('outbox: recovery failed', describeError(error)));
-
-  const sender = draftSender({
+function senderFor(state: OutboxState, options: OutboxOptions): Sender {
+  const { journal, log, now, bodies, progress, sending, work, draftChanged } = state;
+  return draftSender({
     journal,
     log,
     client: options.client,
     now,
     random: options.random ?? Math.random,
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
-    signal: shutdown.signal,
+    signal: state.shutdown.signal,
     write: groupCommit(journal),
     bodies,
     progress,
@@ -115,107 +137,134 @@ export function createOutbox(options: OutboxOptions): Outbox {
     draftChanged,
     customerChanged: (row) => options.onCustomerChange?.(row),
   });
+}
 
-  /** Created drafts whose customer the journal does not hold yet: fetched once nothing waits to be sent. */
-  const fetchUnrecorded = async () => {
-    const created = await journal.drafts.createdWithoutCustomer();
-    for (const { id, customerId } of created) work.fetchLater(id, customerId);
+/** Created drafts whose customer the journal does not hold yet: fetched once nothing waits to be sent. */
+async function fetchUnrecorded({ journal, work }: OutboxState): Promise<void> {
+  const created = await journal.drafts.createdWithoutCustomer();
+  for (const { id, customerId } of created) work.fetchLater(id, customerId);
+}
+
+/** A queued draft that is due, else a created draft's customer to fetch. */
+async function nextJob(
+  { work }: OutboxState,
+  sender: Sender,
+  busy: ReadonlySet<string>,
+): Promise<Job | undefined> {
+  const due = await work.nextDue(busy);
+  if (due) return { id: due.id, run: (release) => sender.send(due.id, release) };
+  const next = work.nextFetch(busy);
+  if (!next) return undefined;
+  return {
+    id: next.draftId,
+    run: (release) => sender.fetchCreated(next.draftId, next.customerId, release),
   };
+}
 
-  const nextJob = async (busy: ReadonlySet<string>): Promise<Job | undefined> => {
-    const due = await work.nextDue(busy);
-    if (due) return { id: due.id, run: (release) => sender.send(due.id, release) };
-    const next = work.nextFetch(busy);
-    if (!next) return undefined;
-    return {
-      id: next.draftId,
-      run: (release) => sender.fetchCreated(next.draftId, next.customerId, release),
-    };
-  };
+async function checkSettled(state: OutboxState, busy: ReadonlySet<string>): Promise<void> {
+  const { settledWaiters, work, preparing, journal } = state;
+  if (settledWaiters.length === 0 || busy.size > 0 || work.fetchesLeft > 0 || preparing.size > 0) return;
+  if ((await journal.drafts.countByState()).queued > 0) return;
+  for (const resolve of settledWaiters.splice(0)) resolve();
+}
 
-  const checkSettled = async (busy: ReadonlySet<string>) => {
-    if (settledWaiters.length === 0 || busy.size > 0 || work.fetchesLeft > 0 || preparing.size > 0) return;
-    if ((await journal.drafts.countByState()).queued > 0) return;
-    for (const resolve of settledWaiters.splice(0)) resolve();
-  };
-
-  /** Reads the journal, then pumps; `settled` waits for it. */
-  const prepare = (reading: () => Promise<void>) => {
-    const task: Promise<void> = reading()
-      .catch((error: unknown) => log.error('outbox: could not resume', describeError(error)))
-      .finally(() => {
-        preparing.delete(task);
-        pump.pump();
-      });
-    preparing.add(task);
-  };
-
-  const pump = createPump({
+function pumpFor(state: OutboxState, options: OutboxOptions, sender: Sender): Pump {
+  return createPump({
     concurrency: options.concurrency ?? DEFAULT_OUTBOX_CONCURRENCY,
-    signal: shutdown.signal,
-    canSend,
-    next: nextJob,
-    nextAttemptAt: async () => work.nextAttemptAfter(),
-    now,
-    log,
-    afterTurn: checkSettled,
+    signal: state.shutdown.signal,
+    canSend: state.canSend,
+    next: (busy) => nextJob(state, sender, busy),
+    nextAttemptAt: async () => state.work.nextAttemptAfter(),
+    now: state.now,
+    log: state.log,
+    afterTurn: (busy) => checkSettled(state, busy),
   });
+}
 
-  const submitter = draftSubmitter({
-    journal,
-    now,
-    signal: shutdown.signal,
-    bodies,
-    progress,
+function submitterFor(state: OutboxState, pump: Pump) {
+  return draftSubmitter({
+    journal: state.journal,
+    now: state.now,
+    signal: state.shutdown.signal,
+    bodies: state.bodies,
+    progress: state.progress,
     queued(drafts) {
       if (drafts.length === 0) return;
       for (const { id, entry } of drafts) {
-        work.queue(id, entry);
-        draftChanged(id);
+        state.work.queue(id, entry);
+        state.draftChanged(id);
       }
       pump.pump();
     },
   });
+}
 
+/** Reads the journal, then pumps; `settled` waits for it. */
+function prepare(state: OutboxState, pump: Pump, reading: () => Promise<void>): void {
+  const task: Promise<void> = reading()
+    .catch((error: unknown) => state.log.error('outbox: could not resume', describeError(error)))
+    .finally(() => {
+      state.preparing.delete(task);
+      pump.pump();
+    });
+  state.preparing.add(task);
+}
+
+function resume(state: OutboxState, pump: Pump): void {
+  const { journal, work, progress, now } = state;
+  if (state.shutdown.signal.aborted || !state.canSend()) return;
+  prepare(state, pump, async () => {
+    await journal.drafts.clearBackoff();
+    await work.reload();
+    work.clearBackoff();
+    await fetchUnrecorded(state);
+    progress.add(await journal.drafts.due(now().toISOString(), Number.MAX_SAFE_INTEGER));
+  });
+}
+
+function wake(state: OutboxState, pump: Pump): void {
+  if (state.shutdown.signal.aborted) return;
+  prepare(state, pump, async () => {
+    await state.journal.drafts.clearBackoff();
+    state.work.clearBackoff();
+    // A customer whose fetch after its create was refused (a burst of 429s, the network) would
+    // otherwise stay out of the queue until the next start.
+    await fetchUnrecorded(state);
+  });
+}
+
+async function activity({ journal, now, sending }: OutboxState): Promise<OutboxActivity> {
+  const nextAttemptAt = await journal.drafts.nextAttemptAfter(now().toISOString());
+  const queuedNow = (await journal.drafts.countByState()).queued;
+  return { inFlight: sending.size, draining: sending.size > 0 || queuedNow > 0, nextAttemptAt };
+}
+
+export function createOutbox(options: OutboxOptions): Outbox {
+  const state = outboxState(options);
+  // Begins at once: every other use of the journal waits for it.
+  void state.journal
+    .transaction((tx) => transitions.recover(tx))
+    .catch((error: unknown) => state.log.error('outbox: recovery failed', describeError(error)));
+  const sender = senderFor(state, options);
+  const pump = pumpFor(state, options, sender);
+  const submitter = submitterFor(state, pump);
   return {
     submit: submitter.submit,
     tryAgain: submitter.tryAgain,
     linkDuplicate: sender.linkDuplicate,
-    resume() {
-      if (shutdown.signal.aborted || !canSend()) return;
-      prepare(async () => {
-        await journal.drafts.clearBackoff();
-        await work.reload();
-        work.clearBackoff();
-        await fetchUnrecorded();
-        progress.add(await journal.drafts.due(now().toISOString(), Number.MAX_SAFE_INTEGER));
-      });
-    },
-    wake() {
-      if (shutdown.signal.aborted) return;
-      prepare(async () => {
-        await journal.drafts.clearBackoff();
-        work.clearBackoff();
-        // A customer whose fetch after its create was refused (a burst of 429s, the network) would
-        // otherwise stay out of the queue until the next start.
-        await fetchUnrecorded();
-      });
-    },
-    isSending: (id) => sending.has(id),
-    async activity() {
-      const nextAttemptAt = await journal.drafts.nextAttemptAfter(now().toISOString());
-      const queuedNow = (await journal.drafts.countByState()).queued;
-      return { inFlight: sending.size, draining: sending.size > 0 || queuedNow > 0, nextAttemptAt };
-    },
+    resume: () => resume(state, pump),
+    wake: () => wake(state, pump),
+    isSending: (id) => state.sending.has(id),
+    activity: () => activity(state),
     settled() {
-      const done = new Promise<void>((resolve) => settledWaiters.push(resolve));
-      void checkSettled(pump.busy);
+      const done = new Promise<void>((resolve) => state.settledWaiters.push(resolve));
+      void checkSettled(state, pump.busy);
       return done;
     },
     async close() {
-      shutdown.abort();
+      state.shutdown.abort();
       await pump.close();
-      bodies.clear();
+      state.bodies.clear();
     },
   };
 }
