@@ -13,6 +13,8 @@ import { notePlace } from '#main/data/journal/notes.ts';
 import type { PersonalCipher } from '#main/data/journal/personal.ts';
 import { sealedReported } from '#main/data/journal/personal.ts';
 import { type LinkedAuditEntry, uncheckedAction } from '#main/data/journal/repositories/audit.ts';
+import type { JournalCustomer } from '#main/data/journal/repositories/customers.ts';
+import type { PersonalData } from '#main/data/journal/repositories/personal-data.ts';
 import { type Clock, isoTime } from '#main/data/journal/time.ts';
 import type { Logger } from '#main/ground/log/logger.ts';
 import { appendAuditEntry } from '../journal/audit.ts';
@@ -40,6 +42,12 @@ export interface BringOptions {
 
 const BATCH = 100;
 type Kind = 'note' | 'audit' | 'customer';
+type LocalNote = Awaited<ReturnType<SqliteJournal['history']['notesAfter']>>[number];
+interface LocalCustomer {
+  customer: JournalCustomer | undefined;
+  personal: PersonalData | undefined;
+  reported: Record<string, unknown>;
+}
 
 /** Claims the item's key; false when an earlier run brought it already. */
 async function claim(client: Queryable, desk: string, kind: Kind, localId: string | number) {
@@ -91,31 +99,8 @@ export async function bringHistory(options: BringOptions): Promise<HistoryBrough
       })),
     );
     await inTransaction(pool, async (client) => {
-      for (const { customer, personal, reported } of rows) {
-        if (!customer) continue;
-        let brought = false;
-        if (await claim(client, desk, 'customer', customer.id)) {
-          // Every writer of customers draws the change number first (it holds CHANGE_LOCK to the commit), so
-          // none can add this customer between the look and the insert.
-          const seq = await drawChange(client);
-          const { rowCount } = await client.query('SELECT 1 FROM vetted.customers WHERE id = $1', [
-            customer.id,
-          ]);
-          if (!rowCount) {
-            await writeCustomerRow(
-              client,
-              cipher,
-              {
-                customer,
-                personal: personal ? sealPersonal(cipher, customer.id, personal) : null,
-                reported: sealedReported(cipher, customer.id, reported),
-              },
-              seq,
-            );
-            brought = true;
-          }
-        }
-        tally(result.customers, brought);
+      for (const row of rows) {
+        if (row.customer) tally(result.customers, await bringCustomer(client, cipher, desk, row));
       }
     });
     after = ids.at(-1) ?? after;
@@ -126,17 +111,7 @@ export async function bringHistory(options: BringOptions): Promise<HistoryBrough
     const notes = await local.history.notesAfter(after, batch);
     if (notes.length === 0) break;
     await inTransaction(pool, async (client) => {
-      for (const note of notes) {
-        const brought = await claim(client, desk, 'note', note.seq);
-        if (brought) {
-          const seq = await drawChange(client);
-          await client.query(
-            `INSERT INTO vetted.notes (seq, customer_id, at, body, brought_from) VALUES ($1, $2, $3, $4, $5)`,
-            [seq, note.customerId, note.at, cipher.seal(notePlace(seq), note.text), desk],
-          );
-        }
-        tally(result.notes, brought);
-      }
+      for (const note of notes) tally(result.notes, await bringNote(client, cipher, desk, note));
     });
     after = notes.at(-1)?.seq ?? after;
     committed(notes.length);
@@ -147,17 +122,7 @@ export async function bringHistory(options: BringOptions): Promise<HistoryBrough
     if (entries.length === 0) break;
     await inTransaction(pool, async (client) => {
       for (const entry of entries.filter(ownEntry)) {
-        const brought = await claim(client, desk, 'audit', entry.seq);
-        if (brought) {
-          await appendAuditEntry(client, sealer, {
-            at: isoTime(clock()),
-            action: uncheckedAction(entry.action),
-            customerId: entry.customerId,
-            outcome: entry.outcome,
-            detail: broughtDetail(desk, entry),
-          });
-        }
-        tally(result.auditEntries, brought);
+        tally(result.auditEntries, await bringAuditEntry(client, sealer, clock, desk, entry));
       }
     });
     after = entries.at(-1)?.seq ?? after;
@@ -168,6 +133,67 @@ export async function bringHistory(options: BringOptions): Promise<HistoryBrough
   result.drafts = { moved: drafts.moved.length, waiting: drafts.waiting.length };
   options.onProgress?.({ done: total, total });
   return result;
+}
+
+/** A customer the team does not know yet, as this desk has it; false when brought before or known. */
+async function bringCustomer(
+  client: Queryable,
+  cipher: PersonalCipher,
+  desk: string,
+  { customer, personal, reported }: LocalCustomer,
+): Promise<boolean> {
+  if (!customer || !(await claim(client, desk, 'customer', customer.id))) return false;
+  // Every writer of customers draws the change number first (it holds CHANGE_LOCK to the commit), so
+  // none can add this customer between the look and the insert.
+  const seq = await drawChange(client);
+  const { rowCount } = await client.query('SELECT 1 FROM vetted.customers WHERE id = $1', [customer.id]);
+  if (rowCount) return false;
+  await writeCustomerRow(
+    client,
+    cipher,
+    {
+      customer,
+      personal: personal ? sealPersonal(cipher, customer.id, personal) : null,
+      reported: sealedReported(cipher, customer.id, reported),
+    },
+    seq,
+  );
+  return true;
+}
+
+/** A note as written here, naming this desk; false when brought before. */
+async function bringNote(
+  client: Queryable,
+  cipher: PersonalCipher,
+  desk: string,
+  note: LocalNote,
+): Promise<boolean> {
+  if (!(await claim(client, desk, 'note', note.seq))) return false;
+  const seq = await drawChange(client);
+  await client.query(
+    `INSERT INTO vetted.notes (seq, customer_id, at, body, brought_from) VALUES ($1, $2, $3, $4, $5)`,
+    [seq, note.customerId, note.at, cipher.seal(notePlace(seq), note.text), desk],
+  );
+  return true;
+}
+
+/** An audit entry appended to the team's chain now, its original time in the detail; false when brought before. */
+async function bringAuditEntry(
+  client: Queryable,
+  sealer: AuditSealer,
+  clock: Clock,
+  desk: string,
+  entry: LinkedAuditEntry,
+): Promise<boolean> {
+  if (!(await claim(client, desk, 'audit', entry.seq))) return false;
+  await appendAuditEntry(client, sealer, {
+    at: isoTime(clock()),
+    action: uncheckedAction(entry.action),
+    customerId: entry.customerId,
+    outcome: entry.outcome,
+    detail: broughtDetail(desk, entry),
+  });
+  return true;
 }
 
 /** The entry as the desk wrote it: when and by whom there, and its own detail. */

@@ -70,156 +70,183 @@ export interface ChangeListener {
   close(): Promise<void>;
 }
 
-export function listenForChanges({
-  connection,
-  channel = CHANGES_CHANNEL,
-  applicationName = LISTENER_APPLICATION_NAME,
-  onNotify,
-  onAnnouncement,
-  onListening,
-  onLost,
-  log,
-  schedule = realScheduler,
-  random = Math.random,
-  heartbeat = HEARTBEAT,
-}: ChangeListenerOptions): ChangeListener {
-  let current: pg.Client | null = null;
-  let listening = false;
-  let closed = false;
-  const others = new Map<string, ChannelHandler>();
-  let attempt = 0;
-  let cancelReconnect: (() => void) | null = null;
-  // The next heartbeat, or the wait for its answer: one at a time, for the current connection only.
-  let cancelHeartbeat: (() => void) | null = null;
+type Settings = ChangeListenerOptions &
+  Required<Pick<ChangeListenerOptions, 'channel' | 'applicationName' | 'schedule' | 'random' | 'heartbeat'>>;
 
-  const stopHeartbeat = () => {
-    cancelHeartbeat?.();
-    cancelHeartbeat = null;
+/** A listener's state: its connection of the moment, and what it must do again on the next one. */
+interface Ear {
+  readonly settings: Settings;
+  current: pg.Client | null;
+  listening: boolean;
+  closed: boolean;
+  /** The other channels heard on the same session. */
+  readonly others: Map<string, ChannelHandler>;
+  attempt: number;
+  cancelReconnect: (() => void) | null;
+  /** The next heartbeat, or the wait for its answer: one at a time, for the current connection only. */
+  cancelHeartbeat: (() => void) | null;
+}
+
+export function listenForChanges(options: ChangeListenerOptions): ChangeListener {
+  const ear: Ear = {
+    settings: {
+      ...options,
+      channel: options.channel ?? CHANGES_CHANNEL,
+      applicationName: options.applicationName ?? LISTENER_APPLICATION_NAME,
+      schedule: options.schedule ?? realScheduler,
+      random: options.random ?? Math.random,
+      heartbeat: options.heartbeat ?? HEARTBEAT,
+    },
+    current: null,
+    listening: false,
+    closed: false,
+    others: new Map(),
+    attempt: 0,
+    cancelReconnect: null,
+    cancelHeartbeat: null,
   };
-
-  const heartbeatLater = (client: pg.Client) => {
-    stopHeartbeat();
-    cancelHeartbeat = schedule(heartbeat.everyMs, () => {
-      cancelHeartbeat = null;
-      if (client !== current) return;
-      // An answer cancels this wait (heartbeatLater stops it); a lost connection has stopped it already.
-      cancelHeartbeat = schedule(heartbeat.answerMs, () => {
-        cancelHeartbeat = null;
-        lost(client, new Error(`no answer to a heartbeat within ${heartbeat.answerMs} ms`));
-      });
-      client.query('SELECT 1').then(
-        () => {
-          if (client === current) heartbeatLater(client);
-        },
-        // The connection's own 'error' or 'end' reports it too; lost() acts once per connection.
-        (error: unknown) => lost(client, error),
-      );
-    });
-  };
-
-  const reconnectLater = () => {
-    if (closed || cancelReconnect) return;
-    const delayMs = jitteredDelayMs(attempt++, RECONNECT_BACKOFF, random, 0.5);
-    log.warn('team store: change listener reconnecting', { delayMs, attempt });
-    cancelReconnect = schedule(delayMs, () => {
-      cancelReconnect = null;
-      start();
-    });
-  };
-
-  const lost = (client: pg.Client, error?: unknown) => {
-    if (client !== current) return;
-    current = null;
-    listening = false;
-    stopHeartbeat();
-    client.end().catch(() => undefined);
-    if (closed) return;
-    log.warn('team store: change listener lost its connection', error ? describeError(error) : {});
-    onLost?.();
-    reconnectLater();
-  };
-
-  const connect = async () => {
-    if (closed) return;
-    // TCP keepalive: a connection that silently died (a laptop's network gone, no reset ever coming) is found
-    // out and opened again, instead of listening to nothing for ever.
-    // Its error heard from before it connects (checkout.ts): a lost connection is opened again, never a crash.
-    const client: pg.Client = dedicatedClient(
-      {
-        ...connection,
-        application_name: applicationName,
-        keepAlive: true,
-        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-      },
-      (error) => lost(client, error),
-    );
-    current = client;
-    client.on('end', () => lost(client));
-    client.on('notification', (message) => {
-      if (message.channel !== channel) return others.get(message.channel)?.onMessage(message.payload ?? '');
-      const seq = Number(message.payload);
-      if (Number.isSafeInteger(seq)) onNotify(seq);
-      else if (message.payload) onAnnouncement?.(message.payload);
-    });
-    try {
-      await client.connect();
-      // The heartbeat keeps a live session from ever being this quiet.
-      await client.query(endWhenQuiet(quietBound(heartbeat)));
-      await client.query(`LISTEN ${channel}`);
-      for (const other of others.keys()) await client.query(`LISTEN ${other}`);
-    } catch (error) {
-      lost(client, error);
-      return;
-    }
-    // Closed while connecting: this connection is no one's to keep.
-    if (client !== current || closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    attempt = 0;
-    listening = true;
-    heartbeatLater(client);
-    onListening();
-    for (const other of others.values()) other.onListening();
-  };
-
-  /** connect() catches the connection's failures; an owner's callback that throws is logged, not left floating. */
-  function start(): void {
-    connect().catch((error: unknown) =>
-      log.error('team store: change listener failed', describeError(error)),
-    );
-  }
-
-  start();
+  start(ear);
   return {
     get listening() {
-      return listening;
+      return ear.listening;
     },
-    listen(other, handler) {
-      others.set(other, handler);
-      const client = current;
-      if (client && listening)
-        client.query(`LISTEN ${other}`).then(
-          () => {
-            if (client === current && others.get(other) === handler) handler.onListening();
-          },
-          (error: unknown) => lost(client, error),
-        );
-      return () => {
-        if (others.get(other) !== handler) return;
-        others.delete(other);
-        if (current && listening) current.query(`UNLISTEN ${other}`).catch(() => undefined);
-      };
-    },
-    async close() {
-      closed = true;
-      cancelReconnect?.();
-      cancelReconnect = null;
-      stopHeartbeat();
-      const client = current;
-      current = null;
-      listening = false;
-      await client?.end().catch(() => undefined);
-    },
+    listen: (other, handler) => listenAlso(ear, other, handler),
+    close: () => close(ear),
   };
+}
+
+function stopHeartbeat(ear: Ear): void {
+  ear.cancelHeartbeat?.();
+  ear.cancelHeartbeat = null;
+}
+
+function heartbeatLater(ear: Ear, client: pg.Client): void {
+  const { schedule, heartbeat } = ear.settings;
+  stopHeartbeat(ear);
+  ear.cancelHeartbeat = schedule(heartbeat.everyMs, () => {
+    ear.cancelHeartbeat = null;
+    if (client !== ear.current) return;
+    // An answer cancels this wait (heartbeatLater stops it); a lost connection has stopped it already.
+    ear.cancelHeartbeat = schedule(heartbeat.answerMs, () => {
+      ear.cancelHeartbeat = null;
+      lost(ear, client, new Error(`no answer to a heartbeat within ${heartbeat.answerMs} ms`));
+    });
+    client.query('SELECT 1').then(
+      () => {
+        if (client === ear.current) heartbeatLater(ear, client);
+      },
+      // The connection's own 'error' or 'end' reports it too; lost() acts once per connection.
+      (error: unknown) => lost(ear, client, error),
+    );
+  });
+}
+
+function reconnectLater(ear: Ear): void {
+  if (ear.closed || ear.cancelReconnect) return;
+  const { random, log, schedule } = ear.settings;
+  const delayMs = jitteredDelayMs(ear.attempt++, RECONNECT_BACKOFF, random, 0.5);
+  log.warn('team store: change listener reconnecting', { delayMs, attempt: ear.attempt });
+  ear.cancelReconnect = schedule(delayMs, () => {
+    ear.cancelReconnect = null;
+    start(ear);
+  });
+}
+
+function lost(ear: Ear, client: pg.Client, error?: unknown): void {
+  if (client !== ear.current) return;
+  ear.current = null;
+  ear.listening = false;
+  stopHeartbeat(ear);
+  client.end().catch(() => undefined);
+  if (ear.closed) return;
+  ear.settings.log.warn('team store: change listener lost its connection', error ? describeError(error) : {});
+  ear.settings.onLost?.();
+  reconnectLater(ear);
+}
+
+/** A new connection, the listener's current one, its notifications told to their owners (not yet connected). */
+function newClient(ear: Ear): pg.Client {
+  const { connection, applicationName, channel, onNotify, onAnnouncement } = ear.settings;
+  // TCP keepalive: a connection that silently died (a laptop's network gone, no reset ever coming) is found
+  // out and opened again, instead of listening to nothing for ever.
+  // Its error heard from before it connects (checkout.ts): a lost connection is opened again, never a crash.
+  const client: pg.Client = dedicatedClient(
+    {
+      ...connection,
+      application_name: applicationName,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    },
+    (error) => lost(ear, client, error),
+  );
+  ear.current = client;
+  client.on('end', () => lost(ear, client));
+  client.on('notification', (message) => {
+    if (message.channel !== channel) return ear.others.get(message.channel)?.onMessage(message.payload ?? '');
+    const seq = Number(message.payload);
+    if (Number.isSafeInteger(seq)) onNotify(seq);
+    else if (message.payload) onAnnouncement?.(message.payload);
+  });
+  return client;
+}
+
+async function connect(ear: Ear): Promise<void> {
+  if (ear.closed) return;
+  const { channel, heartbeat } = ear.settings;
+  const client = newClient(ear);
+  try {
+    await client.connect();
+    // The heartbeat keeps a live session from ever being this quiet.
+    await client.query(endWhenQuiet(quietBound(heartbeat)));
+    await client.query(`LISTEN ${channel}`);
+    for (const other of ear.others.keys()) await client.query(`LISTEN ${other}`);
+  } catch (error) {
+    lost(ear, client, error);
+    return;
+  }
+  // Closed while connecting: this connection is no one's to keep.
+  if (client !== ear.current || ear.closed) {
+    await client.end().catch(() => undefined);
+    return;
+  }
+  ear.attempt = 0;
+  ear.listening = true;
+  heartbeatLater(ear, client);
+  ear.settings.onListening();
+  for (const other of ear.others.values()) other.onListening();
+}
+
+/** connect() catches the connection's failures; an owner's callback that throws is logged, not left floating. */
+function start(ear: Ear): void {
+  connect(ear).catch((error: unknown) =>
+    ear.settings.log.error('team store: change listener failed', describeError(error)),
+  );
+}
+
+function listenAlso(ear: Ear, other: string, handler: ChannelHandler): () => void {
+  ear.others.set(other, handler);
+  const client = ear.current;
+  if (client && ear.listening)
+    client.query(`LISTEN ${other}`).then(
+      () => {
+        if (client === ear.current && ear.others.get(other) === handler) handler.onListening();
+      },
+      (error: unknown) => lost(ear, client, error),
+    );
+  return () => {
+    if (ear.others.get(other) !== handler) return;
+    ear.others.delete(other);
+    if (ear.current && ear.listening) ear.current.query(`UNLISTEN ${other}`).catch(() => undefined);
+  };
+}
+
+async function close(ear: Ear): Promise<void> {
+  ear.closed = true;
+  ear.cancelReconnect?.();
+  ear.cancelReconnect = null;
+  stopHeartbeat(ear);
+  const client = ear.current;
+  ear.current = null;
+  ear.listening = false;
+  await client?.end().catch(() => undefined);
 }

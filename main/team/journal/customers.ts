@@ -12,6 +12,7 @@ import type {
   Observation,
   ServiceCustomer,
   StatusChange,
+  UpsertResult,
 } from '#main/data/journal/repositories/customers.ts';
 import type { PersonalData } from '#main/data/journal/repositories/personal-data.ts';
 import { firstRecord, fromService } from '#main/data/journal/service-record.ts';
@@ -121,165 +122,204 @@ export async function writeCustomerRow(
   );
 }
 
-export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryContext): CustomersRepository {
-  const now = () => isoTime(clock());
-
-  /** The row, locked until the transaction ends, and its customer. */
-  const locked = async (client: Queryable, id: string) => {
-    const { rows } = await client.query(
-      `SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    if (rows.length === 0) return undefined;
-    const row: CustomerRow = CustomerRowSchema.parse(rows[0]);
-    return { row, customer: customerOf(row, cipher) };
-  };
-
-  const store = (client: Queryable, written: Written, seq: number) =>
-    writeCustomerRow(client, cipher, written, seq);
-
-  const recordStatus = async (
-    client: Queryable,
-    seq: number,
-    id: string,
-    at: string,
-    o: Observation,
-    status: string,
-  ) => {
-    await client.query(
-      `INSERT INTO vetted.status_history (${HISTORY_WRITE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
-      historyRowValues(seq, id, at, o, status),
-    );
-  };
-
-  /**
-   * Lets `work` decide what becomes of a known customer, and writes that. The change number is drawn before
-   * the row is locked, as by every writer: CHANGE_LOCK first, then rows, so that two writers never wait on
-   * each other in a circle. Customers are never deleted, so one seen to exist still does when locked.
-   */
-  const change = (id: string, work: (found: Locked) => Written) =>
-    db.write(async (client) => {
-      const { rowCount } = await client.query('SELECT 1 FROM vetted.customers WHERE id = $1', [id]);
-      if (!rowCount) return undefined;
-      const seq = await db.nextChange(client);
-      const found = await locked(client, id);
-      if (!found) throw new JournalError(`Customer ${id} vanished from the team store while being written`);
-      const written = work(found);
-      await store(client, written, seq);
-      return written.customer;
-    });
-
-  const sealedColumn = async (id: string, column: 'personal' | 'reported') => {
-    const { rows } = await db.read.query(`SELECT ${column} AS sealed FROM vetted.customers WHERE id = $1`, [
-      id,
-    ]);
-    return rows.length === 0 ? null : SealedSchema.parse(rows[0]).sealed;
-  };
-
-  type Locked = NonNullable<Awaited<ReturnType<typeof locked>>>;
-
+export function teamCustomersRepository(ctx: TeamRepositoryContext): CustomersRepository {
   return {
-    upsert(service, observation, personal) {
-      return db.write(async (client) => {
-        const seq = await db.nextChange(client);
-        const found = await locked(client, service.id);
-        const at = now();
-        if (!found) {
-          const written = firstWrite(cipher, service, observation, at, personal);
-          const { customer } = written;
-          await store(client, written, seq);
-          await recordStatus(client, seq, service.id, customer.statusSince, observation, service.status);
-          return { customer, isNew: true, statusChanged: true };
-        }
-        const reported = sealedReported(cipher, service.id, reportedFields(service));
-        const existing = found.customer;
-        const observedAt = observation.at ? isoTime(observation.at, at) : at;
-        const statusChanged = existing.status !== service.status;
-        const updated: JournalCustomer = {
-          ...existing,
-          ...fromService(service, existing.url),
-          section: sectionOf(service.status, existing.pendingDocuments),
-          // Events arrive out of order: a late event's time must not make a newer status look older.
-          statusSince: statusChanged ? latest(observedAt, existing.statusSince) : existing.statusSince,
-          lastRefreshed: at,
-          goneAt: null,
-        };
-        const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
-        const sealed = personal ? sealPersonal(cipher, service.id, personal) : found.row.personal;
-        await store(client, { customer, personal: sealed, reported }, seq);
-        if (statusChanged)
-          await recordStatus(client, seq, service.id, observedAt, observation, service.status);
-        return { customer, isNew: false, statusChanged };
-      });
-    },
-
-    async get(id) {
-      const { rows } = await db.read.query(`SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers WHERE id = $1`, [
-        id,
-      ]);
-      return rows.length === 0 ? undefined : customerFromRow(rows[0], cipher);
-    },
-
-    async history(id): Promise<StatusChange[]> {
-      const { rows } = await db.read.query(
-        'SELECT status, at, source, event_id FROM vetted.status_history WHERE customer_id = $1 ORDER BY seq',
-        [id],
-      );
-      return rows.map((row) => {
-        const { event_id, ...change } = HistoryRowSchema.parse(row);
-        return { ...change, eventId: event_id };
-      });
-    },
-
-    markGone(id) {
-      const at = now();
-      return change(id, ({ row, customer: existing }) => {
-        const updated = { ...existing, goneAt: existing.goneAt ?? at, lastRefreshed: at };
-        const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
-        return { customer, personal: row.personal, reported: row.reported };
-      });
-    },
-
-    setDocuments(id, { pending, note }) {
-      return change(id, ({ row, customer: existing }) => {
-        const updated = {
-          ...existing,
-          pendingDocuments: pending,
-          note,
-          section: sectionOf(existing.status, pending),
-        };
-        const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
-        return { customer, personal: row.personal, reported: row.reported };
-      });
-    },
-
-    async setPersonal(id, personal) {
-      const done = await change(id, ({ row, customer }) => ({
-        customer,
-        personal: sealPersonal(cipher, id, personal),
-        reported: row.reported,
-      }));
-      if (!done) throw new JournalError(`No customer ${id} in the journal`);
-    },
-
+    upsert: (service, observation, personal) => upsert(ctx, service, observation, personal),
+    get: (id) => getCustomer(ctx, id),
+    history: (id) => statusHistory(ctx, id),
+    markGone: (id) => markGone(ctx, id),
+    setDocuments: (id, documents) => setDocuments(ctx, id, documents),
+    setPersonal: (id, personal) => setPersonal(ctx, id, personal),
     async personal(id) {
-      const sealed = await sealedColumn(id, 'personal');
-      return sealed ? openPersonal(cipher, id, sealed) : undefined;
+      const sealed = await sealedColumn(ctx, id, 'personal');
+      return sealed ? openPersonal(ctx.cipher, id, sealed) : undefined;
     },
-
     async reported(id) {
-      const sealed = await sealedColumn(id, 'reported');
-      return sealed ? openReported(cipher, id, sealed) : {};
+      const sealed = await sealedColumn(ctx, id, 'reported');
+      return sealed ? openReported(ctx.cipher, id, sealed) : {};
     },
-
-    async toReconcile() {
-      // Ids in byte order, as SQLite sorts text: the order must not depend on the database's collation.
-      const { rows } = await db.read.query(
-        `SELECT id FROM vetted.customers
-         WHERE section IN ('retry', 'document', 'review', 'kba', 'unverified', 'other') AND gone_at IS NULL
-         ORDER BY status_since, id COLLATE "C"`,
-      );
-      return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
-    },
+    toReconcile: () => toReconcile(ctx),
   };
+}
+
+const now = ({ clock }: TeamRepositoryContext) => isoTime(clock());
+
+/** A customer's row, locked until the transaction ends, and its customer. */
+interface Locked {
+  row: CustomerRow;
+  customer: JournalCustomer;
+}
+
+async function locked(cipher: PersonalCipher, client: Queryable, id: string): Promise<Locked | undefined> {
+  const { rows } = await client.query(
+    `SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  if (rows.length === 0) return undefined;
+  const row: CustomerRow = CustomerRowSchema.parse(rows[0]);
+  return { row, customer: customerOf(row, cipher) };
+}
+
+async function recordStatus(
+  client: Queryable,
+  seq: number,
+  id: string,
+  at: string,
+  o: Observation,
+  status: string,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO vetted.status_history (${HISTORY_WRITE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
+    historyRowValues(seq, id, at, o, status),
+  );
+}
+
+function upsert(
+  { db, cipher, clock }: TeamRepositoryContext,
+  service: ServiceCustomer,
+  observation: Observation,
+  personal: PersonalData | undefined,
+): Promise<UpsertResult> {
+  return db.write(async (client) => {
+    const seq = await db.nextChange(client);
+    const found = await locked(cipher, client, service.id);
+    const at = isoTime(clock());
+    if (!found) {
+      const written = firstWrite(cipher, service, observation, at, personal);
+      const { customer } = written;
+      await writeCustomerRow(client, cipher, written, seq);
+      await recordStatus(client, seq, service.id, customer.statusSince, observation, service.status);
+      return { customer, isNew: true, statusChanged: true };
+    }
+    const { written, observedAt, statusChanged } = rewrite(cipher, found, service, observation, at, personal);
+    await writeCustomerRow(client, cipher, written, seq);
+    if (statusChanged) await recordStatus(client, seq, service.id, observedAt, observation, service.status);
+    return { customer: written.customer, isNew: false, statusChanged };
+  });
+}
+
+/** A known customer as the service now shows it, observed at `observedAt` (the observation's time, or now). */
+function rewrite(
+  cipher: PersonalCipher,
+  found: Locked,
+  service: ServiceCustomer,
+  observation: Observation,
+  at: string,
+  personal: PersonalData | undefined,
+): { written: Written; observedAt: string; statusChanged: boolean } {
+  const reported = sealedReported(cipher, service.id, reportedFields(service));
+  const existing = found.customer;
+  const observedAt = observation.at ? isoTime(observation.at, at) : at;
+  const statusChanged = existing.status !== service.status;
+  const updated: JournalCustomer = {
+    ...existing,
+    ...fromService(service, existing.url),
+    section: sectionOf(service.status, existing.pendingDocuments),
+    // Events arrive out of order: a late event's time must not make a newer status look older.
+    statusSince: statusChanged ? latest(observedAt, existing.statusSince) : existing.statusSince,
+    lastRefreshed: at,
+    goneAt: null,
+  };
+  const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
+  const sealed = personal ? sealPersonal(cipher, service.id, personal) : found.row.personal;
+  return { written: { customer, personal: sealed, reported }, observedAt, statusChanged };
+}
+
+/**
+ * Lets `work` decide what becomes of a known customer, and writes that. The change number is drawn before
+ * the row is locked, as by every writer: CHANGE_LOCK first, then rows, so that two writers never wait on
+ * each other in a circle. Customers are never deleted, so one seen to exist still does when locked.
+ */
+function change(
+  { db, cipher }: TeamRepositoryContext,
+  id: string,
+  work: (found: Locked) => Written,
+): Promise<JournalCustomer | undefined> {
+  return db.write(async (client) => {
+    const { rowCount } = await client.query('SELECT 1 FROM vetted.customers WHERE id = $1', [id]);
+    if (!rowCount) return undefined;
+    const seq = await db.nextChange(client);
+    const found = await locked(cipher, client, id);
+    if (!found) throw new JournalError(`Customer ${id} vanished from the team store while being written`);
+    const written = work(found);
+    await writeCustomerRow(client, cipher, written, seq);
+    return written.customer;
+  });
+}
+
+function markGone(ctx: TeamRepositoryContext, id: string): Promise<JournalCustomer | undefined> {
+  const at = now(ctx);
+  return change(ctx, id, ({ row, customer: existing }) => {
+    const updated = { ...existing, goneAt: existing.goneAt ?? at, lastRefreshed: at };
+    const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
+    return { customer, personal: row.personal, reported: row.reported };
+  });
+}
+
+function setDocuments(
+  ctx: TeamRepositoryContext,
+  id: string,
+  { pending, note }: Parameters<CustomersRepository['setDocuments']>[1],
+): Promise<JournalCustomer | undefined> {
+  return change(ctx, id, ({ row, customer: existing }) => {
+    const updated = {
+      ...existing,
+      pendingDocuments: pending,
+      note,
+      section: sectionOf(existing.status, pending),
+    };
+    const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
+    return { customer, personal: row.personal, reported: row.reported };
+  });
+}
+
+async function setPersonal(ctx: TeamRepositoryContext, id: string, personal: PersonalData): Promise<void> {
+  const done = await change(ctx, id, ({ row, customer }) => ({
+    customer,
+    personal: sealPersonal(ctx.cipher, id, personal),
+    reported: row.reported,
+  }));
+  if (!done) throw new JournalError(`No customer ${id} in the journal`);
+}
+
+async function getCustomer(
+  { db, cipher }: TeamRepositoryContext,
+  id: string,
+): Promise<JournalCustomer | undefined> {
+  const { rows } = await db.read.query(`SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers WHERE id = $1`, [
+    id,
+  ]);
+  return rows.length === 0 ? undefined : customerFromRow(rows[0], cipher);
+}
+
+async function statusHistory({ db }: TeamRepositoryContext, id: string): Promise<StatusChange[]> {
+  const { rows } = await db.read.query(
+    'SELECT status, at, source, event_id FROM vetted.status_history WHERE customer_id = $1 ORDER BY seq',
+    [id],
+  );
+  return rows.map((row) => {
+    const { event_id, ...change } = HistoryRowSchema.parse(row);
+    return { ...change, eventId: event_id };
+  });
+}
+
+async function sealedColumn(
+  { db }: TeamRepositoryContext,
+  id: string,
+  column: 'personal' | 'reported',
+): Promise<string | null> {
+  const { rows } = await db.read.query(`SELECT ${column} AS sealed FROM vetted.customers WHERE id = $1`, [
+    id,
+  ]);
+  return rows.length === 0 ? null : SealedSchema.parse(rows[0]).sealed;
+}
+
+async function toReconcile({ db }: TeamRepositoryContext): Promise<string[]> {
+  // Ids in byte order, as SQLite sorts text: the order must not depend on the database's collation.
+  const { rows } = await db.read.query(
+    `SELECT id FROM vetted.customers
+     WHERE section IN ('retry', 'document', 'review', 'kba', 'unverified', 'other') AND gone_at IS NULL
+     ORDER BY status_since, id COLLATE "C"`,
+  );
+  return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
 }

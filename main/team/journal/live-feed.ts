@@ -61,138 +61,176 @@ export interface LiveFeed {
   close(): void;
 }
 
-export function liveFeed(options: LiveFeedOptions): LiveFeed {
-  const { cipher, local, log } = options;
-  let live = false;
-  let closed = false;
-  let sessionNo = 0;
+/** A feed's state: whether it follows the announcements, and what it heard and has not applied yet. */
+interface Feed {
+  readonly options: LiveFeedOptions;
+  live: boolean;
+  closed: boolean;
+  sessionNo: number;
   /** Heard while not live: applied once a catch-up ends. */
-  let kept: ReplicaChanges[] = [];
+  kept: ReplicaChanges[];
   /** Heard while live: applied together at the end of this turn of the event loop. */
-  let pending: ReplicaChanges[] = [];
-  let flushing: NodeJS.Immediate | null = null;
+  pending: ReplicaChanges[];
+  flushing: NodeJS.Immediate | null;
   /** The applies of what was heard live, one after another: a marker waits for those before it. */
-  let applying: Promise<unknown> = Promise.resolve();
+  applying: Promise<unknown>;
   /** This desk's markers in flight, by token: each told whether the replica holds what preceded it. */
-  const markers = new Map<string, (following: boolean) => void>();
+  readonly markers: Map<string, (following: boolean) => void>;
+}
 
-  const forgetMarkers = () => {
-    for (const tell of markers.values()) tell(false);
-    markers.clear();
+export function liveFeed(options: LiveFeedOptions): LiveFeed {
+  const feed: Feed = {
+    options,
+    live: false,
+    closed: false,
+    sessionNo: 0,
+    kept: [],
+    pending: [],
+    flushing: null,
+    applying: Promise.resolve(),
+    markers: new Map(),
   };
-
-  // A break in the chain is a session of its own: a catch-up begun before it cannot make the desk live.
-  const notFollowing = (why: string) => {
-    sessionNo++;
-    live = false;
-    kept = [];
-    forgetMarkers();
-    options.readStore(why);
-  };
-
-  const apply = async (batch: ReplicaChanges[]) => {
-    const changes = merged(batch);
-    const result = await local.replica.applyChanges(changes);
-    options.applied(result);
-    return result.lastSeq;
-  };
-
-  const flush = () => {
-    if (flushing) clearImmediate(flushing);
-    flushing = null;
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0 || closed) return;
-    applying = applying.then(() =>
-      apply(batch).catch((error: unknown) => {
-        log.warn('team store: an announced change could not be applied', describeError(error));
-        notFollowing('an announced change that could not be applied');
-      }),
-    );
-  };
-
-  /** Our own marker came back: whatever was heard before it is applied first. */
-  const markerHeard = (token: string) => {
-    const tell = markers.get(token);
-    if (!tell) return;
-    markers.delete(token);
-    flush();
-    applying
-      .then(() => tell(live && options.listening()))
-      .catch((error: unknown) => log.warn('team store: a marker could not be told', describeError(error)));
-  };
-
   return {
     get live() {
-      return live && options.listening();
+      return feed.live && options.listening();
     },
-    session: () => (options.listening() ? sessionNo : -1),
-    listening() {
-      sessionNo++;
-      live = false;
-      kept = [];
-      forgetMarkers();
-    },
-    heard(payload) {
-      if (closed) return;
-      if (payload.startsWith(MARKER)) return markerHeard(payload.slice(MARKER.length));
-      let announced: ReturnType<typeof readAnnouncement>;
-      try {
-        announced = readAnnouncement(cipher, payload);
-      } catch (error) {
-        log.warn('team store: an announcement could not be read', describeError(error));
-        return notFollowing('an announcement it could not read');
-      }
-      if (!('changes' in announced)) return notFollowing('a change too large to announce');
-      // Live, a catch-up running meanwhile (a desk's own write, read back) changes nothing: apply as it comes.
-      if (live && options.listening()) {
-        pending.push(announced.changes);
-        flushing ??= setImmediate(flush);
-        return;
-      }
-      if (kept.length >= KEEP_MAX) return notFollowing('more announcements than it keeps while catching up');
-      kept.push(announced.changes);
-      if (!options.catchingUp()) options.readStore('an announcement while not following');
-    },
-    async caughtUp(session, seq) {
-      if (closed || session < 0 || session !== sessionNo || !options.listening()) return seq;
-      let last = seq;
-      try {
-        // Heard while this loop applies are kept too (a catch-up still runs): apply until none is left.
-        while (kept.length > 0) {
-          const batch = kept;
-          kept = [];
-          last = Math.max(last, await apply(batch));
-        }
-      } catch (error) {
-        log.warn('team store: a change heard while catching up could not be applied', describeError(error));
-        notFollowing('a change heard while catching up that could not be applied');
-        return last;
-      }
-      live = session === sessionNo && options.listening();
-      return last;
-    },
-    async sync() {
-      if (!live || !options.listening()) return false;
-      const token = randomUUID();
-      const heard = new Promise<boolean>((resolve) => markers.set(token, resolve));
-      try {
-        await options.sendMarker(`${MARKER}${token}`);
-      } catch (error) {
-        markers.delete(token);
-        log.warn('team store: a marker could not be sent', describeError(error));
-        return false;
-      }
-      return heard;
-    },
+    session: () => (options.listening() ? feed.sessionNo : -1),
+    listening: () => newSession(feed),
+    heard: (payload) => heard(feed, payload),
+    caughtUp: (session, seq) => caughtUp(feed, session, seq),
+    sync: () => sync(feed),
     close() {
-      closed = true;
-      live = false;
-      forgetMarkers();
-      if (flushing) clearImmediate(flushing);
-      flushing = null;
+      feed.closed = true;
+      feed.live = false;
+      forgetMarkers(feed);
+      if (feed.flushing) clearImmediate(feed.flushing);
+      feed.flushing = null;
     },
   };
+}
+
+function forgetMarkers(feed: Feed): void {
+  for (const tell of feed.markers.values()) tell(false);
+  feed.markers.clear();
+}
+
+/** Nothing heard before counts: the feed is live again only once a catch-up begun from now has ended. */
+function newSession(feed: Feed): void {
+  feed.sessionNo++;
+  feed.live = false;
+  feed.kept = [];
+  forgetMarkers(feed);
+}
+
+// A break in the chain is a session of its own: a catch-up begun before it cannot make the desk live.
+function notFollowing(feed: Feed, why: string): void {
+  newSession(feed);
+  feed.options.readStore(why);
+}
+
+async function apply(feed: Feed, batch: ReplicaChanges[]): Promise<number> {
+  const changes = merged(batch);
+  const result = await feed.options.local.replica.applyChanges(changes);
+  feed.options.applied(result);
+  return result.lastSeq;
+}
+
+function flush(feed: Feed): void {
+  if (feed.flushing) clearImmediate(feed.flushing);
+  feed.flushing = null;
+  const batch = feed.pending;
+  feed.pending = [];
+  if (batch.length === 0 || feed.closed) return;
+  feed.applying = feed.applying.then(() =>
+    apply(feed, batch).catch((error: unknown) => {
+      feed.options.log.warn('team store: an announced change could not be applied', describeError(error));
+      notFollowing(feed, 'an announced change that could not be applied');
+    }),
+  );
+}
+
+/** Our own marker came back: whatever was heard before it is applied first. */
+function markerHeard(feed: Feed, token: string): void {
+  const tell = feed.markers.get(token);
+  if (!tell) return;
+  feed.markers.delete(token);
+  flush(feed);
+  feed.applying
+    .then(() => tell(feed.live && feed.options.listening()))
+    .catch((error: unknown) =>
+      feed.options.log.warn('team store: a marker could not be told', describeError(error)),
+    );
+}
+
+function heard(feed: Feed, payload: string): void {
+  if (feed.closed) return;
+  if (payload.startsWith(MARKER)) markerHeard(feed, payload.slice(MARKER.length));
+  else announcementHeard(feed, payload);
+}
+
+/** Announced rows: applied as they come while live, kept for the end of a catch-up otherwise. */
+function announcementHeard(feed: Feed, payload: string): void {
+  const { options } = feed;
+  let announced: ReturnType<typeof readAnnouncement>;
+  try {
+    announced = readAnnouncement(options.cipher, payload);
+  } catch (error) {
+    options.log.warn('team store: an announcement could not be read', describeError(error));
+    notFollowing(feed, 'an announcement it could not read');
+    return;
+  }
+  if (!('changes' in announced)) {
+    notFollowing(feed, 'a change too large to announce');
+    return;
+  }
+  // Live, a catch-up running meanwhile (a desk's own write, read back) changes nothing: apply as it comes.
+  if (feed.live && options.listening()) {
+    feed.pending.push(announced.changes);
+    feed.flushing ??= setImmediate(() => flush(feed));
+    return;
+  }
+  if (feed.kept.length >= KEEP_MAX) {
+    notFollowing(feed, 'more announcements than it keeps while catching up');
+    return;
+  }
+  feed.kept.push(announced.changes);
+  if (!options.catchingUp()) options.readStore('an announcement while not following');
+}
+
+async function caughtUp(feed: Feed, session: number, seq: number): Promise<number> {
+  if (feed.closed || session < 0 || session !== feed.sessionNo || !feed.options.listening()) return seq;
+  let last = seq;
+  try {
+    // Heard while this loop applies are kept too (a catch-up still runs): apply until none is left.
+    while (feed.kept.length > 0) {
+      const batch = feed.kept;
+      feed.kept = [];
+      last = Math.max(last, await apply(feed, batch));
+    }
+  } catch (error) {
+    feed.options.log.warn(
+      'team store: a change heard while catching up could not be applied',
+      describeError(error),
+    );
+    notFollowing(feed, 'a change heard while catching up that could not be applied');
+    return last;
+  }
+  feed.live = session === feed.sessionNo && feed.options.listening();
+  return last;
+}
+
+async function sync(feed: Feed): Promise<boolean> {
+  if (!feed.live || !feed.options.listening()) return false;
+  const token = randomUUID();
+  const heard = new Promise<boolean>((resolve) => feed.markers.set(token, resolve));
+  try {
+    await feed.options.sendMarker(`${MARKER}${token}`);
+  } catch (error) {
+    feed.markers.delete(token);
+    feed.options.log.warn('team store: a marker could not be sent', describeError(error));
+    return false;
+  }
+  return heard;
 }
 
 /** Announced rows as one set of changes (one local transaction); their end is the highest number in them. */

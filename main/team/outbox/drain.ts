@@ -1,10 +1,10 @@
 // A drainer of the team outbox: every desk and the hub run one. It takes due rows with a lease (lease.ts),
-// sends each with its key (send.ts) and records the outcome while it still holds the lease. It wakes on
-// `NOTIFY vetted_outbox` (sent by submit) and otherwise polls at a bounded interval. The connection it keeps
-// for LISTEN also holds its liveness lock (liveness.ts): a drainer that dies loses it with its session, and
-// the next look of any other drainer takes its rows at once instead of waiting for their leases. It also
-// writes customers another drainer recorded created but did not live to write (repair.ts): at its first
-// look, every REPAIR_EVERY_MS, and as soon as it sees a drainer gone.
+// sends each with its key (send.ts) and records the outcome while it still holds the lease (answers.ts). It
+// wakes on `NOTIFY vetted_outbox` (sent by submit) and otherwise polls at a bounded interval. The connection
+// it keeps for LISTEN (listener.ts) also holds its liveness lock (liveness.ts): a drainer that dies loses it
+// with its session, and the next look of any other drainer takes its rows at once instead of waiting for
+// their leases. It also writes customers another drainer recorded created but did not live to write
+// (repair.ts): at its first look, every REPAIR_EVERY_MS, and as soon as it sees a drainer gone.
 import type pg from 'pg';
 import type { CustomerForm } from '#contract/drafts.ts';
 import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
@@ -12,14 +12,16 @@ import type { PersonalCipher } from '#main/data/journal/personal.ts';
 import type { Customer, ServiceClient } from '#main/data/service/index.ts';
 import type { Backoff } from '#main/features/drafts/outbox/backoff.ts';
 import { describeError, type Logger } from '#main/ground/log/logger.ts';
-import { type Checkout, checkout } from '../store/checkout.ts';
 import { HEARTBEAT } from '../store/silence.ts';
-import { type Outcome, recordOutcome, takeDue } from './lease.ts';
+import { type Answers, record, recordKept } from './answers.ts';
+import { takeDue } from './lease.ts';
 import { listTeamOutbox, type TeamOutboxItem } from './list.ts';
-import { holdLiveness, liveDrainers } from './liveness.ts';
+import { type DrainListener, drainListener, letGo, listen, startHeartbeat } from './listener.ts';
+import { liveDrainers } from './liveness.ts';
 import { REPAIR_EVERY_MS, repairCreated } from './repair.ts';
-import { OUTBOX_CHANNEL, type TeamOutboxRow } from './rows.ts';
-import { type Sent, sendRow } from './send.ts';
+import type { TeamOutboxRow } from './rows.ts';
+import { type SendRowContext, sendRow } from './send.ts';
+import { type Wakeup, wakeup } from './wakeup.ts';
 
 export interface TeamDrainOptions {
   pool: pg.Pool;
@@ -76,271 +78,203 @@ export interface TeamDrain {
 
 const DEFAULT_LEASE_MS = 60_000;
 
-export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
-  const { pool, holder, log } = options;
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const concurrency = options.concurrency ?? 8;
-  const pollMs = options.pollMs ?? 1_000;
-  const sendContext = {
-    cipher: options.cipher,
-    client: options.client,
-    log,
-    now: options.now ?? (() => new Date()),
-    ...(options.backoff ? { backoff: options.backoff } : {}),
-    ...(options.random ? { random: options.random } : {}),
-  };
-
-  const inFlight = new Set<Promise<void>>();
-  /** Answers the service gave whose recording failed, by idempotency key: recorded again at each pass. */
-  const unrecorded = new Map<string, { row: TeamOutboxRow; sent: Sent }>();
-  let closing = false;
-  let passes = 0;
-  const waiters: { after: number; resolve: () => void }[] = [];
-  let wake: (() => void) | undefined;
-  /** A kick that came while no sleep was waiting: the next sleep is skipped, so none is lost. */
-  let kicked = false;
-  let listener: Checkout | undefined;
-  /** This drainer's liveness lock key, once known, and whether its listening session holds it. */
-  let liveness: { key: string; held: boolean } | undefined;
+/** A running drainer: what it was given, and what it keeps between passes. */
+interface Drain {
+  readonly options: TeamDrainOptions;
+  readonly leaseMs: number;
+  readonly concurrency: number;
+  readonly pollMs: number;
+  readonly sendContext: SendRowContext;
+  readonly answers: Answers;
+  readonly listener: DrainListener;
+  readonly wakeup: Wakeup;
+  readonly inFlight: Set<Promise<void>>;
+  /** `settled` calls waiting for a pass that began after them to find nothing to do. */
+  readonly waiters: { after: number; resolve: () => void }[];
+  closing: boolean;
+  passes: number;
   /** The drainers alive at the last look: one missing now has stopped. */
-  let lastAlive = new Set<string>();
+  lastAlive: Set<string>;
   /** When the last look for customers created but not written was made; undefined: due now. */
-  let repairedAt: number | undefined;
+  repairedAt: number | undefined;
+  /** Whether the team store answered at the last look (said once when it changes, not at every poll). */
+  reachable: boolean;
+}
 
-  /** Said once when the team store stops answering, once when it answers again: not at every poll. */
-  let reachable = true;
-  const reached = (ok: boolean, error?: unknown) => {
-    if (ok === reachable) return;
-    reachable = ok;
-    if (ok) log.info('team outbox: the team store answers again');
-    else log.warn('team outbox: the team store cannot be reached', describeError(error));
-  };
-
-  const kick = () => {
-    if (wake) wake();
-    else kicked = true;
-  };
-  const stopHearing = options.hears?.(kick);
-
-  /** The connection that hears submits and holds this drainer's liveness lock, for as long as it lives. */
-  async function listen(): Promise<void> {
-    if (closing) return;
-    if (listener) {
-      // The lock may still have been held by this drainer's previous session when it asked.
-      if (!liveness?.held) liveness = await holdLiveness(listener.client, holder);
-      return;
-    }
-    const out = await checkout(options.notifications ?? pool, (error) => {
-      log.warn('team outbox: lost the notification connection', describeError(error));
-      if (listener === out) {
-        listener = undefined;
-        liveness = undefined;
-      }
-      out.release(error);
-    });
-    const { client } = out;
-    if (!options.hears) client.on('notification', kick);
-    try {
-      if (!options.hears) await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      liveness = await holdLiveness(client, holder);
-    } catch (error) {
-      out.release(error as Error);
-      throw error;
-    }
-    listener = out;
-  }
-
-  /**
-   * A session that holds a lock says nothing of its own: asked now and then, one that went silent is found,
-   * given up (the server ends it too: the notifications pool asks it to at connect) and opened again.
-   */
-  async function stillThere(out: Checkout): Promise<void> {
-    try {
-      await out.client.query('SELECT 1');
-    } catch (error) {
-      // Its loss may have let it go already.
-      if (listener !== out) return;
-      log.warn('team outbox: the notification connection does not answer', describeError(error));
-      listener = undefined;
-      liveness = undefined;
-      out.release(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  /**
-   * Whether other drainers see this one alive (so they respect its leases), and a look for customers whose
-   * recording drainer has stopped since the last pass. Without a liveness lock anyone could take the rows
-   * this drainer would take now: it waits until its session holds the lock again.
-   */
-  async function lookAtDrainers(): Promise<boolean> {
-    let alive: Set<string>;
-    try {
-      alive = await liveDrainers(pool);
-    } catch (error) {
-      reached(false, error);
-      return false;
-    }
-    if ([...lastAlive].some((key) => !alive.has(key))) repairedAt = undefined;
-    lastAlive = alive;
-    return liveness !== undefined && alive.has(liveness.key);
-  }
-
-  async function send(row: TeamOutboxRow): Promise<void> {
-    await record(row, await sendRow(sendContext, row));
-  }
-
-  /**
-   * Records the service's answer while this drainer holds the row. One that cannot be recorded now (the
-   * store went away between the request and its answer) is kept and recorded at the next passes: this
-   * drainer is alive, so no other takes the row before its lease runs out, and the draft would otherwise
-   * wait out the whole lease to be sent again for an answer already known.
-   */
-  async function record(row: TeamOutboxRow, sent: Sent): Promise<void> {
-    const key = row.idempotency_key;
-    const outcome: Outcome = closing && sent.outcome.kind === 'retry' ? { kind: 'released' } : sent.outcome;
-    let written: TeamOutboxRow | undefined;
-    try {
-      written = await recordOutcome(pool, key, holder, outcome, {
-        sealer: options.sealer,
-        now: sendContext.now,
-      });
-    } catch (error) {
-      if (!closing) unrecorded.set(key, { row, sent });
-      throw error;
-    }
-    unrecorded.delete(key);
-    if (!written) {
-      log.info('team outbox: lease lost before the answer was recorded', { draftId: row.draft_id });
-      return;
-    }
-    if (written.state !== 'created' || !written.customer_id || !options.onCreated) return;
-    // Read back as any client would after a create; one that cannot be read now reaches the desks later.
-    const customer = sent.customer ?? (await options.client().customers.get(written.customer_id));
-    await options.onCreated(customer, written, sent.form);
-  }
-
-  /** The answers kept since their recording failed, recorded again; false while the store still refuses. */
-  async function recordKept(): Promise<boolean> {
-    for (const { row, sent } of [...unrecorded.values()]) {
-      try {
-        await record(row, sent);
-      } catch (error) {
-        // Still away: the rest waits for the next pass. Recorded but not read back: logged, as a send's is.
-        if (unrecorded.has(row.idempotency_key)) return false;
-        log.warn('team outbox: a kept answer was recorded, its customer not read back', describeError(error));
-      }
-    }
-    return true;
-  }
-
-  function start(row: TeamOutboxRow): void {
-    const job = send(row)
-      .catch((error) =>
-        log.warn('team outbox: a send was not recorded, or its customer not read back', {
-          draftId: row.draft_id,
-          ...describeError(error),
-        }),
-      )
-      .finally(() => {
-        inFlight.delete(job);
-        kick();
-      });
-    inFlight.add(job);
-  }
-
-  function sleep(ms: number): Promise<void> {
-    if (kicked) {
-      kicked = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  }
-
-  /** Due at the first look and every REPAIR_EVERY_MS after; awaited, so `settled` also covers it. */
-  async function repairIfDue(): Promise<void> {
-    const onCreated = options.onCreated;
-    const now = sendContext.now().getTime();
-    if (!onCreated || (repairedAt !== undefined && now - repairedAt < REPAIR_EVERY_MS)) return;
-    repairedAt = now;
-    await repairCreated({ pool, cipher: options.cipher, client: options.client, log, onCreated });
-  }
-
-  async function pass(): Promise<boolean> {
-    const pass = ++passes;
-    // Without the notification connection, submits are found at the next poll.
-    await listen().catch((error) => reached(false, error));
-    const seenAlive = await lookAtDrainers();
-    await repairIfDue();
-    const keptRecorded = await recordKept();
-    const free = concurrency - inFlight.size;
-    // Every slot busy: a finished send kicks the loop.
-    if (free <= 0) return false;
-    let rows: TeamOutboxRow[] = [];
-    try {
-      if (seenAlive) {
-        rows = await takeDue(pool, holder, leaseMs, free);
-        reached(true);
-      }
-    } catch (error) {
-      reached(false, error);
-    }
-    for (const row of rows) start(row);
-    if (rows.length === 0 && inFlight.size === 0 && keptRecorded) {
-      for (const waiter of waiters.filter((w) => w.after < pass)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-    return rows.length === free;
-  }
-
-  async function loop(): Promise<void> {
-    while (!closing) {
-      // A full take: more may be due at once; otherwise wait for a submit, a finished send, or the poll.
-      if (!(await pass()) && !closing) await sleep(pollMs);
-    }
-  }
-
-  const running = loop();
-  let beating = false;
-  const heartbeat = setInterval(() => {
-    if (!listener || beating) return;
-    beating = true;
-    void stillThere(listener).finally(() => {
-      beating = false;
-    });
-  }, options.heartbeatMs ?? HEARTBEAT.everyMs);
-  heartbeat.unref();
-
+export function startTeamDrain(options: TeamDrainOptions): TeamDrain {
+  const drain = newDrain(options);
+  const stopHearing = options.hears?.(drain.wakeup.kick);
+  const running = loop(drain);
+  const stopHeartbeat = startHeartbeat(drain.listener, options.heartbeatMs ?? HEARTBEAT.everyMs);
   return {
-    settled() {
-      if (closing) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        waiters.push({ after: passes, resolve });
-        kick();
-      });
-    },
-    list: () => listTeamOutbox(pool, options.cipher),
+    settled: () => settled(drain),
+    list: () => listTeamOutbox(options.pool, options.cipher),
     async close() {
-      closing = true;
-      clearInterval(heartbeat);
+      drain.closing = true;
+      stopHeartbeat();
       stopHearing?.();
-      kick();
+      drain.wakeup.kick();
       await running;
-      while (inFlight.size > 0) await Promise.all(inFlight);
-      for (const waiter of waiters.splice(0)) waiter.resolve();
-      const out = listener;
-      listener = undefined;
-      // Ended, not given back to the pool: the liveness lock goes with the session.
-      out?.release(new Error('the team outbox drainer stopped'));
+      await finish(drain);
     },
   };
+}
+
+function newDrain(options: TeamDrainOptions): Drain {
+  const { pool, holder, log } = options;
+  const now = options.now ?? (() => new Date());
+  const wake = wakeup();
+  const drain: Drain = {
+    options,
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    concurrency: options.concurrency ?? 8,
+    pollMs: options.pollMs ?? 1_000,
+    sendContext: {
+      cipher: options.cipher,
+      client: options.client,
+      log,
+      now,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.random ? { random: options.random } : {}),
+    },
+    answers: {
+      pool,
+      holder,
+      sealer: options.sealer,
+      log,
+      now,
+      client: options.client,
+      ...(options.onCreated ? { onCreated: options.onCreated } : {}),
+      closing: () => drain.closing,
+      unrecorded: new Map(),
+    },
+    listener: drainListener(
+      options.notifications ?? pool,
+      holder,
+      log,
+      options.hears ? undefined : wake.kick,
+    ),
+    wakeup: wake,
+    inFlight: new Set(),
+    waiters: [],
+    closing: false,
+    passes: 0,
+    lastAlive: new Set(),
+    repairedAt: undefined,
+    reachable: true,
+  };
+  return drain;
+}
+
+/** Said once when the team store stops answering, once when it answers again: not at every poll. */
+function reached(drain: Drain, ok: boolean, error?: unknown): void {
+  if (ok === drain.reachable) return;
+  drain.reachable = ok;
+  if (ok) drain.options.log.info('team outbox: the team store answers again');
+  else drain.options.log.warn('team outbox: the team store cannot be reached', describeError(error));
+}
+
+/**
+ * Whether other drainers see this one alive (so they respect its leases), and a look for customers whose
+ * recording drainer has stopped since the last pass. Without a liveness lock anyone could take the rows
+ * this drainer would take now: it waits until its session holds the lock again.
+ */
+async function lookAtDrainers(drain: Drain): Promise<boolean> {
+  let alive: Set<string>;
+  try {
+    alive = await liveDrainers(drain.options.pool);
+  } catch (error) {
+    reached(drain, false, error);
+    return false;
+  }
+  if ([...drain.lastAlive].some((key) => !alive.has(key))) drain.repairedAt = undefined;
+  drain.lastAlive = alive;
+  const { liveness } = drain.listener;
+  return liveness !== undefined && alive.has(liveness.key);
+}
+
+/** Due at the first look and every REPAIR_EVERY_MS after; awaited, so `settled` also covers it. */
+async function repairIfDue(drain: Drain): Promise<void> {
+  const { pool, cipher, client, log, onCreated } = drain.options;
+  const now = drain.sendContext.now().getTime();
+  if (!onCreated || (drain.repairedAt !== undefined && now - drain.repairedAt < REPAIR_EVERY_MS)) return;
+  drain.repairedAt = now;
+  await repairCreated({ pool, cipher, client, log, onCreated });
+}
+
+/** Sends a taken row and records its answer, in flight until then; a finished send kicks the loop. */
+function startSend(drain: Drain, row: TeamOutboxRow): void {
+  const job = sendRow(drain.sendContext, row)
+    .then((sent) => record(drain.answers, row, sent))
+    .catch((error) =>
+      drain.options.log.warn('team outbox: a send was not recorded, or its customer not read back', {
+        draftId: row.draft_id,
+        ...describeError(error),
+      }),
+    )
+    .finally(() => {
+      drain.inFlight.delete(job);
+      drain.wakeup.kick();
+    });
+  drain.inFlight.add(job);
+}
+
+/** Rows due, taken with a lease up to `free`; none while other drainers do not see this one alive. */
+async function takeRows(drain: Drain, free: number, seenAlive: boolean): Promise<TeamOutboxRow[]> {
+  if (!seenAlive) return [];
+  try {
+    const rows = await takeDue(drain.options.pool, drain.options.holder, drain.leaseMs, free);
+    reached(drain, true);
+    return rows;
+  } catch (error) {
+    reached(drain, false, error);
+    return [];
+  }
+}
+
+/** One look at the outbox; true when it took as many rows as it had free slots (more may be due at once). */
+async function pass(drain: Drain): Promise<boolean> {
+  const thisPass = ++drain.passes;
+  // Without the notification connection, submits are found at the next poll.
+  if (!drain.closing) await listen(drain.listener).catch((error) => reached(drain, false, error));
+  const seenAlive = await lookAtDrainers(drain);
+  await repairIfDue(drain);
+  const keptRecorded = await recordKept(drain.answers);
+  const free = drain.concurrency - drain.inFlight.size;
+  // Every slot busy: a finished send kicks the loop.
+  if (free <= 0) return false;
+  const rows = await takeRows(drain, free, seenAlive);
+  for (const row of rows) startSend(drain, row);
+  if (rows.length === 0 && drain.inFlight.size === 0 && keptRecorded) settle(drain, thisPass);
+  return rows.length === free;
+}
+
+/** Resolves the `settled` calls made before this pass began. */
+function settle(drain: Drain, pass: number): void {
+  for (const waiter of drain.waiters.filter((w) => w.after < pass)) {
+    drain.waiters.splice(drain.waiters.indexOf(waiter), 1);
+    waiter.resolve();
+  }
+}
+
+async function loop(drain: Drain): Promise<void> {
+  while (!drain.closing) {
+    // A full take: more may be due at once; otherwise wait for a submit, a finished send, or the poll.
+    if (!(await pass(drain)) && !drain.closing) await drain.wakeup.sleep(drain.pollMs);
+  }
+}
+
+function settled(drain: Drain): Promise<void> {
+  if (drain.closing) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    drain.waiters.push({ after: drain.passes, resolve });
+    drain.wakeup.kick();
+  });
+}
+
+/** Once the loop has stopped: waits for the sends in flight, answers every `settled`, ends the session. */
+async function finish(drain: Drain): Promise<void> {
+  while (drain.inFlight.size > 0) await Promise.all(drain.inFlight);
+  for (const waiter of drain.waiters.splice(0)) waiter.resolve();
+  letGo(drain.listener);
 }
