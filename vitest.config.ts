@@ -25,8 +25,8 @@ export default defineConfig({
     pool: 'forks',
     // Run electron-store through Vite so the glue tests' electron mock reaches it too.
     server: { deps: { inline: ['electron-store'] } },
-    // One throwaway PostgreSQL cluster for team mode's tests (test/support/team-db.ts makes databases in it).
-    globalSetup: ['test/support/pg-global-setup.ts'],
+    // One throwaway PostgreSQL cluster for team mode's tests (test/support/postgres/team-db.ts makes databases in it).
+    globalSetup: ['test/support/postgres/pg-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // expect.poll waits for work that happens on its own; its 1 s default is too short on a loaded

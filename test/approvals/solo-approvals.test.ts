@@ -3,8 +3,8 @@
 // and asking for an approval or deciding one is refused in words.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validForm } from '../drafts/helpers.ts';
-import { createOnService, type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { createOnService, type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 
 let h: DeskHarness;
 

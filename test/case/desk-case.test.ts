@@ -8,7 +8,7 @@ import {
   everyFile,
   removeDir,
   startDesk,
-} from '../integration/desk-harness.ts';
+} from '../support/desk/desk-harness.ts';
 
 /** The case panel's channels through the whole desk on the sandbox: notes, timeline, audit, exports, images. */
 

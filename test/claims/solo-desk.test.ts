@@ -3,7 +3,7 @@
 // to reassign to and no team whose settings to change, which it says in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osUserName } from '#main/ground/os-user.ts';
-import { createOnService, type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { createOnService, type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 
 let h: DeskHarness;
 let customerId: string;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentType } from '#contract/document-rules.ts';
 import { MAX_DOCUMENT_BYTES } from '#contract/document-rules.ts';
 import { uploadFailure } from '#main/features/customers/upload-failure.ts';
-import { createOnService, type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { createOnService, type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 
 /** ID documents through the desk, on the built-in sandbox: upload, review on its clock, refusals. */
 

@@ -5,7 +5,7 @@ import type { ServiceClient } from '#main/data/service/index.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { type ChildRun, runChild as runScript } from '../support/child.ts';
-import { customersWithEmail, quickClient, removeDir, setFaults, tempDir } from './helpers.ts';
+import { customersWithEmail, quickClient, removeDir, setFaults, tempDir } from '../support/desk/drafts.ts';
 
 /**
  * Kill -9 during a drain: a child process runs the whole desk against a sandbox this test owns (so the

@@ -8,9 +8,9 @@ import {
   everyFile,
   removeDir,
   startDesk,
-} from '../integration/desk-harness.ts';
+} from '../support/desk/desk-harness.ts';
+import { customersWithEmail, setFaults, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { customersWithEmail, setFaults, validForm } from './helpers.ts';
 
 /** Drafts, the outbox and the retry through the whole desk (the contract's dispatch), on the built-in sandbox. */
 

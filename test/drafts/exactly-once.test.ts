@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '#contract/customers.ts';
-import { type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { customersWithEmail, setFaults, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { customersWithEmail, setFaults, validForm } from './helpers.ts';
 
 /**
  * Exactly once under faults, through the whole desk: 300 drafts submitted at once while the sandbox fails

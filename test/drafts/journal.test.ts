@@ -14,7 +14,7 @@ import {
   serviceCustomer,
   WITHOUT_REPLICA,
 } from '../journal/helpers.ts';
-import { validForm } from './helpers.ts';
+import { validForm } from '../support/desk/drafts.ts';
 
 /** What the outbox keeps in the journal (migration 4 and its repository functions), and its pure parts. */
 

@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { NetworkError, type ServiceClient } from '#main/data/service/index.ts';
-import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
+import { customersWithEmail, submitDrafts, validForm } from '../support/desk/drafts.ts';
 import { type Create, losingAnswers, openRig, withCreate } from './outbox.setup.ts';
 
 /** Never answers; gives up only when the outbox closes (a process killed mid-request). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WriteOptions } from '#main/data/service/api.ts';
 import { type CustomerInput, NetworkError, type ServiceClient } from '#main/data/service/index.ts';
-import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
+import { customersWithEmail, submitDrafts, validForm } from '../support/desk/drafts.ts';
 import { losingAnswers, openRig, refusing, withCreate } from './outbox.setup.ts';
 
 const HOUR = 3_600_000;

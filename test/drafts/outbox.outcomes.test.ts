@@ -9,8 +9,8 @@ import {
 } from '#main/data/service/index.ts';
 import { startSandbox } from '#sandbox/index.ts';
 import { clientOf, reply, startFakeService } from '../service/fake-service.ts';
+import { customersWithEmail, submitDrafts, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { customersWithEmail, submitDrafts, validForm } from './helpers.ts';
 import { type Create, openRig, refusing, withCreate } from './outbox.setup.ts';
 
 describe('outbox: outcomes', () => {

@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { NetworkError, type ServiceClient } from '#main/data/service/index.ts';
-import { type OutboxRig, outboxRig } from './helpers.ts';
+import { type OutboxRig, outboxRig } from '../support/desk/drafts.ts';
 
 /**
  * What the outbox.*.test.ts files share: the exactly-once engine on a real sandbox, with failures injected

@@ -10,8 +10,8 @@ import { openJournal } from '#main/data/journal/index.ts';
 import { openSettings } from '#main/ground/config/settings-store.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 

@@ -7,7 +7,7 @@ import {
   PERSON,
   removeDir,
   startDesk,
-} from './desk-harness.ts';
+} from '../support/desk/desk-harness.ts';
 
 /** The queue and the customer view, end to end through the desk, on the built-in sandbox in each profile. */
 describe.each(['interface', 'real'] as const)(

@@ -5,7 +5,7 @@ import { LockErrorCode } from '#contract/lock.ts';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import { OPEN_WHILE_LOCKED } from '#main/ground/lock/lock-gate.ts';
 import type { LockScrypt } from '#main/ground/lock/lock-secret.ts';
-import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
+import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 
 /** The idle lock wired into a whole desk (#40): its channels, the gate over every other one, its audit. */
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceId } from '#contract/service-id.ts';
 import { secretNameOf } from '#main/features/webhooks/subscription-secrets.ts';
 import { LOG_FILE_NAME } from '#main/ground/log/log-file.ts';
-import { descriptionExample, type OddIdService, oddIdService } from '../support/odd-id-service.ts';
-import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
+import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { descriptionExample, type OddIdService, oddIdService } from '../support/desk/odd-id-service.ts';
 
 // Ids are opaque (#35): any the description allows (a plain string) is listed, opened and acted on, or refused
 // in words naming it. Generated from a fixed seed, so a failure names the same ids on every run.

@@ -8,8 +8,8 @@ import {
   PERSON,
   removeDir,
   startDesk,
-} from './desk-harness.ts';
-import { type RealShape, realShape, realShapedSandbox } from './real-shaped-service.ts';
+} from '../support/desk/desk-harness.ts';
+import { type RealShape, realShape, realShapedSandbox } from '../support/desk/real-shaped-service.ts';
 
 // Distinctive values only the stand-in service gives: finding one anywhere means it leaked.
 const EXTRA = {

@@ -4,9 +4,15 @@ import type { DraftView } from '#contract/drafts.ts';
 import type { ServiceStatus } from '#contract/settings.ts';
 import { LOG_FILE_NAME } from '#main/ground/log/log-file.ts';
 import { startSandbox } from '#sandbox/index.ts';
-import { customersWithEmail, setFaults, validForm } from '../drafts/helpers.ts';
+import {
+  createOnService,
+  type DeskHarness,
+  everyFile,
+  removeDir,
+  startDesk,
+} from '../support/desk/desk-harness.ts';
+import { customersWithEmail, setFaults, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { createOnService, type DeskHarness, everyFile, removeDir, startDesk } from './desk-harness.ts';
 
 /** The whole desk on the built-in sandbox's `real` profile: 429s without Retry-After, addresses on GET. */
 

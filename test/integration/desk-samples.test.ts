@@ -3,8 +3,8 @@ import { isSampleEmail } from '#contract/sandbox-panel.ts';
 import type { DeskContext } from '#main/features/feature.ts';
 import { samplesFor } from '#main/features/sandbox-link/sample-recipe.ts';
 import { SAMPLES_IN_A_TEAM, type SampleDesk, samplesFeature } from '#main/features/sandbox-link/samples.ts';
+import { deskForSuite } from '../support/desk/desk-harness.ts';
 import { until } from '../support/poll.ts';
-import { deskForSuite } from './desk-harness.ts';
 
 /** "Add sample customers" through the whole desk on the built-in sandbox (interface profile). */
 describe('desk: sample customers', () => {

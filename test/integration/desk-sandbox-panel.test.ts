@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FINISH_REVIEWS_SECONDS } from '#main/features/sandbox-link/panel.ts';
-import { createOnService, deskForSuite } from './desk-harness.ts';
+import { createOnService, deskForSuite } from '../support/desk/desk-harness.ts';
 
 /** A PNG as far as the sandbox looks (its first bytes); "fail" in the name has its review reject it. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VettedError } from '#contract/errors.ts';
 import { call, HAL, requestFormToken } from '../sandbox/helpers.ts';
-import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
+import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 
 /** The `sandboxProfile` setting: the built-in sandbox restarts in the chosen profile, on its same data. */
 describe('desk: the built-in sandbox profile setting', () => {

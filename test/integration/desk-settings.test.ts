@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '#sandbox/index.ts';
-import { createOnService, type DeskHarness, everyFile, removeDir, startDesk } from './desk-harness.ts';
+import {
+  createOnService,
+  type DeskHarness,
+  everyFile,
+  removeDir,
+  startDesk,
+} from '../support/desk/desk-harness.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceStatus } from '#contract/settings.ts';
 import { customerBody, type FakeService, reply, startFakeService } from '../service/fake-service.ts';
+import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 import { until } from '../support/poll.ts';
-import { type DeskHarness, removeDir, startDesk } from './desk-harness.ts';
 
 const KNOWN = '3f1c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const OTHER = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';

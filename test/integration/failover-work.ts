@@ -3,8 +3,8 @@
 // that answered is kept as acknowledged; one that failed (the store away) is counted, and tried again later
 // as a reviewer would. Loops run until told to stop; each iteration is a few calls, none waits on a timer.
 
-import { validForm } from '../drafts/helpers.ts';
-import type { DeskHarness } from './desk-harness.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 
 export interface Acknowledged {
   /** Drafts whose submit answered queued: the e-mail the service will know them by. */

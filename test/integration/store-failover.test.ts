@@ -16,13 +16,17 @@ import { setReviewerRole } from '#admin/roles.ts';
 import { verifyStoreAudit } from '#admin/verify-audit.ts';
 import type { ServiceClient } from '#main/data/service/index.ts';
 import { withNodes } from '#main/team/store/store-nodes.ts';
-import { customersWithEmail, quickClient } from '../drafts/helpers.ts';
-import { haproxyMissing } from '../support/haproxy.ts';
+import { type DeskHarness, startDesk } from '../support/desk/desk-harness.ts';
+import { customersWithEmail, quickClient } from '../support/desk/drafts.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import { type FailoverSetUp, type FailoverStore, startFailoverStore } from '../support/store-failover.ts';
-import { prejoin, startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import { haproxyMissing } from '../support/postgres/haproxy.ts';
+import {
+  type FailoverSetUp,
+  type FailoverStore,
+  startFailoverStore,
+} from '../support/postgres/store-failover.ts';
+import { prejoin, startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 import { startWork, type WorkLoop } from './failover-work.ts';
 import { sandboxRequests } from './team-service.ts';
 

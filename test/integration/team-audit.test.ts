@@ -6,10 +6,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueueRow } from '#contract/queue.ts';
 import { createServiceClient } from '#main/data/service/index.ts';
-import { validForm } from '../drafts/helpers.ts';
+import { type DeskHarness, PERSON } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import type { RigReviewer } from '../support/team-rig.ts';
-import { type DeskHarness, PERSON } from './desk-harness.ts';
+import type { RigReviewer } from '../support/team/team-rig.ts';
 import { teamSuite } from './team-suite.ts';
 
 // Alice is a lead: removing a stored image is a lead's action (#28).

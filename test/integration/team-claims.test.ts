@@ -13,12 +13,12 @@ import type { QueueRow } from '#contract/queue.ts';
 import type { ServiceClient } from '#main/data/service/index.ts';
 import { decodeJoinCode } from '#main/team/join-code.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
-import { validForm } from '../drafts/helpers.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import { writeCustomer } from '../support/team-changes.ts';
-import type { TeamRig } from '../support/team-rig.ts';
-import type { DeskHarness } from './desk-harness.ts';
+import { writeCustomer } from '../support/team/team-changes.ts';
+import type { TeamRig } from '../support/team/team-rig.ts';
 import { teamOutside } from './team-service.ts';
 import { teamSuite } from './team-suite.ts';
 

@@ -6,10 +6,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TeamOverview } from '#contract/team-overview.ts';
-import { validForm } from '../drafts/helpers.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import type { DeskHarness } from './desk-harness.ts';
 import { teamOutside } from './team-service.ts';
 import { teamSuite } from './team-suite.ts';
 

@@ -7,9 +7,9 @@ import pg from 'pg';
 import { expect, test } from 'vitest';
 import type { QueueRow } from '#contract/queue.ts';
 import { DEFAULT_COALESCE_MS } from '#main/features/webhooks/event-processor.ts';
-import { validForm } from '../drafts/helpers.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import type { DeskHarness } from './desk-harness.ts';
 import { teamSuite } from './team-suite.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';

@@ -8,11 +8,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setReviewerRole } from '#admin/roles.ts';
 import type { Approval } from '#contract/approvals.ts';
 import type { ServiceClient } from '#main/data/service/index.ts';
-import { validForm } from '../drafts/helpers.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import type { TeamRig } from '../support/team-rig.ts';
-import type { DeskHarness } from './desk-harness.ts';
+import type { TeamRig } from '../support/team/team-rig.ts';
 import { type TeamOutside, teamOutside } from './team-service.ts';
 import { type TeamSuite, teamSuite } from './team-suite.ts';
 

@@ -6,10 +6,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamOverview } from '#contract/team-overview.ts';
 import { createServiceClient, type ServiceClient } from '#main/data/service/index.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import type { TeamRig } from '../support/team-rig.ts';
-import type { DeskHarness } from './desk-harness.ts';
+import type { TeamRig } from '../support/team/team-rig.ts';
 import { teamSuite } from './team-suite.ts';
 
 let rig: TeamRig;

@@ -15,14 +15,14 @@ import { joinCommand } from '#main/team/hub/commands.ts';
 import { connectTeam, hubTeam, openHubConfig } from '#main/team/hub/hub-config.ts';
 import { type HubCore, type RunningHub, runHub } from '#main/team/hub/run-hub.ts';
 import { LISTENER_LOCK } from '#main/team/store/sql.ts';
-import { customersWithEmail, quickClient, validForm } from '../drafts/helpers.ts';
-import { terminateListenerHolder } from '../support/listener-lock.ts';
-import { manualSchedule } from '../support/manual-schedule.ts';
-import { type PgBouncer, pgBouncerMissing, startPgBouncer } from '../support/pgbouncer.ts';
+import { type DeskHarness, startDesk } from '../support/desk/desk-harness.ts';
+import { customersWithEmail, quickClient, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import { terminateListenerHolder } from '../support/postgres/listener-lock.ts';
+import { type PgBouncer, pgBouncerMissing, startPgBouncer } from '../support/postgres/pgbouncer.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { manualSchedule } from '../support/team/manual-schedule.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 
 const missing = pgBouncerMissing();
 

@@ -4,11 +4,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { removeReviewer } from '#admin/reviewers.ts';
 import { VettedError } from '#contract/errors.ts';
-import { validForm } from '../drafts/helpers.ts';
+import { type DeskHarness, startDesk } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 
 let rig: TeamRig;
 let bob: DeskHarness;

@@ -10,13 +10,13 @@ import { setReviewerRole } from '#admin/roles.ts';
 import type { Approval } from '#contract/approvals.ts';
 import type { ClaimNotice } from '#contract/claims.ts';
 import type { ServiceClient } from '#main/data/service/index.ts';
-import { customersWithEmail, validForm } from '../drafts/helpers.ts';
-import { type DeskChild, startDeskChild } from '../support/desk-child.ts';
+import { type DeskChild, startDeskChild } from '../support/desk/desk-child.ts';
+import { type DeskHarness, startDesk } from '../support/desk/desk-harness.ts';
+import { customersWithEmail, validForm } from '../support/desk/drafts.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 import { teamOutside } from './team-service.ts';
 
 const SSN = '536-21-4470';

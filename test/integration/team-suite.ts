@@ -1,13 +1,13 @@
-// One team for a whole test file: a team rig (test/support/team-rig.ts) and alice's and bob's desks on it,
+// One team for a whole test file: a team rig (test/support/team/team-rig.ts) and alice's and bob's desks on it,
 // started before the first test (`leads` made leads first, as the administrator's set-role does) and closed
 // after the last.
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { setReviewerRole } from '#admin/roles.ts';
 import type { SandboxProfile } from '#sandbox/index.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { type DeskHarness, startDesk } from './desk-harness.ts';
+import { type DeskHarness, startDesk } from '../support/desk/desk-harness.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 
 export interface TeamSuite {
   readonly rig: TeamRig;

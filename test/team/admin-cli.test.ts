@@ -7,8 +7,8 @@ import { expect, test } from 'vitest';
 import { NO_TLS_WARNING } from '#admin/cli.ts';
 import { decodeJoinCode } from '#main/team/join-code.ts';
 import { checkTeamStore } from '#main/team/store/pool.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { parseAddReviewer, reviewerPool, tempPath, uniqueName } from './admin-support.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { parseAddReviewer, reviewerPool, tempPath, uniqueName } from '../support/team/admin-support.ts';
 
 const script = path.resolve(import.meta.dirname, '../../scripts/team.ts');
 

@@ -1,8 +1,13 @@
 import type pg from 'pg';
 import { beforeAll, expect, test } from 'vitest';
 import { REVIEWER_FUNCTIONS } from '#admin/grants.ts';
-import { insertAuditRow } from '../support/audit-rows.ts';
-import { addTestReviewer, initTeamStore, reviewerPool, type TestReviewer } from './admin-support.ts';
+import {
+  addTestReviewer,
+  initTeamStore,
+  reviewerPool,
+  type TestReviewer,
+} from '../support/team/admin-support.ts';
+import { insertAuditRow } from '../support/team/audit-rows.ts';
 
 let reviewer: TestReviewer;
 beforeAll(async () => {

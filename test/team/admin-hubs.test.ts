@@ -3,8 +3,14 @@
 // store lists it apart (team_hubs, status) and never as a person: not among the reviewers a desk is given, not
 // a case's holder, not a lead, not a reassignment's target. A hub added with add-reviewer is marked later.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addTestLogin, parseAddReviewer, runTeam } from './admin-support.ts';
-import { type ClaimsReviewer, type ClaimsTeam, claimsTeam, holderOf, take } from './claims-support.ts';
+import { addTestLogin, parseAddReviewer, runTeam } from '../support/team/admin-support.ts';
+import {
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  claimsTeam,
+  holderOf,
+  take,
+} from '../support/team/claims-support.ts';
 
 const NOT_A_PERSON = { code: '23000', hint: 'vetted:hub-not-a-person' };
 

@@ -3,7 +3,6 @@
 import { expect, test } from 'vitest';
 import { decodeJoinCode } from '#main/team/join-code.ts';
 import { checkTeamStore } from '#main/team/store/pool.ts';
-import { insertAuditRow } from '../support/audit-rows.ts';
 import {
   addTestReviewer,
   connectFailure,
@@ -11,7 +10,8 @@ import {
   joinCodeCommand,
   reviewerPool,
   runTeam,
-} from './admin-support.ts';
+} from '../support/team/admin-support.ts';
+import { insertAuditRow } from '../support/team/audit-rows.ts';
 
 /** The password printed under its label, as an administrator reads it. */
 const printedPassword = (out: string) => {

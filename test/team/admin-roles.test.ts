@@ -6,7 +6,13 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { expect, test } from 'vitest';
 import { createTeamKey, encodeTeamKey } from '#main/team/team-key.ts';
-import { addTestReviewer, initTeamStore, runTeam, tempPath, trackPool } from './admin-support.ts';
+import {
+  addTestReviewer,
+  initTeamStore,
+  runTeam,
+  tempPath,
+  trackPool,
+} from '../support/team/admin-support.ts';
 
 const setRole = (store: { url: string; keyFile: string }, ...args: string[]) =>
   runTeam('set-role', ...args, '--database', store.url, '--key-file', store.keyFile);

@@ -8,7 +8,7 @@ import { writeKeyFile } from '#admin/key-file.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
 import { applyTeamMigrations } from '#main/team/store/migrations/runner.ts';
 import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
 import {
   addTestReviewer,
   initTeamStore,
@@ -18,7 +18,7 @@ import {
   type TestStore,
   tempPath,
   trackPool,
-} from './admin-support.ts';
+} from '../support/team/admin-support.ts';
 
 const PERMISSION_DENIED = { code: '42501' };
 let store: TestStore;

@@ -5,9 +5,8 @@ import { advisoryLockParts } from '#admin/status.ts';
 import { TEAM_LATEST_VERSION } from '#main/team/store/migrations/index.ts';
 import { checkTeamStore, TeamConnectionError } from '#main/team/store/pool.ts';
 import { LISTENER_LOCK } from '#main/team/store/sql.ts';
-import { insertAuditRow } from '../support/audit-rows.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
 import {
   addTestReviewer,
   initTeamStore,
@@ -16,7 +15,8 @@ import {
   runTeam,
   tempPath,
   uniqueName,
-} from './admin-support.ts';
+} from '../support/team/admin-support.ts';
+import { insertAuditRow } from '../support/team/audit-rows.ts';
 
 test('init makes the team store and a key file for its owner only; status shows the team', async () => {
   const store = await initTeamStore();

@@ -11,7 +11,7 @@ import {
   type ClaimsReviewer,
   type ClaimsTeam,
   claimsTeam,
-} from './claims-support.ts';
+} from '../support/team/claims-support.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
 const SSN = '771-43-9052';

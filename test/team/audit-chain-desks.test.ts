@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { auditSealer } from '#main/data/journal/audit-chain.ts';
 import { chainChecker } from '#main/data/journal/audit-verify.ts';
 import type { Journal } from '#main/data/journal/index.ts';
-import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';
+import { connectTo, openDesk, teamStore } from '../support/team/team-journal.ts';
 
 async function chainOf(journal: Journal, teamKey: Buffer) {
   const checker = chainChecker({ sealer: auditSealer(teamKey), whole: true });

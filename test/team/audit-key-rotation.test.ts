@@ -9,8 +9,8 @@ import { exportAudit } from '#main/features/case/audit-log.ts';
 import { LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
 import { parseRows } from '#main/team/journal/rows.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { connectTo, type Desk, openDesk } from '../support/team-journal.ts';
-import { initTeamStore, runTeam, type TestStore, tempPath } from './admin-support.ts';
+import { initTeamStore, runTeam, type TestStore, tempPath } from '../support/team/admin-support.ts';
+import { connectTo, type Desk, openDesk } from '../support/team/team-journal.ts';
 
 let store: TestStore;
 let oldKey: Buffer;

@@ -6,8 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditSealer } from '#main/data/journal/audit-chain.ts';
 import { appendAuditEntry } from '#main/team/journal/audit.ts';
 import { inTransaction } from '#main/team/store/sql.ts';
-import { runTeam } from './admin-support.ts';
-import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
+import { runTeam } from '../support/team/admin-support.ts';
+import {
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  holderOf,
+  reviewersAndALead,
+  take,
+} from '../support/team/claims-support.ts';
 
 const UNAUDITED = { code: '23000', hint: 'vetted:unaudited' };
 

@@ -3,7 +3,13 @@
 // holder per case whatever the contention, release, idle expiry by the store's clock (audited),
 // auto-assignment under contention, reassign and take-over by a lead.
 import { describe, expect, it } from 'vitest';
-import { type ClaimsReviewer, claimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
+import {
+  type ClaimsReviewer,
+  claimsTeam,
+  holderOf,
+  reviewersAndALead,
+  take,
+} from '../support/team/claims-support.ts';
 
 describe('taking a case', () => {
   it('gives a case to exactly one of many reviewers taking it at the same instant; the others learn who', async () => {

@@ -7,10 +7,10 @@ import { createFieldKey } from '#main/ground/crypto.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { openTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from '#main/team/runtime.ts';
 import { serviceCustomer, tempDir } from '../journal/helpers.ts';
-import { startFaultProxy } from '../support/fault-proxy.ts';
+import { startFaultProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team/team-store.ts';
 
 const HEARTBEAT = { everyMs: 500, answerMs: 2_500 };
 const QUERY_TIMEOUT_MS = 3_000;

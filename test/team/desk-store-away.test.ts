@@ -15,10 +15,10 @@ import { ensureEnvelopeKeys } from '#main/team/keys/key-ring.ts';
 import { openTeamRuntime, type TeamRuntime } from '#main/team/runtime.ts';
 import { TeamConnectionError } from '#main/team/store/connection-error.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { freePort } from '../support/free-port.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { type FaultProxy, startFaultProxy } from '../support/network/fault-proxy.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team/team-store.ts';
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -4,11 +4,11 @@
 // step waits, bounded, for what the desk reports.
 import { expect, test } from 'vitest';
 import type { StorePresence } from '#contract/store-presence.ts';
-import { createOnService, removeDir, startDesk } from '../integration/desk-harness.ts';
-import { startFaultProxy } from '../support/fault-proxy.ts';
+import { createOnService, removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { startFaultProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore } from '../support/team/team-store.ts';
 
 test('its store cut, a desk reports the store away since the cut, then back once it answers', async () => {
   const store = await makeTeamStore(await freshDatabase());

@@ -9,9 +9,14 @@ import type { TeamConnection } from '#main/ground/config/team-connection.ts';
 import { decodeJoinCode, encodeJoinCode, JoinCodeError, newCodeUse } from '#main/team/join-code.ts';
 import { directConnection, teamClientConfig } from '#main/team/store/pool.ts';
 import { freePort } from '../support/free-port.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
-import { addTestReviewer, initTeamStore, joinCodeCommand, uniqueName } from './admin-support.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import {
+  addTestReviewer,
+  initTeamStore,
+  joinCodeCommand,
+  uniqueName,
+} from '../support/team/admin-support.ts';
+import { makeTeamStore } from '../support/team/team-store.ts';
 import { membershipDesk } from './membership-desk.ts';
 
 const desk = () => membershipDesk();

@@ -16,11 +16,11 @@ import { appendAuditEntry } from '#main/team/journal/audit.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
 import { openTeamPool } from '#main/team/store/pool.ts';
 import { inTransaction } from '#main/team/store/sql.ts';
-import { customersWithEmail, quickClient, validForm } from '../drafts/helpers.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
+import { customersWithEmail, quickClient, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 
 const CUSTOMERS = 4;
 const NOTES = 5;

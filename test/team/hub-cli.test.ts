@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { createTeamKey, encodeTeamKey } from '#main/team/team-key.ts';
-import { hubCommand } from '../support/hub-process.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { hubCommand } from '../support/team/hub-process.ts';
+import { makeTeamStore } from '../support/team/team-store.ts';
 
 // Each command is a Node start-up (about a second, more on a loaded machine): hence the long timeouts.
 const dirs: string[] = [];

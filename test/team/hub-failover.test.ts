@@ -1,5 +1,5 @@
 // The hub fails over (#29): two real hub processes behind one front (the team's tunnel or load balancer,
-// test/support/front-relay.ts), the sandbox delivering webhooks to it as the service does. The leading hub is
+// test/support/network/front-relay.ts), the sandbox delivering webhooks to it as the service does. The leading hub is
 // killed with SIGKILL while answers to deliveries it recorded are still on their way; the standby takes the
 // role; every delivery acknowledged before the kill is in the team store, recorded from the delivery itself;
 // the service's redeliveries of what it never heard acknowledged are absorbed once each, as duplicates.
@@ -9,11 +9,11 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Delivery, ServiceClient } from '#main/data/service/index.ts';
 import type { RunningSandbox } from '#sandbox/index.ts';
-import type { FrontRelay } from '../support/front-relay.ts';
-import type { HubFleet } from '../support/hub-fleet.ts';
-import { type HubRig, startHubRig } from '../support/hub-rig.ts';
+import type { FrontRelay } from '../support/network/front-relay.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
+import type { HubFleet } from '../support/team/hub-fleet.ts';
+import { type HubRig, startHubRig } from '../support/team/hub-rig.ts';
 
 let rig: HubRig;
 let sandbox: RunningSandbox;

@@ -11,10 +11,10 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ServiceClient } from '#main/data/service/index.ts';
 import { CHANGE_LOCK } from '#main/team/store/sql.ts';
-import type { HubFleet, HubProcess } from '../support/hub-fleet.ts';
-import { type HubRig, startHubRig } from '../support/hub-rig.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
+import type { HubFleet, HubProcess } from '../support/team/hub-fleet.ts';
+import { type HubRig, startHubRig } from '../support/team/hub-rig.ts';
 
 let rig: HubRig;
 let client: ServiceClient;

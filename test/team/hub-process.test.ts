@@ -2,10 +2,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { HUB_WITH_FAKE_CORE, type HubChild, hubCommand, startHubProcess } from '../support/hub-process.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import {
+  HUB_WITH_FAKE_CORE,
+  type HubChild,
+  hubCommand,
+  startHubProcess,
+} from '../support/team/hub-process.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team/team-store.ts';
 
 const dirs: string[] = [];
 const children: HubChild[] = [];

@@ -6,10 +6,10 @@ import { afterEach, expect, test } from 'vitest';
 import { type HubRunContext, hubCli } from '#main/team/hub/cli.ts';
 import type { HubCore } from '#main/team/hub/run-hub.ts';
 import { freePort } from '../support/free-port.ts';
-import { terminateListenerHolder } from '../support/listener-lock.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { terminateListenerHolder } from '../support/postgres/listener-lock.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team/team-store.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,6 @@
 import { expect, test } from 'vitest';
 import { DeskError } from '#contract/errors.ts';
 import { decodeJoinCode } from '#main/team/join-code.ts';
-import { connectTo } from '../support/team-journal.ts';
 import {
   addTestLogin,
   initTeamStore,
@@ -10,7 +9,8 @@ import {
   runTeam,
   type TestStore,
   uniqueName,
-} from './admin-support.ts';
+} from '../support/team/admin-support.ts';
+import { connectTo } from '../support/team/team-journal.ts';
 import { membershipDesk } from './membership-desk.ts';
 
 const desk = () => membershipDesk();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CHANGES_CHANNEL } from '#main/team/store/sql.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
-import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';
+import { connectTo, openDesk, teamStore } from '../support/team/team-journal.ts';
 
 const PERSONAL = {
   address: { address1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701' },

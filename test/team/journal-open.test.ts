@@ -11,8 +11,8 @@ import { TEAM_LATEST_VERSION } from '#main/team/store/migrations/index.ts';
 import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { openDesk, teamStore } from '../support/team-journal.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { openDesk, teamStore } from '../support/team/team-journal.ts';
 
 const pools: pg.Pool[] = [];
 afterEach(async () => {

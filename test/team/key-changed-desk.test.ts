@@ -10,11 +10,11 @@ import { rotateTeamKey } from '#admin/rotate-key.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
 import { openForm } from '#main/team/outbox/rows.ts';
 import { decodeTeamKey, encodeTeamKey } from '#main/team/team-key.ts';
-import { validForm } from '../drafts/helpers.ts';
-import { removeDir, startDesk } from '../integration/desk-harness.ts';
+import { removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore } from '../support/team/team-store.ts';
 
 test('a desk on the old key says the key changed, keeps its queued draft, and sends it once joined again', async () => {
   const url = await freshDatabase();

@@ -9,11 +9,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rotateTeamKey } from '#admin/rotate-key.ts';
 import { submitToTeam } from '#main/team/outbox/submit.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { validForm } from '../drafts/helpers.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
-import { connectTo, openDesk } from '../support/team-journal.ts';
-import { initTeamStore } from './admin-support.ts';
-import { approvalsOf, type ClaimsReviewer, type ClaimsTeam, claimsTeam } from './claims-support.ts';
+import { validForm } from '../support/desk/drafts.ts';
+import { initTeamStore } from '../support/team/admin-support.ts';
+import {
+  approvalsOf,
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  claimsTeam,
+} from '../support/team/claims-support.ts';
+import { connectTo, openDesk } from '../support/team/team-journal.ts';
 
 /** The key-changed words, dated: what Settings → Team says to a desk on the old key. */
 const KEY_CHANGED = {

@@ -7,12 +7,12 @@ import {
   startLeadership,
 } from '#main/team/hub/leadership.ts';
 import { openTeamClient } from '#main/team/team-connection.ts';
-import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
-import { terminateListenerHolder } from '../support/listener-lock.ts';
-import { manualSchedule } from '../support/manual-schedule.ts';
+import { startFaultProxy, throughProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { connectionOf } from '../support/team-store.ts';
+import { terminateListenerHolder } from '../support/postgres/listener-lock.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { manualSchedule } from '../support/team/manual-schedule.ts';
+import { connectionOf } from '../support/team/team-store.ts';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const running: Leadership[] = [];

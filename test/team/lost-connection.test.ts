@@ -10,7 +10,7 @@ import { expect, test } from 'vitest';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { runChild } from '../support/child.ts';
 import { until } from '../support/poll.ts';
-import { connectTo, openDesk, teamStore } from '../support/team-journal.ts';
+import { connectTo, openDesk, teamStore } from '../support/team/team-journal.ts';
 
 const CHILD = path.resolve(import.meta.dirname, 'fixtures/lost-connection-child.ts');
 const CHILD_APPLICATION_NAME = 'vetted-lost-connection-child';

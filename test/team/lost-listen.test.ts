@@ -7,8 +7,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { listenForChanges } from '#main/team/journal/change-listener.ts';
 import { startTeamDrain, submitToTeam } from '#main/team/outbox/index.ts';
 import { liveDrainers } from '#main/team/outbox/liveness.ts';
+import { sharedSandbox } from '../support/desk/shared-sandbox.ts';
 import { until } from '../support/poll.ts';
-import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const shared = sharedSandbox();

@@ -9,9 +9,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkTeamStore } from '#main/team/store/pool.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { makeCa, makeServerCert } from '../support/test-certs.ts';
-import { addTestReviewer, reviewerPool, runTeam, tempPath, uniqueName } from './admin-support.ts';
+import { makeCa, makeServerCert } from '../support/network/test-certs.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import {
+  addTestReviewer,
+  reviewerPool,
+  runTeam,
+  tempPath,
+  uniqueName,
+} from '../support/team/admin-support.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-managed-pg-'));
 let cluster: PgCluster;

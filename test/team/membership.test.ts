@@ -12,9 +12,9 @@ import { encodeJoinCode, newCodeUse } from '#main/team/join-code.ts';
 import { createMembership } from '#main/team/membership.ts';
 import { LISTENER_LOCK } from '#main/team/store/sql.ts';
 import { createTeamKey, encodeTeamKey } from '#main/team/team-key.ts';
-import { everyFile } from '../integration/desk-harness.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { connectionOf, makeTeamStore } from '../support/team-store.ts';
+import { everyFile } from '../support/desk/desk-harness.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { connectionOf, makeTeamStore } from '../support/team/team-store.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

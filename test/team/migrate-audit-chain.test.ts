@@ -8,9 +8,9 @@ import { AUDIT_CHAIN } from '#main/team/store/migrations/06-audit-chain.ts';
 import { TEAM_LATEST_VERSION, TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '#main/team/store/migrations/runner.ts';
 import { createTeamKey, teamKeyCheck } from '#main/team/team-key.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { connectTo } from '../support/team-journal.ts';
-import { runTeam, tempPath } from './admin-support.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { runTeam, tempPath } from '../support/team/admin-support.ts';
+import { connectTo } from '../support/team/team-journal.ts';
 
 test('migrate chains the audit entries of a store made before the chain, with the key file only', async () => {
   const url = await freshDatabase();

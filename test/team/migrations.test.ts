@@ -2,8 +2,8 @@ import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { checkTeamSchema, migrateTeamStore, TEAM_LATEST_VERSION } from '#main/team/store/migrations/index.ts';
 import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
-import { insertAuditRow } from '../support/audit-rows.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { insertAuditRow } from '../support/team/audit-rows.ts';
 
 const clients: pg.Client[] = [];
 afterEach(async () => {

@@ -10,9 +10,9 @@ import {
 } from '#main/team/outbox/index.ts';
 import { recordOutcome, takeDue } from '#main/team/outbox/lease.ts';
 import { OUTBOX_CHANNEL, openForm } from '#main/team/outbox/rows.ts';
-import { customersWithEmail, validForm } from '../drafts/helpers.ts';
+import { customersWithEmail, validForm } from '../support/desk/drafts.ts';
+import { sharedSandbox } from '../support/desk/shared-sandbox.ts';
 import { until } from '../support/poll.ts';
-import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { aliveAs, outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const shared = sharedSandbox();

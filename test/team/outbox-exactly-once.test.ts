@@ -5,8 +5,8 @@ import { HAL_MEDIA_TYPE, type ServiceClient } from '#main/data/service/index.ts'
 import { listTeamOutbox, submitToTeam } from '#main/team/outbox/index.ts';
 import { encodeTeamKey } from '#main/team/team-key.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
-import { customersWithEmail, quickClient, setFaults } from '../drafts/helpers.ts';
 import { type ChildRun, runChild } from '../support/child.ts';
+import { customersWithEmail, quickClient, setFaults } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 

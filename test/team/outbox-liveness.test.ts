@@ -12,11 +12,11 @@ import { holdLiveness } from '#main/team/outbox/liveness.ts';
 import { REPAIR_GRACE_SECONDS } from '#main/team/outbox/repair.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
 import { encodeTeamKey } from '#main/team/team-key.ts';
-import { customersWithEmail } from '../drafts/helpers.ts';
 import { type ChildRun, runChild } from '../support/child.ts';
+import { customersWithEmail } from '../support/desk/drafts.ts';
+import { sharedSandbox } from '../support/desk/shared-sandbox.ts';
 import { until } from '../support/poll.ts';
-import { sharedSandbox } from '../support/shared-sandbox.ts';
-import { addTestReviewer, initTeamStore, reviewerPool } from './admin-support.ts';
+import { addTestReviewer, initTeamStore, reviewerPool } from '../support/team/admin-support.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'drainer.ts');

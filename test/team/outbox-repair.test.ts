@@ -11,8 +11,8 @@ import { startTeamDrain, submitToTeam, type TeamDrain } from '#main/team/outbox/
 import { recordOutcome, takeDue } from '#main/team/outbox/lease.ts';
 import { createdWithoutCustomer, REPAIR_EVERY_MS, REPAIR_GRACE_SECONDS } from '#main/team/outbox/repair.ts';
 import { openForm, type TeamOutboxRow } from '#main/team/outbox/rows.ts';
+import { sharedSandbox } from '../support/desk/shared-sandbox.ts';
 import { until } from '../support/poll.ts';
-import { sharedSandbox } from '../support/shared-sandbox.ts';
 import { aliveAs, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const shared = sharedSandbox();

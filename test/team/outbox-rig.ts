@@ -11,8 +11,8 @@ import { createLogger, type Logger } from '#main/ground/log/logger.ts';
 import type { OutcomeAudit } from '#main/team/outbox/lease.ts';
 import { holdLiveness } from '#main/team/outbox/liveness.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { removeDir, tempDir, validForm } from '../drafts/helpers.ts';
-import { migratedDatabase } from '../support/team-db.ts';
+import { removeDir, tempDir, validForm } from '../support/desk/drafts.ts';
+import { migratedDatabase } from '../support/postgres/team-db.ts';
 
 export interface TeamOutboxRig {
   url: string;

@@ -7,9 +7,9 @@ import type { ServiceClient } from '#main/data/service/index.ts';
 import { startTeamDrain } from '#main/team/outbox/index.ts';
 import { liveDrainers } from '#main/team/outbox/liveness.ts';
 import { openTeamPool } from '#main/team/store/pool.ts';
-import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
+import { startFaultProxy, throughProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
-import { connectionOf } from '../support/team-store.ts';
+import { connectionOf } from '../support/team/team-store.ts';
 import { teamOutboxRig } from './outbox-rig.ts';
 
 const cleanup: Array<() => Promise<void>> = [];

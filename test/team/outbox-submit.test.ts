@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import type { Journal } from '#main/data/journal/index.ts';
 import { flushLocal, listTeamOutbox, submitToTeam } from '#main/team/outbox/index.ts';
-import { validForm } from '../drafts/helpers.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { outboxRows, type TeamOutboxRig, teamOutboxRig } from './outbox-rig.ts';
 
 const rigs: TeamOutboxRig[] = [];

@@ -6,7 +6,7 @@ import { auditSealer } from '#main/data/journal/audit-chain.ts';
 import type { UncheckedAction } from '#main/data/journal/repositories/audit.ts';
 import { appendAuditEntry } from '#main/team/journal/audit.ts';
 import { inTransaction } from '#main/team/store/sql.ts';
-import type { ClaimsReviewer, ClaimsTeam } from './claims-support.ts';
+import type { ClaimsReviewer, ClaimsTeam } from '../support/team/claims-support.ts';
 
 /** A customer whose history is `steps` (status, at), oldest first; its row shows the last one. */
 export async function customerWithHistory(

@@ -14,9 +14,15 @@ import {
   teamClientConfig,
 } from '#main/team/store/pool.ts';
 import { freePort } from '../support/free-port.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { makeCa, makeServerCert } from '../support/test-certs.ts';
-import { addTestReviewer, connectFailure, reviewerPool, runTeam, trackPool } from './admin-support.ts';
+import { makeCa, makeServerCert } from '../support/network/test-certs.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import {
+  addTestReviewer,
+  connectFailure,
+  reviewerPool,
+  runTeam,
+  trackPool,
+} from '../support/team/admin-support.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-pg-tls-'));
 let cluster: PgCluster;

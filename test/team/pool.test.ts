@@ -5,11 +5,11 @@ import { TeamSchemaError } from '#main/team/store/migrations/runner.ts';
 import { checkTeamStore, openTeamPool, TeamConnectionError } from '#main/team/store/pool.ts';
 import { QUERY_TIMEOUT_WORDS } from '#main/team/store/silence.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
+import { startFaultProxy, throughProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase, pgAdminUrl } from '../support/team-db.ts';
-import { connectionOf } from '../support/team-store.ts';
-import { addTestReviewer, connectFailure, initTeamStore, trackPool } from './admin-support.ts';
+import { freshDatabase, pgAdminUrl } from '../support/postgres/team-db.ts';
+import { addTestReviewer, connectFailure, initTeamStore, trackPool } from '../support/team/admin-support.ts';
+import { connectionOf } from '../support/team/team-store.ts';
 
 test('a wrong password is refused in words that never hold the password', async () => {
   const store = await initTeamStore();

@@ -8,7 +8,7 @@ import { personalCipher } from '#main/data/journal/personal.ts';
 import { type Clock, systemClock } from '#main/data/journal/time.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
 import { poolDb, type TeamRepositoryContext } from '#main/team/journal/team-db.ts';
-import { migratedDatabase } from '../support/team-db.ts';
+import { migratedDatabase } from '../support/postgres/team-db.ts';
 
 const pools: pg.Pool[] = [];
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { createLogger } from '#main/ground/log/logger.ts';
 import { startReplication } from '#main/team/journal/replication.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
-import { teamStore, writeClaim, writeCustomer } from '../support/team-changes.ts';
+import { teamStore, writeClaim, writeCustomer } from '../support/team/team-changes.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

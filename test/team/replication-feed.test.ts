@@ -13,7 +13,7 @@ import {
   writeNote,
   writeRetry,
   writeStatusChange,
-} from '../support/team-changes.ts';
+} from '../support/team/team-changes.ts';
 import { replicaStores } from './fixtures/replica-store.ts';
 
 const { cleanup, open } = replicaStores();

@@ -1,15 +1,15 @@
 // A desk whose LISTEN connection is lost (killed by the server, or silent: found by the heartbeat) waits a
 // bounded, growing time, listens again, and reads every change it missed meanwhile. The test holds the
-// scheduler (test/support/held-scheduler.ts), so "later" and "no answer in time" are its to decide.
+// scheduler (test/support/team/held-scheduler.ts), so "later" and "no answer in time" are its to decide.
 import { expect, it } from 'vitest';
 import type { openJournal } from '#main/data/journal/index.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { LISTENER_APPLICATION_NAME, RECONNECT_BACKOFF } from '#main/team/journal/change-listener.ts';
 import { startReplication } from '#main/team/journal/replication.ts';
-import { startFaultProxy, throughProxy } from '../support/fault-proxy.ts';
-import { heldScheduler } from '../support/held-scheduler.ts';
+import { startFaultProxy, throughProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
-import { writeCustomer } from '../support/team-changes.ts';
+import { heldScheduler } from '../support/team/held-scheduler.ts';
+import { writeCustomer } from '../support/team/team-changes.ts';
 import { type ReplicaStores, replicaStores } from './fixtures/replica-store.ts';
 
 const { cleanup, open: followedStore } = replicaStores();

@@ -22,7 +22,7 @@ import {
   writeNote,
   writeRetry,
   writeStatusChange,
-} from '../support/team-changes.ts';
+} from '../support/team/team-changes.ts';
 
 const PERSONAL = {
   address: { address1: '12 Quiet Lane', city: 'Springfield', state: 'IL', postalCode: '62704' },

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { VettedError } from '#contract/errors.ts';
 import { REFUSED } from '#main/data/failures.ts';
-import { removeDir, startDesk } from '../integration/desk-harness.ts';
+import { removeDir, startDesk } from '../support/desk/desk-harness.ts';
 
 test('browser mode cannot restart itself: app.restart refuses and says how to restart by hand', async () => {
   const h = await startDesk();

@@ -3,8 +3,14 @@
 // eyes) comes later and checks `vetted.require_lead` the same way.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_ONLY_AUDIT_ACTIONS } from '#main/team/store/migrations/07-claims-roles.ts';
-import { insertAuditRow } from '../support/audit-rows.ts';
-import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
+import { insertAuditRow } from '../support/team/audit-rows.ts';
+import {
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  holderOf,
+  reviewersAndALead,
+  take,
+} from '../support/team/claims-support.ts';
 
 const LEAD_ONLY = { code: '42501', hint: 'vetted:lead-only' };
 const NO_GRANT = { code: '42501', message: expect.stringMatching(/^permission denied for (table|function)/) };

@@ -14,8 +14,8 @@ import { openForm, sealForm } from '#main/team/outbox/rows.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
 import { samplePerson } from '../support/person.ts';
-import { connectTo, type Desk, openDesk } from '../support/team-journal.ts';
-import { addTestReviewer, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
+import { addTestReviewer, initTeamStore, runTeam, type TestStore } from '../support/team/admin-support.ts';
+import { connectTo, type Desk, openDesk } from '../support/team/team-journal.ts';
 
 const PERSONAL = {
   address: { address1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701' },

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { type HubCore, type RunningHub, runHub, STANDBY_LINE } from '#main/team/hub/run-hub.ts';
-import { terminateListenerHolder } from '../support/listener-lock.ts';
-import { manualSchedule } from '../support/manual-schedule.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { terminateListenerHolder } from '../support/postgres/listener-lock.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { manualSchedule } from '../support/team/manual-schedule.ts';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const hubs: RunningHub[] = [];

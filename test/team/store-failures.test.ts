@@ -15,7 +15,13 @@ import { TeamConnectionError } from '#main/team/store/connection-error.ts';
 import { teamAppError } from '#main/team/team-failures.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
 import { serviceCustomer } from '../journal/helpers.ts';
-import { addTestReviewer, initTeamStore, reviewerPool, runTeam, type TestReviewer } from './admin-support.ts';
+import {
+  addTestReviewer,
+  initTeamStore,
+  reviewerPool,
+  runTeam,
+  type TestReviewer,
+} from '../support/team/admin-support.ts';
 import { loginRole } from './records-context.ts';
 
 const closing: Array<() => Promise<void>> = [];

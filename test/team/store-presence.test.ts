@@ -7,8 +7,8 @@ import { createLogger } from '#main/ground/log/logger.ts';
 import { LISTENER_APPLICATION_NAME } from '#main/team/journal/change-listener.ts';
 import { startReplication } from '#main/team/journal/replication.ts';
 import { trackStorePresence } from '#main/team/store/store-presence.ts';
-import { heldScheduler } from '../support/held-scheduler.ts';
 import { until } from '../support/poll.ts';
+import { heldScheduler } from '../support/team/held-scheduler.ts';
 import { replicaStores } from './fixtures/replica-store.ts';
 
 const { cleanup, open: followedStore } = replicaStores();

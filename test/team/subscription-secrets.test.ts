@@ -6,7 +6,7 @@ import { createLogger } from '#main/ground/log/logger.ts';
 import { teamKeys } from '#main/team/keys/key-ring.ts';
 import { teamSubscriptionSecrets } from '#main/team/subscription-secrets.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { migratedDatabase } from '../support/team-db.ts';
+import { migratedDatabase } from '../support/postgres/team-db.ts';
 
 const pools: pg.Pool[] = [];
 afterEach(async () => {

@@ -14,8 +14,8 @@ import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
 import { journalFile } from '../journal/helpers.ts';
 import { until } from '../support/poll.ts';
-import { writeCustomer } from '../support/team-changes.ts';
-import { type ClaimsReviewer, type ClaimsTeam, claimsTeam } from './claims-support.ts';
+import { type ClaimsReviewer, type ClaimsTeam, claimsTeam } from '../support/team/claims-support.ts';
+import { writeCustomer } from '../support/team/team-changes.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

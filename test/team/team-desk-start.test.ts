@@ -3,11 +3,11 @@
 import pg from 'pg';
 import { expect, test } from 'vitest';
 import { VettedError } from '#contract/errors.ts';
-import { validForm } from '../drafts/helpers.ts';
-import { removeDir, startDesk } from '../integration/desk-harness.ts';
+import { removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore } from '../support/team/team-store.ts';
 
 async function joinedDataDir(url: string) {
   const store = await makeTeamStore(url);

@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { VettedError } from '#contract/errors.ts';
 import { encodeTeamKey } from '#main/team/team-key.ts';
-import { everyFile, removeDir, startDesk } from '../integration/desk-harness.ts';
-import { freshDatabase } from '../support/team-db.ts';
-import { makeTeamStore } from '../support/team-store.ts';
+import { everyFile, removeDir, startDesk } from '../support/desk/desk-harness.ts';
+import { freshDatabase } from '../support/postgres/team-db.ts';
+import { makeTeamStore } from '../support/team/team-store.ts';
 
 test('Settings → Team through the desk: no password, key or code in any output, event, log line or file', async () => {
   const store = await makeTeamStore(await freshDatabase());

@@ -12,7 +12,12 @@ import type { DeskContext } from '#main/features/feature.ts';
 import { teamOverview } from '#main/team/claims/team-overview.ts';
 import { teamRoles } from '#main/team/claims/team-roles.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
-import { type ClaimsReviewer, type ClaimsTeam, reviewersAndALead, take } from './claims-support.ts';
+import {
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  reviewersAndALead,
+  take,
+} from '../support/team/claims-support.ts';
 import { acted, customerWithHistory, plus } from './overview-support.ts';
 
 // Wednesday 11 March 2026, 15:00 UTC: 11:00 in New York (EDT since Sunday the 8th, UTC−4).

@@ -11,7 +11,6 @@ import { createFieldKey } from '#main/ground/crypto.ts';
 import { LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
 import { parseRows } from '#main/team/journal/rows.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { connectTo, openDesk } from '../support/team-journal.ts';
 import {
   addTestReviewer,
   initTeamStore,
@@ -19,7 +18,8 @@ import {
   type TestReviewer,
   type TestStore,
   tempPath,
-} from './admin-support.ts';
+} from '../support/team/admin-support.ts';
+import { connectTo, openDesk } from '../support/team/team-journal.ts';
 
 const reviewerUrl = ({ joinCode: { connection }, password }: TestReviewer) =>
   `postgres://${connection.user}:${encodeURIComponent(password)}@${connection.host}:${connection.port}/${connection.database}`;

@@ -4,7 +4,7 @@ import { createServiceClient, type ServiceClient } from '#main/data/service/inde
 import { decryptField, encryptField } from '#main/ground/crypto.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
-import { type DeskHarness, PERSON, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { type DeskHarness, PERSON, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 import { dataDirWithPort, freePort, nextEvent } from './helpers.ts';
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MetricsSchema } from '#contract/metrics.ts';
 import { signBody } from '#main/features/webhooks/signature.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
-import { type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 import { eventBody, nextEvent, send } from './helpers.ts';
 
 /** `app.metrics` counts what the desk did: deliveries, duplicates, refusals, refreshes, tokens. */

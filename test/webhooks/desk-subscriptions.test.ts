@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS } from '#contract/webhooks.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
-import { createOnService, type DeskHarness, removeDir, startDesk } from '../integration/desk-harness.ts';
+import { createOnService, type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 import { dataDirWithPort, freePort, nextEvent } from './helpers.ts';
 
 /** Managing the application's subscriptions through the desk, against the built-in sandbox. */

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '#main/features/webhooks/signature.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
+import { jpeg } from '../sandbox/helpers.ts';
 import {
   createOnService,
   type DeskHarness,
   everyFile,
   removeDir,
   startDesk,
-} from '../integration/desk-harness.ts';
-import { jpeg } from '../sandbox/helpers.ts';
+} from '../support/desk/desk-harness.ts';
 import { dataDirWithPort, freePort, nextEvent, send } from './helpers.ts';
 
 /**

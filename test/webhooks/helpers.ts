@@ -17,7 +17,7 @@ import { createFieldKey } from '#main/ground/crypto.ts';
 import { createEventHub } from '#main/ground/event-hub.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
-import type { DeskHarness } from '../integration/desk-harness.ts';
+import type { DeskHarness } from '../support/desk/desk-harness.ts';
 
 export const BASE = 'https://api.service.test';
 export const SECRET = 'listener-test-secret-0123456789abcdef';

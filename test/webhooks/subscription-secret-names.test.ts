@@ -13,7 +13,7 @@ import {
   vaultSubscriptionSecrets,
 } from '#main/features/webhooks/subscription-secrets.ts';
 import { isSecretName, openFileKeyVault } from '#main/ground/vault/vault.ts';
-import { removeDir } from '../integration/desk-harness.ts';
+import { removeDir } from '../support/desk/desk-harness.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vetted-secret-names-'));
 afterAll(() => removeDir(dir));

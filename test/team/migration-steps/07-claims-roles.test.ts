@@ -9,7 +9,7 @@ import { appendAuditEntry, LINKED_COLUMNS, LinkedRowSchema } from '#main/team/jo
 import { parseRows } from '#main/team/journal/rows.ts';
 import { CLAIMS_ROLES } from '#main/team/store/migrations/07-claims-roles.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { insertAuditRow } from '#test/support/audit-rows.ts';
+import { insertAuditRow } from '#test/support/team/audit-rows.ts';
 import { applyMigration, reviewerOf, storeAt } from './at-version.ts';
 
 const UNAUDITED = { code: '23000', hint: 'vetted:unaudited' };

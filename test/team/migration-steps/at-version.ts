@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterEach, expect } from 'vitest';
 import { TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
 import { applyTeamMigrations, teamSchemaVersion } from '#main/team/store/migrations/runner.ts';
-import { freshDatabase } from '#test/support/team-db.ts';
+import { freshDatabase } from '#test/support/postgres/team-db.ts';
 
 const clients: pg.Client[] = [];
 afterEach(async () => {

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './free-port.ts';
-import { waitFor } from './wait-for.ts';
+import { freePort } from '../free-port.ts';
+import { waitFor } from '../wait-for.ts';
 
 const run = promisify(execFile);
 const BIN = process.env.VETTED_PG_BIN ?? '/usr/lib/postgresql/15/bin';

@@ -1,13 +1,13 @@
-// A whole desk in a child process (test/team/fixtures/desk.ts), driven over its stdin: the test calls its
+// A whole desk in a child process (test/support/desk/desk-child-process.ts), driven over its stdin: the test calls its
 // channels, reads the events it pushed, and can stop it (SIGSTOP, a laptop put to sleep) and continue it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '#contract/channels.ts';
 import { type AppError, VettedError } from '#contract/errors.ts';
-import { type ChildRun, runChild } from './child.ts';
-import { until } from './poll.ts';
+import { type ChildRun, runChild } from '../child.ts';
+import { until } from '../poll.ts';
 
-const SCRIPT = path.join(import.meta.dirname, '..', 'team', 'fixtures', 'desk.ts');
+const SCRIPT = path.join(import.meta.dirname, 'desk-child-process.ts');
 
 export interface DeskChild {
   run: ChildRun;

@@ -2,10 +2,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 export const HUB_SCRIPT = path.join(root, 'scripts/hub.ts');
 /** The same process with a stand-in core, for `run`. */
-export const HUB_WITH_FAKE_CORE = path.join(root, 'test/support/hub-fake-core.ts');
+export const HUB_WITH_FAKE_CORE = path.join(root, 'test/support/team/hub-fake-core.ts');
 
 export interface HubChild {
   child: ChildProcessWithoutNullStreams;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { samplePerson } from '../support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 
 /** What the drafts and retry e2e tests share: a person to type in, the form, the sandbox's faults. */
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunningSandbox, SandboxOptions } from '#sandbox/index.ts';
-import { loadDescription, MEDIA_TYPE } from '../official/description.ts';
+import { loadDescription, MEDIA_TYPE } from '#test/official/description.ts';
 
 /**
  * A stand-in service that answers as the official description (test/official/openapi.yml) allows, with ids

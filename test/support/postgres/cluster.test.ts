@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { expect, test } from 'vitest';
-import { freshDatabase } from '../support/team-db.ts';
+import { freshDatabase } from './team-db.ts';
 
 test('each test gets its own empty database in the throwaway cluster, over TCP with a password', async () => {
   const [a, b] = await Promise.all([freshDatabase(), freshDatabase()]);

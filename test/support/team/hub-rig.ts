@@ -3,10 +3,10 @@
 import pg from 'pg';
 import type { ServiceClient } from '#main/data/service/index.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
-import { quickClient } from '../drafts/helpers.ts';
-import { type FrontRelay, startFrontRelay } from './front-relay.ts';
+import { quickClient } from '../desk/drafts.ts';
+import { type FrontRelay, startFrontRelay } from '../network/front-relay.ts';
+import { freshDatabase } from '../postgres/team-db.ts';
 import { type HubFleet, startHubFleet } from './hub-fleet.ts';
-import { freshDatabase } from './team-db.ts';
 
 export interface HubRig {
   sandbox: RunningSandbox;

@@ -13,8 +13,8 @@ import { connectTeam, hubTeam } from '#main/team/hub/hub-config.ts';
 import { type RunningHub, runHub } from '#main/team/hub/run-hub.ts';
 import { createMembership } from '#main/team/membership.ts';
 import { type RunningSandbox, type SandboxProfile, startSandbox } from '#sandbox/index.ts';
-import { freePort } from './free-port.ts';
-import { samplePerson } from './person.ts';
+import { freePort } from '../free-port.ts';
+import { samplePerson } from '../person.ts';
 import { joinedHubConfig, makeTeam, type ServiceAccount, type TeamReach } from './team-admin.ts';
 
 /** `hub2`: a second hub's login, for a standby (the rig runs only `hub`). */

@@ -11,7 +11,7 @@ import { appendAuditEntry } from '#main/team/journal/audit.ts';
 import { drawChange } from '#main/team/journal/team-db.ts';
 import { inTransaction } from '#main/team/store/sql.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { migratedDatabase } from './team-db.ts';
+import { migratedDatabase } from '../postgres/team-db.ts';
 
 export interface TeamStore {
   url: string;

@@ -1,5 +1,5 @@
 // Vitest global set-up: one throwaway PostgreSQL cluster for the whole run (team mode's tests), started
-// once and stopped after; each test file takes fresh databases in it (`test/support/team-db.ts`).
+// once and stopped after; each test file takes fresh databases in it (`test/support/postgres/team-db.ts`).
 import type { TestProject } from 'vitest/node';
 import { type PgCluster, startPgCluster } from './pg-cluster.ts';
 

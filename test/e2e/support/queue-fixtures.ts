@@ -30,7 +30,7 @@ export interface QueueApp {
   advanceDeskClock(ms: number): void;
 }
 
-const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+const projectRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 
 /** The built-in service: the sandbox, or a stand-in in front of it (`test.use`; a function would be a fixture). */
 export interface BuiltInService {

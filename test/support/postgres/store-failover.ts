@@ -3,9 +3,9 @@
 // directly with every node listed (libpq's host=a,b, target_session_attrs=read-write). The primary is
 // killed with -9 and the standby promoted by the caller. No vitest here: the failover bench uses it too.
 import type { StoreNode } from '#main/team/store/store-nodes.ts';
+import type { TeamReach } from '../team/team-admin.ts';
 import { type HaproxyFront, startHaproxy } from './haproxy.ts';
 import { type PgCluster, startPgCluster } from './pg-cluster.ts';
-import type { TeamReach } from './team-admin.ts';
 
 export type FailoverSetUp = 'haproxy' | 'multi-host';
 

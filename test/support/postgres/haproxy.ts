@@ -14,8 +14,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from './free-port.ts';
-import { waitFor } from './wait-for.ts';
+import { freePort } from '../free-port.ts';
+import { waitFor } from '../wait-for.ts';
 
 export const HAPROXY = process.env.VETTED_HAPROXY ?? '/usr/sbin/haproxy';
 

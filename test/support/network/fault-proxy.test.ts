@@ -1,8 +1,8 @@
-// The tests' bad network (test/support/fault-proxy.ts) between a client and an echo server.
+// The tests' bad network (test/support/network/fault-proxy.ts) between a client and an echo server.
 import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
-import { until } from '../support/poll.ts';
+import { until } from '../poll.ts';
+import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '#main/ground/log/logger.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from '../free-port.ts';
 import { type HubChild, startHubProcess } from './hub-process.ts';
 import {
   joinedHubConfig,

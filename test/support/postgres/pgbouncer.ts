@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './free-port.ts';
+import { freePort } from '../free-port.ts';
 
 export const PGBOUNCER = process.env.VETTED_PGBOUNCER ?? '/usr/sbin/pgbouncer';
 const asRoot = process.getuid?.() === 0;

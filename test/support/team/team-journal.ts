@@ -11,7 +11,7 @@ import { openTeamJournal, type TeamJournalOptions } from '#main/team/journal/ind
 import { loadTeamKeys, type TeamKeys } from '#main/team/keys/key-ring.ts';
 import { migrateTeamStore } from '#main/team/store/migrations/index.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { freshDatabase } from './team-db.ts';
+import { freshDatabase } from '../postgres/team-db.ts';
 
 const opened: Array<() => Promise<void>> = [];
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { ServiceClient } from '#main/data/service/index.ts';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '#sandbox/index.ts';
-import { quickClient } from '../drafts/helpers.ts';
+import { quickClient } from './drafts.ts';
 
 export interface SharedSandbox {
   readonly sandbox: RunningSandbox;

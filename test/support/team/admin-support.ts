@@ -10,7 +10,7 @@ import { runTeamCli } from '#admin/cli.ts';
 import type { TeamConnection } from '#main/ground/config/team-connection.ts';
 import { decodeJoinCode, type JoinCode } from '#main/team/join-code.ts';
 import { connectTeamClient, openTeamPool, TeamConnectionError } from '#main/team/store/pool.ts';
-import { freshDatabase } from '../support/team-db.ts';
+import { freshDatabase } from '../postgres/team-db.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vetted-team-admin-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { samplePerson } from '../support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 
 /**
  * The built-in sandbox driven over its own HTTP API, as the service's other clients would drive

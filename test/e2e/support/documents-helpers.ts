@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { PageGlobals } from './fixtures.ts';
+import type { PageGlobals } from '../fixtures.ts';
 import type { QueueApp } from './queue-fixtures.ts';
 
 /** What the documents e2e tests share: a customer opened from the queue, files dropped, progress seen. */
 
-export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'assets', 'sandbox-ids');
+export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'assets', 'sandbox-ids');
 
 export interface DroppedFile {
   name: string;
