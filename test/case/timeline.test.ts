@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customerTimeline } from '#main/features/case/timeline.ts';
-import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
+import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../main/data/journal/helpers.ts';
 
 const ID = '00000000-0000-4000-8000-0000000000aa';
 

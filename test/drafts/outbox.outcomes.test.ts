@@ -8,7 +8,7 @@ import {
   ServiceError,
 } from '#main/data/service/index.ts';
 import { startSandbox } from '#sandbox/index.ts';
-import { clientOf, reply, startFakeService } from '../service/fake-service.ts';
+import { clientOf, reply, startFakeService } from '../main/data/service/fake-service.ts';
 import { customersWithEmail, submitDrafts, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
 import { type Create, openRig, refusing, withCreate } from './outbox.setup.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openJournal } from '#main/data/journal/index.ts';
 import { workList } from '#main/features/drafts/outbox/work.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
-import { journalFile } from '../journal/helpers.ts';
+import { journalFile } from '../main/data/journal/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 
 /** The outbox's queued drafts in memory: loaded from the journal, in due order, never one finished meanwhile. */

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceStatus } from '#contract/settings.ts';
-import { customerBody, type FakeService, reply, startFakeService } from '../service/fake-service.ts';
+import {
+  customerBody,
+  type FakeService,
+  reply,
+  startFakeService,
+} from '../main/data/service/fake-service.ts';
 import { type DeskHarness, removeDir, startDesk } from '../support/desk/desk-harness.ts';
 import { until } from '../support/poll.ts';
 

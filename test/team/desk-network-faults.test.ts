@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createFieldKey } from '#main/ground/crypto.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { openTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from '#main/team/runtime.ts';
-import { serviceCustomer, tempDir } from '../journal/helpers.ts';
+import { serviceCustomer, tempDir } from '../main/data/journal/helpers.ts';
 import { startFaultProxy } from '../support/network/fault-proxy.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/postgres/team-db.ts';

@@ -14,7 +14,7 @@ import { createLogger } from '#main/ground/log/logger.ts';
 import { ensureEnvelopeKeys } from '#main/team/keys/key-ring.ts';
 import { openTeamRuntime, type TeamRuntime } from '#main/team/runtime.ts';
 import { TeamConnectionError } from '#main/team/store/connection-error.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { freePort } from '../support/free-port.ts';
 import { type FaultProxy, startFaultProxy } from '../support/network/fault-proxy.ts';
 import { freshDatabase } from '../support/postgres/team-db.ts';

@@ -16,7 +16,7 @@ import { appendAuditEntry } from '#main/team/journal/audit.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
 import { openTeamPool } from '#main/team/store/pool.ts';
 import { inTransaction } from '#main/team/store/sql.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { customersWithEmail, quickClient, validForm } from '../support/desk/drafts.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/postgres/team-db.ts';

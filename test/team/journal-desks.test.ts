@@ -2,7 +2,7 @@
 // turns (one history); change numbers commit in order; a unit of work is whole on both stores or on neither.
 import { describe, expect, it } from 'vitest';
 import { CHANGES_CHANNEL } from '#main/team/store/sql.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { connectTo, openDesk, teamStore } from '../support/team/team-journal.ts';
 

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { PersonalData } from '#main/data/journal/index.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { connectTo, openDesk, teamStore } from '../support/team/team-journal.ts';
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rotateTeamKey } from '#admin/rotate-key.ts';
 import { submitToTeam } from '#main/team/outbox/submit.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { validForm } from '../support/desk/drafts.ts';
 import { initTeamStore } from '../support/team/admin-support.ts';
 import {

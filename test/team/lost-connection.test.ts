@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type pg from 'pg';
 import { expect, test } from 'vitest';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { runChild } from '../support/child.ts';
 import { until } from '../support/poll.ts';
 import { connectTo, openDesk, teamStore } from '../support/team/team-journal.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { teamAuditRepository } from '#main/team/journal/audit.ts';
-import { MINUTE, manualClock } from '../journal/helpers.ts';
+import { MINUTE, manualClock } from '../main/data/journal/helpers.ts';
 import { contextOn, loginRole, teamStore } from './records-context.ts';
 
 describe('the audit log on the team store', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventsRepository } from '#main/data/journal/repositories/events.ts';
 import type { Clock } from '#main/data/journal/time.ts';
 import { teamEventsRepository } from '#main/team/journal/events.ts';
-import { MINUTE, manualClock, openTestJournal } from '../journal/helpers.ts';
+import { MINUTE, manualClock, openTestJournal } from '../main/data/journal/helpers.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 import { teamStore } from './records-context.ts';
 

@@ -3,7 +3,7 @@ import type { InboxEvent } from '#main/data/journal/interface.ts';
 import { teamEventsRepository } from '#main/team/journal/events.ts';
 import { teamEventInbox } from '#main/team/journal/inbox.ts';
 import { teamRejectionsRepository } from '#main/team/journal/rejections.ts';
-import { MINUTE, manualClock } from '../journal/helpers.ts';
+import { MINUTE, manualClock } from '../main/data/journal/helpers.ts';
 import { flood } from '../support/flood.ts';
 import { inboxEvent } from '../support/inbox-event.ts';
 import { until } from '../support/poll.ts';

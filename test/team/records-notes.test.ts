@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { personalCipher } from '#main/data/journal/personal.ts';
 import { teamNotesRepository } from '#main/team/journal/notes.ts';
-import { MINUTE, manualClock } from '../journal/helpers.ts';
+import { MINUTE, manualClock } from '../main/data/journal/helpers.ts';
 import { contextOn, loginRole, teamStore } from './records-context.ts';
 
 const SECRET_WORDS = 'passport photo shows a scar above the left eyebrow';

@@ -5,7 +5,7 @@ import type { RetriesRepository } from '#main/data/journal/repositories/retries.
 import type { Clock } from '#main/data/journal/time.ts';
 import { teamRejectionsRepository } from '#main/team/journal/rejections.ts';
 import { teamRetriesRepository } from '#main/team/journal/retries.ts';
-import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../journal/helpers.ts';
+import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '../main/data/journal/helpers.ts';
 import { contextOn, insertCustomer, loginRole, teamStore } from './records-context.ts';
 
 // The same cases against the SQLite journal's retries and the team store's: the two must not differ.

@@ -6,7 +6,7 @@ import { openJournal } from '#main/data/journal/index.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { startReplication } from '#main/team/journal/replication.ts';
-import { journalFile } from '../journal/helpers.ts';
+import { journalFile } from '../main/data/journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { teamStore, writeClaim, writeCustomer } from '../support/team/team-changes.ts';
 

@@ -13,7 +13,7 @@ import {
 } from '#main/team/journal/replication.ts';
 import { toPgText } from '#main/team/journal/rows.ts';
 import { drawChange } from '#main/team/journal/team-db.ts';
-import { journalFile } from '../journal/helpers.ts';
+import { journalFile } from '../main/data/journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import {
   type TeamStore,

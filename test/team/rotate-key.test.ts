@@ -12,7 +12,7 @@ import { keyIdOf, LEGACY_KEY_ID, unwrapKey } from '#main/team/keys/key-ring.ts';
 import { SEALED_TABLES, staleValues } from '#main/team/keys/reseal.ts';
 import { openForm, sealForm } from '#main/team/outbox/rows.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import { samplePerson } from '../support/person.ts';
 import { addTestReviewer, initTeamStore, runTeam, type TestStore } from '../support/team/admin-support.ts';
 import { connectTo, type Desk, openDesk } from '../support/team/team-journal.ts';

@@ -14,7 +14,7 @@ import { openTeamJournal } from '#main/team/journal/index.ts';
 import { TeamConnectionError } from '#main/team/store/connection-error.ts';
 import { teamAppError } from '#main/team/team-failures.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { serviceCustomer } from '../journal/helpers.ts';
+import { serviceCustomer } from '../main/data/journal/helpers.ts';
 import {
   addTestReviewer,
   initTeamStore,

@@ -12,7 +12,7 @@ import { noticeFor, SWEEP_EVERY_MS, teamClaims } from '#main/team/claims/team-cl
 import { startReplication } from '#main/team/journal/replication.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
-import { journalFile } from '../journal/helpers.ts';
+import { journalFile } from '../main/data/journal/helpers.ts';
 import { until } from '../support/poll.ts';
 import { type ClaimsReviewer, type ClaimsTeam, claimsTeam } from '../support/team/claims-support.ts';
 import { writeCustomer } from '../support/team/team-changes.ts';

@@ -13,7 +13,7 @@ import {
 } from '#main/ground/vault/passphrase-vault.ts';
 import { describeProtection, type Vault } from '#main/ground/vault/vault.ts';
 // Its temporary directories are removed after each test.
-import { serviceCustomer, tempDir } from '../journal/helpers.ts';
+import { serviceCustomer, tempDir } from '../main/data/journal/helpers.ts';
 
 const PASSPHRASE = 'correct horse battery staple';
 const CLIENT_SECRET = 'cs_live_9f8e7d6c5b4a39281706';

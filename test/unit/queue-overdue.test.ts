@@ -3,7 +3,7 @@ import type { StatusNotice } from '#contract/webhooks.ts';
 import { overdueWatch } from '#main/features/queue/overdue.ts';
 import { openSettings } from '#main/ground/config/settings-store.ts';
 import { createEventHub } from '#main/ground/event-hub.ts';
-import { manualClock, openTestJournal, serviceCustomer, tempDir } from '../journal/helpers.ts';
+import { manualClock, openTestJournal, serviceCustomer, tempDir } from '../main/data/journal/helpers.ts';
 
 const HOUR = 3_600_000;
 

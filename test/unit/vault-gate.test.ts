@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeskError } from '#contract/errors.ts';
 import type { Vault } from '#main/ground/vault/vault.ts';
 import { createVaultGate } from '#main/ground/vault/vault-gate.ts';
-import { tempDir } from '../journal/helpers.ts';
+import { tempDir } from '../main/data/journal/helpers.ts';
 
 const LIGHT = { N: 2 ** 14, r: 8, p: 1 };
 const PASSPHRASE = 'correct horse battery staple';

@@ -1,5 +1,5 @@
 // Every team store migration after the first has its test here, named as its file (NN-name.test.ts), as the
-// local journal's do (test/journal/migrations/).
+// local journal's do (test/main/data/journal/migrations/).
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';

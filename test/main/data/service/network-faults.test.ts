@@ -4,8 +4,8 @@
 // request goes through on a fresh connection. The wait for an answer is the client's `headersMs` (30 s in
 // production: http.ts defaultTimeouts), short here.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type FaultProxy, startFaultProxy, throughProxy } from '../support/network/fault-proxy.ts';
-import { samplePerson } from '../support/person.ts';
+import { type FaultProxy, startFaultProxy, throughProxy } from '#test/support/network/fault-proxy.ts';
+import { samplePerson } from '#test/support/person.ts';
 import { clientOf, customerBody, type FakeService, reply, startFakeService } from './fake-service.ts';
 
 let fake: FakeService;

@@ -8,7 +8,7 @@ import { journalFile } from '../helpers.ts';
 
 /**
  * These tests read the local SQLite file itself: the journal-detached and journal-team projects, which run
- * test/journal/ again behind other implementations of the interface, have nothing to add to them.
+ * test/main/data/journal/ again behind other implementations of the interface, have nothing to add to them.
  */
 export const NOT_THE_LOCAL_FILE = process.env.VETTED_TEST_JOURNAL !== undefined;
 

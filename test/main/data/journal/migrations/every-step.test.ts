@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LATEST_VERSION } from '#main/data/journal/migrations/index.ts';
 import { NOT_THE_LOCAL_FILE } from './at-version.ts';
 
-const SOURCES = path.resolve(import.meta.dirname, '../../../main/data/journal/migrations');
+const SOURCES = path.resolve(import.meta.dirname, '../../../../../main/data/journal/migrations');
 
 describe.skipIf(NOT_THE_LOCAL_FILE)('journal migrations’ tests', () => {
   it('cover each migration from 2 on, from the one before it', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, RateLimitedError, ServiceError } from '#main/data/service/index.ts';
-import { until } from '../support/poll.ts';
+import { until } from '#test/support/poll.ts';
 import { PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);

@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectionFailure } from '#main/data/failures.ts';
 import { createServiceClient, NetworkError } from '#main/data/service/index.ts';
 import { CaBundleError, loadCaBundle } from '#main/data/service/network.ts';
-import { startConnectProxy, type TestProxy } from '../support/network/connect-proxy.ts';
-import { makeSelfSigned } from '../support/network/test-certs.ts';
+import { startConnectProxy, type TestProxy } from '#test/support/network/connect-proxy.ts';
+import { makeSelfSigned } from '#test/support/network/test-certs.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInboxBacklog } from '#main/data/journal/inbox-backlog.ts';
 import type { InboxPriority } from '#main/data/journal/index.ts';
-import { until } from '../support/poll.ts';
+import { until } from '#test/support/poll.ts';
 
 /** A priority the test turns busy and quiet by hand. */
 function handPriority() {

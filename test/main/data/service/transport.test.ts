@@ -6,8 +6,8 @@ import {
   NetworkError,
   ServiceError,
 } from '#main/data/service/index.ts';
-import { samplePerson } from '../support/person.ts';
-import { until } from '../support/poll.ts';
+import { samplePerson } from '#test/support/person.ts';
+import { until } from '#test/support/poll.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,

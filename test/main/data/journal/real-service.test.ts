@@ -7,7 +7,7 @@ import { configure, openDatabase } from '#main/data/journal/db.ts';
 import { MIGRATIONS } from '#main/data/journal/migrations/index.ts';
 import { migrate } from '#main/data/journal/migrations/runner.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
-import { ODD_STATUSES } from '../support/odd-statuses.ts';
+import { ODD_STATUSES } from '#test/support/odd-statuses.ts';
 import { journalFile, openTestJournal, serviceCustomer, TEAM_JOURNAL, WITHOUT_REPLICA } from './helpers.ts';
 
 // Distinctive values: finding one in the file's bytes can only mean it was written in clear.

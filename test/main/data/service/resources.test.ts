@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '#main/data/service/index.ts';
-import { samplePerson } from '../support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 import { clientOf, customerBody, type FakeService, HAL, reply, startFakeService } from './fake-service.ts';
 
 let fake: FakeService;

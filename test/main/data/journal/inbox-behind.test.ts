@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal, type RecordedEvents, type SqliteJournal } from '#main/data/journal/index.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
-import { flood } from '../support/flood.ts';
-import { inboxEvent } from '../support/inbox-event.ts';
-import { until } from '../support/poll.ts';
+import { flood } from '#test/support/flood.ts';
+import { inboxEvent } from '#test/support/inbox-event.ts';
+import { until } from '#test/support/poll.ts';
 
 /** Deliveries answered at the pace of the inbox log, their table writes behind: durable all the same. */
 describe('webhook inbox: events table behind the answers', () => {

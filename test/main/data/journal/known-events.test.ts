@@ -8,7 +8,7 @@ import type { LogInbox } from '#main/data/journal/event-inbox.ts';
 import { openJournal, type RecordedEvents, type SqliteJournal } from '#main/data/journal/index.ts';
 import { createKnownEvents } from '#main/data/journal/known-events.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
-import { inboxEvent } from '../support/inbox-event.ts';
+import { inboxEvent } from '#test/support/inbox-event.ts';
 
 const event = (id: string) => inboxEvent(id);
 

@@ -6,7 +6,7 @@ import { uploadFailure } from '#main/features/customers/upload-failure.ts';
 import { needsNoProcessing } from '#main/features/webhooks/event-processor.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { testConnection } from '#main/sync/connection/connection-test.ts';
-import { clientOf, type FakeService, reply, startFakeService } from './fake-service.ts';
+import { clientOf, type FakeService, reply, startFakeService } from './service/fake-service.ts';
 
 let fake: FakeService | undefined;
 afterEach(() => fake?.close());

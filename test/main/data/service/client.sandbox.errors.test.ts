@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isNotFound, ServiceError } from '#main/data/service/index.ts';
-import { until } from '../support/poll.ts';
+import { until } from '#test/support/poll.ts';
 import { CODES, PROFILES, person, setUpOn } from './client.sandbox.setup.ts';
 
 describe.each(PROFILES)('every error the sandbox sends on the %s profile, mapped', (profile) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { customerBodyIn } from '#main/data/service/customers.ts';
 import { type CustomerInput, ServiceError, TokenError } from '#main/data/service/index.ts';
-import { samplePerson } from '../support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 import {
   CLIENT_ID,
   CLIENT_SECRET,

@@ -8,7 +8,7 @@ import {
   type ServiceClientOptions,
 } from '#main/data/service/index.ts';
 import { startSandbox } from '#sandbox/index.ts';
-import { samplePerson } from '../support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 
 /** The service client against a real sandbox: what the client.sandbox.*.test.ts files share. */
 

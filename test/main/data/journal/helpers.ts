@@ -18,7 +18,7 @@ import { openTeamJournal } from '#main/team/journal/index.ts';
 import { type Replication, startReplication } from '#main/team/journal/replication.ts';
 import { migrateTeamStore } from '#main/team/store/migrations/index.ts';
 import { createTeamKey } from '#main/team/team-key.ts';
-import { freshDatabase } from '../support/postgres/team-db.ts';
+import { freshDatabase } from '#test/support/postgres/team-db.ts';
 import { detachedJournal } from './detached-journal.ts';
 
 const tempDirs: string[] = [];

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { samplePerson } from '../support/person.ts';
+import { samplePerson } from '#test/support/person.ts';
 import {
   CLIENT_SECRET,
   clientOf,

@@ -7,14 +7,8 @@ import {
   isEditable,
   resendDelayMs,
 } from '#main/features/drafts/outbox/index.ts';
-import {
-  MINUTE,
-  manualClock,
-  openTestJournal,
-  serviceCustomer,
-  WITHOUT_REPLICA,
-} from '../journal/helpers.ts';
-import { validForm } from '../support/desk/drafts.ts';
+import { validForm } from '#test/support/desk/drafts.ts';
+import { MINUTE, manualClock, openTestJournal, serviceCustomer, WITHOUT_REPLICA } from './helpers.ts';
 
 /** What the outbox keeps in the journal (migration 4 and its repository functions), and its pure parts. */
 
