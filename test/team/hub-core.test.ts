@@ -11,12 +11,12 @@ import { createLogger } from '#main/ground/log/logger.ts';
 import { hubCli } from '#main/team/hub/cli.ts';
 import { hubTeam, openHubConfig } from '#main/team/hub/hub-config.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
+import { freePort } from '../main/features/webhooks/helpers.ts';
 import { quickClient } from '../support/desk/drafts.ts';
 import { samplePerson } from '../support/person.ts';
 import { until } from '../support/poll.ts';
 import { freshDatabase } from '../support/postgres/team-db.ts';
 import { makeTeamStore } from '../support/team/team-store.ts';
-import { freePort } from '../webhooks/helpers.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

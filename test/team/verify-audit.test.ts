@@ -1,7 +1,7 @@
 // `npm run team -- verify-audit` on a team store two reviewers' desks wrote to, tampered with as the
 // database's superuser would: behind the triggers, a change, a removal, two entries' contents swapped, the
 // whole chain after a change recomputed without the key, the end cut off. Each is found, and the first
-// entry concerned named. Exports checked offline: test/case/audit-export.test.ts and the last tests here.
+// entry concerned named. Exports checked offline: test/main/features/case/audit-export.test.ts and the last tests here.
 import fs from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { auditSealer, linkAfter } from '#main/data/journal/audit-chain.ts';
