@@ -1,6 +1,6 @@
 // The audit log as a sealed hash chain, through the journal interface: every implementation links each entry
 // where it is written and seals it with the key derived from its data key (the team key on a team journal).
-// Tampering with the local SQLite file is here too; the team store's: test/team/verify-audit.test.ts.
+// Tampering with the local SQLite file is here too; the team store's: test/admin/verify-audit.test.ts.
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { auditSealer, GENESIS_HASH, linkAfter } from '#main/data/journal/audit-chain.ts';

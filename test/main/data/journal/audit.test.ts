@@ -46,7 +46,7 @@ describe('the audit log', () => {
     expect((await journal.audit.list({ limit: 1, offset: 1 })).map((entry) => entry.seq)).toEqual([2]);
   });
 
-  // On the team journal the audit log is PostgreSQL's: test/team/admin-grants.test.ts and migrations.test.ts.
+  // On the team journal the audit log is PostgreSQL's: test/admin/admin-grants.test.ts and migrations.test.ts.
   it.skipIf(TEAM_JOURNAL)(
     'is append-only: the database itself refuses to change or delete an entry',
     async () => {
@@ -74,7 +74,7 @@ describe('the audit log', () => {
   });
 
   // On the team journal the database stamps the login and ignores an `actor` the caller claims (by design:
-  // test/team/records-audit.test.ts); this test records entries as someone else, so it is the local journal's.
+  // test/main/team/journal/records-audit.test.ts); this test records entries as someone else, so it is the local journal's.
   it.skipIf(TEAM_JOURNAL)(
     'records who did each action (the OS user by default) and filters by person, action, customer and date',
     async () => {

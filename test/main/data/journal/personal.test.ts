@@ -101,7 +101,7 @@ describe('personal data in the journal', () => {
     expect(await journal.customers.personal('nobody')).toBeUndefined();
   });
 
-  // The local file's bytes: the team store's are scanned in test/team/journal-plaintext.test.ts.
+  // The local file's bytes: the team store's are scanned in test/main/team/journal/journal-plaintext.test.ts.
   it.skipIf(TEAM_JOURNAL)(
     'never writes address, date of birth or SSN digits to the database file or its WAL',
     async () => {
@@ -143,7 +143,7 @@ describe('personal data in the journal', () => {
       expect((await other.queue.window({ section: 'all', search: '', offset: 0, limit: 10 })).total).toBe(5);
   });
 
-  // Moves tokens in the local file: the team store's own binding is in test/team/journal-plaintext.test.ts.
+  // Moves tokens in the local file: the team store's own binding is in test/main/team/journal/journal-plaintext.test.ts.
   it.skipIf(TEAM_JOURNAL)(
     'binds each value to its customer and column: a token moved elsewhere does not decrypt',
     async () => {

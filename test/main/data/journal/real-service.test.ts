@@ -58,7 +58,7 @@ describe('customers as the real service returns them', () => {
     expect(await journal.customers.reported('unknown')).toEqual({});
   });
 
-  // Moves a token in the local file: the team store's own binding is in test/team/journal-plaintext.test.ts.
+  // Moves a token in the local file: the team store's own binding is in test/main/team/journal/journal-plaintext.test.ts.
   it.skipIf(TEAM_JOURNAL)(
     'does not open another row’s reported fields: the token is bound to its row',
     async () => {
