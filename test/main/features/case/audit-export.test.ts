@@ -1,5 +1,5 @@
 // The Audit screen's exports carry the audit chain: a solo desk's export checked offline as an examiner would
-// (main/data/journal/audit-export.ts, and `npm run team -- verify-audit --file`). A team's: test/team/verify-audit.
+// (main/data/journal/audit-export.ts, and `npm run team -- verify-audit --file`). A team's: test/admin/verify-audit.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // A migrated team store in a fresh database, and the repositories' context on a pool of it: what every
-// test/team/records-*.test.ts builds on. Pools are ended after each test.
+// test/main/team/journal/records-*.test.ts builds on. Pools are ended after each test.
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterEach } from 'vitest';

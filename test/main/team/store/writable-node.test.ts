@@ -1,6 +1,6 @@
 // A team store on several nodes (libpq's host=a,b with target_session_attrs=read-write): the lists parsed,
 // the nodes tried in order, a read-only node (a standby) or an unreachable one skipped, the answer kept until
-// a connection to it fails. The real failover is test/team/store-failover.test.ts.
+// a connection to it fails. The real failover is test/main/team/desks/store-failover.test.ts.
 import net from 'node:net';
 import { expect, test } from 'vitest';
 import {
