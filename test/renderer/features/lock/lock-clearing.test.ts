@@ -8,7 +8,7 @@ declare global {
   }
 }
 
-const SOURCES = import.meta.glob('../../../renderer/src/**/*.{ts,tsx}', {
+const SOURCES = import.meta.glob('../../../../renderer/src/**/*.{ts,tsx}', {
   query: '?raw',
   import: 'default',
   eager: true,
