@@ -22,7 +22,7 @@ import { poolDb } from '#main/team/journal/team-db.ts';
 import { AUDIT_CHAIN } from '#main/team/store/migrations/06-audit-chain.ts';
 import { TEAM_MIGRATIONS } from '#main/team/store/migrations/index.ts';
 import { applyTeamMigrations } from '#main/team/store/migrations/runner.ts';
-import { type PgCluster, startPgCluster } from '#test/support/pg-cluster.ts';
+import { type PgCluster, startPgCluster } from '#test/support/postgres/pg-cluster.ts';
 import { loadNote } from './support/machine.ts';
 import { interleave, median, printResult, quantile, type ResultRow, round3 } from './support/protocol.ts';
 

@@ -1,9 +1,9 @@
 /**
  * The team store fails over (#37): how long a desk and the hub are without a store when its primary is
  * killed with -9 and its synchronous standby promoted `--promote-after` seconds later (5 s, as in the issue),
- * in both set-ups: behind HAProxy with a check that finds the writable node (test/support/haproxy.ts), and
+ * in both set-ups: behind HAProxy with a check that finds the writable node (test/support/postgres/haproxy.ts), and
  * with no proxy, both nodes in the join code (libpq's host=a,b, target_session_attrs=read-write). Each kill
- * is on a store of its own (a primary and its standby, test/support/store-failover.ts); the writes come from
+ * is on a store of its own (a primary and its standby, test/support/postgres/store-failover.ts); the writes come from
  * a process of their own (support/db-failover-writer.ts): a desk's and a hub's pools, made by the code desks
  * and hubs use from their join codes, each writing every 20 ms. Per kill and pool:
  *  - without a store: from the kill to its first successful write after the promotion;
@@ -18,8 +18,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { decodeJoinCode } from '#main/team/join-code.ts';
-import { type FailoverSetUp, startFailoverStore } from '#test/support/store-failover.ts';
-import { makeTeam } from '#test/support/team-admin.ts';
+import { type FailoverSetUp, startFailoverStore } from '#test/support/postgres/store-failover.ts';
+import { makeTeam } from '#test/support/team/team-admin.ts';
 import { waitFor } from '#test/support/wait-for.ts';
 import type { WriterJob } from './support/db-failover-writer.ts';
 import { loadNote } from './support/machine.ts';

@@ -2,7 +2,7 @@
  * The hub fails over (#29): how long a team is deaf when its leading hub is killed with SIGKILL under load.
  * One PostgreSQL (a throwaway cluster), the sandbox in this process as the service (the customers the
  * deliveries are about, the reconciler's GETs), two real hub processes (the real core) behind one front
- * (test/support/front-relay.ts: the team's tunnel or load balancer, in this process), and the load generator
+ * (test/support/network/front-relay.ts: the team's tunnel or load balancer, in this process), and the load generator
  * in a process of its own (support/failover-load.ts): signed deliveries at a steady rate, as the service
  * sends them. The leader is killed `--kills` times, each at a random moment of the standby's retry cycle; each
  * time the standby takes the role and the killed hub is started again as the new standby. Per kill:
@@ -23,10 +23,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createServiceClient } from '#main/data/service/index.ts';
 import { startSandbox } from '#sandbox/index.ts';
-import { startFrontRelay } from '#test/support/front-relay.ts';
-import { type HubProcess, startHubFleet } from '#test/support/hub-fleet.ts';
+import { startFrontRelay } from '#test/support/network/front-relay.ts';
 import { samplePerson } from '#test/support/person.ts';
-import { startPgCluster } from '#test/support/pg-cluster.ts';
+import { startPgCluster } from '#test/support/postgres/pg-cluster.ts';
+import { type HubProcess, startHubFleet } from '#test/support/team/hub-fleet.ts';
 import type { FailoverLoadJob, Outcome } from './support/failover-load.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, median, printResult, type ResultRow } from './support/protocol.ts';

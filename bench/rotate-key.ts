@@ -22,7 +22,7 @@ import { sealPersonal } from '#main/team/journal/customer-row.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
 import { staleValues } from '#main/team/keys/reseal.ts';
 import { decodeTeamKey } from '#main/team/team-key.ts';
-import { startPgCluster } from '#test/support/pg-cluster.ts';
+import { startPgCluster } from '#test/support/postgres/pg-cluster.ts';
 import { loadNote } from './support/machine.ts';
 import { atMost, printResult, quantile, type ResultRow } from './support/protocol.ts';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Every action the audit log records, with the words a reviewer reads for it (the Audit screen, a case's
  * timeline, the exports' `what`). One table: an action written anywhere in Vetted is a key here, so the
  * type checker refuses an action without words. The team store's own functions write some (claims, team
- * settings, four eyes' steps; test/unit/audit-actions.test.ts checks those against this table too).
+ * settings, four eyes' steps; test/contract/audit-actions.test.ts checks those against this table too).
  */
 export const AUDIT_ACTION_WORDS = {
   'customer.add': 'Customer added by id',

@@ -2,7 +2,7 @@
  * Draws the sandbox's sample ID photos and writes them beside this file:
  *   node assets/sandbox-ids/generate.ts
  * Node only (PNG written with zlib), and deterministic: the same images every run, so that
- * test/documents/sandbox-ids.test.ts can tell when the committed ones drift from this script.
+ * test/assets/sandbox-ids.test.ts can tell when the committed ones drift from this script.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

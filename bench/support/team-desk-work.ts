@@ -7,7 +7,7 @@
  */
 import type { ChannelInput, ChannelName, ChannelOutput } from '#contract/channels.ts';
 import type { QueueWindowInput } from '#contract/queue.ts';
-import { validForm } from '#test/drafts/helpers.ts';
+import { validForm } from '#test/support/desk/drafts.ts';
 
 export type Call = <C extends ChannelName>(channel: C, input?: ChannelInput<C>) => Promise<ChannelOutput<C>>;
 

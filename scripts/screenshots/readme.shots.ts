@@ -5,10 +5,10 @@ import {
   openDocumentCustomer,
   sampleFile,
   uploadPassportFromDesk,
-} from '#test/e2e/documents-helpers.ts';
-import { createThroughDraft, person } from '#test/e2e/drafts-helpers.ts';
-import { expect, test } from '#test/e2e/queue-fixtures.ts';
-import { caseRow } from '#test/e2e/queue-helpers.ts';
+} from '#test/e2e/support/documents-helpers.ts';
+import { createThroughDraft, person } from '#test/e2e/support/drafts-helpers.ts';
+import { expect, test } from '#test/e2e/support/queue-fixtures.ts';
+import { caseRow } from '#test/e2e/support/queue-helpers.ts';
 
 /**
  * The README's screenshots, on the built-in sandbox at 1440×900 in the light scheme (and the split view in

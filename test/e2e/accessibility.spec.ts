@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { uploadPassportFromDesk } from './documents-helpers.ts';
-import { fillPerson, person, startNewCustomer } from './drafts-helpers.ts';
-import { expect, test } from './queue-fixtures.ts';
-import { caseRow, grid, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { uploadPassportFromDesk } from './support/documents-helpers.ts';
+import { fillPerson, person, startNewCustomer } from './support/drafts-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
+import { caseRow, grid, section } from './support/queue-helpers.ts';
 
 /**
  * axe-core on every screen, in the light and the dark colour scheme: 0 violations. Each screen is

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { type CaseApp, expect, test } from './case-fixtures.ts';
-import { uploadPassportFromDesk } from './documents-helpers.ts';
 import type { PageGlobals } from './fixtures.ts';
-import { caseRow, caseRows } from './queue-helpers.ts';
+import { type CaseApp, expect, test } from './support/case-fixtures.ts';
 import { copied, recordClipboard } from './support/clipboard.ts';
+import { uploadPassportFromDesk } from './support/documents-helpers.ts';
+import { caseRow, caseRows } from './support/queue-helpers.ts';
 
 /** The case panel, notes, the timeline, the Audit screen and its exports, driven as a reviewer would. */
 

@@ -7,8 +7,8 @@ import {
   recordProgress,
   SAMPLES_DIR,
   sampleFile,
-} from './documents-helpers.ts';
-import { expect, test } from './queue-fixtures.ts';
+} from './support/documents-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
 
 /** ID documents on the customer view, driven as a reviewer would, on the built-in sandbox. */
 

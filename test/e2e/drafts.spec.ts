@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { recordProgress } from './documents-helpers.ts';
+import { recordProgress } from './support/documents-helpers.ts';
 import {
   draftForm,
   draftState,
@@ -10,8 +10,8 @@ import {
   person,
   startNewCustomer,
   textbox,
-} from './drafts-helpers.ts';
-import { expect, test } from './queue-fixtures.ts';
+} from './support/drafts-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
 
 /** New customers: the form and its rules, autosave, the outbox online and offline, duplicates. */
 

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { SAMPLE_CUSTOMERS, sampleEmail } from '#main/features/sandbox-link/sample-recipe.ts';
 import { expect, type PageGlobals, test } from './fixtures.ts';
-import { caseHeading, caseRows, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { caseHeading, caseRows, section } from './support/queue-helpers.ts';
 
 /** The idle lock in browser mode (#40): locked, the page, its storage and main's answers hold no customer. */
 

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { expectSaved, fillPerson, person, startNewCustomer } from './drafts-helpers.ts';
-import { expect, test } from './queue-fixtures.ts';
+import { expectSaved, fillPerson, person, startNewCustomer } from './support/drafts-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
 
 /** The outbox beside the form on a common laptop screen, at its busiest: drafts, a queued one, the banner, a bar. */
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './queue-fixtures.ts';
-import { caseRows, grid as list, caseRow as row, section, selectedRow } from './queue-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
+import { caseRows, grid as list, caseRow as row, section, selectedRow } from './support/queue-helpers.ts';
 
 /** The queue screen and the case panel, driven as a reviewer would, on the built-in sandbox. */
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { realShape, realShapedSandbox } from '../integration/real-shaped-service.ts';
-import { expect, test } from './queue-fixtures.ts';
-import { caseRow } from './queue-helpers.ts';
+import { realShape, realShapedSandbox } from '../support/desk/real-shaped-service.ts';
+import { expect, test } from './support/queue-fixtures.ts';
+import { caseRow } from './support/queue-helpers.ts';
 
 /** Customers as today's real service returns them: new statuses, extra fields, actions by its links. */
 

@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test';
 import { createServiceClient } from '#main/data/service/index.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
-import { dropFiles, sampleFile } from './documents-helpers.ts';
-import { createThroughDraft, person, textbox } from './drafts-helpers.ts';
 import { test as base, expect } from './fixtures.ts';
-import { caseRow, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { dropFiles, sampleFile } from './support/documents-helpers.ts';
+import { createThroughDraft, person, textbox } from './support/drafts-helpers.ts';
+import { caseRow, section } from './support/queue-helpers.ts';
 
 /**
  * Today's real service, played by a standalone sandbox on its `real` profile, connected as a

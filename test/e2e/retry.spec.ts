@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { createThroughDraft, person, textbox } from './drafts-helpers.ts';
-import { expect, test } from './queue-fixtures.ts';
+import { createThroughDraft, person, textbox } from './support/drafts-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
 
 /** The one retry of a customer in `retry`: pre-filled, the full SSN masked, confirmed, then never again. */
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { caseRows, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { caseRows, section } from './support/queue-helpers.ts';
 
 /** A first run on the built-in sandbox (#40): the empty queue offers sample customers, and one click fills it. */
 

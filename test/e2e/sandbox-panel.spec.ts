@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
-import { expect, test } from './queue-fixtures.ts';
+import { expect, test } from './support/queue-fixtures.ts';
 
 /** The Sandbox panel: the built-in sandbox's clock, its faults and its address, from the app itself. */
 

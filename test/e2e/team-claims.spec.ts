@@ -12,13 +12,13 @@ import { ASK_A_LEAD, LEAD_ONLY } from '#contract/roles.ts';
 import { createServiceClient } from '#main/data/service/index.ts';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { samplePerson } from '../support/person.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { uploadPassportFromDesk } from './documents-helpers.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 import { expect, type PageGlobals, test } from './fixtures.ts';
-import { caseRow, caseRows, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 import { copied, recordClipboard } from './support/clipboard.ts';
+import { uploadPassportFromDesk } from './support/documents-helpers.ts';
+import { caseRow, caseRows, section } from './support/queue-helpers.ts';
 
 let cluster: PgCluster;
 let rig: TeamRig;

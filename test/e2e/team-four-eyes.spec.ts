@@ -4,9 +4,9 @@
 // approves it with a note, and it is sent; Bob's case says so. Axe finds nothing, in light and dark.
 import type { Page } from '@playwright/test';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
-import { createThroughDraft, fillPerson, person, textbox } from './drafts-helpers.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { createThroughDraft, fillPerson, person, textbox } from './support/drafts-helpers.ts';
 import { teamWithALead } from './support/team-with-a-lead.ts';
 
 const SSN = '123-45-6789';

@@ -10,8 +10,8 @@ import { openJournal } from '#main/data/journal/index.ts';
 import { openSettings } from '#main/ground/config/settings-store.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 
@@ -24,7 +24,7 @@ test.beforeAll(async () => {
   cluster = await startPgCluster();
   rig = await startTeamRig(await cluster.createDatabase('vetted_join_history'));
   // A desk that worked alone on the team's service account: two customers, three notes, audit entries. (A
-  // queued draft would be sent by this solo desk as it starts: test/team/history-bring.test.ts brings drafts.)
+  // queued draft would be sent by this solo desk as it starts: test/main/team/history/history-bring.test.ts brings drafts.)
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'vetted-solo-desk-'));
   const settings = openSettings({ dir: dataDir });
   const vault = openFileKeyVault({ dir: dataDir });

@@ -6,9 +6,9 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
-import { createThroughDraft, person } from './drafts-helpers.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { createThroughDraft, person } from './support/drafts-helpers.ts';
 import { teamWithALead } from './support/team-with-a-lead.ts';
 
 const team = teamWithALead('vetted_lead_view_e2e');

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team/team-store.ts';
 import { expect, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 

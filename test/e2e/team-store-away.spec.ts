@@ -12,9 +12,9 @@ import { openSettings } from '#main/ground/config/settings-store.ts';
 import { openFileKeyVault } from '#main/ground/vault/vault.ts';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
 import { createMembership } from '#main/team/membership.ts';
-import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { makeTeamStore, type TestTeamStore } from '../support/team-store.ts';
+import { type FaultProxy, startFaultProxy } from '../support/network/fault-proxy.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import { makeTeamStore, type TestTeamStore } from '../support/team/team-store.ts';
 import { expect, type PageGlobals, test } from './fixtures.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
 

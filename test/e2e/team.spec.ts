@@ -3,12 +3,12 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '../support/team-rig.ts';
-import { createThroughDraft, person } from './drafts-helpers.ts';
+import { type PgCluster, startPgCluster } from '../support/postgres/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '../support/team/team-rig.ts';
 import { expect, test } from './fixtures.ts';
-import { caseRow, section } from './queue-helpers.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { createThroughDraft, person } from './support/drafts-helpers.ts';
+import { caseRow, section } from './support/queue-helpers.ts';
 
 let cluster: PgCluster;
 let rig: TeamRig;

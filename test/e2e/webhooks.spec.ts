@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { DELETE_SUBSCRIPTION_WARNING, type EventRow } from '#contract/webhooks.ts';
 import type { PageGlobals } from './fixtures.ts';
-import { expect, test } from './queue-fixtures.ts';
+import { expect, test } from './support/queue-fixtures.ts';
 
 /**
  * Webhooks end to end: the built-in sandbox delivers its events to Vetted's listener on loopback,

@@ -1,5 +1,5 @@
-import { expect, test } from './queue-fixtures.ts';
-import { caseHeading, caseRow, caseRows, grid, section, selectedRow } from './queue-helpers.ts';
+import { expect, test } from './support/queue-fixtures.ts';
+import { caseHeading, caseRow, caseRows, grid, section, selectedRow } from './support/queue-helpers.ts';
 
 /** The reviewer's workspace: the queue and the case side by side, driven from the keyboard. */
 

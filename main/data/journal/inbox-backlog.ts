@@ -139,7 +139,10 @@ function schedule<T>(state: BacklogState<T>): void {
 function writeBatch<T>(state: BacklogState<T>): void {
   state.scheduled = false;
   // The deliveries read since this batch was asked for may show the flood going on: answers first.
-  if (mayWait(state)) return schedule(state);
+  if (mayWait(state)) {
+    schedule(state);
+    return;
+  }
   const batch = takeBatch(state);
   state.writing = true;
   void state.options.write(batch).finally(() => {

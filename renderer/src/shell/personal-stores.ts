@@ -31,7 +31,7 @@ type AnyStore = UseBoundStore<StoreApi<any>>;
  * Every store of the page but the three that hold nothing of a customer (the vault's, the lock's, and the app's
  * place, whose open case is closed instead): while the desk is locked each is held at its state at start, so
  * nothing a customer said stays in the page. A store added later is caught by its unit test
- * (test/unit/renderer/lock-clearing.test.ts), which reads every store the renderer creates.
+ * (test/renderer/features/lock/lock-clearing.test.ts), which reads every store the renderer creates.
  */
 export const CLEARED_STORES: readonly AnyStore[] = [
   useQueueStore,

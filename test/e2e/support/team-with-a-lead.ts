@@ -2,8 +2,8 @@
 // made a lead as the administrator's set-role does. Registers the spec's beforeAll/afterAll.
 import pg from 'pg';
 import { setReviewerRole } from '#admin/roles.ts';
-import { type PgCluster, startPgCluster } from '#test/support/pg-cluster.ts';
-import { startTeamRig, type TeamRig } from '#test/support/team-rig.ts';
+import { type PgCluster, startPgCluster } from '#test/support/postgres/pg-cluster.ts';
+import { startTeamRig, type TeamRig } from '#test/support/team/team-rig.ts';
 import { test } from '../fixtures.ts';
 
 export function teamWithALead(database: string): { readonly rig: TeamRig } {

@@ -3,7 +3,7 @@
 // without the schedule knowing. The schedule draws the kind and its target from the run's seeded stream:
 // a seed replays the same sequence of faults (their timing follows the machine's load).
 import type pg from 'pg';
-import type { HubProcess } from '../hub-fleet.ts';
+import type { HubProcess } from '../team/hub-fleet.ts';
 import type { NemesisStore } from './store.ts';
 import type { DeskNetwork } from './team.ts';
 

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { StoreNode } from '#main/team/store/store-nodes.ts';
 import { writableNode, writableSocket } from '#main/team/store/writable-node.ts';
-import { type PgCluster, startPgCluster } from '../pg-cluster.ts';
+import { type PgCluster, startPgCluster } from '../postgres/pg-cluster.ts';
 import { waitFor } from '../wait-for.ts';
 
 const STANDBY = 'nemesis_standby';

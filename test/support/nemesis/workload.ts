@@ -4,7 +4,7 @@
 // operation is reported when invoked and when it ends (ok, refused in words, or unknown), so a desk stopped
 // or cut off mid-call leaves an invocation without an end: the run counts it unanswered.
 import type { ChannelInput, ChannelName, ChannelOutput } from '#contract/channels.ts';
-import { validForm } from '#test/drafts/helpers.ts';
+import { validForm } from '#test/support/desk/drafts.ts';
 import { noteText, type Op, type OpKind } from './history.ts';
 
 export type Call = <C extends ChannelName>(channel: C, input?: ChannelInput<C>) => Promise<ChannelOutput<C>>;
