@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { AppInfo } from '#contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '#sandbox/index.ts';
 import { approvalsFeature } from '../features/approvals/index.ts';
+import { caseFileFeature } from '../features/case/case-file.ts';
 import { caseFeature } from '../features/case/index.ts';
 import { claimsFeature } from '../features/claims/index.ts';
 import { teamOverviewFeature } from '../features/claims/overview.ts';
@@ -112,6 +113,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const documents = documentsFeature(context, { claims: teamwork.claims });
   const { approvals } = variant;
   const cases = caseFeature(context, { roles: teamwork.roles, approvals });
+  const caseFile = caseFileFeature(context, {
+    claims: teamwork.claims,
+    roles: teamwork.roles,
+    desk: { name: os.hostname(), version: options.version },
+    ...clock,
+  });
   const drafts = draftsFeature(context, {
     destination: variant.drafts,
     claims: teamwork.claims,
@@ -156,6 +163,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     queue,
     documents,
     cases,
+    caseFile,
     drafts,
     webhooks,
     updates,
@@ -191,6 +199,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       ...queue.handlers,
       ...documents.handlers,
       ...cases.handlers,
+      ...caseFile.handlers,
       ...drafts.handlers,
       ...webhooks.handlers,
       ...updates.handlers,
