@@ -14,6 +14,7 @@ import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
 import { focusDropZone } from '../documents/DropZone.tsx';
 import { RetryDialog } from '../retry/RetryDialog.tsx';
 import { CaseActions } from './CaseActions.tsx';
+import { CaseFileButton } from './CaseFileButton.tsx';
 import { CaseHeader } from './CaseHeader.tsx';
 import { CaseTimeline } from './CaseTimeline.tsx';
 import { caseShortcuts } from './case-shortcuts.ts';
@@ -169,6 +170,7 @@ function CaseDetails({
       <StoredImages />
       <CaseTimeline customerId={customer.id} />
       <ServiceLinks links={customer.links} />
+      <CaseFileButton customerId={customer.id} />
     </>
   );
 }
