@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { approvalChannels, approvalEvents } from './approvals.ts';
 import { caseChannels } from './case.ts';
+import { caseFileChannels } from './case-file.ts';
 import { claimChannels, claimEvents } from './claims.ts';
 import {
   CustomerDetailSchema,
@@ -81,6 +82,7 @@ export const invokeChannels = {
   ...queueViewChannels,
   ...documentChannels,
   ...caseChannels,
+  ...caseFileChannels,
   ...draftChannels,
   ...webhookChannels,
   ...updateChannels,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { AppInfo } from '#contract/channels.ts';
 import type { RunningSandbox, SandboxOptions } from '#sandbox/index.ts';
 import { approvalsFeature } from '../features/approvals/index.ts';
+import { caseFileFeature } from '../features/case/case-file.ts';
 import { caseFeature } from '../features/case/index.ts';
 import { claimsFeature } from '../features/claims/index.ts';
 import { teamOverviewFeature } from '../features/claims/overview.ts';
@@ -168,6 +169,7 @@ function deskFeatures(core: DeskCore, options: DeskOptions) {
     cases.queue,
     cases.documents,
     cases.cases,
+    cases.caseFile,
     cases.drafts,
     services.webhooks,
     services.updates,
@@ -193,6 +195,7 @@ function deskFeatures(core: DeskCore, options: DeskOptions) {
     ...cases.queue.handlers,
     ...cases.documents.handlers,
     ...cases.cases.handlers,
+    ...cases.caseFile.handlers,
     ...cases.drafts.handlers,
     ...services.webhooks.handlers,
     ...services.updates.handlers,
@@ -217,6 +220,12 @@ function caseWork({ context, variant }: DeskCore, options: DeskOptions) {
   const queue = queueFeature(context, { ...clock, claims: teamwork.claims });
   const documents = documentsFeature(context, { claims: teamwork.claims });
   const cases = caseFeature(context, { roles: teamwork.roles, approvals });
+  const caseFile = caseFileFeature(context, {
+    claims: teamwork.claims,
+    roles: teamwork.roles,
+    desk: { name: os.hostname(), version: options.version },
+    ...clock,
+  });
   const drafts = draftsFeature(context, { destination: variant.drafts, claims: teamwork.claims, approvals });
   const fourEyes = approvalsFeature(context, { approvals, roles: teamwork.roles, retry: drafts.retry });
   const claims = claimsFeature(context, {
@@ -225,7 +234,7 @@ function caseWork({ context, variant }: DeskCore, options: DeskOptions) {
     ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
   });
   const teamOverview = teamOverviewFeature(context, { overview: teamwork.overview, roles: teamwork.roles });
-  return { customers, queue, documents, cases, drafts, fourEyes, claims, teamOverview };
+  return { customers, queue, documents, cases, caseFile, drafts, fourEyes, claims, teamOverview };
 }
 
 /** The desk's own panels: webhooks, updates, diagnostics, an event's detail, the sandbox. */

@@ -55,7 +55,7 @@ export async function auditWindow(
 const PAGE = 1_000;
 
 /** Every entry the filter matches up to `head`, oldest first (the chain's order). */
-async function linkedUpTo(journal: Journal, filter: AuditFilter, head: AuditHead) {
+export async function linkedUpTo(journal: Journal, filter: AuditFilter, head: AuditHead) {
   const entries: LinkedAuditEntry[] = [];
   for (let afterSeq = 0; ; ) {
     const page = await journal.audit.linked({ ...filter, afterSeq, upToSeq: head.seq, limit: PAGE });

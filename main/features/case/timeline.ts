@@ -48,7 +48,11 @@ export async function customerTimeline(
   return { entries: entries.slice(0, limit), hasOlder: known > limit };
 }
 
-function statusEntry(change: StatusChange, index: number, event: JournalEvent | undefined): TimelineEntry {
+export function statusEntry(
+  change: StatusChange,
+  index: number,
+  event: JournalEvent | undefined,
+): TimelineEntry {
   const cause =
     change.source === 'created'
       ? 'Created from this desk'

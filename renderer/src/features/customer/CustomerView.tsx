@@ -11,6 +11,7 @@ import { ShortcutsHelp } from '#renderer/ui/ShortcutsHelp.tsx';
 import { useShortcuts } from '#renderer/ui/shortcuts.ts';
 import { Moment } from '#renderer/ui/time.tsx';
 import { CaseActions } from './CaseActions.tsx';
+import { CaseFileButton } from './CaseFileButton.tsx';
 import { CaseHeader } from './CaseHeader.tsx';
 import { CaseTimeline } from './CaseTimeline.tsx';
 import { type CaseParts, CasePartsProvider, useCaseParts } from './case-parts.tsx';
@@ -167,6 +168,7 @@ function CaseDetails({
       <StoredImages />
       <CaseTimeline customerId={customer.id} />
       <ServiceLinks links={customer.links} />
+      <CaseFileButton customerId={customer.id} />
     </>
   );
 }

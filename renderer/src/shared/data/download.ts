@@ -8,12 +8,16 @@ export function downloadFile({
   fileName,
   mimeType,
   content,
+  encoding,
 }: {
   fileName: string;
   mimeType: string;
   content: string;
+  /** A binary file (the case file's PDF) comes as base64 text. */
+  encoding?: 'base64';
 }): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
+  const body = encoding === 'base64' ? Uint8Array.from(atob(content), (char) => char.charCodeAt(0)) : content;
+  const url = URL.createObjectURL(new Blob([body], { type: mimeType }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
