@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import {
   checkCustomerStatus,
   checkPendingRoom,
@@ -98,6 +98,87 @@ function checkBeforeUpload(state: DocumentsState, card: FileCard): Problem | nul
   );
 }
 
+type SetState = StoreApi<DocumentsState>['setState'];
+type GetState = StoreApi<DocumentsState>['getState'];
+
+function updateCard(set: SetState, key: string, patch: Partial<FileCard>): void {
+  set((state) => ({ cards: state.cards.map((card) => (card.key === key ? { ...card, ...patch } : card)) }));
+}
+
+/** A new card for a file the reviewer dropped, its type and size checked at once. */
+async function cardFor(customerId: string, file: File): Promise<FileCard> {
+  let fileProblem: UploadProblem | null;
+  try {
+    fileProblem = await inspectFile(file);
+  } catch {
+    fileProblem = { code: 'InvalidFileType', message: 'This file could not be read.' };
+  }
+  return {
+    key: crypto.randomUUID(),
+    customerId,
+    file,
+    previewUrl: fileProblem?.code === 'InvalidFileType' ? null : URL.createObjectURL(file),
+    fileProblem,
+    documentType: '',
+    state: 'ready',
+    progress: null,
+    uploadId: null,
+    sentType: null,
+    problem: null,
+    document: null,
+  };
+}
+
+/** Uploads a card's file: re-sending the last key when the service may have it already. */
+async function uploadCard(set: SetState, get: GetState, key: string): Promise<void> {
+  const card = get().cards.find((each) => each.key === key);
+  if (!card || card.state === 'uploading' || card.state === 'uploaded') return;
+  const problem = checkBeforeUpload(get(), card);
+  if (problem || !card.documentType) {
+    updateCard(set, key, { state: 'failed', problem });
+    return;
+  }
+  const { documentType, customerId } = card;
+  const resend =
+    card.uploadId !== null && card.sentType === documentType && OUTCOME_UNKNOWN.has(card.problem?.code ?? '');
+  const uploadId = resend && card.uploadId ? card.uploadId : crypto.randomUUID();
+  updateCard(set, key, {
+    state: 'uploading',
+    uploadId,
+    sentType: documentType,
+    progress: null,
+    problem: null,
+  });
+  let bytesBase64: string;
+  try {
+    bytesBase64 = await readBase64(card.file);
+  } catch {
+    // Never sent: a later attempt starts afresh (its own key), and nothing waits for this one.
+    updateCard(set, key, {
+      state: 'failed',
+      uploadId: null,
+      problem: {
+        code: 'FileUnreadable',
+        message: 'The file could not be read. Is it still where it was?',
+      },
+    });
+    return;
+  }
+  try {
+    const document = await api.documents.upload({
+      customerId,
+      uploadId,
+      documentType,
+      fileName: card.file.name,
+      bytesBase64,
+    });
+    updateCard(set, key, { state: 'uploaded', document, progress: null });
+  } catch (error) {
+    updateCard(set, key, { state: 'failed', progress: null, problem: problemOf(error) });
+  }
+  void get().load(customerId);
+}
+
 export const useDocumentsStore = create<DocumentsState>((set, get) => {
   // Answers to an older load of a customer's documents are dropped when a newer one was asked for.
   const latestLoad = new Map<string, number>();
@@ -118,8 +199,7 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => {
       })),
     ),
   ]);
-  const update = (key: string, patch: Partial<FileCard>) =>
-    set((state) => ({ cards: state.cards.map((card) => (card.key === key ? { ...card, ...patch } : card)) }));
+  const update = (key: string, patch: Partial<FileCard>) => updateCard(set, key, patch);
   const cardOf = (key: string) => get().cards.find((card) => card.key === key);
   const setEntry = (customerId: string, patch: Partial<CustomerDocuments>) =>
     set((state) => {
@@ -157,30 +237,7 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => {
     },
 
     async addFiles(customerId, files) {
-      const cards = await Promise.all(
-        files.map(async (file): Promise<FileCard> => {
-          let fileProblem: UploadProblem | null;
-          try {
-            fileProblem = await inspectFile(file);
-          } catch {
-            fileProblem = { code: 'InvalidFileType', message: 'This file could not be read.' };
-          }
-          return {
-            key: crypto.randomUUID(),
-            customerId,
-            file,
-            previewUrl: fileProblem?.code === 'InvalidFileType' ? null : URL.createObjectURL(file),
-            fileProblem,
-            documentType: '',
-            state: 'ready',
-            progress: null,
-            uploadId: null,
-            sentType: null,
-            problem: null,
-            document: null,
-          };
-        }),
-      );
+      const cards = await Promise.all(files.map((file) => cardFor(customerId, file)));
       set((state) => ({ cards: [...state.cards, ...cards] }));
     },
 
@@ -188,50 +245,7 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => {
       update(key, { documentType });
     },
 
-    async upload(key) {
-      const card = cardOf(key);
-      if (!card || card.state === 'uploading' || card.state === 'uploaded') return;
-      const problem = checkBeforeUpload(get(), card);
-      if (problem || !card.documentType) {
-        update(key, { state: 'failed', problem });
-        return;
-      }
-      const { documentType, customerId } = card;
-      const resend =
-        card.uploadId !== null &&
-        card.sentType === documentType &&
-        OUTCOME_UNKNOWN.has(card.problem?.code ?? '');
-      const uploadId = resend && card.uploadId ? card.uploadId : crypto.randomUUID();
-      update(key, { state: 'uploading', uploadId, sentType: documentType, progress: null, problem: null });
-      let bytesBase64: string;
-      try {
-        bytesBase64 = await readBase64(card.file);
-      } catch {
-        // Never sent: a later attempt starts afresh (its own key), and nothing waits for this one.
-        update(key, {
-          state: 'failed',
-          uploadId: null,
-          problem: {
-            code: 'FileUnreadable',
-            message: 'The file could not be read. Is it still where it was?',
-          },
-        });
-        return;
-      }
-      try {
-        const document = await api.documents.upload({
-          customerId,
-          uploadId,
-          documentType,
-          fileName: card.file.name,
-          bytesBase64,
-        });
-        update(key, { state: 'uploaded', document, progress: null });
-      } catch (error) {
-        update(key, { state: 'failed', progress: null, problem: problemOf(error) });
-      }
-      void get().load(customerId);
-    },
+    upload: (key) => uploadCard(set, get, key),
 
     async cancel(key) {
       const card = cardOf(key);

@@ -93,18 +93,7 @@ export function QueueGrid({ gridRef, onPick, onRowsPainted }: QueueGridProps) {
         <tbody className="queue-list" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rowAt(pages, item.index);
-            if (!row) {
-              return (
-                <tr
-                  key={item.key}
-                  aria-rowindex={item.index + 2}
-                  className="queue-row queue-row-loading"
-                  style={{ transform: `translateY(${top(item.start)}px)`, height: ROW_HEIGHT }}
-                >
-                  <td>Loading…</td>
-                </tr>
-              );
-            }
+            if (!row) return <LoadingRow key={item.key} index={item.index} top={top(item.start)} />;
             return (
               <QueueGridRow
                 key={row.id}
@@ -126,23 +115,40 @@ export function QueueGrid({ gridRef, onPick, onRowsPainted }: QueueGridProps) {
           })}
         </tbody>
       </table>
-      {total === 0 &&
-        (search ? (
-          <EmptyState icon={SearchX} title={`No customers match “${search}” here`}>
-            Try another name or e-mail, or look in All.
-          </EmptyState>
-        ) : (
-          <EmptyState icon={UsersRound} title="No customers in this section">
-            Cases arrive here as the service reports them, or when you add or import customers.
-            <SampleCustomersOffer onAdded={() => useQueueStore.getState().reload()} />
-          </EmptyState>
-        ))}
+      {total === 0 && <QueueEmpty search={search} />}
       {capped && (
         <p className="queue-capped hint">
           More than 1,000 match: the list shows the first 1,000. Narrow the search to see others.
         </p>
       )}
     </div>
+  );
+}
+
+/** A row whose page has not arrived yet: it holds its place so the scroll height stays exact. */
+function LoadingRow({ index, top }: { index: number; top: number }) {
+  return (
+    <tr
+      aria-rowindex={index + 2}
+      className="queue-row queue-row-loading"
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+    >
+      <td>Loading…</td>
+    </tr>
+  );
+}
+
+/** An empty section: a search that matched nothing, or no customers yet (with the offer of samples). */
+function QueueEmpty({ search }: { search: string }) {
+  return search ? (
+    <EmptyState icon={SearchX} title={`No customers match “${search}” here`}>
+      Try another name or e-mail, or look in All.
+    </EmptyState>
+  ) : (
+    <EmptyState icon={UsersRound} title="No customers in this section">
+      Cases arrive here as the service reports them, or when you add or import customers.
+      <SampleCustomersOffer onAdded={() => useQueueStore.getState().reload()} />
+    </EmptyState>
   );
 }
 

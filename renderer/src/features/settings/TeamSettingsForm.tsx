@@ -26,6 +26,26 @@ const draftOf = (settings: TeamSettings): Draft => ({
   lockIdleMaxMinutes: String(settings.lockIdleMaxMinutes),
 });
 
+/** The draft checked against the contract: the settings to save, or the refusal in a lead's words. */
+function settingsOf(draft: Draft): TeamSettings | string {
+  const checked = TeamSettingsSchema.safeParse({
+    claimIdleMinutes: Number(draft.claimIdleMinutes),
+    fourEyes: {
+      retry: draft.retry,
+      exportNames: draft.exportNames,
+      expiryHours: Number(draft.expiryHours),
+    },
+    lockIdleMaxMinutes: Number(draft.lockIdleMaxMinutes),
+  });
+  if (checked.success) return checked.data;
+  const field = checked.error.issues[0]?.path.at(-1);
+  return field === 'expiryHours'
+    ? 'A request expires after a whole number of hours, from 1 to 720.'
+    : field === 'lockIdleMaxMinutes'
+      ? 'A desk locks after a whole number of minutes idle, from 1 to 240.'
+      : 'A whole number of minutes, from 1 to 1440.';
+}
+
 /** The team's own settings (the store's, shared by every desk): a lead changes them, a reviewer reads them. */
 export function TeamSettingsForm() {
   const me = useTeamMe();
@@ -48,29 +68,12 @@ export function TeamSettingsForm() {
     event.preventDefault();
     if (!draft) return;
     setSaved('');
-    const checked = TeamSettingsSchema.safeParse({
-      claimIdleMinutes: Number(draft.claimIdleMinutes),
-      fourEyes: {
-        retry: draft.retry,
-        exportNames: draft.exportNames,
-        expiryHours: Number(draft.expiryHours),
-      },
-      lockIdleMaxMinutes: Number(draft.lockIdleMaxMinutes),
-    });
-    if (!checked.success) {
-      const field = checked.error.issues[0]?.path.at(-1);
-      return setError(
-        field === 'expiryHours'
-          ? 'A request expires after a whole number of hours, from 1 to 720.'
-          : field === 'lockIdleMaxMinutes'
-            ? 'A desk locks after a whole number of minutes idle, from 1 to 240.'
-            : 'A whole number of minutes, from 1 to 1440.',
-      );
-    }
+    const checked = settingsOf(draft);
+    if (typeof checked === 'string') return setError(checked);
     setBusy(true);
     setError(null);
     try {
-      setDraft(draftOf(await api.team.updateSettings(checked.data)));
+      setDraft(draftOf(await api.team.updateSettings(checked)));
       setSaved('Team settings saved.');
     } catch (failure) {
       setError(failure instanceof VettedError ? failure.message : messageOf(failure));

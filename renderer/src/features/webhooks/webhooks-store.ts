@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import type { ChannelOutput } from '#contract/channels.ts';
 import { VettedError } from '#contract/errors.ts';
 import type { CatchUpResult, SubscriptionView, TunnelCheck, WebhooksOverview } from '#contract/webhooks.ts';
@@ -50,38 +50,122 @@ interface WebhooksState {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 export const plural = (n: number, noun: string, nouns = `${noun}s`) => `${n} ${n === 1 ? noun : nouns}`;
 
+type SetState = StoreApi<WebhooksState>['setState'];
+type GetState = StoreApi<WebhooksState>['getState'];
+
+/** Runs a change to one subscription, marked pending meanwhile, then lists them again. */
+async function changing(
+  set: SetState,
+  get: GetState,
+  id: string,
+  change: () => Promise<string>,
+): Promise<void> {
+  set((state) => ({ pending: new Set(state.pending).add(id), notice: null }));
+  try {
+    set({ notice: { kind: 'done', text: await change() } });
+  } catch (error) {
+    set({ notice: { kind: 'failed', text: messageOf(error) } });
+  } finally {
+    set((state) => {
+      const pending = new Set(state.pending);
+      pending.delete(id);
+      return { pending };
+    });
+  }
+  await get().load();
+}
+
+/** The last catch-up's offer to resume a subscription is settled once it is resumed. */
+function forgetPaused(set: SetState, id: string): void {
+  set(({ catchUp }) =>
+    catchUp
+      ? {
+          catchUp: {
+            ...catchUp,
+            pausedSubscriptions: catchUp.pausedSubscriptions.filter((s) => s.id !== id),
+          },
+        }
+      : {},
+  );
+}
+
+/** Resolves to null when subscribed, else what is wrong with the URL (or the request). */
+async function subscribeTo(set: SetState, get: GetState, url: string): Promise<string | null> {
+  set({ notice: null });
+  try {
+    const created = await api.webhooks.subscribe(url.trim() === '' ? {} : { url: url.trim() });
+    set({
+      notice: {
+        kind: 'done',
+        text: `Subscribed ${created.url}. Its secret was made for it and kept in Vetted’s vault; it is never shown.`,
+      },
+    });
+    await get().load();
+    return null;
+  } catch (error) {
+    return error instanceof VettedError ? (error.fields['/url'] ?? error.message) : messageOf(error);
+  }
+}
+
+async function checkTunnel(set: SetState): Promise<void> {
+  set({ checkingTunnel: true, tunnel: null });
+  try {
+    set({ tunnel: await api.webhooks.checkTunnel() });
+  } catch (error) {
+    set({ tunnel: { ok: false, reason: null, message: messageOf(error), subscribed: null } });
+  } finally {
+    set({ checkingTunnel: false });
+  }
+}
+
+async function runCatchUp(set: SetState): Promise<void> {
+  set({ catchingUp: true });
+  try {
+    set({ catchUp: await api.webhooks.catchUp() });
+  } catch (error) {
+    set({
+      catchUp: {
+        recorded: 0,
+        processed: 0,
+        pausedSubscriptions: [],
+        message: `Could not catch up: ${messageOf(error)}`,
+      },
+    });
+  } finally {
+    set({ catchingUp: false });
+  }
+}
+
+async function listenAgain(set: SetState, get: GetState): Promise<void> {
+  set({ relistening: true });
+  try {
+    await api.webhooks.listen();
+  } catch (error) {
+    set({ problem: `Vetted could not listen again: ${messageOf(error)}` });
+  } finally {
+    set({ relistening: false });
+  }
+  // In sandbox mode the subscription has followed the listener to its address.
+  await get().load();
+}
+
+async function loadSecurityLog(set: SetState): Promise<void> {
+  try {
+    set({
+      securityLog: { log: await api.webhooks.securityLog({ limit: SECURITY_LOG_SHOWN }), problem: null },
+    });
+  } catch (error) {
+    set((state) => ({
+      securityLog: {
+        log: state.securityLog.log,
+        problem: `The security log could not be read: ${messageOf(error)}`,
+      },
+    }));
+  }
+}
+
 export const useWebhooksStore = create<WebhooksState>((set, get) => {
   let active = false;
-  /** Runs a change to one subscription, marked pending meanwhile, then lists them again. */
-  const changing = async (id: string, change: () => Promise<string>) => {
-    set((state) => ({ pending: new Set(state.pending).add(id), notice: null }));
-    try {
-      set({ notice: { kind: 'done', text: await change() } });
-    } catch (error) {
-      set({ notice: { kind: 'failed', text: messageOf(error) } });
-    } finally {
-      set((state) => {
-        const pending = new Set(state.pending);
-        pending.delete(id);
-        return { pending };
-      });
-    }
-    await get().load();
-  };
-
-  /** The last catch-up's offer to resume a subscription is settled once it is resumed. */
-  const forgetPaused = (id: string) =>
-    set(({ catchUp }) =>
-      catchUp
-        ? {
-            catchUp: {
-              ...catchUp,
-              pausedSubscriptions: catchUp.pausedSubscriptions.filter((s) => s.id !== id),
-            },
-          }
-        : {},
-    );
-
   return {
     overview: null,
     problem: null,
@@ -118,88 +202,24 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => {
         set({ problem: `The webhook settings could not be loaded: ${messageOf(error)}` });
       }
     },
-    async subscribe(url) {
-      set({ notice: null });
-      try {
-        const created = await api.webhooks.subscribe(url.trim() === '' ? {} : { url: url.trim() });
-        set({
-          notice: {
-            kind: 'done',
-            text: `Subscribed ${created.url}. Its secret was made for it and kept in Vetted’s vault; it is never shown.`,
-          },
-        });
-        await get().load();
-        return null;
-      } catch (error) {
-        return error instanceof VettedError ? (error.fields['/url'] ?? error.message) : messageOf(error);
-      }
-    },
+    subscribe: (url) => subscribeTo(set, get, url),
     setPaused: (subscription, paused) =>
-      changing(subscription.id, async () => {
+      changing(set, get, subscription.id, async () => {
         const { redelivered } = await api.webhooks.setPaused({ id: subscription.id, paused });
-        if (!paused) forgetPaused(subscription.id);
+        if (!paused) forgetPaused(set, subscription.id);
         if (paused) return `Paused ${subscription.url}: the service keeps its events until it is resumed.`;
         return redelivered > 0
           ? `Resumed ${subscription.url}; the service sent again ${plural(redelivered, 'delivery', 'deliveries')} missed while paused.`
           : `Resumed ${subscription.url}.`;
       }),
     remove: (subscription) =>
-      changing(subscription.id, async () => {
+      changing(set, get, subscription.id, async () => {
         await api.webhooks.delete({ id: subscription.id });
         return `Deleted the subscription to ${subscription.url}.`;
       }),
-    async checkTunnel() {
-      set({ checkingTunnel: true, tunnel: null });
-      try {
-        set({ tunnel: await api.webhooks.checkTunnel() });
-      } catch (error) {
-        set({ tunnel: { ok: false, reason: null, message: messageOf(error), subscribed: null } });
-      } finally {
-        set({ checkingTunnel: false });
-      }
-    },
-    async runCatchUp() {
-      set({ catchingUp: true });
-      try {
-        set({ catchUp: await api.webhooks.catchUp() });
-      } catch (error) {
-        set({
-          catchUp: {
-            recorded: 0,
-            processed: 0,
-            pausedSubscriptions: [],
-            message: `Could not catch up: ${messageOf(error)}`,
-          },
-        });
-      } finally {
-        set({ catchingUp: false });
-      }
-    },
-    async listenAgain() {
-      set({ relistening: true });
-      try {
-        await api.webhooks.listen();
-      } catch (error) {
-        set({ problem: `Vetted could not listen again: ${messageOf(error)}` });
-      } finally {
-        set({ relistening: false });
-      }
-      // In sandbox mode the subscription has followed the listener to its address.
-      await get().load();
-    },
-    async loadSecurityLog() {
-      try {
-        set({
-          securityLog: { log: await api.webhooks.securityLog({ limit: SECURITY_LOG_SHOWN }), problem: null },
-        });
-      } catch (error) {
-        set((state) => ({
-          securityLog: {
-            log: state.securityLog.log,
-            problem: `The security log could not be read: ${messageOf(error)}`,
-          },
-        }));
-      }
-    },
+    checkTunnel: () => checkTunnel(set),
+    runCatchUp: () => runCatchUp(set),
+    listenAgain: () => listenAgain(set, get),
+    loadSecurityLog: () => loadSecurityLog(set),
   };
 });
