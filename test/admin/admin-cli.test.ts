@@ -23,6 +23,8 @@ async function team(...args: string[]): Promise<{ code: number; out: string; err
   );
 }
 
+// Each step is a Node process of its own (type stripping and the admin tool's modules): several seconds each on
+// a loaded machine, so the test's bound is the processes', not vitest's 20 s.
 test('init, add-reviewer and status from the command line; the admin password is never printed', async () => {
   const url = await freshDatabase();
   const adminPassword = decodeURIComponent(new URL(url).password);
@@ -62,7 +64,7 @@ test('init, add-reviewer and status from the command line; the admin password is
     expect(run.out + run.err).not.toContain(adminPassword);
     expect(run.out + run.err).not.toContain('not-the-admin-password-0123');
   }
-});
+}, 90_000);
 
 test('the administrator password from a .pgpass file (PGPASSFILE), none in the URL', async () => {
   const url = new URL(await freshDatabase());
@@ -83,4 +85,4 @@ test('the administrator password from a .pgpass file (PGPASSFILE), none in the U
   );
   expect(run.stdout).toMatch(/The team store is ready/);
   expect(run.stderr).toBe('');
-});
+}, 90_000);

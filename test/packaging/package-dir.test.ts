@@ -109,7 +109,9 @@ describe('the packaged app (electron-builder --dir, stand-in Electron)', () => {
   it('holds no sources, source maps, tests or docs', () => {
     const forbidden = entries.filter(
       (entry) =>
-        /^\/(main|contract|preload|renderer|sandbox|test|bench|scripts|docs|assets|build)\//.test(entry) ||
+        // assets/fonts/ ships: the case file's PDF embeds its fonts (main/features/case/case-file-pdf.ts).
+        (/^\/(main|contract|preload|renderer|sandbox|test|bench|scripts|docs|assets|build)\//.test(entry) &&
+          !/^\/assets\/fonts(\/|$)/.test(entry)) ||
         /\.(map|tsx?|mts|cts|md)$/.test(entry) ||
         /\/(test|tests|__tests__)\//.test(entry),
     );
@@ -154,7 +156,9 @@ describe('the packaged app (electron-builder --dir, stand-in Electron)', () => {
       `${JSON.stringify({ bytes, files }, null, 2)}\n`,
     );
     console.info(`app.asar: ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${files} entries`);
-    // A guard against a devDependency slipping in: react-dom alone would add several MiB.
-    expect(bytes).toBeLessThan(15 * 1024 * 1024);
+    // A guard against a devDependency slipping in: react-dom alone would add several MiB. 24.3 MiB since the
+    // case file's PDF library (pdfkit with fontkit: ~10 MiB with their browser builds, which main never loads —
+    // trimming them in electron-builder.yml's files is worth doing once the packaged app can be run here).
+    expect(bytes).toBeLessThan(27 * 1024 * 1024);
   });
 });

@@ -10,7 +10,7 @@ import { until } from '#test/support/poll.ts';
 /** The case file through the whole desk (solo) on the sandbox: made, saved as the exports are, audited. */
 
 const FULL_SSN = '987-65-4321';
-const passport = readFileSync(path.join(import.meta.dirname, '../../assets/sandbox-ids/passport.png'));
+const passport = readFileSync(path.join(import.meta.dirname, '../../../../assets/sandbox-ids/passport.png'));
 const work = mkdtempSync(path.join(os.tmpdir(), 'vetted-desk-case-file-'));
 
 const textOf = (content: string, name: string) => {
