@@ -59,7 +59,7 @@ describe('crash test: SIGKILL during a drain', () => {
   });
 
   it(`creates each of ${DRAFTS} drafts exactly once across ${KILLS} kills`, {
-    timeout: 120_000,
+    timeout: 300_000,
   }, async () => {
     const seed = Date.now() % 100_000;
     const random = seededRandom(seed);
