@@ -11,7 +11,9 @@ import { MINUTE, manualClock, openTestJournal, serviceCustomer } from '#test/mai
 
 export const CUSTOMER_ID = '00000000-0000-4000-8000-00000000c0fe';
 export const PRODUCED_AT = '2026-03-02T10:00:00.000Z';
-export const PASSPORT = readFileSync(path.join(import.meta.dirname, '../../../../assets/sandbox-ids/passport.png'));
+export const PASSPORT = readFileSync(
+  path.join(import.meta.dirname, '../../../../assets/sandbox-ids/passport.png'),
+);
 
 const PERSONAL = {
   address: { address1: '221 Baker Street', city: 'Springfield', state: 'IL', postalCode: '62704' },
