@@ -36,113 +36,126 @@ export interface Membership {
   changePassword(password: string): Promise<TeamStatus>;
 }
 
+/** What a desk's membership remembers between calls. */
+interface MembershipState {
+  options: MembershipOptions;
+  joinTimeoutMs: number;
+  statusTimeoutMs: number;
+  /** The running desk's connections were opened with the old password. */
+  passwordChanged: boolean;
+}
+
 export function createMembership(options: MembershipOptions): Membership {
-  const { vault, settings } = options;
-  const joinTimeoutMs = options.joinTimeoutMs ?? 10_000;
-  const statusTimeoutMs = options.statusTimeoutMs ?? 3_000;
-
-  // The running desk's connections were opened with the old password.
-  let passwordChanged = false;
-
-  const base = (): TeamStatus => {
-    const team = settings.get().team;
-    const restartNeeded = (team?.teamId ?? null) !== options.startedOn || (passwordChanged && !!team);
-    if (!team) return { mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded };
-    const { host, port, database, user, sslmode } = team.connection;
-    return {
-      mode: 'team',
-      team: { teamId: team.teamId, reviewer: user, host, port, database, sslmode },
-      store: 'connected',
-      hub: 'unknown',
-      restartNeeded,
-    };
+  const state: MembershipState = {
+    options,
+    joinTimeoutMs: options.joinTimeoutMs ?? 10_000,
+    statusTimeoutMs: options.statusTimeoutMs ?? 3_000,
+    passwordChanged: false,
   };
-
-  /** What the vault holds for the joined team, or undefined when a secret is gone (a memory-only vault). */
-  const expectation = (): TeamExpectation | undefined => joinedTeam(settings, vault) ?? undefined;
-
-  /** probeTeamStore, telling the log about failures Vetted has no words for. */
-  const probe = (expected: TeamExpectation, timeoutMs: number) =>
-    probeTeamStore(expected, timeoutMs).catch((error: unknown) => {
-      const failure = teamFailure(error, expected.connection);
-      if (failure.code === 'TeamFailed') options.onUnexpected?.(failure);
-      throw failure;
-    });
-
   return {
-    async status() {
-      const status = base();
-      if (status.mode === 'solo') return status;
-      const expected = expectation();
-      if (!expected) {
-        return {
-          ...status,
-          store: 'refused',
-          problem:
-            'The team key or your database password is no longer in this desk’s vault: leave the team and join again with your code.',
-        };
-      }
-      try {
-        return { ...status, ...(await probe(expected, statusTimeoutMs)) };
-      } catch (error) {
-        const failure = teamFailure(error, expected.connection);
-        return {
-          ...status,
-          store: failure.code === 'TeamUnreachable' ? 'unreachable' : 'refused',
-          problem: failure.message,
-        };
-      }
-    },
-
-    async join(text, password) {
-      if (settings.get().team) {
-        throw new DeskError(
-          'TeamAlreadyJoined',
-          'This desk is already on a team: leave it first to join another.',
-        );
-      }
-      const code = decodeOrRefuse(text);
-      options.onSecret?.(password);
-      options.onSecret?.(encodeTeamKey(code.teamKey));
-      const expected = { teamId: code.teamId, connection: code.connection, password, teamKey: code.teamKey };
-      const { hub } = await probe(expected, joinTimeoutMs);
-      // Spent only once the store took the password and the key: a mistyped password keeps the code good.
-      await spendJoinCode(expected, code.use, joinTimeoutMs);
-      keep(options, code, password);
-      return { ...base(), hub };
-    },
-
+    status: () => status(state),
+    join: (code, password) => join(state, code, password),
     async leave() {
+      const { vault, settings } = options;
       if (settings.get().team) settings.update({ team: undefined });
       vault.delete('teamDatabasePassword');
       vault.delete('teamKey');
-      passwordChanged = false;
-      return base();
+      state.passwordChanged = false;
+      return base(state);
     },
-
-    async changePassword(password) {
-      const team = settings.get().team;
-      if (!team) throw new DeskError('TeamNotJoined', 'This desk is not on a team: join one with your code.');
-      const key = vault.get('teamKey');
-      if (!key) {
-        throw new DeskError(
-          'TeamNotJoined',
-          'The team key is no longer in this desk’s vault: leave the team and join again with your code.',
-        );
-      }
-      options.onSecret?.(password);
-      const expected = {
-        teamId: team.teamId,
-        connection: team.connection,
-        password,
-        teamKey: decodeTeamKey(key),
-      };
-      const { hub } = await probe(expected, joinTimeoutMs);
-      vault.set('teamDatabasePassword', password);
-      passwordChanged = true;
-      return { ...base(), hub };
-    },
+    changePassword: (password) => changePassword(state, password),
   };
+}
+
+function base({ options, passwordChanged }: MembershipState): TeamStatus {
+  const team = options.settings.get().team;
+  const restartNeeded = (team?.teamId ?? null) !== options.startedOn || (passwordChanged && !!team);
+  if (!team) return { mode: 'solo', store: 'not-joined', hub: 'unknown', restartNeeded };
+  const { host, port, database, user, sslmode } = team.connection;
+  return {
+    mode: 'team',
+    team: { teamId: team.teamId, reviewer: user, host, port, database, sslmode },
+    store: 'connected',
+    hub: 'unknown',
+    restartNeeded,
+  };
+}
+
+/** probeTeamStore, telling the log about failures Vetted has no words for. */
+function probe({ options }: MembershipState, expected: TeamExpectation, timeoutMs: number) {
+  return probeTeamStore(expected, timeoutMs).catch((error: unknown) => {
+    const failure = teamFailure(error, expected.connection);
+    if (failure.code === 'TeamFailed') options.onUnexpected?.(failure);
+    throw failure;
+  });
+}
+
+async function status(state: MembershipState): Promise<TeamStatus> {
+  const now = base(state);
+  if (now.mode === 'solo') return now;
+  // What the vault holds for the joined team, or undefined when a secret is gone (a memory-only vault).
+  const expected = joinedTeam(state.options.settings, state.options.vault) ?? undefined;
+  if (!expected) {
+    return {
+      ...now,
+      store: 'refused',
+      problem:
+        'The team key or your database password is no longer in this desk’s vault: leave the team and join again with your code.',
+    };
+  }
+  try {
+    return { ...now, ...(await probe(state, expected, state.statusTimeoutMs)) };
+  } catch (error) {
+    const failure = teamFailure(error, expected.connection);
+    return {
+      ...now,
+      store: failure.code === 'TeamUnreachable' ? 'unreachable' : 'refused',
+      problem: failure.message,
+    };
+  }
+}
+
+async function join(state: MembershipState, text: string, password: string): Promise<TeamStatus> {
+  const { options } = state;
+  if (options.settings.get().team) {
+    throw new DeskError(
+      'TeamAlreadyJoined',
+      'This desk is already on a team: leave it first to join another.',
+    );
+  }
+  const code = decodeOrRefuse(text);
+  options.onSecret?.(password);
+  options.onSecret?.(encodeTeamKey(code.teamKey));
+  const expected = { teamId: code.teamId, connection: code.connection, password, teamKey: code.teamKey };
+  const { hub } = await probe(state, expected, state.joinTimeoutMs);
+  // Spent only once the store took the password and the key: a mistyped password keeps the code good.
+  await spendJoinCode(expected, code.use, state.joinTimeoutMs);
+  keep(options, code, password);
+  return { ...base(state), hub };
+}
+
+async function changePassword(state: MembershipState, password: string): Promise<TeamStatus> {
+  const { vault, settings } = state.options;
+  const team = settings.get().team;
+  if (!team) throw new DeskError('TeamNotJoined', 'This desk is not on a team: join one with your code.');
+  const key = vault.get('teamKey');
+  if (!key) {
+    throw new DeskError(
+      'TeamNotJoined',
+      'The team key is no longer in this desk’s vault: leave the team and join again with your code.',
+    );
+  }
+  state.options.onSecret?.(password);
+  const expected = {
+    teamId: team.teamId,
+    connection: team.connection,
+    password,
+    teamKey: decodeTeamKey(key),
+  };
+  const { hub } = await probe(state, expected, state.joinTimeoutMs);
+  vault.set('teamDatabasePassword', password);
+  state.passwordChanged = true;
+  return { ...base(state), hub };
 }
 
 function decodeOrRefuse(text: string): JoinCode {

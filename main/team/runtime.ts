@@ -103,6 +103,65 @@ export interface TeamRuntime {
 export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<TeamRuntime> {
   const { team, log } = options;
   log.addSecret(team.password);
+  const store = storeSessions(options);
+  const { pool, keys } = store;
+  const local = openJournal({
+    file: path.join(options.dataDir, 'journal.db'),
+    dataKey: options.dataKey,
+    ...(options.clock ? { clock: options.clock } : {}),
+    actor: team.connection.user,
+  });
+  const { cipher, sealer } = keys;
+  const clock = options.clock ?? systemClock;
+  const presence = trackStorePresence(() => clock().getTime());
+  const replication = startDeskReplication(options, store, local, presence);
+  const journal = await openJournalOrClose(options, store, local, replication);
+  const drain = startDrain(options, store, replication, journal);
+  void replication
+    .catchUp()
+    .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
+  const stopFlushing = flushWaitingDrafts({ local, pool, cipher, log });
+  return {
+    teamId: team.teamId,
+    login: team.connection.user,
+    journal,
+    pool,
+    cipher,
+    sealer,
+    clock,
+    target: team.connection,
+    local,
+    replication,
+    presence,
+    listenConnection: store.listenConnection,
+    drain: drain.drain,
+    webhookSecrets: teamSubscriptionSecrets({ db: pool, fields: keys.fields, log }),
+    submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: clock(), log }),
+    flushLocal: () => flushLocal({ local, pool, cipher, log }),
+    async close() {
+      stopFlushing();
+      await drain.drain.close();
+      await replication.close();
+      await journal.close();
+      await drain.notifications?.end();
+      await pool.end();
+    },
+  };
+}
+
+/** How this process reaches the store: its pool, the LISTEN session's address, the team's keys, the bounds. */
+interface StoreSessions {
+  application: string;
+  heartbeat: Heartbeat;
+  bounds: { queryTimeoutMs: number; connectTimeoutMs?: number };
+  keys: TeamKeys;
+  keysWhenAnswered: ReturnType<typeof keysOnFirstAnswer>;
+  pool: pg.Pool;
+  listenConnection: pg.ClientConfig;
+}
+
+function storeSessions(options: TeamRuntimeOptions): StoreSessions {
+  const { team, log } = options;
   const application = `vetted-${options.role}`;
   const heartbeat = options.silence?.heartbeat ?? HEARTBEAT;
   const queryTimeoutMs = options.silence?.queryTimeoutMs ?? QUERY_BOUND_MS;
@@ -118,36 +177,46 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
     onNewConnection: keysWhenAnswered.onNewConnection,
   });
-  const local = openJournal({
-    file: path.join(options.dataDir, 'journal.db'),
-    dataKey: options.dataKey,
-    ...(options.clock ? { clock: options.clock } : {}),
-    actor: team.connection.user,
-  });
-  const { cipher, sealer } = keys;
-  const clock = options.clock ?? systemClock;
-  const presence = trackStorePresence(() => clock().getTime());
   // LISTEN belongs to one session: the direct address, never a pooler's shared sessions.
   const listenConnection = teamClientConfig(directConnection(team.connection), team.password, {
     applicationName: `${application}-listen`,
     ...bounds,
   });
-  const replication = startReplication({
-    pool,
-    connection: listenConnection,
+  return { application, heartbeat, bounds, keys, keysWhenAnswered, pool, listenConnection };
+}
+
+function startDeskReplication(
+  options: TeamRuntimeOptions,
+  store: StoreSessions,
+  local: SqliteJournal,
+  presence: ReturnType<typeof trackStorePresence>,
+): Replication {
+  return startReplication({
+    pool: store.pool,
+    connection: store.listenConnection,
     // The one session a running desk always keeps open: how the lead's Team screen tells who is online.
     listenerName: options.role === 'desk' ? DESK_LISTENER_NAME : HUB_LISTENER_NAME,
-    cipher,
+    cipher: store.keys.cipher,
     local,
-    log,
+    log: options.log,
     onChanged: (ids) => options.onCustomersChanged(ids),
-    heartbeat,
+    heartbeat: store.heartbeat,
     session: { lost: () => presence.lost(), listening: () => presence.answered() },
   });
-  let journal: Journal;
+}
+
+/** The team journal, once the store is checked (or found away); on a refusal everything opened is closed. */
+async function openJournalOrClose(
+  options: TeamRuntimeOptions,
+  store: StoreSessions,
+  local: SqliteJournal,
+  replication: Replication,
+): Promise<Journal> {
+  const { team, log } = options;
+  const { pool, keys } = store;
   try {
-    if (!(await checkStoreAtStart(pool, team.teamKey, keys, log))) keysWhenAnswered.wait();
-    journal = await openTeamJournal({
+    if (!(await checkStoreAtStart(pool, team.teamKey, keys, log))) store.keysWhenAnswered.wait();
+    return await openTeamJournal({
       storeChecked: true,
       pool,
       teamKey: team.teamKey,
@@ -166,79 +235,75 @@ export async function openTeamRuntime(options: TeamRuntimeOptions): Promise<Team
     await pool.end();
     throw error;
   }
+}
+
+/** The team outbox's drainer where this process sends drafts; elsewhere only its list. */
+function startDrain(
+  options: TeamRuntimeOptions,
+  store: StoreSessions,
+  replication: Replication,
+  journal: Journal,
+): { drain: TeamDrain; notifications?: pg.Pool } {
+  const { team, log } = options;
+  const { pool, keys, heartbeat } = store;
+  if (!options.drains) {
+    return {
+      drain: {
+        settled: async () => undefined,
+        list: () => listTeamOutbox(pool, keys.cipher),
+        close: async () => undefined,
+      },
+    };
+  }
   // The outbox's liveness lock needs a session of its own: one connection on the direct address. Its submits
   // are heard on the replica's session (one LISTENing session a desk: each costs the store on every NOTIFY).
-  const notifications = options.drains
-    ? openTeamPool(directConnection(team.connection), team.password, {
-        max: 1,
-        applicationName: `${application}-outbox`,
-        // Its one session holds the drainer's liveness lock: asked every heartbeat, ended by the server if quiet.
-        ...bounds,
-        queryTimeoutMs: heartbeat.answerMs,
-        endWhenQuietMs: quietBound(heartbeat),
-        onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
-      })
-    : undefined;
-  const drain: TeamDrain = notifications
-    ? startTeamDrain({
-        pool,
-        notifications,
-        hears: (kick) => replication.listen(OUTBOX_CHANNEL, { onMessage: kick, onListening: kick }),
-        cipher,
-        sealer,
-        client: options.client,
-        // Unique per run, not just per process: a hub restarted in a container is pid 1 again, and its
-        // previous run's rows must not pass for its own (they are taken at once, that run being gone).
-        holder: `${team.connection.user}@${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
-        log,
-        heartbeatMs: heartbeat.everyMs,
-        ...(options.drain ?? {}),
-        onCreated: writeCreatedInto(journal),
-      })
-    : {
-        settled: async () => undefined,
-        list: () => listTeamOutbox(pool, cipher),
-        close: async () => undefined,
-      };
-  void replication
-    .catchUp()
-    .catch((error: unknown) => log.warn('team catch-up failed', describeError(error)));
-  const today = () => clock();
-  // Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look
-  // every few seconds costs one local count while none waits.
+  const notifications = openTeamPool(directConnection(team.connection), team.password, {
+    max: 1,
+    applicationName: `${store.application}-outbox`,
+    // Its one session holds the drainer's liveness lock: asked every heartbeat, ended by the server if quiet.
+    ...store.bounds,
+    queryTimeoutMs: heartbeat.answerMs,
+    endWhenQuietMs: quietBound(heartbeat),
+    onIdleError: (error) => log.warn('team store connection lost', describeError(error)),
+  });
+  const drain = startTeamDrain({
+    pool,
+    notifications,
+    hears: (kick) => replication.listen(OUTBOX_CHANNEL, { onMessage: kick, onListening: kick }),
+    cipher: keys.cipher,
+    sealer: keys.sealer,
+    client: options.client,
+    // Unique per run, not just per process: a hub restarted in a container is pid 1 again, and its
+    // previous run's rows must not pass for its own (they are taken at once, that run being gone).
+    holder: `${team.connection.user}@${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    log,
+    heartbeatMs: heartbeat.everyMs,
+    ...(options.drain ?? {}),
+    onCreated: writeCreatedInto(journal),
+  });
+  return { drain, notifications };
+}
+
+/**
+ * Drafts submitted while the store was unreachable wait on this desk: they move once it answers. A look every
+ * few seconds costs one local count while none waits. Returns what stops the looking.
+ */
+function flushWaitingDrafts(parts: {
+  local: SqliteJournal;
+  pool: pg.Pool;
+  cipher: PersonalCipher;
+  log: Logger;
+}): () => void {
   const flushWaiting = async () => {
-    if ((await local.drafts.countByState()).queued > 0) await flushLocal({ local, pool, cipher, log });
+    if ((await parts.local.drafts.countByState()).queued > 0) await flushLocal(parts);
   };
   const flushTimer = setInterval(() => {
-    flushWaiting().catch((error: unknown) => log.warn('waiting drafts not moved', describeError(error)));
+    flushWaiting().catch((error: unknown) =>
+      parts.log.warn('waiting drafts not moved', describeError(error)),
+    );
   }, FLUSH_EVERY_MS);
   flushTimer.unref();
-  return {
-    teamId: team.teamId,
-    login: team.connection.user,
-    journal,
-    pool,
-    cipher,
-    sealer,
-    clock,
-    target: team.connection,
-    local,
-    replication,
-    presence,
-    listenConnection,
-    drain,
-    webhookSecrets: teamSubscriptionSecrets({ db: pool, fields: keys.fields, log }),
-    submit: (ids) => submitToTeam({ local, pool, cipher, ids, today: today(), log }),
-    flushLocal: () => flushLocal({ local, pool, cipher, log }),
-    async close() {
-      clearInterval(flushTimer);
-      await drain.close();
-      await replication.close();
-      await journal.close();
-      await notifications?.end();
-      await pool.end();
-    },
-  };
+  return () => clearInterval(flushTimer);
 }
 
 /**

@@ -52,166 +52,194 @@ const realSchedule: Schedule = (run, ms) => {
  */
 export const leadershipQuietMs = (retryMs: number, answerMs: number): number => retryMs + answerMs;
 
+/** One hub's part in the election: its role, its session and what is scheduled next. */
+interface LeadershipState {
+  options: LeadershipOptions;
+  schedule: Schedule;
+  heartbeatMs: number;
+  role: LeadershipRole;
+  announcedStandby: boolean;
+  client: pg.Client | undefined;
+  cancelRetry: (() => void) | undefined;
+  /** Every step runs after the previous one: an attempt, a lost connection and stop never interleave. */
+  chain: Promise<void>;
+}
+
 export function startLeadership(options: LeadershipOptions): Leadership {
-  const schedule = options.schedule ?? realSchedule;
-  const { log } = options;
-  let role: LeadershipRole = 'standby';
-  let announcedStandby = false;
-  let client: pg.Client | undefined;
-  let cancelRetry: (() => void) | undefined;
-  // Every step runs after the previous one: an attempt, a lost connection and stop never interleave.
-  let chain: Promise<void> = Promise.resolve();
-  const serial = (step: () => Promise<void>): Promise<void> => {
-    chain = chain
-      .then(step)
-      .catch((error: unknown) => log.error('leadership step failed', describeError(error)));
-    return chain;
+  const state: LeadershipState = {
+    options,
+    schedule: options.schedule ?? realSchedule,
+    heartbeatMs: options.heartbeatMs ?? Math.min(options.retryMs, HEARTBEAT.everyMs),
+    role: 'standby',
+    announcedStandby: false,
+    client: undefined,
+    cancelRetry: undefined,
+    chain: Promise.resolve(),
   };
-
-  const heartbeatMs = options.heartbeatMs ?? Math.min(options.retryMs, HEARTBEAT.everyMs);
-  /** Runs `step` after `ms`: a standby's next attempt, or a leader's next heartbeat. */
-  const later = (step: () => Promise<void>, ms: number) => {
-    if (role === 'stopped') return;
-    cancelRetry?.();
-    cancelRetry = schedule(() => {
-      cancelRetry = undefined;
-      void serial(step);
-    }, ms);
-  };
-  const retryLater = () => later(attempt, options.retryMs);
-
-  const becomeStandby = async () => {
-    role = 'standby';
-    if (announcedStandby) return;
-    announcedStandby = true;
-    await options.onStandby?.();
-  };
-
-  const dropClient = async (gone: pg.Client) => {
-    if (client === gone) client = undefined;
-    await gone.end().catch(() => undefined);
-  };
-
-  /** The connection `watched` is gone (or cannot be trusted): give the role up if held, then retry. */
-  const lost = async (watched: pg.Client) => {
-    if (client !== watched || role === 'stopped') return;
-    client = undefined;
-    if (role === 'leader') {
-      log.warn('hub: lost the connection holding the listener role; giving the role up');
-      role = 'standby';
-      announcedStandby = false;
-      try {
-        await options.onLose();
-      } finally {
-        await watched.end().catch(() => undefined);
-        retryLater();
-      }
-      await becomeStandby();
-      return;
-    }
-    await watched.end().catch(() => undefined);
-    retryLater();
-  };
-
-  const watch = (watched: pg.Client) => {
-    const onGone = () => void serial(() => lost(watched));
-    watched.on('error', onGone);
-    watched.on('end', onGone);
-  };
-
-  // A connection cut without a word (no RST) shows no 'error' until TCP gives up, while the server may
-  // already have ended the session and freed the lock: the leader asks its session every heartbeatMs, and
-  // gives the role up when it does not answer within the connection's statement deadline.
-  async function heartbeat(): Promise<void> {
-    const session = client;
-    if (role !== 'leader' || !session) return;
-    try {
-      await session.query('SELECT 1');
-    } catch (error) {
-      log.warn('hub: the connection holding the listener role does not answer', describeError(error));
-      await lost(session);
-      return;
-    }
-    later(heartbeat, heartbeatMs);
-  }
-
-  const connected = async (): Promise<pg.Client> => {
-    if (client) return client;
-    const fresh = await options.connect();
-    client = fresh;
-    watch(fresh);
-    return fresh;
-  };
-
-  async function attempt(): Promise<void> {
-    if (role !== 'standby') return;
-    let session: pg.Client;
-    let held: boolean;
-    try {
-      session = await connected();
-      const { rows } = await session.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [
-        LISTENER_LOCK,
-      ]);
-      held = rows[0]?.held === true;
-    } catch (error) {
-      log.warn('hub: cannot reach the team store to take the listener role', describeError(error));
-      if (client) await dropClient(client);
-      await becomeStandby();
-      retryLater();
-      return;
-    }
-    if (!held) {
-      await becomeStandby();
-      retryLater();
-      return;
-    }
-    role = 'leader';
-    announcedStandby = false;
-    try {
-      await options.onLead();
-      later(heartbeat, heartbeatMs);
-    } catch (error) {
-      log.error('hub: could not start the listener role; giving the lock back', describeError(error));
-      role = 'standby';
-      await unlock(session);
-      await becomeStandby();
-      retryLater();
-    }
-  }
-
-  const unlock = async (session: pg.Client) => {
-    try {
-      await session.query('SELECT pg_advisory_unlock($1)', [LISTENER_LOCK]);
-    } catch {
-      // A session that cannot run the unlock is a broken one: ending it frees the lock all the same.
-      await dropClient(session);
-    }
-  };
-
-  void serial(attempt);
-
+  void serial(state, () => attempt(state));
   return {
-    role: () => role,
-    stop() {
-      cancelRetry?.();
-      cancelRetry = undefined;
-      return serial(async () => {
-        // A step that ran before this one may have scheduled another.
-        cancelRetry?.();
-        cancelRetry = undefined;
-        const wasLeader = role === 'leader';
-        role = 'stopped';
-        const session = client;
-        client = undefined;
-        try {
-          if (wasLeader) await options.onLose();
-        } finally {
-          if (session) {
-            if (wasLeader) await unlock(session);
-            await session.end().catch(() => undefined);
-          }
-        }
-      });
-    },
+    role: () => state.role,
+    stop: () => stop(state),
   };
+}
+
+function serial(state: LeadershipState, step: () => Promise<void>): Promise<void> {
+  state.chain = state.chain
+    .then(step)
+    .catch((error: unknown) => state.options.log.error('leadership step failed', describeError(error)));
+  return state.chain;
+}
+
+/** Runs `step` after `ms`: a standby's next attempt, or a leader's next heartbeat. */
+function later(state: LeadershipState, step: () => Promise<void>, ms: number): void {
+  if (state.role === 'stopped') return;
+  state.cancelRetry?.();
+  state.cancelRetry = state.schedule(() => {
+    state.cancelRetry = undefined;
+    void serial(state, step);
+  }, ms);
+}
+
+function retryLater(state: LeadershipState): void {
+  later(state, () => attempt(state), state.options.retryMs);
+}
+
+async function becomeStandby(state: LeadershipState): Promise<void> {
+  state.role = 'standby';
+  if (state.announcedStandby) return;
+  state.announcedStandby = true;
+  await state.options.onStandby?.();
+}
+
+async function dropClient(state: LeadershipState, gone: pg.Client): Promise<void> {
+  if (state.client === gone) state.client = undefined;
+  await gone.end().catch(() => undefined);
+}
+
+/** The connection `watched` is gone (or cannot be trusted): give the role up if held, then retry. */
+async function lost(state: LeadershipState, watched: pg.Client): Promise<void> {
+  if (state.client !== watched || state.role === 'stopped') return;
+  state.client = undefined;
+  if (state.role === 'leader') {
+    state.options.log.warn('hub: lost the connection holding the listener role; giving the role up');
+    state.role = 'standby';
+    state.announcedStandby = false;
+    try {
+      await state.options.onLose();
+    } finally {
+      await watched.end().catch(() => undefined);
+      retryLater(state);
+    }
+    await becomeStandby(state);
+    return;
+  }
+  await watched.end().catch(() => undefined);
+  retryLater(state);
+}
+
+function watch(state: LeadershipState, watched: pg.Client): void {
+  const onGone = () => void serial(state, () => lost(state, watched));
+  watched.on('error', onGone);
+  watched.on('end', onGone);
+}
+
+// A connection cut without a word (no RST) shows no 'error' until TCP gives up, while the server may
+// already have ended the session and freed the lock: the leader asks its session every heartbeatMs, and
+// gives the role up when it does not answer within the connection's statement deadline.
+async function heartbeat(state: LeadershipState): Promise<void> {
+  const session = state.client;
+  if (state.role !== 'leader' || !session) return;
+  try {
+    await session.query('SELECT 1');
+  } catch (error) {
+    state.options.log.warn(
+      'hub: the connection holding the listener role does not answer',
+      describeError(error),
+    );
+    await lost(state, session);
+    return;
+  }
+  later(state, () => heartbeat(state), state.heartbeatMs);
+}
+
+async function connected(state: LeadershipState): Promise<pg.Client> {
+  if (state.client) return state.client;
+  const fresh = await state.options.connect();
+  state.client = fresh;
+  watch(state, fresh);
+  return fresh;
+}
+
+/** Tries the lock once: whether this hub now holds it, or undefined when the store could not be asked. */
+async function tryLock(state: LeadershipState): Promise<{ session: pg.Client; held: boolean } | undefined> {
+  try {
+    const session = await connected(state);
+    const { rows } = await session.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [
+      LISTENER_LOCK,
+    ]);
+    return { session, held: rows[0]?.held === true };
+  } catch (error) {
+    state.options.log.warn(
+      'hub: cannot reach the team store to take the listener role',
+      describeError(error),
+    );
+    if (state.client) await dropClient(state, state.client);
+    return undefined;
+  }
+}
+
+async function attempt(state: LeadershipState): Promise<void> {
+  if (state.role !== 'standby') return;
+  const tried = await tryLock(state);
+  if (!tried?.held) {
+    await becomeStandby(state);
+    retryLater(state);
+    return;
+  }
+  state.role = 'leader';
+  state.announcedStandby = false;
+  try {
+    await state.options.onLead();
+    later(state, () => heartbeat(state), state.heartbeatMs);
+  } catch (error) {
+    state.options.log.error(
+      'hub: could not start the listener role; giving the lock back',
+      describeError(error),
+    );
+    state.role = 'standby';
+    await unlock(state, tried.session);
+    await becomeStandby(state);
+    retryLater(state);
+  }
+}
+
+async function unlock(state: LeadershipState, session: pg.Client): Promise<void> {
+  try {
+    await session.query('SELECT pg_advisory_unlock($1)', [LISTENER_LOCK]);
+  } catch {
+    // A session that cannot run the unlock is a broken one: ending it frees the lock all the same.
+    await dropClient(state, session);
+  }
+}
+
+function stop(state: LeadershipState): Promise<void> {
+  state.cancelRetry?.();
+  state.cancelRetry = undefined;
+  return serial(state, async () => {
+    // A step that ran before this one may have scheduled another.
+    state.cancelRetry?.();
+    state.cancelRetry = undefined;
+    const wasLeader = state.role === 'leader';
+    state.role = 'stopped';
+    const session = state.client;
+    state.client = undefined;
+    try {
+      if (wasLeader) await state.options.onLose();
+    } finally {
+      if (session) {
+        if (wasLeader) await unlock(state, session);
+        await session.end().catch(() => undefined);
+      }
+    }
+  });
 }

@@ -23,7 +23,7 @@ import {
   realScheduler,
   type Scheduler,
 } from './change-listener.ts';
-import { liveFeed } from './live-feed.ts';
+import { type LiveFeed, liveFeed } from './live-feed.ts';
 import { type ChangesPage, readChangesPage } from './replica-rows.ts';
 
 /**
@@ -85,178 +85,209 @@ export class ReplicationClosedError extends Error {
   }
 }
 
+/** What the replication's steps share: its options, its watchers, what is applied, the catch-ups under way. */
+interface ReplicationState {
+  options: ReplicationOptions;
+  watchers: Set<(change: ReplicaChange) => void>;
+  closed: boolean;
+  /** The highest change number known applied: notifications at or below it need no catch-up. */
+  applied: number;
+  running: Promise<number> | null;
+  queued: Promise<number> | null;
+  schedule: Scheduler;
+  cancelRetry: (() => void) | null;
+  retries: number;
+  /** Set once both exist: the live feed and the listener each need the other's state. */
+  feed: LiveFeed;
+  listener: ChangeListener;
+}
+
 export function startReplication(options: ReplicationOptions): Replication {
-  const { pool, cipher, local, log, pageSize = PAGE_SIZE } = options;
-  const watchers = new Set<(change: ReplicaChange) => void>();
+  const state = {
+    options,
+    watchers: new Set<(change: ReplicaChange) => void>(),
+    closed: false,
+    applied: 0,
+    running: null,
+    queued: null,
+    schedule: options.schedule ?? realScheduler,
+    cancelRetry: null,
+    retries: 0,
+  } as Omit<ReplicationState, 'feed' | 'listener'> as ReplicationState;
   if (options.onChanged) {
     const onChanged = options.onChanged;
-    watchers.add(({ customerIds }) => onChanged(customerIds));
+    state.watchers.add(({ customerIds }) => onChanged(customerIds));
   }
-  let closed = false;
-  /** The highest change number known applied: notifications at or below it need no catch-up. */
-  let applied = 0;
-  let running: Promise<number> | null = null;
-  let queued: Promise<number> | null = null;
+  state.feed = followFeed(state);
+  state.listener = listenToStore(state);
+  return replicationOf(state);
+}
 
-  // One statement (replica-rows.ts): one snapshot, one round trip, no transaction to open or close.
-  const readPage = (after: number): Promise<ChangesPage> => readChangesPage(pool, cipher, after, pageSize);
+function replicationOf(state: ReplicationState): Replication {
+  return {
+    catchUp: () => request(state),
+    async upTo(seq) {
+      if (state.applied >= seq) return;
+      // Following the announcements, a marker's round trip proves it; otherwise read the store.
+      if (await state.feed.sync()) return;
+      await request(state);
+    },
+    watch(watcher) {
+      state.watchers.add(watcher);
+      return () => state.watchers.delete(watcher);
+    },
+    get listening() {
+      return state.listener.listening;
+    },
+    get following() {
+      return state.feed.live;
+    },
+    listen: (channel, handler) => state.listener.listen(channel, handler),
+    async close() {
+      state.closed = true;
+      state.cancelRetry?.();
+      state.feed.close();
+      await state.listener.close();
+      await Promise.allSettled([state.running, state.queued]);
+    },
+  };
+}
 
-  const tell = (change: ReplicaChange) => {
-    for (const watcher of watchers) {
-      try {
-        watcher(change);
-      } catch (error) {
-        log.error('team store: a replica watcher failed', describeError(error));
-      }
+function tell(state: ReplicationState, change: ReplicaChange): void {
+  for (const watcher of state.watchers) {
+    try {
+      watcher(change);
+    } catch (error) {
+      state.options.log.error('team store: a replica watcher failed', describeError(error));
     }
-  };
+  }
+}
 
-  /** Changes are in the local replica (read from the store, or heard): remembered, and told to the watchers. */
-  const noteApplied = (result: AppliedChanges) => {
-    applied = Math.max(applied, result.lastSeq);
-    if (result.customerIds.length > 0)
-      tell({ customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
-  };
+/** Changes are in the local replica (read from the store, or heard): remembered, and told to the watchers. */
+function noteApplied(state: ReplicationState, result: AppliedChanges): void {
+  state.applied = Math.max(state.applied, result.lastSeq);
+  if (result.customerIds.length > 0)
+    tell(state, { customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
+}
 
-  const catchUpNow = async (): Promise<number> => {
-    let lastSeq = await local.replica.lastSeq();
-    for (let more = true; more && !closed; ) {
-      const page = await readPage(lastSeq);
-      more = page.more;
-      if (page.changes.through <= lastSeq) break;
-      const result = await local.replica.applyChanges(page.changes);
-      lastSeq = result.lastSeq;
-      noteApplied(result);
-    }
-    return lastSeq;
-  };
+async function catchUpNow(state: ReplicationState): Promise<number> {
+  const { pool, cipher, local, pageSize = PAGE_SIZE } = state.options;
+  let lastSeq = await local.replica.lastSeq();
+  while (!state.closed) {
+    // One statement (replica-rows.ts): one snapshot, one round trip, no transaction to open or close.
+    const page: ChangesPage = await readChangesPage(pool, cipher, lastSeq, pageSize);
+    if (page.changes.through <= lastSeq) break;
+    const result = await local.replica.applyChanges(page.changes);
+    lastSeq = result.lastSeq;
+    noteApplied(state, result);
+    if (!page.more) break;
+  }
+  return lastSeq;
+}
 
-  const start = () => {
-    if (closed) return Promise.reject(new ReplicationClosedError());
-    const session = feed.session();
-    // Caught up from a read that began while listening: what was announced meanwhile completes it.
-    const run = catchUpNow().then(async (seq) => (queued ? seq : await feed.caughtUp(session, seq)));
-    running = run;
-    const done = () => {
-      if (running === run) running = null;
-    };
-    run.then(done, done);
-    return run;
+function start(state: ReplicationState): Promise<number> {
+  if (state.closed) return Promise.reject(new ReplicationClosedError());
+  const session = state.feed.session();
+  // Caught up from a read that began while listening: what was announced meanwhile completes it.
+  const run = catchUpNow(state).then(async (seq) =>
+    state.queued ? seq : await state.feed.caughtUp(session, seq),
+  );
+  state.running = run;
+  const done = () => {
+    if (state.running === run) state.running = null;
   };
+  run.then(done, done);
+  return run;
+}
 
-  /** A catch-up that starts no earlier than now: the one running is joined only by those asked for before it. */
-  const request = (): Promise<number> => {
-    if (closed) return Promise.reject(new ReplicationClosedError());
-    if (queued) return queued;
-    if (!running) return start();
-    const next = running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        queued = null;
-        return start();
-      });
-    queued = next;
-    return next;
-  };
-
-  const catchUpInBackground = (why: string) => {
-    request().catch((error: unknown) => {
-      if (error instanceof ReplicationClosedError) return;
-      // The next notification, reconnect or write tries again from the last change applied.
-      log.warn(`team store: catching up after ${why} failed`, describeError(error));
+/** A catch-up that starts no earlier than now: the one running is joined only by those asked for before it. */
+function request(state: ReplicationState): Promise<number> {
+  if (state.closed) return Promise.reject(new ReplicationClosedError());
+  if (state.queued) return state.queued;
+  if (!state.running) return start(state);
+  const next = state.running
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .then(() => {
+      state.queued = null;
+      return start(state);
     });
-  };
+  state.queued = next;
+  return next;
+}
 
-  const schedule = options.schedule ?? realScheduler;
-  let cancelRetry: (() => void) | null = null;
-  let retries = 0;
-  /**
-   * Listening (again): what was missed must be read now, whatever comes next. A read that fails (the pool's
-   * connections may have gone silent with the network) is tried again after a growing wait while the
-   * connection listens; a quiet team would otherwise not be read until its next change.
-   */
-  const catchUpAfterConnecting = () => {
-    cancelRetry?.();
-    cancelRetry = null;
-    request().then(
-      () => {
-        retries = 0;
-      },
-      (error: unknown) => {
-        if (error instanceof ReplicationClosedError || closed) return;
-        log.warn('team store: catching up after connecting failed', describeError(error));
-        // Not listening: the next connection catches up.
-        if (!listener.listening) return;
-        const delayMs = jitteredDelayMs(retries++, RECONNECT_BACKOFF, options.random ?? Math.random, 0.5);
-        cancelRetry = schedule(delayMs, () => {
-          cancelRetry = null;
-          if (listener.listening) catchUpAfterConnecting();
-        });
-      },
-    );
-  };
+function catchUpInBackground(state: ReplicationState, why: string): void {
+  request(state).catch((error: unknown) => {
+    if (error instanceof ReplicationClosedError) return;
+    // The next notification, reconnect or write tries again from the last change applied.
+    state.options.log.warn(`team store: catching up after ${why} failed`, describeError(error));
+  });
+}
 
-  const feed = liveFeed({
+/**
+ * Listening (again): what was missed must be read now, whatever comes next. A read that fails (the pool's
+ * connections may have gone silent with the network) is tried again after a growing wait while the
+ * connection listens; a quiet team would otherwise not be read until its next change.
+ */
+function catchUpAfterConnecting(state: ReplicationState): void {
+  state.cancelRetry?.();
+  state.cancelRetry = null;
+  request(state).then(
+    () => {
+      state.retries = 0;
+    },
+    (error: unknown) => {
+      if (error instanceof ReplicationClosedError || state.closed) return;
+      state.options.log.warn('team store: catching up after connecting failed', describeError(error));
+      // Not listening: the next connection catches up.
+      if (!state.listener.listening) return;
+      const random = state.options.random ?? Math.random;
+      const delayMs = jitteredDelayMs(state.retries++, RECONNECT_BACKOFF, random, 0.5);
+      state.cancelRetry = state.schedule(delayMs, () => {
+        state.cancelRetry = null;
+        if (state.listener.listening) catchUpAfterConnecting(state);
+      });
+    },
+  );
+}
+
+function followFeed(state: ReplicationState): LiveFeed {
+  const { cipher, local, log, pool } = state.options;
+  return liveFeed({
     cipher,
     local,
-    listening: () => listener.listening,
-    catchingUp: () => running !== null || queued !== null,
-    readStore: (why) => catchUpInBackground(why),
-    applied: noteApplied,
+    listening: () => state.listener.listening,
+    catchingUp: () => state.running !== null || state.queued !== null,
+    readStore: (why) => catchUpInBackground(state, why),
+    applied: (result) => noteApplied(state, result),
     sendMarker: async (payload) => {
       await pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
     },
     log,
   });
+}
 
-  const listener: ChangeListener = listenForChanges({
-    connection: options.connection ?? pool.options,
+function listenToStore(state: ReplicationState): ChangeListener {
+  const { options } = state;
+  return listenForChanges({
+    connection: options.connection ?? options.pool.options,
     ...(options.listenerName ? { applicationName: options.listenerName } : {}),
     // A bare number announces a change whose rows follow it; only a desk not following them reads the store.
     onNotify: (seq) => {
-      if (seq > applied && !feed.live) catchUpInBackground('a notification');
+      if (seq > state.applied && !state.feed.live) catchUpInBackground(state, 'a notification');
     },
-    onAnnouncement: (payload) => feed.heard(payload),
+    onAnnouncement: (payload) => state.feed.heard(payload),
     onListening: () => {
       options.session?.listening();
-      feed.listening();
-      catchUpAfterConnecting();
+      state.feed.listening();
+      catchUpAfterConnecting(state);
     },
     onLost: () => options.session?.lost(),
-    log,
+    log: options.log,
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
   });
-
-  return {
-    catchUp: request,
-    async upTo(seq) {
-      if (applied >= seq) return;
-      // Following the announcements, a marker's round trip proves it; otherwise read the store.
-      if (await feed.sync()) return;
-      await request();
-    },
-    watch(watcher) {
-      watchers.add(watcher);
-      return () => watchers.delete(watcher);
-    },
-    get listening() {
-      return listener.listening;
-    },
-    get following() {
-      return feed.live;
-    },
-    listen: (channel, handler) => listener.listen(channel, handler),
-    async close() {
-      closed = true;
-      cancelRetry?.();
-      feed.close();
-      await listener.close();
-      await Promise.allSettled([running, queued]);
-    },
-  };
 }

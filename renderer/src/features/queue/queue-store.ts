@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { create, type StoreApi } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { ChannelOutput } from '#contract/channels.ts';
 import type { CaseClaim } from '#contract/claims.ts';
@@ -9,7 +9,7 @@ import type { QueueFilters, QueueSort } from '#contract/queue-view.ts';
 import { api } from '#renderer/api.ts';
 import type { SectionFilter } from '#renderer/route.ts';
 import { sharedWatch } from '#renderer/shared/data/watch.ts';
-import { windowedLoader } from '#renderer/shared/windowed/windowed-loader.ts';
+import { type WindowedLoader, windowedLoader } from '#renderer/shared/windowed/windowed-loader.ts';
 import {
   indexOfRow,
   mapRows,
@@ -18,7 +18,7 @@ import {
   type Range,
   rowAt,
 } from '#renderer/shared/windowed/windowed-pages.ts';
-import { earlyWindow } from './early-window.ts';
+import { type EarlyWindow, earlyWindow } from './early-window.ts';
 import { afterRow, keepClaim, patchClaim, patchPushedRow } from './queue-patch.ts';
 
 export type ImportAvailability = ChannelOutput<'customers.importAvailability'>;
@@ -88,206 +88,243 @@ interface QueueState {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export const useQueueStore = create<QueueState>()(
-  persist(
-    (set, get) => {
-      const loader = windowedLoader({
-        fetch: (offset, limit) => {
-          const input = windowInput(get(), offset, limit);
-          const held = early.take(input);
-          if (!held) return api.queue.window(input);
-          return held.then((answer) => {
-            if (!answer) return api.queue.window(input);
-            // Main answered before the queue watched for pushed changes: one refresh follows, as after a patch.
-            loader.refresh();
-            return answer;
-          });
-        },
-        read: () => get(),
-        write: (pages, window) =>
-          set((state) => ({
-            pages,
-            ...(window
-              ? { total: window.total, counts: window.counts, capped: window.capped ?? false, problem: null }
-              : {}),
-            ...followSelection(pages, state),
-          })),
-        failed: (error) => set({ problem: `The queue could not be loaded: ${messageOf(error)}` }),
+type SetQueue = StoreApi<QueueState>['setState'];
+type GetQueue = () => QueueState;
+
+/** What the store's actions share: zustand's set and get, the page loader, the early first page, drafts seen. */
+interface QueueKit {
+  set: SetQueue;
+  get: GetQueue;
+  loader: WindowedLoader;
+  early: EarlyWindow;
+  /** The last state seen of each draft: the list reloads when one changes state, not on every autosave. */
+  draftStates: Map<string, DraftState>;
+}
+
+function queueKit(set: SetQueue, get: GetQueue): QueueKit {
+  const early = earlyWindow((input) => api.queue.window(input));
+  const loader: WindowedLoader = windowedLoader({
+    fetch: (offset, limit) => {
+      const input = windowInput(get(), offset, limit);
+      const held = early.take(input);
+      if (!held) return api.queue.window(input);
+      return held.then((answer) => {
+        if (!answer) return api.queue.window(input);
+        // Main answered before the queue watched for pushed changes: one refresh follows, as after a patch.
+        loader.refresh();
+        return answer;
       });
-
-      const early = earlyWindow((input) => api.queue.window(input));
-
-      /** A new list: what was held belonged to another query. */
-      const startQuery = (change: Partial<QueueState>) => {
-        loader.newQuery();
-        set((state) => ({
-          ...change,
-          pages: new Map(),
-          cursor: 0,
-          selectionPending: false,
-          pendingUpdates: 0,
-          queryVersion: state.queryVersion + 1,
-          askedAt: performance.now(),
-        }));
-        loader.ensureVisible();
-      };
-
-      /** A change that may move rows: now, or once the reviewer stops interacting with the list. */
-      const refreshOrHold = () => {
-        if (get().interacting) set((state) => ({ pendingUpdates: state.pendingUpdates + 1 }));
-        else loader.refresh();
-      };
-
-      /** The last state seen of each draft: the list reloads when one changes state, not on every autosave. */
-      const draftStates = new Map<string, DraftState>();
-
-      return {
-        section: 'all',
-        search: '',
-        sort: 'waiting',
-        filters: {},
-        capped: false,
-        interacting: false,
-        pendingUpdates: 0,
-        selectedId: null,
-        cursor: 0,
-        selectionPending: false,
-        scrollRequest: 0,
-        queryVersion: 0,
-        pages: new Map(),
-        total: null,
-        counts: null,
-        askedAt: null,
-        problem: null,
-        importAvailability: null,
-
-        watch: sharedWatch(() => [
-          api.on('customer.updated', (row) => get().pushed(row)),
-          // A finished job (import, Refresh all, outbox) changed rows by the hundred: one reload.
-          api.on('job.progress', (progress) => {
-            if (progress.finished) refreshOrHold();
-          }),
-          // A draft's row carries its state; its rank and the drafts count change with it.
-          api.on('draft.updated', (draft) => {
-            if (draftStates.get(draft.id) === draft.state) return;
-            draftStates.set(draft.id, draft.state);
-            refreshOrHold();
-          }),
-          api.on('draft.discarded', ({ id }) => {
-            draftStates.delete(id);
-            refreshOrHold();
-          }),
-          api.on('claims.changed', (change) => get().claimChanged(change)),
-        ]),
-        setSection: (section) => {
-          if (section !== get().section) startQuery({ section });
-        },
-        setSearch: (search) => {
-          if (search !== get().search) startQuery({ search });
-        },
-        setSort: (sort) => {
-          if (sort !== get().sort) startQuery({ sort });
-        },
-        setFilters: (filters) => startQuery({ filters }),
-        setInteracting(interacting) {
-          if (interacting === get().interacting) return;
-          set({ interacting });
-          if (!interacting && get().pendingUpdates > 0) get().applyUpdates();
-        },
-        applyUpdates() {
-          set({ pendingUpdates: 0 });
-          loader.refresh();
-        },
-        select: (id, index) => set({ selectedId: id, cursor: index, selectionPending: false }),
-        moveBy(delta) {
-          const { pages, total, selectedId, cursor, scrollRequest } = get();
-          if (!total) return;
-          const at = selectedId ? indexOfRow(pages, selectedId) : -1;
-          let next: number;
-          if (at >= 0) next = at + delta;
-          else if (selectedId && rowAt(pages, cursor)) {
-            // The selected row has left the list: the row now in its place is the next one down.
-            next = delta > 0 ? cursor : cursor - 1;
-          } else if (selectedId || get().selectionPending) next = cursor + delta;
-          else next = cursor;
-          next = Math.min(Math.max(next, 0), total - 1);
-          const row = rowAt(pages, next);
-          set({
-            cursor: next,
-            selectedId: row ? row.id : selectedId,
-            selectionPending: !row,
-            scrollRequest: scrollRequest + 1,
-          });
-        },
-        prefetch: () => early.start(windowInput(get(), 0, PAGE_SIZE)),
-        showRange: (range) => loader.showRange(range),
-        refresh: () => loader.refresh(),
-        reload() {
-          // Rows already on screen are not a new paint to measure.
-          if (get().pages.size === 0) set({ askedAt: performance.now() });
-          loader.refresh();
-        },
-        rowsPainted: () => set({ askedAt: null }),
-        selectedRow() {
-          const { pages, selectedId } = get();
-          if (!selectedId) return undefined;
-          const at = indexOfRow(pages, selectedId);
-          return at >= 0 ? rowAt(pages, at) : undefined;
-        },
-        pushed(row) {
-          const state = get();
-          const patched = patchPushedRow(state, row);
-          // A row that comes, goes or needs main to place it moves others: not under a working reviewer.
-          if (state.interacting && (!patched || patched.total !== state.total)) {
-            const inPlace = mapRows(state.pages, (held) =>
-              held.id === row.id ? keepClaim(held, row) : undefined,
-            );
-            set((now) => ({
-              pendingUpdates: now.pendingUpdates + 1,
-              ...(inPlace ? { pages: inPlace } : {}),
-            }));
-            return;
-          }
-          if (!patched) {
-            loader.refresh();
-            return;
-          }
-          set((now) => ({ ...patched, ...followSelection(patched.pages, now) }));
-          loader.patched();
-        },
-        claimChanged(change) {
-          const patched = patchClaim(get(), change);
-          if (patched === 'ask') refreshOrHold();
-          else if (patched) set({ pages: patched });
-        },
-        async add(ref) {
-          const customer = await api.customers.add({ ref: ref.trim() });
-          set({ selectedId: customer.id, selectionPending: false });
-          loader.refresh();
-          return customer;
-        },
-        async loadImportAvailability() {
-          try {
-            set({ importAvailability: await api.customers.importAvailability() });
-          } catch (error) {
-            set({ importAvailability: { available: false, reason: messageOf(error) } });
-          }
-        },
-      };
     },
-    {
-      name: 'vetted.queue',
-      storage: createJSONStorage(() => sessionStorage),
-      // The reviewer's place in the queue survives a reload of the window; rows are always asked for afresh.
-      partialize: ({ section, search, selectedId, sort, filters }) => ({
-        section,
-        search,
-        selectedId,
-        sort,
-        filters,
-      }),
+    read: () => get(),
+    write: (pages, window) =>
+      set((state) => ({
+        pages,
+        ...(window
+          ? { total: window.total, counts: window.counts, capped: window.capped ?? false, problem: null }
+          : {}),
+        ...followSelection(pages, state),
+      })),
+    failed: (error) => set({ problem: `The queue could not be loaded: ${messageOf(error)}` }),
+  });
+  return { set, get, loader, early, draftStates: new Map() };
+}
+
+/** A new list: what was held belonged to another query. */
+function startQuery({ set, loader }: QueueKit, change: Partial<QueueState>): void {
+  loader.newQuery();
+  set((state) => ({
+    ...change,
+    pages: new Map(),
+    cursor: 0,
+    selectionPending: false,
+    pendingUpdates: 0,
+    queryVersion: state.queryVersion + 1,
+    askedAt: performance.now(),
+  }));
+  loader.ensureVisible();
+}
+
+/** A change that may move rows: now, or once the reviewer stops interacting with the list. */
+function refreshOrHold({ set, get, loader }: QueueKit): void {
+  if (get().interacting) set((state) => ({ pendingUpdates: state.pendingUpdates + 1 }));
+  else loader.refresh();
+}
+
+/** What main pushes that changes the list, while the queue is on screen. */
+function watchPushes(kit: QueueKit): () => () => void {
+  const { get, draftStates } = kit;
+  return sharedWatch(() => [
+    api.on('customer.updated', (row) => get().pushed(row)),
+    // A finished job (import, Refresh all, outbox) changed rows by the hundred: one reload.
+    api.on('job.progress', (progress) => {
+      if (progress.finished) refreshOrHold(kit);
+    }),
+    // A draft's row carries its state; its rank and the drafts count change with it.
+    api.on('draft.updated', (draft) => {
+      if (draftStates.get(draft.id) === draft.state) return;
+      draftStates.set(draft.id, draft.state);
+      refreshOrHold(kit);
+    }),
+    api.on('draft.discarded', ({ id }) => {
+      draftStates.delete(id);
+      refreshOrHold(kit);
+    }),
+    api.on('claims.changed', (change) => get().claimChanged(change)),
+  ]);
+}
+
+/** j/k: the next or previous row, or where a move that landed on an unloaded row left the cursor. */
+function moveBy({ set, get }: QueueKit, delta: 1 | -1 | 0): void {
+  const { pages, total, selectedId, cursor, scrollRequest } = get();
+  if (!total) return;
+  const at = selectedId ? indexOfRow(pages, selectedId) : -1;
+  let next: number;
+  if (at >= 0) next = at + delta;
+  else if (selectedId && rowAt(pages, cursor)) {
+    // The selected row has left the list: the row now in its place is the next one down.
+    next = delta > 0 ? cursor : cursor - 1;
+  } else if (selectedId || get().selectionPending) next = cursor + delta;
+  else next = cursor;
+  next = Math.min(Math.max(next, 0), total - 1);
+  const row = rowAt(pages, next);
+  set({
+    cursor: next,
+    selectedId: row ? row.id : selectedId,
+    selectionPending: !row,
+    scrollRequest: scrollRequest + 1,
+  });
+}
+
+/** A pushed row, patched in place when the list can place it and nobody is working in the list. */
+function pushed({ set, get, loader }: QueueKit, row: QueueRow): void {
+  const state = get();
+  const patched = patchPushedRow(state, row);
+  // A row that comes, goes or needs main to place it moves others: not under a working reviewer.
+  if (state.interacting && (!patched || patched.total !== state.total)) {
+    const inPlace = mapRows(state.pages, (held) => (held.id === row.id ? keepClaim(held, row) : undefined));
+    set((now) => ({
+      pendingUpdates: now.pendingUpdates + 1,
+      ...(inPlace ? { pages: inPlace } : {}),
+    }));
+    return;
+  }
+  if (!patched) {
+    loader.refresh();
+    return;
+  }
+  set((now) => ({ ...patched, ...followSelection(patched.pages, now) }));
+  loader.patched();
+}
+
+function selectedRow(state: QueueState): QueueRow | undefined {
+  const { pages, selectedId } = state;
+  if (!selectedId) return undefined;
+  const at = indexOfRow(pages, selectedId);
+  return at >= 0 ? rowAt(pages, at) : undefined;
+}
+
+async function loadImportAvailability(set: SetQueue): Promise<void> {
+  try {
+    set({ importAvailability: await api.customers.importAvailability() });
+  } catch (error) {
+    set({ importAvailability: { available: false, reason: messageOf(error) } });
+  }
+}
+
+/** The list as it opens: the reviewer's place comes back from the session's storage (`persist`). */
+const INITIAL = {
+  section: 'all',
+  search: '',
+  sort: 'waiting',
+  filters: {},
+  capped: false,
+  interacting: false,
+  pendingUpdates: 0,
+  selectedId: null,
+  cursor: 0,
+  selectionPending: false,
+  scrollRequest: 0,
+  queryVersion: 0,
+  pages: new Map(),
+  total: null,
+  counts: null,
+  askedAt: null,
+  problem: null,
+  importAvailability: null,
+} satisfies Partial<QueueState>;
+
+/** Changing what the list shows: section, search, sort and filters each start a new query. */
+function queryActions(kit: QueueKit) {
+  const { get } = kit;
+  return {
+    setSection: (section: SectionFilter) => {
+      if (section !== get().section) startQuery(kit, { section });
     },
-  ),
+    setSearch: (search: string) => {
+      if (search !== get().search) startQuery(kit, { search });
+    },
+    setSort: (sort: QueueSort) => {
+      if (sort !== get().sort) startQuery(kit, { sort });
+    },
+    setFilters: (filters: QueueFilters) => startQuery(kit, { filters }),
+  };
+}
+
+function queueActions(kit: QueueKit) {
+  const { set, get, loader, early } = kit;
+  return {
+    watch: watchPushes(kit),
+    ...queryActions(kit),
+    setInteracting(interacting: boolean) {
+      if (interacting === get().interacting) return;
+      set({ interacting });
+      if (!interacting && get().pendingUpdates > 0) get().applyUpdates();
+    },
+    applyUpdates() {
+      set({ pendingUpdates: 0 });
+      loader.refresh();
+    },
+    select: (id: string, index: number) => set({ selectedId: id, cursor: index, selectionPending: false }),
+    moveBy: (delta: 1 | -1 | 0) => moveBy(kit, delta),
+    prefetch: () => early.start(windowInput(get(), 0, PAGE_SIZE)),
+    showRange: (range: Range) => loader.showRange(range),
+    refresh: () => loader.refresh(),
+    reload() {
+      // Rows already on screen are not a new paint to measure.
+      if (get().pages.size === 0) set({ askedAt: performance.now() });
+      loader.refresh();
+    },
+    rowsPainted: () => set({ askedAt: null }),
+    selectedRow: () => selectedRow(get()),
+    pushed: (row: QueueRow) => pushed(kit, row),
+    claimChanged(change: CaseClaim) {
+      const patched = patchClaim(get(), change);
+      if (patched === 'ask') refreshOrHold(kit);
+      else if (patched) set({ pages: patched });
+    },
+    async add(ref: string) {
+      const customer = await api.customers.add({ ref: ref.trim() });
+      set({ selectedId: customer.id, selectionPending: false });
+      loader.refresh();
+      return customer;
+    },
+    loadImportAvailability: () => loadImportAvailability(set),
+  };
+}
+
+export const useQueueStore = create<QueueState>()(
+  persist((set, get): QueueState => ({ ...INITIAL, ...queueActions(queueKit(set, get)) }), {
+    name: 'vetted.queue',
+    storage: createJSONStorage(() => sessionStorage),
+    // The reviewer's place in the queue survives a reload of the window; rows are always asked for afresh.
+    partialize: ({ section, search, selectedId, sort, filters }) => ({
+      section,
+      search,
+      selectedId,
+      sort,
+      filters,
+    }),
+  }),
 );
 
 /** What main is asked for one page of the current list. */
