@@ -2,9 +2,13 @@
 // the team store's SQL on a team's desk (main/team/claims/), the desk's journal when solo (main/variant/local.ts).
 // The trends feature checks the role and fills in the desk's settings; a source only counts.
 import type { AgeingTargets } from '#contract/queue-view.ts';
-import type { Trends, TrendsInput } from '#contract/trends.ts';
+import type { TrendScope, Trends } from '#contract/trends.ts';
 
-export interface TrendsQuery extends TrendsInput {
+export interface TrendsQuery {
+  scope: TrendScope;
+  /** The range's first and last days (YYYY-MM-DD in `timeZone`), both included: the last N days, or a report's period. A day not over yet is counted up to the store's now. */
+  from: string;
+  to: string;
   /** Whose work "mine" is: this desk's reviewer. */
   reviewer: string;
   /** This desk's ageing targets: what "overdue" is measured against. */
