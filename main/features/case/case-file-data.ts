@@ -1,14 +1,10 @@
 // What a case file holds, gathered (case-file-gather.ts) before it is drawn (case-file-pdf.ts): plain data, so
 // the drawing is tested on a fixed case and the gathering on a real desk.
 import type { PageSize } from '#contract/case-file.ts';
+import type { DatedRow } from '../pdf/draw.ts';
 
 /** One line of a table: a moment, who or what, and the words. */
-export interface CaseFileRow {
-  at: string;
-  who: string;
-  what: string;
-  detail: string | null;
-}
+export type CaseFileRow = DatedRow;
 
 export interface CaseFileDocument {
   id: string;

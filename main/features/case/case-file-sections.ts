@@ -13,7 +13,7 @@ import {
   rows,
   title,
   when,
-} from './case-file-draw.ts';
+} from '../pdf/draw.ts';
 
 const THUMBNAIL = { width: 150, height: 100 };
 

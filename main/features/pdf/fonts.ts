@@ -1,6 +1,7 @@
-// The case file's fonts: DejaVu Sans, shipped under assets/fonts/ with its licence (electron-builder.yml packs
-// it) and embedded in every PDF (subset), so the file reads the same on an examiner's machine. A PDF's 14
-// standard fonts are not embedded and cover no more than Latin-1: a name such as "Zoë Łukasiewicz" needs more.
+// The fonts of Vetted's PDFs (the case file, the period report): DejaVu Sans, shipped under assets/fonts/ with
+// its licence (electron-builder.yml packs it) and embedded in every PDF (subset), so the file reads the same on
+// an examiner's machine. A PDF's 14 standard fonts are not embedded and cover no more than Latin-1: a name such
+// as "Zoë Łukasiewicz" needs more.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -12,15 +13,15 @@ function appRoot(from: string): string {
   }
 }
 
-export interface CaseFileFonts {
+export interface PdfFonts {
   body: Buffer;
   bold: Buffer;
 }
 
-let loaded: CaseFileFonts | undefined;
+let loaded: PdfFonts | undefined;
 
-/** Read once, when the first case file is made: nothing of it at start-up. */
-export function caseFileFonts(): CaseFileFonts {
+/** Read once, when the first PDF is made: nothing of it at start-up. */
+export function pdfFonts(): PdfFonts {
   if (!loaded) {
     const dir = path.join(appRoot(import.meta.dirname), 'assets', 'fonts');
     loaded = {

@@ -1,14 +1,22 @@
-// The case file's few ways of putting words on a page: a title, a section's heading, labelled facts, a
-// dated row, a paragraph. PDFKit flows text and starts pages; these keep a heading with what follows it.
+// The few ways Vetted's PDFs put words on a page (the case file, the period report): a title, a section's
+// heading, labelled facts, a dated row, a paragraph. PDFKit flows text and starts pages; these keep a heading
+// with what follows it.
 import type PDFDocument from 'pdfkit';
-import type { CaseFileRow } from './case-file-data.ts';
+
+/** One dated line: a moment, who or what, and the words. */
+export interface DatedRow {
+  at: string;
+  who: string;
+  what: string;
+  detail: string | null;
+}
 
 export const MARGIN = 50;
 
 export type Pdf = InstanceType<typeof PDFDocument>;
 
-const INK = '#111111';
-const QUIET = '#555555';
+export const INK = '#111111';
+export const QUIET = '#555555';
 
 /** "2026-11-29 14:03:07 UTC": one zone for every reader of the file. */
 export function when(iso: string | null): string {
@@ -17,7 +25,7 @@ export function when(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-const width = (doc: Pdf) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
+export const width = (doc: Pdf) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
 
 /** Starts a page unless `height` points still fit on this one. */
 export function keepRoom(doc: Pdf, height: number): void {
@@ -83,7 +91,7 @@ export function facts(doc: Pdf, pairs: ReadonlyArray<{ label: string; value: str
 }
 
 /** A dated line: when and who small above, what happened, and its detail quieter below. */
-export function row(doc: Pdf, { at, who, what, detail }: CaseFileRow): void {
+export function row(doc: Pdf, { at, who, what, detail }: DatedRow): void {
   keepRoom(doc, 40);
   const left = doc.page.margins.left;
   doc
@@ -105,7 +113,7 @@ export function row(doc: Pdf, { at, who, what, detail }: CaseFileRow): void {
 }
 
 /** Every row, or what an empty section means. */
-export function rows(doc: Pdf, items: readonly CaseFileRow[], none: string): void {
+export function rows(doc: Pdf, items: readonly DatedRow[], none: string): void {
   if (items.length === 0) paragraph(doc, none, { quiet: true });
   for (const item of items) row(doc, item);
 }
