@@ -43,6 +43,7 @@ export const AUDIT_ACTION_WORDS = {
   'team.keyResealed': 'Team data resealed under the new key',
   'audit.export': 'Audit log exported',
   'case.file': 'Case file produced',
+  'report.period': 'Period report produced',
   'audit.chain': 'Audit chain begun',
   'audit.key': 'Audit seal key begun',
   'retry.open': 'Retry form opened',

@@ -10,6 +10,7 @@ import { teamClaims } from './claims/team-claims.ts';
 import { teamOverview } from './claims/team-overview.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
+import { teamPeriodFigures } from './report/period-figures.ts';
 import type { TeamRuntime } from './runtime.ts';
 import { APPROVALS_CHANNEL } from './store/sql.ts';
 
@@ -59,6 +60,7 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
       roles: teamRoles(store, runtime.login),
       settings,
       overview: teamOverview({ pool: runtime.pool, target: runtime.target, login: runtime.login }),
+      period: teamPeriodFigures({ pool, target }),
     },
     approvals,
     storePresence: runtime.presence,

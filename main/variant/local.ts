@@ -91,6 +91,11 @@ export function soloTeamwork(journal: Journal, reviewer: string): Teamwork {
         throw refusal.soloDesk('there is no team whose work to overview');
       },
     },
+    period: {
+      async read() {
+        throw refusal.soloDesk('there is no team whose period to report');
+      },
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import type { LeadAction, TeamMe, TeamSettings } from '#contract/roles.ts';
 import type { TeamOverview } from '#contract/team-overview.ts';
 import { refusal } from '#main/data/failures.ts';
 import type { ClaimScope, DueBefore, HolderCounts } from '#main/data/journal/index.ts';
+import type { PeriodFiguresSource } from './period-report.ts';
 
 export interface ClaimListener {
   /** A case's claim changed, on any desk. */
@@ -86,4 +87,6 @@ export interface Teamwork {
   readonly settings: TeamSettingsAccess;
   /** The lead's Team screen's figures. */
   readonly overview: TeamOverviewSource;
+  /** The period report's figures (a lead's, too). */
+  readonly period: PeriodFiguresSource;
 }

@@ -19,6 +19,20 @@ SELECT coalesce(nullif(current_setting('vetted.now', true), '')::timestamptz, no
  */
 const endOfSecond = (at: string) => `(date_trunc('second', ${at}) + interval '1 second')`;
 
+/** Every status history entry with the status before it (`before`; null: the customer's first). */
+export const STATUS_CHANGES = `changes AS (
+  SELECT customer_id, seq, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
+  FROM vetted.status_history
+)`;
+
+/**
+ * Who closed a case: the actor of the last audit entry on `row`'s customer up to the end of the second of
+ * `row.at`, entries no reviewer made (`nobodys`, a parameter) aside; null when nobody acted on it.
+ */
+export const lastActor = (row: string, nobodys: string) => `(SELECT a.actor FROM vetted.audit_log a
+        WHERE a.customer_id = ${row}.customer_id AND a.at < ${endOfSecond(`${row}.at`)} AND NOT a.action = ANY (${nobodys})
+        ORDER BY a.at DESC, a.seq DESC LIMIT 1)`;
+
 /** Midnight today and Monday midnight this week, in the time zone $2, as moments. */
 export const BOUNDARIES = `
 SELECT date_trunc('day', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS today_from,
@@ -46,16 +60,11 @@ GROUP BY k.holder`;
  * customer up to that moment, entries no reviewer made ($5) aside. A null login: nobody acted on it.
  */
 export const CLOSED = `
-WITH changes AS (
-  SELECT customer_id, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
-  FROM vetted.status_history
-), closed AS (
+WITH ${STATUS_CHANGES}, closed AS (
   SELECT customer_id, at FROM changes
   WHERE status = ANY ($4) AND (before IS NULL OR NOT before = ANY ($4)) AND at >= $2 AND at <= $1
 )
-SELECT (SELECT a.actor FROM vetted.audit_log a
-        WHERE a.customer_id = closed.customer_id AND a.at < ${endOfSecond('closed.at')} AND NOT a.action = ANY ($5)
-        ORDER BY a.at DESC, a.seq DESC LIMIT 1) AS login,
+SELECT ${lastActor('closed', '$5')} AS login,
   count(*) FILTER (WHERE closed.at >= $3)::int AS today,
   count(*)::int AS week
 FROM closed GROUP BY 1`;
@@ -73,10 +82,7 @@ const percentiles = (name: string, from: string, to: string) => `
  * skip what is null (a visit with no action yet, one still going).
  */
 export const SECTIONS = `
-WITH changes AS (
-  SELECT customer_id, seq, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
-  FROM vetted.status_history
-), visits AS (
+WITH ${STATUS_CHANGES}, visits AS (
   SELECT customer_id, status, at AS entered, lead(at) OVER (PARTITION BY customer_id ORDER BY seq) AS left_at
   FROM changes WHERE before IS DISTINCT FROM status
 ), measured AS (

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import type { Journal } from '#main/data/journal/index.ts';
 import type { CaseFileData } from '#main/features/case/case-file-data.ts';
 import { gatherCaseFile } from '#main/features/case/case-file-gather.ts';
 import { renderCaseFile } from '#main/features/case/case-file-pdf.ts';
-import { decodePng, differingShare } from '#test/support/png-diff.ts';
+import { expectPagesLikeBaselines, pdfText, poppler } from '#test/support/pdf-pages.ts';
 import { CUSTOMER_ID, caseFileWorld, PRODUCED_AT } from './case-file-world.ts';
 
 /**
@@ -18,13 +17,7 @@ import { CUSTOMER_ID, caseFileWorld, PRODUCED_AT } from './case-file-world.ts';
  */
 
 const BASELINES = path.join(import.meta.dirname, '__baselines__', 'case-file');
-const UPDATE = process.env.UPDATE_BASELINES === '1';
 const work = mkdtempSync(path.join(os.tmpdir(), 'vetted-case-file-'));
-
-const poppler = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8' });
-
-/** The text as laid out, each run of spaces and newlines one space: a label and its value, a wrapped line. */
-const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('the case file', () => {
   let journal: Journal;
@@ -93,7 +86,7 @@ describe('the case file', () => {
 
   it('reads, in its text, every item with who and when, the chain’s head and the command, and no full value', () => {
     for (const [pageSize, { file, pages }] of pdfs) {
-      const text = flat(poppler('pdftotext', ['-layout', file, '-']));
+      const text = pdfText(file);
       expect(text, pageSize).toContain('Case file: Zoë Łukasiewicz');
       for (const words of [
         CUSTOMER_ID,
@@ -147,26 +140,8 @@ describe('the case file', () => {
   });
 
   it('draws the same pages as its baselines, A4 and Letter', () => {
-    mkdirSync(BASELINES, { recursive: true });
     for (const [pageSize, { file, pages }] of pdfs) {
-      const stem = path.join(work, pageSize);
-      poppler('pdftoppm', ['-r', '50', '-gray', '-png', file, stem]);
-      for (let page = 1; page <= pages; page++) {
-        const drawn = readFileSync(`${stem}-${page}.png`);
-        const baseline = path.join(BASELINES, `${pageSize}-${page}.png`);
-        if (UPDATE || !existsSync(baseline)) {
-          if (!UPDATE)
-            throw new Error(`No baseline ${baseline}: run with UPDATE_BASELINES=1 and look at it.`);
-          writeFileSync(baseline, drawn);
-          continue;
-        }
-        const share = differingShare(decodePng(drawn), decodePng(readFileSync(baseline)));
-        expect(share, `${pageSize} page ${page}`).toBeLessThan(0.0005);
-      }
-      expect(
-        existsSync(path.join(BASELINES, `${pageSize}-${pages + 1}.png`)),
-        `${pageSize}: no page more`,
-      ).toBe(false);
+      expectPagesLikeBaselines(file, pages, BASELINES, pageSize, work);
     }
   });
 });

@@ -44,6 +44,7 @@ function rig(role: TeamMe['role'], browserOrigin?: () => string | null) {
     },
     settings: { get: vi.fn(), update: vi.fn() },
     overview: { read: vi.fn() },
+    period: { read: vi.fn() },
   };
   const context = {
     journal: { customers: { get: async (id: string) => (id === CUSTOMER ? { id } : undefined) } },
