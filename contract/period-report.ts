@@ -40,6 +40,8 @@ export const MAX_REPORT_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 const ReportDaySchema = z.iso.date({ error: 'A day is a date such as 2026-11-02.' });
+const bothDays = (input: { from: unknown; to: unknown }) =>
+  ReportDaySchema.safeParse(input.from).success && ReportDaySchema.safeParse(input.to).success;
 
 export const PeriodReportInputSchema = z
   .strictObject({
@@ -48,14 +50,18 @@ export const PeriodReportInputSchema = z
     format: ReportFormatSchema,
     pageSize: PageSizeSchema,
   })
-  .refine((input) => input.from <= input.to, {
+  // Each rule judges two real days only: a missing or malformed one is said by its own field.
+  .refine((input) => !bothDays(input) || input.from <= input.to, {
     error: 'The period ends before it begins: choose a last day on or after the first.',
     path: ['to'],
   })
-  .refine((input) => Date.parse(input.to) - Date.parse(input.from) < MAX_REPORT_DAYS * DAY_MS, {
-    error: `A report covers at most ${MAX_REPORT_DAYS} days: choose a shorter period.`,
-    path: ['to'],
-  });
+  .refine(
+    (input) => !bothDays(input) || Date.parse(input.to) - Date.parse(input.from) < MAX_REPORT_DAYS * DAY_MS,
+    {
+      error: `A report covers at most ${MAX_REPORT_DAYS} days: choose a shorter period.`,
+      path: ['to'],
+    },
+  );
 export type PeriodReportInput = z.infer<typeof PeriodReportInputSchema>;
 
 const Count = z.number().int().min(0);

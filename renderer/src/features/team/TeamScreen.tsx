@@ -7,6 +7,7 @@ import { Button } from '#renderer/ui/Button.tsx';
 import { EmptyState } from '#renderer/ui/EmptyState.tsx';
 import { formatClockTime, formatDateTime } from '#renderer/ui/time.tsx';
 import { HubsList } from './HubsList.tsx';
+import { PeriodReportForm } from './PeriodReportForm.tsx';
 import { ReviewersTable } from './ReviewersTable.tsx';
 import { SectionTimes } from './SectionTimes.tsx';
 
@@ -105,6 +106,8 @@ function TeamFigures() {
         <h3 id="team-sections">Time in each section</h3>
         <SectionTimes overview={overview} />
       </section>
+
+      <PeriodReportForm />
     </div>
   );
 }
