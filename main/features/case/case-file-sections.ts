@@ -1,7 +1,6 @@
 // The case file's sections, in the order an examiner reads a case: who produced it, the customer, what
 // happened (statuses, events, notes, documents, claims, four eyes), then the audit entries and how to check them.
 import { statusName } from '#contract/statuses.ts';
-import type { CaseFileData, CaseFileDocument } from './case-file-data.ts';
 import {
   facts,
   heading,
@@ -12,8 +11,10 @@ import {
   row,
   rows,
   title,
+  verifyHeadCommand,
   when,
 } from '../pdf/draw.ts';
+import type { CaseFileData, CaseFileDocument } from './case-file-data.ts';
 
 const THUMBNAIL = { width: 150, height: 100 };
 
@@ -149,15 +150,7 @@ function drawVerification(doc: Pdf, { audit, produced }: CaseFileData): void {
       ? 'It checks each entry against its hash and its links; with --key-file <the team key file>, its seal too. The team’s administrator shows that no entry up to this head was removed since:'
       : 'It checks each entry against its hash and its links. A desk working alone seals its entries with a key of its own vault: their seals are checked on this desk only.',
   );
-  if (produced.mode === 'team') {
-    paragraph(
-      doc,
-      `npm run team -- verify-audit --database <the team store> --key-file <the team key file> --head ${head}`,
-      {
-        size: 9,
-      },
-    );
-  }
+  if (produced.mode === 'team') verifyHeadCommand(doc, head);
   paragraph(
     doc,
     'A file of one customer’s entries shows each is as written; that none was left out is shown by the whole chain (docs/team-admin.md, “The audit chain”).',

@@ -117,3 +117,12 @@ export function rows(doc: Pdf, items: readonly DatedRow[], none: string): void {
   if (items.length === 0) paragraph(doc, none, { quiet: true });
   for (const item of items) row(doc, item);
 }
+
+/** The administrator's command that shows the chain still holds every entry up to `head` (seq:hash). */
+export function verifyHeadCommand(doc: Pdf, head: string): void {
+  paragraph(
+    doc,
+    `npm run team -- verify-audit --database <the team store> --key-file <the team key file> --head ${head}`,
+    { size: 9 },
+  );
+}

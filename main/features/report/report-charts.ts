@@ -4,7 +4,7 @@
 // the commonest colour blindness), each chart with its legend in words and its axis' figures.
 
 import { SECTION_TITLES } from '#contract/queue.ts';
-import { BACKLOG_SECTIONS, type Trends } from '#contract/trends.ts';
+import { BACKLOG_SECTIONS, type Trends, type WeekTimes } from '#contract/trends.ts';
 import { INK, keepRoom, type Pdf, QUIET, width } from '../pdf/draw.ts';
 
 const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
@@ -148,6 +148,14 @@ export function lines(doc: Pdf, title: string, labels: readonly string[], series
 }
 
 const shortDay = (day: string) => day.slice(5);
+
+/** The weekly times' lines: their names, colours (the palette's) and figures. */
+const WEEKLY: ReadonlyArray<readonly [string, number, (week: WeekTimes) => number | null]> = [
+  ['First action, median', 0, (week) => week.firstAction.medianSeconds],
+  ['First action, 90th percentile', 4, (week) => week.firstAction.p90Seconds],
+  ['Resolution, median', 5, (week) => week.resolution.medianSeconds],
+  ['Resolution, 90th percentile', 1, (week) => week.resolution.p90Seconds],
+];
 const hours = (seconds: number | null) => (seconds === null ? null : seconds / 3600);
 
 /** The four trends of the period, in the Team screen's order. */
@@ -184,28 +192,11 @@ export function drawTrendCharts(doc: Pdf, trends: Trends): void {
     doc,
     'Time to first action and to resolution per week (hours)',
     trends.times.map((week) => shortDay(week.weekFrom)),
-    [
-      {
-        name: 'First action, median',
-        color: PALETTE[0] as string,
-        values: trends.times.map((w) => hours(w.firstAction.medianSeconds)),
-      },
-      {
-        name: 'First action, 90th percentile',
-        color: PALETTE[4] as string,
-        values: trends.times.map((w) => hours(w.firstAction.p90Seconds)),
-      },
-      {
-        name: 'Resolution, median',
-        color: PALETTE[5] as string,
-        values: trends.times.map((w) => hours(w.resolution.medianSeconds)),
-      },
-      {
-        name: 'Resolution, 90th percentile',
-        color: PALETTE[1] as string,
-        values: trends.times.map((w) => hours(w.resolution.p90Seconds)),
-      },
-    ],
+    WEEKLY.map(([name, colour, seconds]) => ({
+      name,
+      color: PALETTE[colour] as string,
+      values: trends.times.map((week) => hours(seconds(week))),
+    })),
   );
   stackedBars(doc, 'Overdue cases at each day’s end', labels, [
     {

@@ -6,7 +6,16 @@ import type { PeriodFigures, SectionReviewerCount } from '#contract/period-repor
 import { SECTION_TITLES } from '#contract/queue.ts';
 import type { TimeFigure } from '#contract/team-overview.ts';
 import { makePdf } from '../pdf/document.ts';
-import { facts, heading, keepRoom, type Pdf, paragraph, title, when } from '../pdf/draw.ts';
+import {
+  facts,
+  heading,
+  keepRoom,
+  type Pdf,
+  paragraph,
+  title,
+  verifyHeadCommand,
+  when,
+} from '../pdf/draw.ts';
 import { table } from '../pdf/table.ts';
 import { drawTrendCharts } from './report-charts.ts';
 import type { PeriodReportData } from './report-data.ts';
@@ -174,13 +183,7 @@ function drawAuditHead(doc: Pdf, figures: PeriodFigures): void {
     doc,
     'Every figure above is counted from the team’s audit chain, status history and four-eyes requests. The team’s administrator shows that the chain still holds every entry up to this one, unchanged, with:',
   );
-  paragraph(
-    doc,
-    `npm run team -- verify-audit --database <the team store> --key-file <the team key file> --head ${head}`,
-    {
-      size: 9,
-    },
-  );
+  verifyHeadCommand(doc, head);
   paragraph(
     doc,
     'An examiner given the entries as a file (the Audit screen’s JSON Lines export) checks them with verify-audit --file <that file> (docs/team-admin.md, “The audit chain”).',

@@ -47,7 +47,8 @@ const HubSchema = z.object({ login: z.string() });
 const OnlineSchema = z.object({ login: z.string(), desks: Count, hubs: Count });
 const HoldingSchema = z.object({ login: z.string(), holding: Count, overdue: Count });
 const ClosedSchema = z.object({ login: z.string().nullable(), today: Count, week: Count });
-const SectionRowSchema = z.object({
+/** A row of SECTIONS (team-overview-sql.ts): a section's visits and their times. */
+export const SectionRowSchema = z.object({
   section: z.enum(SECTIONS),
   entered: Count,
   acted: Count,
@@ -142,21 +143,24 @@ async function readFigures(
       today: closed.reduce((sum, row) => sum + row.today, 0),
       thisWeek: closed.reduce((sum, row) => sum + row.week, 0),
     },
-    sections: sections
-      .map(
-        (row): SectionFigures => ({
-          section: row.section,
-          entered: row.entered,
-          firstAction: { count: row.acted, medianSeconds: row.first_median, p90Seconds: row.first_p90 },
-          resolution: {
-            count: row.resolved,
-            medianSeconds: row.resolution_median,
-            p90Seconds: row.resolution_p90,
-          },
-        }),
-      )
-      .sort((a, b) => order(a.section) - order(b.section)),
+    sections: sectionFigures(sections),
   };
+}
+
+/** SECTIONS' rows as the contract's figures, in the queue's order of sections. */
+export function sectionFigures(rows: readonly z.infer<typeof SectionRowSchema>[]): SectionFigures[] {
+  return rows
+    .map((row) => ({
+      section: row.section,
+      entered: row.entered,
+      firstAction: { count: row.acted, medianSeconds: row.first_median, p90Seconds: row.first_p90 },
+      resolution: {
+        count: row.resolved,
+        medianSeconds: row.resolution_median,
+        p90Seconds: row.resolution_p90,
+      },
+    }))
+    .sort((a, b) => order(a.section) - order(b.section));
 }
 
 const order = (section: Section) => SECTIONS.indexOf(section);

@@ -14,6 +14,7 @@ import type {
   PeriodQuery,
   StoreFigures,
 } from '#main/features/team-interfaces/period-report.ts';
+import { SectionRowSchema, sectionFigures } from '../claims/team-overview.ts';
 import { SECTIONS as SECTION_TIMES, STORE_NOW } from '../claims/team-overview-sql.ts';
 import { PgTime, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
@@ -39,20 +40,9 @@ const BROUGHT_IN = ['customer.create', 'customer.add'] as const;
 const REJECTED_TOPIC = 'customer_verification_document_failed';
 
 const Count = z.number().int().min(0);
-const Seconds = z.number().nullable();
 const NowSchema = z.object({ now: z.date() });
 const BoundsSchema = z.object({ start_at: PgTime, end_at: z.date() });
 const CountSchema = z.object({ section: z.enum(SECTIONS), reviewer: z.string().nullable(), count: Count });
-const TimesSchema = z.object({
-  section: z.enum(SECTIONS),
-  entered: Count,
-  acted: Count,
-  resolved: Count,
-  first_median: Seconds,
-  first_p90: Seconds,
-  resolution_median: Seconds,
-  resolution_p90: Seconds,
-});
 const OverdueSchema = z.object({ section: z.enum(['retry', 'document']), overdue: Count });
 const FourEyesSchema = z.object({
   kind: z.enum(['retry', 'exportNames']),
@@ -93,7 +83,7 @@ async function readFigures(client: pg.ClientBase, query: PeriodQuery): Promise<S
   );
   const end = bounds.end_at.toISOString();
   const period = [end, bounds.start_at];
-  const times = await rows(TimesSchema, 'status_history', SECTION_TIMES, [
+  const times = await rows(SectionRowSchema, 'status_history', SECTION_TIMES, [
     ...period,
     TERMINAL_STATUSES,
     [...NOT_A_FIRST_ACTION, ...NOBODYS_ACTION],
@@ -121,18 +111,7 @@ async function readFigures(client: pg.ClientBase, query: PeriodQuery): Promise<S
         OPEN_SECTIONS,
       ]),
     ),
-    times: times
-      .map((row) => ({
-        section: row.section,
-        entered: row.entered,
-        firstAction: { count: row.acted, medianSeconds: row.first_median, p90Seconds: row.first_p90 },
-        resolution: {
-          count: row.resolved,
-          medianSeconds: row.resolution_median,
-          p90Seconds: row.resolution_p90,
-        },
-      }))
-      .sort((a, b) => order(a.section) - order(b.section)),
+    times: sectionFigures(times),
     overdue: (['retry', 'document'] as const).map((section) => ({
       section,
       count: overdue.find((row) => row.section === section)?.overdue ?? 0,
