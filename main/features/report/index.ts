@@ -48,7 +48,8 @@ export function periodReportFeature(
     const query = { from: input.from, to: input.to, timeZone, targets };
     const { rejectedDocuments, ...store } = await options.figures.read(query);
     if (store.startAt > store.endAt) throw notBegun();
-    const rejections = await rejectionsByReason(rejectedDocuments, (id) =>
+    // Async, so that a service not connected at all is one more reason not known, not a failed report.
+    const rejections = await rejectionsByReason(rejectedDocuments, async (id) =>
       context.connection().client().documents.get(id),
     );
     return {

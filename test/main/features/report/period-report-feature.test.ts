@@ -21,9 +21,10 @@ const INPUT = { from: '2026-03-02', to: '2026-03-08', pageSize: 'A4' } as const;
 function rig(role: TeamMe['role'], store: StoreFigures = STORE) {
   const audit: Array<{ action: string; outcome: string; detail: string | null }> = [];
   const documents = {
-    get: vi.fn(async (id: string) => {
-      if (id === 'doc-3') throw new Error('the service did not answer');
-      return { failureReason: 'ScanNotReadable' };
+    // doc-3's lookup throws before any promise, as a connection that is not there does.
+    get: vi.fn((id: string) => {
+      if (id === 'doc-3') throw new Error('not connected to the service');
+      return Promise.resolve({ failureReason: 'ScanNotReadable' });
     }),
   };
   const context = {
