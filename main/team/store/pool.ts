@@ -24,19 +24,16 @@ import { socketNode, writableNode, writableSocket } from './writable-node.ts';
 
 export { TeamConnectionError } from './connection-error.ts';
 
-/**
- * How long a caller waits for one of the pool's connections while all are busy: the longest a healthy
- * statement ahead of it may take (each one's deadline), so a burst of work waits its turn and only a pool
- * stuck on a silent network makes it fail, in words.
- */
-export const POOL_WAIT_MS = QUERY_BOUND_MS;
-
 export interface TeamPoolOptions {
   max?: number;
   applicationName?: string;
   /** How long a new connection may take before it counts as unreachable. */
   connectTimeoutMs?: number;
-  /** How long a caller waits for a connection while all `max` are busy (POOL_WAIT_MS by default). */
+  /**
+   * How long a caller waits for a connection while all `max` are busy: by default the statement deadline
+   * (`queryTimeoutMs`), the longest a healthy statement ahead of it may take. A burst of work waits its turn;
+   * only a pool stuck on a silent network makes it fail, in words.
+   */
   waitMs?: number;
   /** How long one statement may take before its connection counts as dead (silence.ts QUERY_BOUND_MS). */
   queryTimeoutMs?: number;
@@ -211,7 +208,7 @@ export function openTeamPool(
   const config = teamClientConfig(connection, password, options);
   let dropIdle: () => void = () => undefined;
   const max = options.max ?? 10;
-  const waitMs = options.waitMs ?? POOL_WAIT_MS;
+  const waitMs = options.waitMs ?? options.queryTimeoutMs ?? QUERY_BOUND_MS;
   const busy = () =>
     new TeamConnectionError(
       'server',
