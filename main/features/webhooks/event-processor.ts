@@ -172,8 +172,7 @@ export function createEventProcessor(options: EventProcessorOptions): EventProce
     // Everything, the first read included, inside the try: a store away (a failover) is a refresh to try
     // again later, never a rejection no one catches (it ended the hub's process).
     try {
-      const before = await journal.customers.get(customerId);
-      const after = await reconciler.refresh(customerId, {
+      const { before, after } = await reconciler.refreshed(customerId, {
         source: 'event',
         eventId: newest.id,
         at: newest.created,

@@ -17,7 +17,7 @@ import type { PersonalData } from '#main/data/journal/repositories/personal-data
 import { firstRecord, fromService } from '#main/data/journal/service-record.ts';
 import { isoTime, latest } from '#main/data/journal/time.ts';
 import { reportedFields } from '#main/data/service/hal.ts';
-import type { Queryable } from '../store/sql.ts';
+import { CHANGE_LOCK, type Queryable } from '../store/sql.ts';
 import {
   CUSTOMER_COLUMNS,
   type CustomerRow,
@@ -31,7 +31,7 @@ import {
   sealProfile,
 } from './customer-row.ts';
 import { PgText, toPgText } from './rows.ts';
-import type { TeamRepositoryContext } from './team-db.ts';
+import { DRAWN_CTE, drawnSeq, type TeamRepositoryContext } from './team-db.ts';
 
 const HistoryRowSchema = z.object({
   status: PgText,
@@ -121,6 +121,29 @@ export async function writeCustomerRow(
   );
 }
 
+/**
+ * Rewrites a customer row the transaction holds locked (FOR UPDATE) under a fresh change number: a plain
+ * UPDATE, without the conflict check `writeCustomerRow`'s INSERT makes first.
+ */
+export async function updateCustomerRow(
+  client: Queryable,
+  cipher: PersonalCipher,
+  written: Written,
+  seq: number,
+): Promise<void> {
+  const { rowCount } = await client.query(
+    `UPDATE vetted.customers SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
+       last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
+       personal = $12, reported = $13
+     WHERE id = $1`,
+    customerRowValues(cipher, written, seq),
+  );
+  if (rowCount !== 1)
+    throw new JournalError(
+      `Customer ${written.customer.id} vanished from the team store while being written`,
+    );
+}
+
 export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryContext): CustomersRepository {
   const now = () => isoTime(clock());
 
@@ -133,6 +156,26 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     if (rows.length === 0) return undefined;
     const row: CustomerRow = CustomerRowSchema.parse(rows[0]);
     return { row, customer: customerOf(row, cipher) };
+  };
+
+  /**
+   * `nextChange` and `locked` in ONE round trip (a webhook's refresh is the hub's commonest write): the
+   * change number drawn under CHANGE_LOCK first, then the row locked, as the two statements would.
+   */
+  const drawnAndLocked = async (client: Queryable, id: string) => {
+    const { rows } = await client.query(
+      `WITH ${DRAWN_CTE},
+         found AS MATERIALIZED (SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers
+           WHERE id = $2 AND EXISTS (SELECT FROM drawn) FOR UPDATE)
+       SELECT drawn.seq AS drawn_seq, found.* FROM drawn LEFT JOIN found ON true`,
+      [CHANGE_LOCK, id],
+    );
+    const { drawn_seq, ...columns } = (rows[0] ?? {}) as Record<string, unknown>;
+    const seq = drawnSeq(drawn_seq);
+    db.noteChange(client, seq);
+    if (columns.id === null || columns.id === undefined) return { seq, found: undefined };
+    const row: CustomerRow = CustomerRowSchema.parse(columns);
+    return { seq, found: { row, customer: customerOf(row, cipher) } };
   };
 
   const store = (client: Queryable, written: Written, seq: number) =>
@@ -165,7 +208,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
       const found = await locked(client, id);
       if (!found) throw new JournalError(`Customer ${id} vanished from the team store while being written`);
       const written = work(found);
-      await store(client, written, seq);
+      await updateCustomerRow(client, cipher, written, seq);
       return written.customer;
     });
 
@@ -181,8 +224,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
   return {
     upsert(service, observation, personal) {
       return db.write(async (client) => {
-        const seq = await db.nextChange(client);
-        const found = await locked(client, service.id);
+        const { seq, found } = await drawnAndLocked(client, service.id);
         const at = now();
         if (!found) {
           const written = firstWrite(cipher, service, observation, at, personal);
@@ -206,7 +248,7 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
         };
         const customer = { ...updated, changedAt: changedAtAfter(existing, updated) };
         const sealed = personal ? sealPersonal(cipher, service.id, personal) : found.row.personal;
-        await store(client, { customer, personal: sealed, reported }, seq);
+        await updateCustomerRow(client, cipher, { customer, personal: sealed, reported }, seq);
         if (statusChanged)
           await recordStatus(client, seq, service.id, observedAt, observation, service.status);
         return { customer, isNew: false, statusChanged };
