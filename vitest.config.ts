@@ -23,6 +23,10 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
+    // Vitest runs one worker fewer than the cores: one on a 2-core CI machine, so every file waits for the one
+    // before, though most spend their time waiting on PostgreSQL, sockets and child processes. Two keep both
+    // cores working; the suite passes with both kept busy by other processes too.
+    maxWorkers: 2,
     // Run electron-store through Vite so the glue tests' electron mock reaches it too.
     server: { deps: { inline: ['electron-store'] } },
     // One throwaway PostgreSQL cluster for team mode's tests (test/support/team-db.ts makes databases in it).

@@ -17,7 +17,7 @@ import { LINKED_COLUMNS, LinkedRowSchema } from '#main/team/journal/audit.ts';
 import { PgSeq, parseRow, parseRows } from '#main/team/journal/rows.ts';
 import { auditStretches } from '#main/team/keys/audit-keys.ts';
 import { loadKeyRing, unwrapKey } from '#main/team/keys/key-ring.ts';
-import { AUDIT_CHAIN } from '#main/team/store/migrations/06-audit-chain.ts';
+import { AUDIT_CHAINED_FROM_SCHEMA } from '#main/team/store/migrations/index.ts';
 import { teamSchemaVersion } from '#main/team/store/migrations/runner.ts';
 import { TeamAdminError } from './errors.ts';
 import { readKeyFile } from './key-file.ts';
@@ -55,9 +55,9 @@ export async function verifyStoreAudit(
   if (!meta)
     throw new TeamAdminError('This database is not a Vetted team store: run `npm run team -- init`.');
   const version = await teamSchemaVersion(client);
-  if (version < AUDIT_CHAIN.version) {
+  if (version < AUDIT_CHAINED_FROM_SCHEMA) {
     throw new TeamAdminError(
-      `The team store is at schema ${version}; its audit log is chained from schema ${AUDIT_CHAIN.version} on: run \`npm run team -- migrate --key-file FILE\`.`,
+      `The team store is at schema ${version}; its audit log is chained from schema ${AUDIT_CHAINED_FROM_SCHEMA} on: run \`npm run team -- migrate --key-file FILE\`.`,
     );
   }
   const teamKey = readKeyFile(keyFile, meta.keyCheck);

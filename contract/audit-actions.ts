@@ -61,6 +61,20 @@ export type AuditAction = keyof typeof AUDIT_ACTION_WORDS;
 
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_WORDS) as readonly AuditAction[];
 
+/**
+ * Actions only a lead (or the administrator) may record. The team store refuses any other login's entry with
+ * one of them (its `audit_log_lead_only` trigger, written by team store migration 7 with this list as it stood;
+ * test/team/roles-sql.test.ts checks the store's list is this one).
+ */
+export const LEAD_ONLY_AUDIT_ACTIONS = [
+  'claim.reassign',
+  'claim.takeOver',
+  'team.setting',
+  'team.setRole',
+  'queue.exportNames',
+  'document.imagePurge',
+] as const satisfies readonly AuditAction[];
+
 /** An action the team store's own functions ask a desk to append (they are this Vetted's: same schema). */
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]);
 

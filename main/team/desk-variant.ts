@@ -11,7 +11,7 @@ import { teamOverview } from './claims/team-overview.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
 import type { TeamRuntime } from './runtime.ts';
-import { APPROVALS_CHANNEL } from './store/migrations/08-four-eyes.ts';
+import { APPROVALS_CHANNEL } from './store/sql.ts';
 
 export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
   const store = claimStore({

@@ -2,7 +2,7 @@
 // (no desk in between), tries each lead action in SQL and is refused; a lead's login is not. Approving (four
 // eyes) comes later and checks `vetted.require_lead` the same way.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_ONLY_AUDIT_ACTIONS } from '#main/team/store/migrations/07-claims-roles.ts';
+import { LEAD_ONLY_AUDIT_ACTIONS } from '#contract/audit-actions.ts';
 import { insertAuditRow } from '../support/audit-rows.ts';
 import { type ClaimsReviewer, type ClaimsTeam, holderOf, reviewersAndALead, take } from './claims-support.ts';
 
@@ -81,6 +81,15 @@ describe('a reviewer’s login, bypassing the desk', () => {
       ).rejects.toMatchObject(LEAD_ONLY);
     }
     expect(await team.auditOf('queue.exportNames')).toEqual([]);
+  });
+
+  it('is refused exactly the actions the contract calls a lead’s (the store’s trigger lists the same)', async () => {
+    const { rows } = await team.admin.query<{ def: string }>(
+      `SELECT pg_get_functiondef('vetted.audit_log_lead_only'::regproc) AS def`,
+    );
+    const array = /ANY \(ARRAY\[([^\]]*)\]\)/.exec(rows[0]?.def ?? '')?.[1] ?? '';
+    const listed = [...array.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+    expect(listed.toSorted()).toEqual([...LEAD_ONLY_AUDIT_ACTIONS].toSorted());
   });
 
   it('cannot call the store’s internal claim functions, which skip the checks', async () => {

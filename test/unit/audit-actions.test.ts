@@ -10,9 +10,9 @@ import {
   AuditActionSchema,
   actionWords,
   isAuditAction,
+  LEAD_ONLY_AUDIT_ACTIONS,
 } from '#contract/audit-actions.ts';
 import { NOBODYS_ACTION, NOT_A_FIRST_ACTION } from '#contract/team-overview.ts';
-import { LEAD_ONLY_AUDIT_ACTIONS } from '#main/team/store/migrations/07-claims-roles.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const migrations = (dir: string) =>

@@ -25,6 +25,8 @@ export const DRAINER_LOCK = 0x5645_5454;
  * migration 11; JSON), a desk's marker (live-feed.ts), or a bare change number (the claims' functions).
  */
 export const CHANGES_CHANNEL = 'vetted_changes';
+/** Channel of `NOTIFY` for any change to the approvals (four eyes; team store migration 8): the transaction's id. */
+export const APPROVALS_CHANNEL = 'vetted_approvals';
 
 /**
  * Runs `work` in a transaction on one client of the pool; throwing rolls it back. A connection lost on the

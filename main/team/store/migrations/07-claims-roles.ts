@@ -25,8 +25,12 @@
 import { CHANGE_LOCK, CHANGES_CHANNEL } from '../sql.ts';
 import type { TeamMigration } from './runner.ts';
 
-/** Audit actions only a lead (or the administrator) may record. Desks name them the same (main/features/claims/). */
-export const LEAD_ONLY_AUDIT_ACTIONS = [
+/**
+ * Audit actions only a lead (or the administrator) may record, as this migration wrote them: a migration is
+ * never edited once released, so the list lives here frozen. Running code reads contract/audit-actions.ts's
+ * LEAD_ONLY_AUDIT_ACTIONS; a later change to the list is a new migration, and a test keeps the two equal.
+ */
+const LEAD_ONLY_AUDIT_ACTIONS = [
   'claim.reassign',
   'claim.takeOver',
   'team.setting',

@@ -13,10 +13,8 @@
 //   transaction; a constraint trigger refuses a commit without them (as migration 7's claims).
 // - Every change is notified on APPROVALS_CHANNEL at commit (the transaction's id: listeners read a number).
 // - `four_eyes` team setting: which actions wait, and after how many hours a waiting one expires (24).
+import { APPROVALS_CHANNEL } from '../sql.ts';
 import type { TeamMigration } from './runner.ts';
-
-/** Desks LISTEN here for any change to the approvals (the transaction's id as payload). */
-export const APPROVALS_CHANNEL = 'vetted_approvals';
 
 const SETTING = `
 INSERT INTO vetted.team_settings (name, value)

@@ -40,6 +40,9 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   HUBS,
 ];
 
+/** The schema from which the store's audit log is a hash chain (the administrator's `verify-audit` needs it). */
+export const AUDIT_CHAINED_FROM_SCHEMA = AUDIT_CHAIN.version;
+
 /** The last migration's number. */
 export const TEAM_LATEST_VERSION = TEAM_MIGRATIONS.at(-1)?.version ?? 0;
 
