@@ -173,7 +173,10 @@ export function teamCustomersRepository({ db, cipher, clock }: TeamRepositoryCon
     const { drawn_seq, ...columns } = (rows[0] ?? {}) as Record<string, unknown>;
     const seq = drawnSeq(drawn_seq);
     db.noteChange(client, seq);
-    if (columns.id === null || columns.id === undefined) return { seq, found: undefined };
+    // The statement's snapshot predates its wait for CHANGE_LOCK: a row another writer inserted meanwhile is
+    // not in it (an existing row is, and FOR UPDATE gives its newest version). So a customer not found is
+    // looked for again, CHANGE_LOCK held: a first write of a customer, rare beside refreshes.
+    if (columns.id === null || columns.id === undefined) return { seq, found: await locked(client, id) };
     const row: CustomerRow = CustomerRowSchema.parse(columns);
     return { seq, found: { row, customer: customerOf(row, cipher) } };
   };
