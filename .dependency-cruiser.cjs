@@ -34,13 +34,19 @@ const layerRules = MAIN_LAYERS.slice(1).map((layer, index) => ({
   to: { path: above(index + 1) },
 }));
 
-/** The renderer's layers from the top down: the shell, the features, the app's store and routes, the design system. */
+/**
+ * The renderer's layers from the top down. The shell (the entry, the app's frame, and shell/, which composes
+ * features: the queue with its case and exports, the case with its claim, documents and retry, the lock with
+ * every store it clears); the features, each a folder that imports no other; the shared floor (shared/: the
+ * case and team stores and the pieces several features show, the data plumbing, windowed lists) with the
+ * app's store and routes; main's API; the design system (ui/), which knows no customer, no case and no main.
+ */
 const RENDERER_LAYERS = [
-  ['main\\.tsx', 'App\\.tsx', 'boot\\.ts', 'screens\\.ts', 'ask-first\\.ts'],
+  ['main\\.tsx', 'App\\.tsx', 'boot\\.ts', 'screens\\.ts', 'ask-first\\.ts', 'host-bridge\\.ts', 'shell'],
   ['features'],
-  ['store\\.ts', 'route\\.ts', 'sections\\.ts'],
-  ['ui'],
+  ['shared', 'store\\.ts', 'route\\.ts'],
   ['api\\.ts', 'browser-transport\\.ts'],
+  ['ui'],
 ];
 const rendererFolder = (names) => `^renderer/src/(${names.join('|')})($|/)`;
 const rendererRules = RENDERER_LAYERS.slice(1).map((layer, index) => ({
@@ -112,6 +118,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^(main|contract|renderer|preload|sandbox)/' },
       to: { path: '^admin/' },
+    },
+    {
+      name: 'renderer-features-are-independent',
+      comment:
+        'A renderer feature never imports another: what several show sits on the shared floor (renderer/src/shared/), and where two meet the shell composes them (renderer/src/shell/).',
+      severity: 'error',
+      from: { path: '^renderer/src/features/([^/]+)/' },
+      to: { path: '^renderer/src/features/', pathNot: '^renderer/src/features/$1/' },
     },
     ...layerRules,
     ...rendererRules,

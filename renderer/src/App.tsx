@@ -11,9 +11,7 @@ import {
   Webhook,
 } from 'lucide-react';
 import { Suspense, useEffect } from 'react';
-import { useJobStore } from './features/jobs/job-store.ts';
 import { QueueScreen } from './features/queue/QueueScreen.tsx';
-import { seesTeam, useTeamViewStore } from './features/team/team-view-store.ts';
 import { useWebhooksStore } from './features/webhooks/webhooks-store.ts';
 import {
   AuditScreen,
@@ -25,13 +23,16 @@ import {
   TeamScreen,
   WebhooksScreen,
 } from './screens.ts';
+import { useWatch } from './shared/data/watch.ts';
+import { useJobStore } from './shared/jobs/job-store.ts';
+import { seesTeam, useTeamViewStore } from './shared/team/team-view-store.ts';
+import { QUEUE_PARTS } from './shell/queue-parts.tsx';
+import { StatusBar } from './shell/StatusBar.tsx';
+import { useToastStore } from './shell/toast-store.ts';
 import { useAppStore, type View } from './store.ts';
 import { Button } from './ui/Button.tsx';
-import { StatusBar } from './ui/StatusBar.tsx';
 import { Tag } from './ui/Tag.tsx';
 import { Toasts } from './ui/Toasts.tsx';
-import { useToastStore } from './ui/toast-store.ts';
-import { useWatch } from './ui/watch.ts';
 
 const VIEWS: { view: View; label: string; icon: LucideIcon; sandboxOnly?: true; leadOnly?: true }[] = [
   { view: 'queue', label: 'Queue', icon: Inbox },
@@ -50,6 +51,7 @@ export function App() {
   const { info, service, problem, view, draftId, draftOpening, show, load, openCustomer } = useAppStore();
   const onSandbox = service?.mode === 'sandbox';
   const lead = seesTeam(useTeamViewStore((state) => state.me));
+  const toasts = useToastStore((state) => state.toasts);
 
   useEffect(() => {
     void load();
@@ -115,12 +117,16 @@ export function App() {
           ) : view === 'draft' ? (
             <DraftScreen key={draftOpening} draftId={draftId} />
           ) : (
-            <QueueScreen onRowsPainted={loadScreensSoon} />
+            <QueueScreen onRowsPainted={loadScreensSoon} parts={QUEUE_PARTS} />
           )}
         </Suspense>
       </main>
       <StatusBar info={info} service={service} />
-      <Toasts onOpen={openCustomer} />
+      <Toasts
+        toasts={toasts}
+        onDismiss={useToastStore.getState().dismiss}
+        onOpen={(toast) => openCustomer(toast.customerId)}
+      />
     </div>
   );
 }

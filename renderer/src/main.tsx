@@ -5,7 +5,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { LockGate } from './features/lock/LockGate.tsx';
 import { VaultGate } from './features/vault/UnlockScreen.tsx';
-import './styles/index.css';
+import { keepClearedWhile } from './shell/personal-stores.ts';
+import './styles.css';
 
 // A file dropped anywhere but on a drop zone must not make the window navigate to it.
 for (const type of ['dragover', 'drop'] as const) {
@@ -17,7 +18,7 @@ if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
     <VaultGate>
-      <LockGate>
+      <LockGate keepCleared={keepClearedWhile}>
         <App />
       </LockGate>
     </VaultGate>

@@ -7,7 +7,7 @@ import { type ComponentType, lazy } from 'react';
  * wait on the network later.
  */
 const loaders = {
-  settings: () => import('./features/settings/SettingsScreen.tsx').then((m) => m.SettingsScreen),
+  settings: () => import('./shell/SettingsScreen.tsx').then((m) => m.SettingsScreen),
   events: () => import('./features/events/EventLogScreen.tsx').then((m) => m.EventLogScreen),
   sandbox: () => import('./features/sandbox/SandboxScreen.tsx').then((m) => m.SandboxScreen),
   webhooks: () => import('./features/webhooks/WebhooksScreen.tsx').then((m) => m.WebhooksScreen),

@@ -13,7 +13,7 @@ import {
   type View,
   writeHash,
 } from './route.ts';
-import { sharedWatch } from './ui/watch.ts';
+import { sharedWatch } from './shared/data/watch.ts';
 
 export type { View } from './route.ts';
 

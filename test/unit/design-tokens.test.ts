@@ -3,12 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The design tokens (renderer/src/styles/tokens.css): light and dark define the same names, and every text
+ * The design tokens (renderer/src/ui/styles/tokens.css): light and dark define the same names, and every text
  * and icon colour the components put on a background meets WCAG 2.x AA — 4.5:1 for text, 3:1 for icons,
  * marks, a field's edge and the focus ring (1.4.3, 1.4.11).
  */
 
-const TOKENS = path.resolve(import.meta.dirname, '../../renderer/src/styles/tokens.css');
+const TOKENS = path.resolve(import.meta.dirname, '../../renderer/src/ui/styles/tokens.css');
 
 type Scheme = Map<string, string>;
 

@@ -33,7 +33,7 @@ async function app() {
   });
   await installFresh(fake);
   const { useAppStore } = await import('#renderer/store.ts');
-  const { useToastStore } = await import('#renderer/ui/toast-store.ts');
+  const { useToastStore } = await import('#renderer/shell/toast-store.ts');
   const { useSettingsStore } = await import('#renderer/features/settings/settings-store.ts');
   return { fake, useAppStore, useToastStore, useSettingsStore };
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueueWindowInput } from '#contract/queue.ts';
 import type { VaultStatus } from '#contract/vault.ts';
-import { rowAt } from '#renderer/ui/windowed-pages.ts';
+import { rowAt } from '#renderer/shared/windowed/windowed-pages.ts';
 import { deferred, fakeApi, installFresh, settle } from './fake-api.ts';
 import { memoryStorage, queueRow, queueWindowOver } from './queue-rows.ts';
 

@@ -4,8 +4,8 @@ import type { QueueRow } from '#contract/queue.ts';
 import { availableActions } from '#contract/statuses.ts';
 import { byDay } from '#renderer/features/customer/CaseTimeline.tsx';
 import { nextStep } from '#renderer/features/customer/next-step.ts';
-import { statusLook } from '#renderer/features/queue/status-look.ts';
 import { caseToOpen } from '#renderer/features/queue/use-open-on-start.ts';
+import { statusLook } from '#renderer/shared/case/status-look.ts';
 import { elapsedShort, elapsedSince } from '#renderer/ui/time.tsx';
 
 const NOW = Date.parse('2026-11-27T14:30:00Z');

@@ -27,7 +27,7 @@ async function caseStore() {
   }));
   const fake = fakeApi({ customers: { timeline }, documents: { stored }, notes: { add } });
   await installFresh(fake);
-  const { useCaseStore } = await import('#renderer/features/customer/case-store.ts');
+  const { useCaseStore } = await import('#renderer/shared/case/case-store.ts');
   return { fake, timeline, add, store: useCaseStore };
 }
 

@@ -8,7 +8,7 @@ import {
   holderWords,
   tallyOf,
   withClaim,
-} from '#renderer/features/claims/claim-words.ts';
+} from '#renderer/shared/team/claim-words.ts';
 import { customerDetail } from './fixtures.ts';
 
 const since = '2025-06-01T10:42:00.000Z';

@@ -24,7 +24,7 @@ const COUNTS: ClaimCounts = {
 async function claimsStore(methods: Record<string, Record<string, (...args: never[]) => unknown>>) {
   const fake = fakeApi(methods);
   await installFresh(fake);
-  const { useClaimsStore } = await import('#renderer/features/claims/claims-store.ts');
+  const { useClaimsStore } = await import('#renderer/shared/team/claims-store.ts');
   return { fake, store: useClaimsStore };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateText } from '#renderer/ui/connection-text.ts';
+import { stateText } from '#renderer/shell/connection-text.ts';
 
 describe('the status bar’s connection text', () => {
   const status = {

@@ -6,7 +6,7 @@ import {
   STATE_LABELS,
   stateLabel,
   submitAllUnavailable,
-} from '#renderer/features/drafts/draft-states.ts';
+} from '#renderer/shared/case/draft-states.ts';
 
 const counts = (some: Partial<OutboxStatus['counts']>): OutboxStatus['counts'] => ({
   draft: 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EventRow, EventWindowInput } from '#contract/webhooks.ts';
-import { rowAt } from '#renderer/ui/windowed-pages.ts';
+import { rowAt } from '#renderer/shared/windowed/windowed-pages.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { queueRow } from './queue-rows.ts';
 

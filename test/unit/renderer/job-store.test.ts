@@ -18,7 +18,7 @@ async function jobs() {
     },
   });
   await installFresh(fake);
-  const { useJobStore } = await import('#renderer/features/jobs/job-store.ts');
+  const { useJobStore } = await import('#renderer/shared/jobs/job-store.ts');
   return { fake, store: useJobStore };
 }
 

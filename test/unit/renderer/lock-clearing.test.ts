@@ -29,10 +29,10 @@ function everyStore(): { name: string; file: string }[] {
 async function fresh() {
   await installFresh(fakeApi());
   return {
-    personal: await import('#renderer/features/lock/personal-stores.ts'),
+    personal: await import('#renderer/shell/personal-stores.ts'),
     app: (await import('#renderer/store.ts')).useAppStore,
     queue: (await import('#renderer/features/queue/queue-store.ts')).useQueueStore,
-    toasts: (await import('#renderer/ui/toast-store.ts')).useToastStore,
+    toasts: (await import('#renderer/shell/toast-store.ts')).useToastStore,
   };
 }
 

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Claim } from '#contract/claims.ts';
 import type { QueueRow } from '#contract/queue.ts';
-import { rowAt } from '#renderer/ui/windowed-pages.ts';
+import { rowAt } from '#renderer/shared/windowed/windowed-pages.ts';
 import { fakeApi, installFresh, settle } from './fake-api.ts';
 import { memoryStorage, queueRow, queueWindowOver } from './queue-rows.ts';
 

@@ -10,16 +10,16 @@ import { type FakeApi, fakeApi, installFresh } from './fake-api.ts';
 const START = Date.parse('2026-11-29T10:00:00Z');
 let fake: FakeApi;
 let presence: StorePresence;
-let store: typeof import('#renderer/features/team/store-presence-store.ts');
-let banner: typeof import('#renderer/features/team/StoreNotice.tsx');
+let store: typeof import('#renderer/shared/team/store-presence-store.ts');
+let banner: typeof import('#renderer/shared/team/StoreNotice.tsx');
 
 beforeEach(async () => {
   vi.useFakeTimers({ now: START });
   presence = { awaySince: null };
   fake = fakeApi({ team: { presence: vi.fn(async () => presence) } });
   await installFresh(fake);
-  store = await import('#renderer/features/team/store-presence-store.ts');
-  banner = await import('#renderer/features/team/StoreNotice.tsx');
+  store = await import('#renderer/shared/team/store-presence-store.ts');
+  banner = await import('#renderer/shared/team/StoreNotice.tsx');
 });
 afterEach(() => {
   vi.useRealTimers();

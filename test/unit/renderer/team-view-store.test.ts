@@ -18,7 +18,7 @@ const me = (mode: TeamMe['mode'], role: TeamMe['role']): TeamMe => ({
 async function store(overview = vi.fn(async () => OVERVIEW)) {
   const fake = fakeApi({ team: { overview, me: vi.fn(async () => me('team', 'lead')) } });
   await installFresh(fake);
-  const module = await import('#renderer/features/team/team-view-store.ts');
+  const module = await import('#renderer/shared/team/team-view-store.ts');
   return { fake, overview, ...module };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 describe('shared watch', () => {
   it('starts with the first watcher and stops after the last, once', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type WindowAnswer, windowedLoader } from '#renderer/ui/windowed-loader.ts';
-import { PAGE_SIZE, type Pages, rowAt, STALE } from '#renderer/ui/windowed-pages.ts';
+import { type WindowAnswer, windowedLoader } from '#renderer/shared/windowed/windowed-loader.ts';
+import { PAGE_SIZE, type Pages, rowAt, STALE } from '#renderer/shared/windowed/windowed-pages.ts';
 import { deferred, settle } from './fake-api.ts';
 
 type Row = { id: string };

@@ -12,7 +12,7 @@ import {
   STALE,
   withoutRow,
   withRowInOrder,
-} from '#renderer/ui/windowed-pages.ts';
+} from '#renderer/shared/windowed/windowed-pages.ts';
 
 interface Row {
   id: string;

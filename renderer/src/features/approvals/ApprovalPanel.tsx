@@ -2,12 +2,12 @@ import { Check, ScanSearch, X } from 'lucide-react';
 import { Fragment, useEffect, useState } from 'react';
 import { type Approval, type ApprovalDetail, approvalChannels } from '#contract/approvals.ts';
 import { ClaimNoteSchema } from '#contract/claims.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { OneFieldDialog } from '#renderer/ui/OneFieldDialog.tsx';
 import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
 import { Moment } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { useCaseStore } from '../customer/case-store.ts';
 import { APPROVAL_LOOKS, approvalSentence } from './approval-words.tsx';
 import { useApprovalsStore } from './approvals-store.ts';
 

@@ -2,13 +2,13 @@ import { Download, Hourglass } from 'lucide-react';
 import { useState } from 'react';
 import { APPROVAL_KIND_TITLES, type Approval } from '#contract/approvals.ts';
 import { api } from '#renderer/api.ts';
+import { downloadFile } from '#renderer/shared/data/download.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { useAppStore } from '#renderer/store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
-import { downloadFile } from '#renderer/ui/download.ts';
 import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
 import { Tag } from '#renderer/ui/Tag.tsx';
 import { Moment } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
 import { APPROVAL_LOOKS } from './approval-words.tsx';
 import { useApprovalsStore } from './approvals-store.ts';
 

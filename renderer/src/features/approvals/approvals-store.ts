@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Approval, ApprovalDetail } from '#contract/approvals.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 /** Still to be decided, or approved and not yet done: what the queue's section lists. */
 export const isOpen = (approval: Approval) => approval.state === 'pending' || approval.state === 'approved';

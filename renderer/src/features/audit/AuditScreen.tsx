@@ -1,9 +1,9 @@
 import { X } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { CustomerIdFilter } from '#renderer/shared/case/CustomerIdFilter.tsx';
+import { ExportFileButton } from '#renderer/shared/case/ExportFileButton.tsx';
 import { Button } from '#renderer/ui/Button.tsx';
-import { CustomerIdFilter } from '#renderer/ui/CustomerIdFilter.tsx';
-import { ExportFileButton } from '#renderer/ui/ExportFileButton.tsx';
 import { Select } from '#renderer/ui/Select.tsx';
 import { AuditTable } from './AuditTable.tsx';
 import { type AuditFilterFields, filterOf, useAuditStore } from './audit-store.ts';

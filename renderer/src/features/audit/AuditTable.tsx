@@ -1,9 +1,9 @@
 import { ScrollText } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AuditRow } from '#contract/case.ts';
+import { CustomerCell } from '#renderer/shared/case/CustomerCell.tsx';
+import { type WindowedRowProps, WindowedTable } from '#renderer/shared/windowed/WindowedTable.tsx';
 import { Moment } from '#renderer/ui/time.tsx';
-import { type WindowedRowProps, WindowedTable } from '#renderer/ui/WindowedTable.tsx';
-import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useAuditStore } from './audit-store.ts';
 
 const ROW_HEIGHT = 40;

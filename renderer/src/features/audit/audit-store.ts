@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import type { AuditFilter, AuditRow, AuditWindow, ExportFile, ExportFormat } from '#contract/case.ts';
 import { api } from '#renderer/api.ts';
-import { windowedLoader } from '#renderer/ui/windowed-loader.ts';
-import type { Pages, Range } from '#renderer/ui/windowed-pages.ts';
+import { windowedLoader } from '#renderer/shared/windowed/windowed-loader.ts';
+import type { Pages, Range } from '#renderer/shared/windowed/windowed-pages.ts';
 
 /** The filter as typed: '' for "any"; dates as `YYYY-MM-DD` in the reviewer's time zone, both days included. */
 export interface AuditFilterFields {

@@ -2,14 +2,14 @@ import { Hand, LogOut, UserRound, UserRoundCheck, UserRoundPen, UserRoundX } fro
 import { useEffect, useState } from 'react';
 import { ClaimNoteSchema } from '#contract/claims.ts';
 import { ASK_A_LEAD, LEAD_ONLY, type TeamMe } from '#contract/roles.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { claimOrigin, claimWords } from '#renderer/shared/team/claim-words.ts';
+import { useClaimsStore } from '#renderer/shared/team/claims-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { ReasonDialog } from '#renderer/ui/ReasonDialog.tsx';
 import { useNow } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { useCaseStore } from '../customer/case-store.ts';
 import { CaseLink } from './CaseLink.tsx';
-import { claimOrigin, claimWords } from './claim-words.ts';
-import { useClaimsStore } from './claims-store.ts';
 import { ReassignDialog } from './ReassignDialog.tsx';
 
 type Opened = 'reassign' | 'takeOver' | null;

@@ -2,9 +2,9 @@ import { Link2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { ChannelOutput } from '#contract/channels.ts';
 import { api } from '#renderer/api.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
+import { copyText } from '#renderer/shared/data/clipboard.ts';
 import { Button } from '#renderer/ui/Button.tsx';
-import { copyText } from '#renderer/ui/clipboard.ts';
-import { useCaseStore } from '../customer/case-store.ts';
 
 type CaseLinkAnswer = ChannelOutput<'case.link'>;
 

@@ -2,11 +2,11 @@ import { UserRoundPen } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ClaimNoteSchema, ReviewerNameSchema } from '#contract/claims.ts';
 import { VettedError } from '#contract/errors.ts';
+import { useClaimsStore } from '#renderer/shared/team/claims-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { Dialog } from '#renderer/ui/Dialog.tsx';
 import { Field } from '#renderer/ui/Field.tsx';
 import { SelectField } from '#renderer/ui/SelectField.tsx';
-import { useClaimsStore } from './claims-store.ts';
 
 interface ReassignDialogProps {
   open: boolean;

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { CustomerDetail } from '#contract/customers.ts';
 import { statusGuidance } from '#contract/statuses.ts';
 import { Button } from '#renderer/ui/Button.tsx';
-import { useEventLogStore } from '../events/event-log-store.ts';
+import { useCaseParts } from './case-parts.tsx';
 import { type HeldByAnother, type NextStep, nextStep } from './next-step.ts';
 
 interface CaseActionsProps {
@@ -31,6 +31,7 @@ interface StatusAction {
  */
 export function CaseActions({ customer, held = null, onRetry, onUpload, onNote }: CaseActionsProps) {
   const step = nextStep(customer, held);
+  const { showEvents } = useCaseParts();
   const reasonIds = useId();
   const detailId = `${reasonIds}-step`;
   const reasonOf = (state: CustomerDetail['actions']['retry']) =>
@@ -74,11 +75,7 @@ export function CaseActions({ customer, held = null, onRetry, onUpload, onNote }
             Write a note
           </Button>
         )}
-        <Button
-          icon={Activity}
-          shortcut="e"
-          onClick={() => useEventLogStore.getState().showCustomerEvents(customer.id)}
-        >
+        <Button icon={Activity} shortcut="e" onClick={() => showEvents(customer.id)}>
           Events for this customer
         </Button>
         {others.map((action) => (

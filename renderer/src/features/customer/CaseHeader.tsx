@@ -1,13 +1,13 @@
 import { Copy, ExternalLink } from 'lucide-react';
 import type { CustomerDetail } from '#contract/customers.ts';
 import { SECTION_TITLES } from '#contract/queue.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
+import { statusLook } from '#renderer/shared/case/status-look.ts';
+import { useTeamMe } from '#renderer/shared/team/team-me-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
 import { TimeSince, useNow } from '#renderer/ui/time.tsx';
-import { CaseClaim } from '../claims/CaseClaim.tsx';
-import { useTeamMe } from '../claims/team-me-store.ts';
-import { statusLook } from '../queue/status-look.ts';
-import { useCaseStore } from './case-store.ts';
+import { useCaseParts } from './case-parts.tsx';
 
 const isWebAddress = (href: string) => /^https:\/\//i.test(href);
 
@@ -20,6 +20,7 @@ function dashboardLink(links: CustomerDetail['links']): string | null {
 export function CaseHeader({ customer }: { customer: CustomerDetail }) {
   const now = useNow();
   const me = useTeamMe();
+  const { Claim } = useCaseParts();
   const dashboard = dashboardLink(customer.links);
   const look = statusLook(customer.section, customer.status);
   const title = customer.section === 'other' ? customer.status : SECTION_TITLES[customer.section];
@@ -49,7 +50,7 @@ export function CaseHeader({ customer }: { customer: CustomerDetail }) {
           </a>
         )}
       </p>
-      {me?.claims && <CaseClaim customerId={customer.id} me={me} />}
+      {me?.claims && <Claim customerId={customer.id} me={me} />}
     </header>
   );
 }

@@ -9,11 +9,11 @@ import {
   StickyNote,
 } from 'lucide-react';
 import type { TimelineEntry } from '#contract/case.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { EmptyState } from '#renderer/ui/EmptyState.tsx';
 import { dayKey, formatClockTime, formatDayTitle, Moment, useNow } from '#renderer/ui/time.tsx';
-import { EventLogLink } from '../events/EventLogLink.tsx';
-import { useCaseStore } from './case-store.ts';
+import { EventLogLink } from './EventLogLink.tsx';
 
 const KINDS: Record<TimelineEntry['kind'], { label: string; icon: LucideIcon }> = {
   status: { label: 'Status', icon: ArrowRightLeft },

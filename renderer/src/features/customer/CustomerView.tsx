@@ -1,23 +1,20 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { CustomerDetail } from '#contract/customers.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { withClaim } from '#renderer/shared/team/claim-words.ts';
+import { useClaimsStore } from '#renderer/shared/team/claims-store.ts';
+import { useTeamMe } from '#renderer/shared/team/team-me-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { ShortcutsHelp } from '#renderer/ui/ShortcutsHelp.tsx';
 import { useShortcuts } from '#renderer/ui/shortcuts.ts';
 import { Moment } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { ApprovalPanel } from '../approvals/ApprovalPanel.tsx';
-import { withClaim } from '../claims/claim-words.ts';
-import { useClaimsStore } from '../claims/claims-store.ts';
-import { useTeamMe } from '../claims/team-me-store.ts';
-import { DocumentsPanel } from '../documents/DocumentsPanel.tsx';
-import { focusDropZone } from '../documents/DropZone.tsx';
-import { RetryDialog } from '../retry/RetryDialog.tsx';
 import { CaseActions } from './CaseActions.tsx';
 import { CaseHeader } from './CaseHeader.tsx';
 import { CaseTimeline } from './CaseTimeline.tsx';
+import { type CaseParts, CasePartsProvider, useCaseParts } from './case-parts.tsx';
 import { caseShortcuts } from './case-shortcuts.ts';
-import { useCaseStore } from './case-store.ts';
 import { useCustomerStore } from './customer-store.ts';
 import { NoteDialog } from './NoteDialog.tsx';
 import type { HeldByAnother } from './next-step.ts';
@@ -28,12 +25,14 @@ import { StoredImages } from './StoredImages.tsx';
 interface CustomerViewProps {
   id: string;
   onBack(): void;
+  /** What the case shows of other features, handed in by the shell. */
+  parts: CaseParts;
 }
 
 type Opened = 'help' | 'note' | 'retry' | null;
 
 /** The case panel: who, where it stands and since when, what to do next, and what happened, by key too. */
-export function CustomerView({ id, onBack }: CustomerViewProps) {
+export function CustomerView({ id, onBack, parts }: CustomerViewProps) {
   const { detail, problem, refreshing, notice, open, refresh } = useCustomerStore();
   const announcement = useCaseStore((state) => state.announcement);
   const [opened, setOpened] = useState<Opened>(null);
@@ -54,66 +53,70 @@ export function CustomerView({ id, onBack }: CustomerViewProps) {
     back: onBack,
     help: () => setOpened('help'),
     retry: () => setOpened('retry'),
-    upload: focusDropZone,
+    upload: parts.focusUpload,
     note: () => setOpened('note'),
+    events: (customerId) => parts.showEvents(customerId),
   });
   useShortcuts(shortcuts);
   const close = () => setOpened(null);
+  const { Retry } = parts;
 
   return (
-    <article className="customer case" aria-labelledby="customer-title" aria-busy={!shown || undefined}>
-      <div className="case-bar">
-        <Button
-          weight="quiet"
-          size="sm"
-          icon={ArrowLeft}
-          shortcut="Esc"
-          onClick={onBack}
-          aria-keyshortcuts="Escape"
-        >
-          Back to queue
-        </Button>
-        <span className="case-bar-notice" aria-live="polite">
-          {notice}
-        </span>
-        <Button
-          weight="quiet"
-          size="sm"
-          icon={RefreshCw}
-          onClick={() => void refresh()}
-          disabled={!shown || refreshing}
-        >
-          {refreshing ? 'Refreshing…' : 'Refresh'}
-        </Button>
-      </div>
-      <div className="case-body">
-        <p className="case-announcement" role="status">
-          {announcement}
-        </p>
-        {problem && <p role="alert">{problem}</p>}
-        {shown ? (
-          <CaseDetails
-            customer={shown}
-            held={held}
-            onNote={() => setOpened('note')}
-            onRetry={() => setOpened('retry')}
+    <CasePartsProvider value={parts}>
+      <article className="customer case" aria-labelledby="customer-title" aria-busy={!shown || undefined}>
+        <div className="case-bar">
+          <Button
+            weight="quiet"
+            size="sm"
+            icon={ArrowLeft}
+            shortcut="Esc"
+            onClick={onBack}
+            aria-keyshortcuts="Escape"
+          >
+            Back to queue
+          </Button>
+          <span className="case-bar-notice" aria-live="polite">
+            {notice}
+          </span>
+          <Button
+            weight="quiet"
+            size="sm"
+            icon={RefreshCw}
+            onClick={() => void refresh()}
+            disabled={!shown || refreshing}
+          >
+            {refreshing ? 'Refreshing…' : 'Refresh'}
+          </Button>
+        </div>
+        <div className="case-body">
+          <p className="case-announcement" role="status">
+            {announcement}
+          </p>
+          {problem && <p role="alert">{problem}</p>}
+          {shown ? (
+            <CaseDetails
+              customer={shown}
+              held={held}
+              onNote={() => setOpened('note')}
+              onRetry={() => setOpened('retry')}
+            />
+          ) : (
+            !problem && <p className="hint">Loading customer…</p>
+          )}
+        </div>
+        {shown && (
+          <Retry
+            open={opened === 'retry'}
+            customerId={shown.id}
+            customerName={shown.name}
+            onClose={close}
+            onSent={() => void useCustomerStore.getState().changed(shown.id)}
           />
-        ) : (
-          !problem && <p className="hint">Loading customer…</p>
         )}
-      </div>
-      {shown && (
-        <RetryDialog
-          open={opened === 'retry'}
-          customerId={shown.id}
-          customerName={shown.name}
-          onClose={close}
-          onSent={() => void useCustomerStore.getState().changed(shown.id)}
-        />
-      )}
-      <NoteDialog open={opened === 'note'} onClose={close} />
-      <ShortcutsHelp open={opened === 'help'} onClose={close} shortcuts={shortcuts} />
-    </article>
+        <NoteDialog open={opened === 'note'} onClose={close} />
+        <ShortcutsHelp open={opened === 'help'} onClose={close} shortcuts={shortcuts} />
+      </article>
+    </CasePartsProvider>
   );
 }
 
@@ -128,17 +131,12 @@ function CaseDetails({
   onNote(): void;
   onRetry(): void;
 }) {
+  const { Approvals, Documents, focusUpload } = useCaseParts();
   return (
     <>
       <CaseHeader customer={customer} />
-      <CaseActions
-        customer={customer}
-        held={held}
-        onRetry={onRetry}
-        onUpload={focusDropZone}
-        onNote={onNote}
-      />
-      <ApprovalPanel customerId={customer.id} />
+      <CaseActions customer={customer} held={held} onRetry={onRetry} onUpload={focusUpload} onNote={onNote} />
+      <Approvals customerId={customer.id} />
       <section aria-labelledby="customer-details" className="case-section">
         <h3 id="customer-details">Details</h3>
         <dl className="facts">
@@ -165,7 +163,7 @@ function CaseDetails({
         </dl>
       </section>
       <PersonalDataPanel customerId={customer.id} personal={customer.personal} reported={customer.reported} />
-      <DocumentsPanel customer={customer} />
+      <Documents customer={customer} />
       <StoredImages />
       <CaseTimeline customerId={customer.id} />
       <ServiceLinks links={customer.links} />

@@ -1,6 +1,6 @@
 import { MAX_NOTE_CHARS, NoteTextSchema, noteLength } from '#contract/case.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
 import { OneFieldDialog } from '#renderer/ui/OneFieldDialog.tsx';
-import { useCaseStore } from './case-store.ts';
 
 const LIMIT = MAX_NOTE_CHARS.toLocaleString('en-US');
 

@@ -1,11 +1,11 @@
 import { Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { StoredImageInfo } from '#contract/case.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
+import { LeadOnly, useCan } from '#renderer/shared/team/LeadOnly.tsx';
 import { Button } from '#renderer/ui/Button.tsx';
 import { Dialog } from '#renderer/ui/Dialog.tsx';
 import { formatDateTime } from '#renderer/ui/time.tsx';
-import { LeadOnly, useCan } from '../claims/LeadOnly.tsx';
-import { useCaseStore } from './case-store.ts';
 import { ImageViewer } from './ImageViewer.tsx';
 
 const TYPE_WORDS: Record<string, string> = {

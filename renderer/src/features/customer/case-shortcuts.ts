@@ -1,7 +1,6 @@
 import type { CustomerDetail } from '#contract/customers.ts';
+import { useCaseStore } from '#renderer/shared/case/case-store.ts';
 import type { Shortcut } from '#renderer/ui/shortcuts.ts';
-import { useEventLogStore } from '../events/event-log-store.ts';
-import { useCaseStore } from './case-store.ts';
 
 export interface CaseOpeners {
   back(): void;
@@ -9,6 +8,8 @@ export interface CaseOpeners {
   retry(): void;
   upload(): void;
   note(): void;
+  /** The event log, narrowed to this customer. */
+  events(customerId: string): void;
 }
 
 type ActionState = CustomerDetail['actions']['retry'];
@@ -34,7 +35,7 @@ export function caseShortcuts(customer: CustomerDetail | null, open: CaseOpeners
     {
       keys: ['e'],
       label: 'Open the events of this customer',
-      run: () => useEventLogStore.getState().showCustomerEvents(customer.id),
+      run: () => open.events(customer.id),
     },
     ...shortcuts,
   ];

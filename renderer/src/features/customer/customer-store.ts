@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { CustomerDetail, PersonalData } from '#contract/customers.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 interface CustomerState {
   /** The customer on screen. */

@@ -9,7 +9,7 @@ import {
 import type { DocumentList, UploadedDocument } from '#contract/documents.ts';
 import { VettedError } from '#contract/errors.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 import { inspectFile, readBase64 } from './file-reading.ts';
 
 export type CardState = 'ready' | 'uploading' | 'uploaded' | 'failed';

@@ -1,8 +1,8 @@
 import type { Ref } from 'react';
 import type { DraftStatus } from '#contract/drafts.ts';
+import { STATE_LABELS, stateMeaning, stepsOf } from '#renderer/shared/case/draft-states.ts';
 import { formatDateTime } from '#renderer/ui/time.tsx';
 import type { SaveState } from './autosave.ts';
-import { STATE_LABELS, stateMeaning, stepsOf } from './draft-states.ts';
 
 function saveText(state: SaveState): string {
   switch (state.kind) {

@@ -1,14 +1,18 @@
 import { SendHorizontal } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import type { OutboxStatus } from '#contract/drafts.ts';
+import {
+  outboxSummary,
+  SERVICE_UNREACHABLE,
+  submitAllUnavailable,
+} from '#renderer/shared/case/draft-states.ts';
+import { statusLook } from '#renderer/shared/case/status-look.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { JobProgress } from '#renderer/shared/jobs/JobProgress.tsx';
 import { useAppStore } from '#renderer/store.ts';
 import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
 import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
 import { formatDateTime } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { statusLook } from '../queue/status-look.ts';
-import { outboxSummary, SERVICE_UNREACHABLE, submitAllUnavailable } from './draft-states.ts';
 import { useOutboxStore } from './outbox-store.ts';
 
 interface OutboxPanelProps {

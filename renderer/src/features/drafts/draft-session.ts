@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand';
 import type { CustomerForm, DraftStatus, DraftView, SubmitResult } from '#contract/drafts.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 import { type Autosaver, createAutosaver, type SaveState } from './autosave.ts';
 
 /** A pause in typing this long saves the draft. */

@@ -2,8 +2,8 @@ import { create } from 'zustand';
 import type { OutboxStatus, SubmitResult } from '#contract/drafts.ts';
 import type { QueueRow } from '#contract/queue.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
-import { count } from './draft-states.ts';
+import { count } from '#renderer/shared/case/draft-states.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 /** The most `drafts.submit` takes at once. */
 const SUBMIT_BATCH = 5000;

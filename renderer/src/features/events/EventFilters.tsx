@@ -2,8 +2,8 @@ import { X } from 'lucide-react';
 import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { topicText } from '#contract/event-topics.ts';
+import { CustomerIdFilter } from '#renderer/shared/case/CustomerIdFilter.tsx';
 import { Button } from '#renderer/ui/Button.tsx';
-import { CustomerIdFilter } from '#renderer/ui/CustomerIdFilter.tsx';
 import { Select } from '#renderer/ui/Select.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
-import { ExportFileButton } from '#renderer/ui/ExportFileButton.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
+import { ExportFileButton } from '#renderer/shared/case/ExportFileButton.tsx';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { EventDetailDialog } from './EventDetailDialog.tsx';
 import { EventFilters } from './EventFilters.tsx';
 import { EventLogTable } from './EventLogTable.tsx';

@@ -2,9 +2,9 @@ import { Activity, ShieldCheck, ShieldQuestion } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import { topicText } from '#contract/event-topics.ts';
 import type { EventRow } from '#contract/webhooks.ts';
+import { CustomerCell } from '#renderer/shared/case/CustomerCell.tsx';
+import { type WindowedRowProps, WindowedTable } from '#renderer/shared/windowed/WindowedTable.tsx';
 import { formatCompactDateTime as formatCompact, formatDateTime } from '#renderer/ui/time.tsx';
-import { type WindowedRowProps, WindowedTable } from '#renderer/ui/WindowedTable.tsx';
-import { CustomerCell } from '../customer/CustomerCell.tsx';
 import { useEventLogStore } from './event-log-store.ts';
 
 const ROW_HEIGHT = 40;

@@ -2,10 +2,10 @@ import { create } from 'zustand';
 import type { EventDetail } from '#contract/event-detail.ts';
 import type { EventRow, EventWindowInput } from '#contract/webhooks.ts';
 import { api } from '#renderer/api.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
+import { windowedLoader } from '#renderer/shared/windowed/windowed-loader.ts';
+import { mapRows, type Pages, type Range } from '#renderer/shared/windowed/windowed-pages.ts';
 import { useAppStore } from '#renderer/store.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
-import { windowedLoader } from '#renderer/ui/windowed-loader.ts';
-import { mapRows, type Pages, type Range } from '#renderer/ui/windowed-pages.ts';
 
 export type EventFilter = Pick<EventWindowInput, 'topic' | 'customerId'>;
 

@@ -1,12 +1,11 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { type LockReason, type LockState, waitInWords } from '#contract/lock.ts';
 import { api } from '#renderer/api.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { TextField } from '#renderer/ui/TextField.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
 import { followActivity } from './activity.ts';
 import { useLockStore } from './lock-store.ts';
-import { keepClearedWhile } from './personal-stores.ts';
 
 const WHY: Record<LockReason, string> = {
   idle: 'It locked after the time without input set in Settings.',
@@ -21,7 +20,14 @@ const WHY: Record<LockReason, string> = {
  * closed) and the lock screen names the desk and the reviewer, nothing else. Open, the reviewer's input is
  * reported and the page locks on the idle time or the lock key.
  */
-export function LockGate({ children }: { children: ReactNode }) {
+export function LockGate({
+  children,
+  keepCleared,
+}: {
+  children: ReactNode;
+  /** Holds every store with a customer's data at its start while `stillLocked` (the shell knows them all). */
+  keepCleared(stillLocked: () => boolean): () => void;
+}) {
   const { state, error, load } = useLockStore();
   useWatch(useLockStore.getState().watch);
   useEffect(() => {
@@ -29,14 +35,14 @@ export function LockGate({ children }: { children: ReactNode }) {
   }, [load]);
   const locked = state?.locked === true;
   useEffect(() => {
-    if (locked) return keepClearedWhile(() => useLockStore.getState().state?.locked === true);
+    if (locked) return keepCleared(() => useLockStore.getState().state?.locked === true);
     return followActivity({
       target: window,
       lock: () => useLockStore.getState().state,
       report: () => void api.lock.activity().catch(() => undefined),
       lockNow: (reason) => void useLockStore.getState().lockNow(reason),
     });
-  }, [locked]);
+  }, [locked, keepCleared]);
   // Main refuses the data channels while locked whatever the page shows; until it answers, nothing shows.
   if (!state) return error ? <p role="alert">{error}</p> : null;
   return locked ? <LockScreen state={state} /> : children;

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { VettedError } from '#contract/errors.ts';
 import type { LockState } from '#contract/lock.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

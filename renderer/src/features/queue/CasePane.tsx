@@ -1,14 +1,6 @@
 import { MousePointerClick } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { type ComponentType, Suspense, useEffect, useRef } from 'react';
 import { EmptyState } from '#renderer/ui/EmptyState.tsx';
-
-/**
- * The case panel is a chunk of its own: the queue's rows paint without it (bench/start-up.ts), and the case
- * that opens on start is fetched right after them.
- */
-const CustomerView = lazy(() =>
-  import('../customer/CustomerView.tsx').then((module) => ({ default: module.CustomerView })),
-);
 
 /** The case panel's heading: opening a case moves focus there, so a screen reader starts at its name. */
 const HEADING_ID = 'customer-title';
@@ -18,10 +10,12 @@ interface CasePaneProps {
   /** Bumped when the reviewer opens a case (Enter, a click): focus goes to its heading once shown. */
   focusRequest: number;
   onBack(): void;
+  /** The case panel, handed in by the shell (a chunk of its own, hence the Suspense below). */
+  CaseView: ComponentType<{ id: string; onBack(): void }>;
 }
 
 /** The right side of the split view: the selected case, or a word on how to pick one. */
-export function CasePane({ customerId, focusRequest, onBack }: CasePaneProps) {
+export function CasePane({ customerId, focusRequest, onBack, CaseView }: CasePaneProps) {
   const paneRef = useRef<HTMLDivElement>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a request is the trigger; the case it names is read now.
@@ -48,7 +42,7 @@ export function CasePane({ customerId, focusRequest, onBack }: CasePaneProps) {
     <section ref={paneRef} className="case-pane" aria-label="Case">
       {customerId ? (
         <Suspense fallback={<p className="hint case-loading">Loading the case…</p>}>
-          <CustomerView id={customerId} onBack={onBack} />
+          <CaseView id={customerId} onBack={onBack} />
         </Suspense>
       ) : (
         <EmptyState icon={MousePointerClick} title="No case open">

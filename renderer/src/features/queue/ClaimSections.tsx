@@ -1,13 +1,13 @@
 import { type LucideIcon, SkipForward, UserRound, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { useEffect } from 'react';
 import type { QueueFilters } from '#contract/queue-view.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { type HolderTally, tallyOf } from '#renderer/shared/team/claim-words.ts';
+import { useClaimsStore } from '#renderer/shared/team/claims-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { type HolderTally, tallyOf } from '../claims/claim-words.ts';
-import { useClaimsStore } from '../claims/claims-store.ts';
-import { NEXT_CASE_KEY } from '../claims/use-next-case.ts';
 import { useQueueStore } from './queue-store.ts';
 import { formatCount, OverdueCount } from './section-counts.tsx';
+import { NEXT_CASE_KEY } from './use-next-case.ts';
 
 type ClaimFilter = NonNullable<QueueFilters['claim']>;
 

@@ -2,15 +2,15 @@ import { SearchX, UsersRound } from 'lucide-react';
 import { type CSSProperties, type RefObject, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QueueRow } from '#contract/queue.ts';
+import { useWindowedList } from '#renderer/shared/windowed/use-windowed-list.ts';
+import { rowAt } from '#renderer/shared/windowed/windowed-pages.ts';
 import { EmptyState } from '#renderer/ui/EmptyState.tsx';
 import { useNow } from '#renderer/ui/time.tsx';
-import { useWindowedList } from '#renderer/ui/use-windowed-list.ts';
-import { rowAt } from '#renderer/ui/windowed-pages.ts';
-import { SampleCustomersOffer } from '../sandbox/SampleCustomersOffer.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { HEADER_HEIGHT, QueueGridHeader } from './QueueGridHeader.tsx';
 import { QueueGridRow, rowId } from './QueueGridRow.tsx';
 import { ROWS_PAINTED_MEASURE, useQueueStore } from './queue-store.ts';
+import { SampleCustomersOffer } from './SampleCustomersOffer.tsx';
 import { useQueueColumns } from './use-queue-columns.ts';
 
 /** Rows have one height, so the scroll height is exact without measuring anything. */

@@ -2,13 +2,13 @@ import { AlarmClock, Ban, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { QueueRow } from '#contract/queue.ts';
 import { isSampleEmail } from '#contract/sandbox-panel.ts';
+import { statusLook } from '#renderer/shared/case/status-look.ts';
+import { ClaimTag } from '#renderer/shared/team/ClaimTag.tsx';
 import { StatusBadge } from '#renderer/ui/StatusBadge.tsx';
 import { Tag } from '#renderer/ui/Tag.tsx';
 import { TimeSince } from '#renderer/ui/time.tsx';
-import { ClaimTag } from '../claims/ClaimTag.tsx';
-import { SampleTag } from '../sandbox/SampleCustomersOffer.tsx';
 import type { ColumnId } from './queue-columns.ts';
-import { statusLook } from './status-look.ts';
+import { SampleTag } from './SampleCustomersOffer.tsx';
 
 export const rowId = (id: string) => `queue-row-${id}`;
 

@@ -1,30 +1,48 @@
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import type { QueueRow } from '#contract/queue.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { JobProgress } from '#renderer/shared/jobs/JobProgress.tsx';
+import { StoreNotice } from '#renderer/shared/team/StoreNotice.tsx';
+import { rowAt } from '#renderer/shared/windowed/windowed-pages.ts';
 import { useAppStore } from '#renderer/store.ts';
 import { ShortcutsHelp } from '#renderer/ui/ShortcutsHelp.tsx';
 import { type Shortcut, useShortcuts } from '#renderer/ui/shortcuts.ts';
-import { useWatch } from '#renderer/ui/watch.ts';
-import { rowAt } from '#renderer/ui/windowed-pages.ts';
-import { useNextCase } from '../claims/use-next-case.ts';
-import { JobProgress } from '../jobs/JobProgress.tsx';
-import { StoreNotice } from '../team/StoreNotice.tsx';
 import { AddCustomerDialog } from './AddCustomerDialog.tsx';
 import { CasePane } from './CasePane.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { QueueFilters } from './QueueFilters.tsx';
 import { QueuePane } from './QueuePane.tsx';
 import { QueueToolbar } from './QueueToolbar.tsx';
+import type { QueueParts } from './queue-parts.ts';
 import { useQueueStore } from './queue-store.ts';
 import { SectionNav } from './SectionNav.tsx';
 import { SplitView } from './SplitView.tsx';
+import { useNextCase } from './use-next-case.ts';
 import { useOpenOnStart } from './use-open-on-start.ts';
 import { useRouteSync } from './use-route-sync.ts';
 
+/** The queue is on screen: its stores follow main and the address, and it loads its rows and counts. */
+function useQueueOnScreen(gridRef: RefObject<HTMLTableElement | null>) {
+  useWatch(useQueueStore.getState().watch);
+  useWatch(useOverdueStore.getState().watch);
+  useRouteSync();
+  useOpenOnStart();
+  useEffect(() => {
+    const { reload, loadImportAvailability } = useQueueStore.getState();
+    reload();
+    void loadImportAvailability();
+    void useOverdueStore.getState().load();
+    // Back from another screen: the keys carry on where the reviewer left the list.
+    if (useQueueStore.getState().selectedId) gridRef.current?.focus({ preventScroll: true });
+  }, [gridRef]);
+}
+
 /**
  * The reviewer's workspace: the queue on the left, the selected case on the right, each case at its own address.
- * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens).
+ * `onRowsPainted` hears when the list's first rows are on screen (the shell then fetches the other screens);
+ * `parts` are what the queue shows of other features (the case, the exports, what waits for approval).
  */
-export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
+export function QueueScreen({ onRowsPainted, parts }: { onRowsPainted(): void; parts: QueueParts }) {
   const gridRef = useRef<HTMLTableElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -37,19 +55,7 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
   const customerId = useAppStore((state) => state.customerId);
   const { openDraft, navigate } = useAppStore.getState();
   const queue = useQueueStore.getState;
-  useWatch(useQueueStore.getState().watch);
-  useWatch(useOverdueStore.getState().watch);
-  useRouteSync();
-  useOpenOnStart();
-
-  useEffect(() => {
-    const { reload, loadImportAvailability } = useQueueStore.getState();
-    reload();
-    void loadImportAvailability();
-    void useOverdueStore.getState().load();
-    // Back from another screen: the keys carry on where the reviewer left the list.
-    if (useQueueStore.getState().selectedId) gridRef.current?.focus({ preventScroll: true });
-  }, []);
+  useQueueOnScreen(gridRef);
 
   /** Opens a row: a case in the right pane, its heading focused; a draft in the draft form. */
   const open = (row: QueueRow | undefined) => {
@@ -107,6 +113,7 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
           onOpenFirst={() => setOpenFirstWanted(true)}
           onAdd={() => setAdding(true)}
           onHelp={() => setHelpOpen(true)}
+          Exports={parts.Exports}
         />
       </header>
       <JobProgress />
@@ -117,12 +124,22 @@ export function QueueScreen({ onRowsPainted }: { onRowsPainted(): void }) {
       {problem && <p role="alert">{problem}</p>}
       <div className="queue-body">
         <div className="queue-side">
-          <SectionNav onNextCase={nextCase.shown ? nextCase.run : null} />
+          <SectionNav
+            onNextCase={nextCase.shown ? nextCase.run : null}
+            waiting={<parts.WaitingForApproval />}
+          />
           <QueueFilters />
         </div>
         <SplitView
           list={<QueuePane gridRef={gridRef} onPick={open} onRowsPainted={onRowsPainted} />}
-          detail={<CasePane customerId={customerId} focusRequest={focusRequest} onBack={backToList} />}
+          detail={
+            <CasePane
+              customerId={customerId}
+              focusRequest={focusRequest}
+              onBack={backToList}
+              CaseView={parts.CaseView}
+            />
+          }
         />
       </div>
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />

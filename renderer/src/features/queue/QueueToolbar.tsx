@@ -1,9 +1,9 @@
 import { CloudDownload, Keyboard, Plus, RefreshCw, Search } from 'lucide-react';
 import type { RefObject } from 'react';
+import { isRunning, useJobStore } from '#renderer/shared/jobs/job-store.ts';
 import { Button, IconButton } from '#renderer/ui/Button.tsx';
 import { ReasonButton } from '#renderer/ui/ReasonButton.tsx';
-import { QueueExportButtons } from '../exports/QueueExportButtons.tsx';
-import { isRunning, useJobStore } from '../jobs/job-store.ts';
+import type { QueueParts } from './queue-parts.ts';
 import { useQueueStore } from './queue-store.ts';
 
 interface QueueToolbarProps {
@@ -13,10 +13,18 @@ interface QueueToolbarProps {
   onOpenFirst(): void;
   onAdd(): void;
   onHelp(): void;
+  /** The exports, handed in by the shell. */
+  Exports: QueueParts['Exports'];
 }
 
+/** The section and search the queue shows now, read when an export is asked for. */
+const shownNow = () => {
+  const { section, search } = useQueueStore.getState();
+  return { section, search };
+};
+
 /** Search, and the actions that bring customers in or bring them up to date. */
-export function QueueToolbar({ searchRef, listRef, onOpenFirst, onAdd, onHelp }: QueueToolbarProps) {
+export function QueueToolbar({ searchRef, listRef, onOpenFirst, onAdd, onHelp, Exports }: QueueToolbarProps) {
   const search = useQueueStore((state) => state.search);
   const availability = useQueueStore((state) => state.importAvailability);
   const jobs = useJobStore((state) => state.jobs);
@@ -83,7 +91,7 @@ export function QueueToolbar({ searchRef, listRef, onOpenFirst, onAdd, onHelp }:
       >
         Refresh all
       </ReasonButton>
-      <QueueExportButtons />
+      <Exports shown={shownNow} />
       <IconButton icon={Keyboard} label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={onHelp} />
     </div>
   );

@@ -1,13 +1,13 @@
+import type { ReactNode } from 'react';
 import { SECTION_TITLES, SECTIONS, type Section } from '#contract/queue.ts';
 import { AGEING_SECTIONS, type AgeingSection } from '#contract/queue-view.ts';
 import type { SectionFilter } from '#renderer/route.ts';
+import { sectionIcon } from '#renderer/shared/case/status-look.ts';
 import { useAppStore } from '#renderer/store.ts';
-import { WaitingForApproval } from '../approvals/WaitingForApproval.tsx';
 import { ClaimSections } from './ClaimSections.tsx';
 import { useOverdueStore } from './overdue-store.ts';
 import { useQueueStore } from './queue-store.ts';
 import { formatCount, OverdueCount } from './section-counts.tsx';
-import { sectionIcon } from './status-look.ts';
 
 const FILTERS: { value: SectionFilter; title: string }[] = [
   { value: 'all', title: 'All' },
@@ -22,7 +22,14 @@ const isAgeing = (section: SectionFilter): section is AgeingSection =>
   (AGEING_SECTIONS as readonly string[]).includes(section);
 
 /** The sections as toggle buttons, each with its live count of rows matching, and how many are overdue. */
-export function SectionNav({ onNextCase }: { onNextCase: (() => void) | null }) {
+export function SectionNav({
+  onNextCase,
+  waiting,
+}: {
+  onNextCase: (() => void) | null;
+  /** What waits for a second lead's approval (the shell hands it in). */
+  waiting: ReactNode;
+}) {
   const section = useQueueStore((state) => state.section);
   const counts = useQueueStore((state) => state.counts);
   const capped = useQueueStore((state) => state.capped);
@@ -59,7 +66,7 @@ export function SectionNav({ onNextCase }: { onNextCase: (() => void) | null }) 
         })}
       </ul>
       {onNextCase && <ClaimSections onNextCase={onNextCase} />}
-      <WaitingForApproval />
+      {waiting}
     </nav>
   );
 }

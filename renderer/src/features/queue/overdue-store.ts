@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { isOverdue, type Overdue } from '#contract/queue-view.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 interface OverdueState {
   overdue: Overdue | null;

@@ -10,7 +10,7 @@ import {
   rowAt,
   withoutRow,
   withRowInOrder,
-} from '#renderer/ui/windowed-pages.ts';
+} from '#renderer/shared/windowed/windowed-pages.ts';
 
 export interface QueueList {
   section: QueueWindowInput['section'];

@@ -8,8 +8,8 @@ import type { QueueRow, QueueWindowInput, Section } from '#contract/queue.ts';
 import type { QueueFilters, QueueSort } from '#contract/queue-view.ts';
 import { api } from '#renderer/api.ts';
 import type { SectionFilter } from '#renderer/route.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
-import { windowedLoader } from '#renderer/ui/windowed-loader.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
+import { windowedLoader } from '#renderer/shared/windowed/windowed-loader.ts';
 import {
   indexOfRow,
   mapRows,
@@ -17,7 +17,7 @@ import {
   type Pages,
   type Range,
   rowAt,
-} from '#renderer/ui/windowed-pages.ts';
+} from '#renderer/shared/windowed/windowed-pages.ts';
 import { earlyWindow } from './early-window.ts';
 import { afterRow, keepClaim, patchClaim, patchPushedRow } from './queue-patch.ts';
 

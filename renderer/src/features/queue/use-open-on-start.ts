@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { QueueRow } from '#contract/queue.ts';
+import { indexOfRow, type Pages } from '#renderer/shared/windowed/windowed-pages.ts';
 import { useAppStore } from '#renderer/store.ts';
-import { indexOfRow, type Pages } from '#renderer/ui/windowed-pages.ts';
 import { useQueueStore } from './queue-store.ts';
 
 const LAST_CASE_KEY = 'vetted.queue.lastCase';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { indexOfRow } from '#renderer/shared/windowed/windowed-pages.ts';
 import { useAppStore } from '#renderer/store.ts';
-import { indexOfRow } from '#renderer/ui/windowed-pages.ts';
 import { useQueueStore } from './queue-store.ts';
 
 /**

@@ -2,14 +2,20 @@ import { Send, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { RetryOutcome as Outcome, RetryPrefill, RetryWaiting } from '#contract/drafts.ts';
 import { VettedError } from '#contract/errors.ts';
+import { CustomerFields } from '#renderer/shared/customer-form/CustomerFields.tsx';
+import { useCustomerForm } from '#renderer/shared/customer-form/useCustomerForm.ts';
 import { Button } from '#renderer/ui/Button.tsx';
-import { CustomerFields } from '#renderer/ui/customer-form/CustomerFields.tsx';
-import { useCustomerForm } from '#renderer/ui/customer-form/useCustomerForm.ts';
 import { Dialog } from '#renderer/ui/Dialog.tsx';
 import { RetryOutcome } from './RetryOutcome.tsx';
 import { useRetryStore } from './retry-store.ts';
 import { SsnField } from './SsnField.tsx';
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The one retry of a customer in `retry`. Everything typed here, the full SSN above all, lives in
+ * this dialog's components only: closing it drops all of it.
+ */
 interface RetryDialogProps {
   open: boolean;
   customerId: string;
@@ -19,12 +25,6 @@ interface RetryDialogProps {
   onSent(): void;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * The one retry of a customer in `retry`. Everything typed here, the full SSN above all, lives in
- * this dialog's components only: closing it drops all of it.
- */
 export function RetryDialog({ open, customerId, customerName, onClose, onSent }: RetryDialogProps) {
   const [sending, setSending] = useState(false);
   return (

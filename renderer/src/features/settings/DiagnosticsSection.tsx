@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { Metrics } from '#contract/metrics.ts';
-import { useWatch } from '#renderer/ui/watch.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { diagnosticsRows, useDiagnosticsStore } from './diagnostics-store.ts';
 
 /** Settings → Diagnostics: the figures the app keeps (the same the benches read), current while open. */

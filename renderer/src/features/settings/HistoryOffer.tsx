@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useWatch } from '#renderer/ui/watch.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { broughtText, offerSize, offerText, useHistoryStore } from './history-store.ts';
 
 /**

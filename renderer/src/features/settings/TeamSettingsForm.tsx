@@ -2,10 +2,10 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { VettedError } from '#contract/errors.ts';
 import { type TeamSettings, TeamSettingsSchema } from '#contract/roles.ts';
 import { api } from '#renderer/api.ts';
+import { LeadOnly } from '#renderer/shared/team/LeadOnly.tsx';
+import { useTeamMe } from '#renderer/shared/team/team-me-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { Field } from '#renderer/ui/Field.tsx';
-import { LeadOnly } from '../claims/LeadOnly.tsx';
-import { useTeamMe } from '../claims/team-me-store.ts';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { UpdateChannel } from '#contract/updates.ts';
-import { useWatch } from '#renderer/ui/watch.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { describeUpdates, useUpdatesStore } from './updates-store.ts';
 
 const CHANNELS: ReadonlyArray<{ value: UpdateChannel; label: string }> = [

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Latency, Metrics } from '#contract/metrics.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 /** While the Diagnostics section is open, its figures are asked for again this often. */
 export const DIAGNOSTICS_REFRESH_MS = 2_000;

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { HistoryBrought, HistoryOffer, HistoryProgress } from '#contract/team-history.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 /** Joining a team: what this desk's own history is, and bringing it in (once: main keys every item). */
 interface HistoryState {

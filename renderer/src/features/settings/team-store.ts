@@ -3,8 +3,8 @@ import { type AppInfo, RESTART_BY_HAND } from '#contract/channels.ts';
 import { VettedError } from '#contract/errors.ts';
 import type { TeamHubState, TeamStatus, TeamStoreState } from '#contract/team.ts';
 import { api } from '#renderer/api.ts';
-import { askMain } from '#renderer/ui/ask-main.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { askMain } from '#renderer/shared/data/ask-main.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 interface TeamState {
   status: TeamStatus | null;

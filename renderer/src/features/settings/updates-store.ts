@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import type { UpdateChannel, UpdateStatus } from '#contract/updates.ts';
 import { api } from '#renderer/api.ts';
-import { askMain } from '#renderer/ui/ask-main.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { askMain } from '#renderer/shared/data/ask-main.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 interface UpdatesState {
   status: UpdateStatus | null;

@@ -1,14 +1,14 @@
 import { RefreshCw, Users } from 'lucide-react';
 import { useEffect } from 'react';
 import { ASK_A_LEAD, LEAD_ONLY } from '#contract/roles.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
+import { seesTeam, useTeamViewStore } from '#renderer/shared/team/team-view-store.ts';
 import { Button } from '#renderer/ui/Button.tsx';
 import { EmptyState } from '#renderer/ui/EmptyState.tsx';
 import { formatClockTime, formatDateTime } from '#renderer/ui/time.tsx';
-import { useWatch } from '#renderer/ui/watch.ts';
 import { HubsList } from './HubsList.tsx';
 import { ReviewersTable } from './ReviewersTable.tsx';
 import { SectionTimes } from './SectionTimes.tsx';
-import { seesTeam, useTeamViewStore } from './team-view-store.ts';
 
 /**
  * The lead's Team screen: who is online, who holds what, what each reviewer closed, how long cases wait in

@@ -1,4 +1,4 @@
-import { useWatch } from '#renderer/ui/watch.ts';
+import { useWatch } from '#renderer/shared/data/watch.ts';
 import { CatchUpPanel } from './CatchUpPanel.tsx';
 import { ListenerPanel } from './ListenerPanel.tsx';
 import { SubscriptionsPanel } from './SubscriptionsPanel.tsx';

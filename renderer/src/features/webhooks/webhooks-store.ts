@@ -3,7 +3,7 @@ import type { ChannelOutput } from '#contract/channels.ts';
 import { VettedError } from '#contract/errors.ts';
 import type { CatchUpResult, SubscriptionView, TunnelCheck, WebhooksOverview } from '#contract/webhooks.ts';
 import { api } from '#renderer/api.ts';
-import { sharedWatch } from '#renderer/ui/watch.ts';
+import { sharedWatch } from '#renderer/shared/data/watch.ts';
 
 export type SecurityLog = ChannelOutput<'webhooks.securityLog'>;
 /** Refused requests shown, newest first. */
