@@ -101,8 +101,7 @@ export const TRENDS_CUSTOMERS: readonly WorldCustomer[] = [
   },
 ];
 
-/** In time order (each store appends them so). */
-export const TRENDS_ENTRIES: readonly WorldEntry[] = [
+const entries: WorldEntry[] = [
   { who: 'ana', customer: 'c-gone', action: 'claim.take', at: '2026-10-25T09:00:00.000Z' },
   { who: 'ana', customer: 'c-retry', action: 'note.add', at: '2026-10-28T13:00:00.000Z' },
   { who: 'ana', customer: 'c-retry', action: 'claim.take', at: '2026-10-28T13:00:01.000Z' },
@@ -128,7 +127,9 @@ export const TRENDS_ENTRIES: readonly WorldEntry[] = [
   { who: 'ana', customer: 'c-late', action: 'note.add', at: '2026-11-04T14:30:00.000Z' },
   // After now: not counted.
   { who: 'ben', customer: 'c-late', action: 'note.add', at: '2026-11-04T15:30:00.000Z' },
-].sort((a, b) => a.at.localeCompare(b.at)) as WorldEntry[];
+];
+/** In time order (each store appends them so). */
+export const TRENDS_ENTRIES: readonly WorldEntry[] = entries.sort((a, b) => a.at.localeCompare(b.at));
 
 /** The world in a team store: statuses by the administrator, entries by each reviewer as their desk appends them. */
 export async function trendsInTeam(team: ClaimsTeam, reviewers: Record<Who, ClaimsReviewer>): Promise<Names> {
