@@ -12,8 +12,8 @@ import {
   type Trends,
   type WeekTimes,
 } from '#contract/trends.ts';
-import { addDays, mondayOf, startOfDay } from '../../ground/calendar.ts';
-import { percentileCont } from '../../ground/percentile.ts';
+import { addDays, mondayOf, startOfDay } from '#main/ground/calendar.ts';
+import { percentileCont } from '#main/ground/percentile.ts';
 import type { Statements } from './db.ts';
 import type { Clock } from './time.ts';
 import { trendsOf } from './trends-points.ts';

@@ -3,7 +3,7 @@
 // TrendsSource and it never asks which. Here: the role ("team" is a lead's), this desk's reviewer, its ageing
 // targets and time zone, and which days "the last N" are by the desk's clock.
 import type { TrendRange, TrendsChannel } from '#contract/trends.ts';
-import { addDays, dayOf } from '../../ground/calendar.ts';
+import { addDays, dayOf } from '#main/ground/calendar.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { type Roles, requireLead } from '../team-interfaces/claims.ts';
 import type { TrendsSource } from '../team-interfaces/trends.ts';

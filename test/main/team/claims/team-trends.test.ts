@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trends } from '#contract/trends.ts';
 import type { SqliteJournal } from '#main/data/journal/index.ts';
 import type { TrendsQuery } from '#main/features/team-interfaces/trends.ts';
+import { startOfDay } from '#main/ground/calendar.ts';
 import { teamTrends } from '#main/team/claims/team-trends.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
 import { type ClaimsReviewer, reviewersAndALead } from '#test/support/team/claims-support.ts';
@@ -183,6 +184,25 @@ describe('the same world on a solo desk’s journal', () => {
         ...team,
         overdue: (await read('team', range)).overdue,
       });
+    }
+  });
+});
+
+describe('a day’s start', () => {
+  it('is the same moment in TypeScript (a solo desk) as in PostgreSQL (the team store)', async () => {
+    const days: [string, string][] = [
+      ['2026-11-01', 'America/New_York'],
+      ['2026-11-02', 'America/New_York'],
+      ['2026-03-08', 'America/New_York'],
+      ['2026-03-09', 'America/New_York'],
+      // Midnight skipped, then shown twice (Chile changes its clocks at 00:00).
+      ['2026-09-06', 'America/Santiago'],
+      ['2026-04-05', 'America/Santiago'],
+      ['2026-07-01', 'Asia/Kolkata'],
+    ];
+    for (const [day, zone] of days) {
+      const { rows } = await pool.query('SELECT $1::date::timestamp AT TIME ZONE $2 AS start', [day, zone]);
+      expect(startOfDay(day, zone), `${day} in ${zone}`).toEqual(rows[0].start);
     }
   });
 });
