@@ -33,6 +33,7 @@ import { storePresenceChannels, storePresenceEvents } from './store-presence.ts'
 import { teamChannels, teamEvents } from './team.ts';
 import { teamHistoryChannels, teamHistoryEvents } from './team-history.ts';
 import { teamOverviewChannels } from './team-overview.ts';
+import { trendsChannels } from './trends.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
@@ -99,6 +100,7 @@ export const invokeChannels = {
   ...approvalChannels,
   ...teamOverviewChannels,
   ...periodReportChannels,
+  ...trendsChannels,
   ...lockChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 

@@ -24,7 +24,11 @@ import { TimeFigureSchema } from './team-overview.ts';
  *   last audit entry on the customer before the next status was theirs).
  * - **Overdue**: at each day's end, the open cases that had waited in their ageing section (retry, document,
  *   review) past its target (`targets`, this desk's Settings → Ageing targets). In "mine", the cases this reviewer
- *   held at the day's end (claims' history: taken and not yet released, expired or taken over by then).
+ *   held at the day's end (claims' history: taken and not yet released, expired or taken over by then). The
+ *   claims table keeps only who holds a case now, so the history is the audit log's claim entries (a take or a
+ *   take-over is its actor's, a reassignment its "to" login's, a release or an expiry nobody's); a claim idle
+ *   past its time is held until the store records its expiry. A solo desk has no claims: its reviewer holds
+ *   every case, so its "mine" counts them all. As the backlog, a document in review counts against "document".
  */
 
 export const TREND_RANGES = [7, 30, 90] as const;
