@@ -3,6 +3,7 @@
 // customer submitted, the case taken, a note) shows on her screen without a reload. Bob has no "Team" entry,
 // and reaching it by its address tells him why. axe on every state, light and dark; screenshots of the
 // screen at 1280×800 and 1440×900 in both schemes are written to test-results/team-lead-view/ to look at.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runBrowserMode } from '#main/hosts/browser/main.ts';
@@ -106,6 +107,18 @@ test('a lead watches the team on the Team screen; a reviewer is told it is a lea
     await expect(retry.getByRole('cell').first()).toHaveText('1', { timeout: 20_000 });
     await expect(retry.getByRole('cell').nth(1)).toContainText('< 1 min');
     await looks(a, 'team-lead');
+
+    // The period report (#39): this week's figures as CSV, saved by the browser, Bob's case among them.
+    const report = teamScreen(a).getByRole('region', { name: 'Period report' });
+    await report.getByLabel('Format').selectOption('csv');
+    const [download] = await Promise.all([
+      a.waitForEvent('download'),
+      report.getByRole('button', { name: 'Make the period report' }).click(),
+    ]);
+    const csv = await readFile(await download.path(), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('period_from,period_to,figure,section,reviewer,item,value');
+    expect(csv).toMatch(/,opened,retry,[^,]*,,1\r\n/);
+    await expect(report.getByRole('status')).toHaveText(/Saved the report: \d+ rows\./);
   } finally {
     await a.context().close();
     await b.context().close();
