@@ -108,17 +108,27 @@ test('a lead watches the team on the Team screen; a reviewer is told it is a lea
     await expect(retry.getByRole('cell').nth(1)).toContainText('< 1 min');
     await looks(a, 'team-lead');
 
-    // The period report (#39): this week's figures as CSV, saved by the browser, Bob's case among them.
-    const report = teamScreen(a).getByRole('region', { name: 'Period report' });
-    await report.getByLabel('Format').selectOption('csv');
-    const [download] = await Promise.all([
-      a.waitForEvent('download'),
-      report.getByRole('button', { name: 'Make the period report' }).click(),
-    ]);
-    const csv = await readFile(await download.path(), 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('period_from,period_to,figure,section,reviewer,item,value');
-    expect(csv).toMatch(/,opened,retry,[^,]*,,1\r\n/);
-    await expect(report.getByRole('status')).toHaveText(/Saved the report: \d+ rows\./);
+    // The period report (#39): this week's figures as CSV, saved by the browser, Bob's case among them; then
+    // as a PDF, the trends' charts drawn from the same store.
+    await test.step('the period report', async () => {
+      const report = teamScreen(a).getByRole('region', { name: 'Period report' });
+      await report.getByLabel('Format').selectOption('csv');
+      const [download] = await Promise.all([
+        a.waitForEvent('download'),
+        report.getByRole('button', { name: 'Make the period report' }).click(),
+      ]);
+      const csv = await readFile(await download.path(), 'utf8');
+      expect(csv.split('\r\n')[0]).toBe('period_from,period_to,figure,section,reviewer,item,value');
+      expect(csv).toMatch(/,opened,retry,[^,]*,,1\r\n/);
+      await expect(report.getByRole('status')).toHaveText(/Saved the report: \d+ rows\./);
+      await report.getByLabel('Format').selectOption('pdf');
+      const [pdf] = await Promise.all([
+        a.waitForEvent('download'),
+        report.getByRole('button', { name: 'Make the period report' }).click(),
+      ]);
+      expect((await readFile(await pdf.path())).subarray(0, 5).toString()).toBe('%PDF-');
+      await expect(report.getByRole('status')).toHaveText(/Saved the report: \d+ pages\./);
+    });
   } finally {
     await a.context().close();
     await b.context().close();
