@@ -63,11 +63,12 @@ FROM closed GROUP BY 1`;
 /**
  * The common table expressions `changes` (each status entry with the one before it) and `visits` (runs of one
  * status in a customer's history, a repeated entry continuing the run: when each was entered and left).
+ * Materialized: joined to a range of days, an inlined window would be computed again for every day.
  */
 export const VISITS = `changes AS (
   SELECT customer_id, seq, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
   FROM vetted.status_history
-), visits AS (
+), visits AS MATERIALIZED (
   SELECT customer_id, status, at AS entered, lead(at) OVER (PARTITION BY customer_id ORDER BY seq) AS left_at
   FROM changes WHERE before IS DISTINCT FROM status
 )`;
