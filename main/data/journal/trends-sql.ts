@@ -5,7 +5,7 @@
 // percentile_cont, so the times per week come back as the visits measured, for percentileCont to finish.
 // Lists of statuses and actions come in as JSON arrays. Times are ISO-8601 UTC text: text order is time order.
 
-const DAYS = `days AS (
+const DAYS = `days AS MATERIALIZED (
   SELECT json_extract(value, '$.day') AS day, json_extract(value, '$.from') AS day_from,
     json_extract(value, '$.end') AS day_end, json_extract(value, '$.retryDue') AS retry_due,
     json_extract(value, '$.documentDue') AS document_due
@@ -16,7 +16,7 @@ const DAYS = `days AS (
 const VISITS = `changes AS (
   SELECT customer_id, seq, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
   FROM status_history
-), visits AS (
+), visits AS MATERIALIZED (
   SELECT customer_id, status, at AS entered, lead(at) OVER (PARTITION BY customer_id ORDER BY seq) AS left_at
   FROM changes WHERE before IS NOT status
 )`;
@@ -29,8 +29,12 @@ const inList = (name: string) => `(SELECT value FROM json_each(:${name}))`;
  */
 const byEndOfSecond = (at: string) => `substr(a.at, 1, 19) <= substr(${at}, 1, 19)`;
 
-/** Whether visit `v` was still going at the end of day `d`, its customer not gone by then. */
-const OPEN_AT_END = `v.entered < d.day_end AND (v.left_at IS NULL OR v.left_at >= d.day_end)
+/**
+ * Whether visit `v` was still going at the end of day `d`, its customer not gone by then. Its first line does
+ * not depend on the day: it leaves out at once every visit over before the range began (most of a long history).
+ */
+const OPEN_AT_END = `(v.left_at IS NULL OR v.left_at >= (SELECT min(day_from) FROM days))
+  AND v.entered < d.day_end AND (v.left_at IS NULL OR v.left_at >= d.day_end)
   AND (c.gone_at IS NULL OR c.gone_at >= d.day_end)`;
 
 /**

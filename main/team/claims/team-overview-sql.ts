@@ -72,8 +72,9 @@ FROM closed GROUP BY 1`;
 /**
  * The common table expressions `changes` (each status entry with the one before it) and `visits` (runs of one
  * status in a customer's history, a repeated entry continuing the run: when each was entered and left).
+ * Materialized: joined to a range of days, an inlined window would be computed again for every day.
  */
-export const VISITS = `${STATUS_CHANGES}, visits AS (
+export const VISITS = `${STATUS_CHANGES}, visits AS MATERIALIZED (
   SELECT customer_id, status, at AS entered, lead(at) OVER (PARTITION BY customer_id ORDER BY seq) AS left_at
   FROM changes WHERE before IS DISTINCT FROM status
 )`;

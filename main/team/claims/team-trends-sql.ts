@@ -3,10 +3,11 @@
 // by generate_series over the desk's calendar days: $1 the first day, $2 the last, $3 the time zone, $4 the
 // store's now. A day runs from its midnight to the next (23 or 25 hours on a change of daylight saving time),
 // cut at now; its figure is taken at its end, which belongs to the next day (what happened at midnight
-// sharp is the next day's).
+// sharp is the next day's). The days are materialized (and so are the visits, team-overview-sql.ts): inlined,
+// each day's time zone arithmetic, and the window over the history, would be done again for every row joined.
 import { endOfSecond, seconds, VISITS } from './team-overview-sql.ts';
 
-const DAYS = `days AS (
+const DAYS = `days AS MATERIALIZED (
   SELECT d::date AS day, d AT TIME ZONE $3 AS day_from,
     least((d + interval '1 day') AT TIME ZONE $3, $4::timestamptz) AS day_end
   FROM generate_series($1::date::timestamp, $2::date::timestamp, interval '1 day') AS d
@@ -14,8 +15,12 @@ const DAYS = `days AS (
 
 const DAY = `to_char(d.day, 'YYYY-MM-DD')`;
 
-/** Whether visit `v` was still going at the end of day `d`, its customer not gone by then. */
-const OPEN_AT_END = `v.entered < d.day_end AND (v.left_at IS NULL OR v.left_at >= d.day_end)
+/**
+ * Whether visit `v` was still going at the end of day `d`, its customer not gone by then. Its first line does
+ * not depend on the day: it leaves out at once every visit over before the range began (most of a long history).
+ */
+const OPEN_AT_END = `(v.left_at IS NULL OR v.left_at >= (SELECT min(day_from) FROM days))
+  AND v.entered < d.day_end AND (v.left_at IS NULL OR v.left_at >= d.day_end)
   AND (c.gone_at IS NULL OR c.gone_at >= d.day_end)`;
 
 /** The range's days, oldest first. */
@@ -49,7 +54,7 @@ export const CLOSED_PER_DAY = `
 WITH ${DAYS}, changes AS (
   SELECT customer_id, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
   FROM vetted.status_history
-), closed AS (
+), closed AS MATERIALIZED (
   SELECT customer_id, at FROM changes WHERE status = ANY ($5) AND (before IS NULL OR NOT before = ANY ($5))
 )
 SELECT ${DAY} AS day, ${LAST_ACTOR('k.customer_id', 'k.at', '$6')} AS login, count(*)::int AS count
@@ -73,14 +78,15 @@ const percentiles = (name: string, to: string, mine: string) => `
  * Per week of the range (from Monday, or from the range's first day), the visits that began in it (not to a
  * terminal status, $5): time to the first action (the first audit entry during the visit but how a case comes
  * in and nobody's, $6) and to resolution (the next status, by now), median and 90th percentile. $7: entries
- * that are nobody's, for who resolved a visit. $8: whose work (null: everyone's) — the first action's actor,
- * the resolution's last actor.
+ * that are nobody's, for who resolved a visit. $8: whose work (null: everyone's, and who resolved a visit is
+ * not looked up) — the first action's actor, the resolution's last actor.
  */
 export const TIMES_PER_WEEK = `
 WITH ${DAYS}, ${WEEKS}, ${VISITS}, measured AS (
   SELECT w.week_from, v.entered, f.at AS first_at, f.actor AS first_actor,
     CASE WHEN v.left_at < $4 THEN v.left_at END AS left_at,
-    CASE WHEN v.left_at < $4 THEN ${LAST_ACTOR('v.customer_id', 'v.left_at', '$7')} END AS resolver
+    CASE WHEN $8::text IS NOT NULL AND v.left_at < $4 THEN ${LAST_ACTOR('v.customer_id', 'v.left_at', '$7')} END
+      AS resolver
   FROM weeks w JOIN visits v ON v.entered >= w.from_at AND v.entered < w.to_at
   LEFT JOIN LATERAL (
     SELECT a.at, a.actor FROM vetted.audit_log a
@@ -100,25 +106,27 @@ GROUP BY w.week_from ORDER BY w.week_from`;
 const CLAIM_ACTIONS = `('claim.take', 'claim.takeOver', 'claim.reassign', 'claim.release', 'claim.expire')`;
 
 /**
- * Who held `customer` at `moment`, from its last claim entry before then: a take (by an action, by "next")
- * or a take-over is its actor's; a reassignment is its detail's "to <login>"; a release or an expiry is
- * nobody's. A claim idle past its time counts as held until the store's sweep records its expiry.
+ * $5's holds (none when $5 is null): from each claim entry to the customer's next one, who held the case. A take
+ * (by an action, by "next") or a take-over is its actor's; a reassignment is its detail's "to <login>"; a release
+ * or an expiry is nobody's. A claim idle past its time counts as held until the store's sweep records its expiry.
  */
-const HOLDER_AT = (customer: string, moment: string) => `(SELECT CASE a.action
-    WHEN 'claim.reassign' THEN substr(a.detail, strpos(a.detail, ' to ') + 4)
-    WHEN 'claim.take' THEN a.actor WHEN 'claim.takeOver' THEN a.actor END
-  FROM vetted.audit_log a WHERE a.customer_id = ${customer} AND a.action IN ${CLAIM_ACTIONS} AND a.at < ${moment}
-  ORDER BY a.at DESC, a.seq DESC LIMIT 1)`;
+const HOLDS = `claim_entries AS (
+  SELECT customer_id, at, lead(at) OVER (PARTITION BY customer_id ORDER BY at, seq) AS until,
+    CASE action WHEN 'claim.reassign' THEN substr(detail, strpos(detail, ' to ') + 4)
+      WHEN 'claim.take' THEN actor WHEN 'claim.takeOver' THEN actor END AS holder
+  FROM vetted.audit_log WHERE action IN ${CLAIM_ACTIONS} AND $5::text IS NOT NULL
+), holds AS MATERIALIZED (SELECT customer_id, at, until FROM claim_entries WHERE holder = $5)`;
 
 /**
  * Overdue cases per day, at its end: open in an ageing section (its status: retry, document) since longer than
  * its target ($6: status → hours); $5, whose (null: everyone's) — held by that reviewer at the day's end.
  */
 export const OVERDUE_PER_DAY = `
-WITH ${DAYS}, ${VISITS}
+WITH ${DAYS}, ${VISITS}, ${HOLDS}
 SELECT ${DAY} AS day, count(v.customer_id)::int AS count
 FROM days d LEFT JOIN (visits v JOIN vetted.customers c ON c.id = v.customer_id)
   ON ${OPEN_AT_END} AND v.status IN ('retry', 'document')
   AND v.entered <= d.day_end - ($6::jsonb ->> v.status)::int * interval '1 hour'
-  AND ($5::text IS NULL OR ${HOLDER_AT('v.customer_id', 'd.day_end')} = $5)
+  AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM holds h WHERE h.customer_id = v.customer_id
+    AND h.at < d.day_end AND (h.until IS NULL OR h.until >= d.day_end)))
 GROUP BY d.day ORDER BY d.day`;
