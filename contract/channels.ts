@@ -32,6 +32,7 @@ import { storePresenceChannels, storePresenceEvents } from './store-presence.ts'
 import { teamChannels, teamEvents } from './team.ts';
 import { teamHistoryChannels, teamHistoryEvents } from './team-history.ts';
 import { teamOverviewChannels } from './team-overview.ts';
+import { trendsChannels } from './trends.ts';
 import { updateChannels, updateEvents } from './updates.ts';
 import { vaultChannels } from './vault.ts';
 import { webhookChannels, webhookEvents } from './webhooks.ts';
@@ -97,6 +98,7 @@ export const invokeChannels = {
   ...roleChannels,
   ...approvalChannels,
   ...teamOverviewChannels,
+  ...trendsChannels,
   ...lockChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 

@@ -17,6 +17,7 @@ import { queueFeature } from '../features/queue/index.ts';
 import { sandboxPanelFeature } from '../features/sandbox-link/panel.ts';
 import { SAMPLES_IN_A_TEAM, samplesFeature } from '../features/sandbox-link/samples.ts';
 import { settingsFeature } from '../features/settings/index.ts';
+import { trendsFeature } from '../features/trends/index.ts';
 import { notSelfUpdating, type UpdatesFactory, updatesFeature } from '../features/updates/index.ts';
 import { eventDetailFeature } from '../features/webhooks/event-detail.ts';
 import { type ConfLike, type ConfLikeOptions, openSettings } from '../ground/config/settings-store.ts';
@@ -179,6 +180,7 @@ function deskFeatures(core: DeskCore, options: DeskOptions) {
     cases.claims,
     cases.fourEyes,
     cases.teamOverview,
+    cases.trends,
   ];
   // Sample customers go through the desk's own channels, as a reviewer's would; a team's desk refuses them.
   const samples = samplesFeature(context, {
@@ -207,6 +209,7 @@ function deskFeatures(core: DeskCore, options: DeskOptions) {
     ...cases.claims.handlers,
     ...cases.fourEyes.handlers,
     ...cases.teamOverview.handlers,
+    ...cases.trends.handlers,
     ...lock.handlers,
   };
   return { features, handlers: { channels, lock } };
@@ -234,7 +237,8 @@ function caseWork({ context, variant }: DeskCore, options: DeskOptions) {
     ...(options.browserOrigin ? { browserOrigin: options.browserOrigin } : {}),
   });
   const teamOverview = teamOverviewFeature(context, { overview: teamwork.overview, roles: teamwork.roles });
-  return { customers, queue, documents, cases, caseFile, drafts, fourEyes, claims, teamOverview };
+  const trends = trendsFeature(context, { source: variant.trends, roles: teamwork.roles, ...clock });
+  return { customers, queue, documents, cases, caseFile, drafts, fourEyes, claims, teamOverview, trends };
 }
 
 /** The desk's own panels: webhooks, updates, diagnostics, an event's detail, the sandbox. */

@@ -9,6 +9,7 @@ import { claimStore } from './claims/claim-store.ts';
 import { teamClaims } from './claims/team-claims.ts';
 import { teamOverview } from './claims/team-overview.ts';
 import { teamRoles, teamSettings } from './claims/team-roles.ts';
+import { teamTrends } from './claims/team-trends.ts';
 import { teamDeskWebhooksFeature } from './desk-webhooks.ts';
 import type { TeamRuntime } from './runtime.ts';
 import { APPROVALS_CHANNEL } from './store/sql.ts';
@@ -62,6 +63,7 @@ export function teamDesk(runtime: TeamRuntime, log: Logger): DeskVariant {
     },
     approvals,
     storePresence: runtime.presence,
+    trends: teamTrends({ pool: runtime.pool, target: runtime.target }),
     close: () => runtime.close(),
   };
 }

@@ -8,6 +8,7 @@ import type { DeskContext } from '../features/feature.ts';
 import type { Approvals } from '../features/team-interfaces/approvals.ts';
 import type { Teamwork } from '../features/team-interfaces/claims.ts';
 import type { StorePresenceSource } from '../features/team-interfaces/store-presence.ts';
+import type { TrendsSource } from '../features/team-interfaces/trends.ts';
 import type { DeskWebhooks } from '../features/webhooks/index.ts';
 import type { ReconcileDuty } from '../sync/reconcile/duty.ts';
 
@@ -31,6 +32,8 @@ export interface DeskVariant {
   readonly teamwork: Teamwork;
   /** Four eyes: what waits for a second reviewer's approval (a solo desk never needs one). */
   readonly approvals: Approvals;
+  /** The trends: counted by the team store on a team's desk, by this desk's journal when solo. */
+  readonly trends: TrendsSource;
   /** Whether the team store answers, for the main screen: a solo desk's never goes away. */
   readonly storePresence: StorePresenceSource;
   close(): Promise<void>;

@@ -3,11 +3,12 @@
 import path from 'node:path';
 import { allowedTo } from '#contract/roles.ts';
 import { refusal } from '../data/failures.ts';
-import { type Journal, openJournal } from '../data/journal/index.ts';
+import { type Journal, openJournal, type SqliteJournal } from '../data/journal/index.ts';
 import type { DraftDestination, LocalOutbox } from '../features/drafts/destination.ts';
 import type { Approvals } from '../features/team-interfaces/approvals.ts';
 import type { Claims, Teamwork } from '../features/team-interfaces/claims.ts';
 import { noTeamStore } from '../features/team-interfaces/store-presence.ts';
+import type { TrendsSource } from '../features/team-interfaces/trends.ts';
 import { webhooksFeature } from '../features/webhooks/index.ts';
 import { vaultSubscriptionSecrets } from '../features/webhooks/subscription-secrets.ts';
 import type { SettingsStore } from '../ground/config/settings-store.ts';
@@ -41,6 +42,7 @@ export function localDesk(options: LocalDeskOptions): DeskVariant {
     teamwork: soloTeamwork(journal, osUserName()),
     approvals: soloApprovals,
     storePresence: noTeamStore,
+    trends: soloTrends(journal),
     close: () => journal.close(),
   };
 }
@@ -90,6 +92,19 @@ export function soloTeamwork(journal: Journal, reviewer: string): Teamwork {
       async read() {
         throw refusal.soloDesk('there is no team whose work to overview');
       },
+    },
+  };
+}
+
+/**
+ * The solo desk's trends: its reviewer's own work, counted from its journal (where every case is theirs). A
+ * solo desk has no team whose trends to show, and says so.
+ */
+export function soloTrends(journal: Pick<SqliteJournal, 'trends'>): TrendsSource {
+  return {
+    async read(query) {
+      if (query.scope === 'team') throw refusal.soloDesk('there is no team whose trends to show');
+      return journal.trends.read(query);
     },
   };
 }

@@ -3,6 +3,7 @@
 // webhook inbox writes on main's too, made durable first by its own log (event-inbox.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StatementSync } from 'node:sqlite';
+import type { Trends } from '#contract/trends.ts';
 import { osUserName } from '#main/ground/os-user.ts';
 import { auditRepository } from './audit.ts';
 import { type AuditSealer, auditSealer } from './audit-chain.ts';
@@ -34,6 +35,7 @@ import type { EventsRepository, JournalEvent } from './repositories/events.ts';
 import type { RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
 import { retriesRepository } from './retries.ts';
 import { type Clock, systemClock } from './time.ts';
+import { type JournalTrendsQuery, journalTrends } from './trends.ts';
 
 export { LATEST_VERSION } from './migrations/index.ts';
 
@@ -63,6 +65,8 @@ export interface SqliteJournal extends Journal {
   readonly replica: Replica;
   /** What this desk did in solo mode, for bringing into a team (desk-history.ts). */
   readonly history: DeskHistory;
+  /** The trends of a solo desk, counted from this journal (trends.ts). */
+  readonly trends: { read(query: JournalTrendsQuery): Promise<Trends> };
 }
 
 /**
@@ -98,6 +102,7 @@ export function openJournal({
   const outside = promised(sync, units.outside);
   const replica = replicaRepository(db, sql, cipher);
   const history = deskHistory(sql, cipher);
+  const trends = journalTrends(sql, clock);
   return {
     file,
     schemaVersion: schemaVersion(db),
@@ -116,6 +121,7 @@ export function openJournal({
       customersAfter: (id, limit) => units.outside(() => history.customersAfter(id, limit)),
       teamNotesBy: (author) => units.outside(() => history.teamNotesBy(author)),
     },
+    trends: { read: (query) => units.outside(() => trends.read(query)) },
     transaction: (work, options) => units.outermost(() => work(inTransaction(bound)), options),
     openInbox: (inbox = {}) =>
       startLogInbox({

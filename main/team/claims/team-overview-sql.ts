@@ -17,7 +17,7 @@ SELECT coalesce(nullif(current_setting('vetted.now', true), '')::timestamptz, no
  * entries to the millisecond: the action that caused a change (at :31.400) must count before the change the
  * service dated :31.000, so an action belongs to a visit (or a closing) up to the end of that second.
  */
-const endOfSecond = (at: string) => `(date_trunc('second', ${at}) + interval '1 second')`;
+export const endOfSecond = (at: string) => `(date_trunc('second', ${at}) + interval '1 second')`;
 
 /** Midnight today and Monday midnight this week, in the time zone $2, as moments. */
 export const BOUNDARIES = `
@@ -60,7 +60,19 @@ SELECT (SELECT a.actor FROM vetted.audit_log a
   count(*)::int AS week
 FROM closed GROUP BY 1`;
 
-const seconds = (from: string, to: string) => `extract(epoch FROM ${to} - ${from})::float8`;
+/**
+ * The common table expressions `changes` (each status entry with the one before it) and `visits` (runs of one
+ * status in a customer's history, a repeated entry continuing the run: when each was entered and left).
+ */
+export const VISITS = `changes AS (
+  SELECT customer_id, seq, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
+  FROM vetted.status_history
+), visits AS (
+  SELECT customer_id, status, at AS entered, lead(at) OVER (PARTITION BY customer_id ORDER BY seq) AS left_at
+  FROM changes WHERE before IS DISTINCT FROM status
+)`;
+
+export const seconds = (from: string, to: string) => `extract(epoch FROM ${to} - ${from})::float8`;
 const percentiles = (name: string, from: string, to: string) => `
   percentile_cont(0.5) WITHIN GROUP (ORDER BY ${seconds(from, to)}) AS ${name}_median,
   percentile_cont(0.9) WITHIN GROUP (ORDER BY ${seconds(from, to)}) AS ${name}_p90`;
@@ -73,13 +85,7 @@ const percentiles = (name: string, from: string, to: string) => `
  * skip what is null (a visit with no action yet, one still going).
  */
 export const SECTIONS = `
-WITH changes AS (
-  SELECT customer_id, seq, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
-  FROM vetted.status_history
-), visits AS (
-  SELECT customer_id, status, at AS entered, lead(at) OVER (PARTITION BY customer_id ORDER BY seq) AS left_at
-  FROM changes WHERE before IS DISTINCT FROM status
-), measured AS (
+WITH ${VISITS}, measured AS (
   SELECT CASE WHEN v.status = ANY ($5) THEN v.status ELSE 'other' END AS section, v.entered,
     CASE WHEN v.left_at <= $1 THEN v.left_at END AS left_at,
     (SELECT min(a.at) FROM vetted.audit_log a
