@@ -107,7 +107,7 @@ function TeamFigures({ trends }: { trends?: ReactNode }) {
       </section>
 
       {trends && (
-        <section aria-labelledby="team-trends">
+        <section aria-labelledby="team-trends" className="team-trends">
           <h3 id="team-trends">Trends</h3>
           {trends}
         </section>
