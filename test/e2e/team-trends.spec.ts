@@ -1,9 +1,9 @@
 // The trends (#39) as a lead reads them in browser mode: the Team screen's four charts over 30 days, switched to
 // 7, a figure's table read by role (the same numbers as main answered), its CSV downloaded; axe on the trends
-// in both schemes; then My work in Settings, the lead's own. The world is the look's team (look/team-world.ts,
+// in both schemes; a chart redrawn in the system's colours once forced colours are on; then My work in Settings, the lead's own. The world is the look's team (look/team-world.ts,
 // its trends from look/trends-world.ts) on the canned desk: fixed numbers to read back, no team store to start.
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { SECTION_TITLES } from '#contract/queue.ts';
 import { trendsSample } from '#test/support/renderer/trends-sample.ts';
 import { expect, test } from './look/canned-desk.ts';
@@ -14,6 +14,18 @@ test.use({ team: 'lead', viewport: { width: 1280, height: 800 }, locale: 'en-US'
 
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
+/** How many of a canvas's pixels are exactly this opaque colour (`rgb(r, g, b)`). */
+const pixelsOf = (canvas: Locator, color: string) =>
+  canvas.evaluate((element, rgb) => {
+    const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number);
+    const chart = element as HTMLCanvasElement;
+    const { data } = chart.getContext('2d')?.getImageData(0, 0, chart.width, chart.height) ?? { data: [] };
+    let count = 0;
+    for (let at = 0; at < data.length; at += 4) {
+      if (data[at] === r && data[at + 1] === g && data[at + 2] === b && data[at + 3] === 255) count++;
+    }
+    return count;
+  }, color);
 const FIGURES = [
   'Backlog by section',
   'Cases closed by reviewer',
@@ -25,6 +37,8 @@ test('a lead switches the team’s trends to 7 days, reads the backlog’s table
   page,
   desk,
 }) => {
+  // Two axe analyses and four charts drawn twice, on a loaded 2-core machine (60 s ran out beside another run).
+  test.setTimeout(120_000);
   await page.clock.setFixedTime(NOW);
   await page.goto(desk.launchUrl);
   await nav(page, 'Team');
@@ -36,6 +50,23 @@ test('a lead switches the team’s trends to 7 days, reads the backlog’s table
     // Drawn: uPlot's canvas inside the chart, which assistive technology reads as one named image.
     await expect(figure.getByRole('img', { name: /^Line chart: / }).locator('canvas')).toHaveCount(1);
   }
+
+  // The canvas takes its inks from the tokens: the overdue line in indigo, then, in forced colours (Windows'
+  // high contrast), redrawn in the system's text colour, read from the page as the browser resolves it.
+  const overdue = trends.getByRole('region', { name: 'Overdue cases' }).locator('canvas');
+  await expect.poll(() => pixelsOf(overdue, 'rgb(62, 99, 221)')).toBeGreaterThan(100);
+  await page.emulateMedia({ forcedColors: 'active' });
+  const canvasText = await page.evaluate(() => {
+    const probe = document.createElement('span');
+    probe.style.color = 'CanvasText';
+    document.body.append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+  await expect.poll(() => pixelsOf(overdue, canvasText)).toBeGreaterThan(100);
+  expect(await pixelsOf(overdue, 'rgb(62, 99, 221)')).toBe(0);
+  await page.emulateMedia({ forcedColors: 'none' });
 
   await range.getByRole('radio', { name: '7 days' }).check();
   await expect(trends).toContainText('From Sat, Nov 21, 2026 to today');
