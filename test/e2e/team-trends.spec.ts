@@ -14,11 +14,28 @@ test.use({ team: 'lead', viewport: { width: 1280, height: 800 }, locale: 'en-US'
 
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
+// What the page's functions below use of the DOM (the specs are typed without the DOM's library).
+interface Canvas {
+  width: number;
+  height: number;
+  getContext(
+    kind: '2d',
+  ): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } } | null;
+}
+interface Probe {
+  style: { color: string };
+  remove(): void;
+}
+interface PageGlobals {
+  document: { createElement(tag: 'span'): Probe; body: { append(node: Probe): void } };
+  getComputedStyle(node: Probe): { color: string };
+}
+
 /** How many of a canvas's pixels are exactly this opaque colour (`rgb(r, g, b)`). */
 const pixelsOf = (canvas: Locator, color: string) =>
   canvas.evaluate((element, rgb) => {
     const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number);
-    const chart = element as HTMLCanvasElement;
+    const chart = element as unknown as Canvas;
     const { data } = chart.getContext('2d')?.getImageData(0, 0, chart.width, chart.height) ?? { data: [] };
     let count = 0;
     for (let at = 0; at < data.length; at += 4) {
@@ -57,6 +74,7 @@ test('a lead switches the team’s trends to 7 days, reads the backlog’s table
   await expect.poll(() => pixelsOf(overdue, 'rgb(62, 99, 221)')).toBeGreaterThan(100);
   await page.emulateMedia({ forcedColors: 'active' });
   const canvasText = await page.evaluate(() => {
+    const { document, getComputedStyle } = globalThis as unknown as PageGlobals;
     const probe = document.createElement('span');
     probe.style.color = 'CanvasText';
     document.body.append(probe);
