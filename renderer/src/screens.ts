@@ -12,7 +12,7 @@ const loaders = {
   sandbox: () => import('./features/sandbox/SandboxScreen.tsx').then((m) => m.SandboxScreen),
   webhooks: () => import('./features/webhooks/WebhooksScreen.tsx').then((m) => m.WebhooksScreen),
   audit: () => import('./features/audit/AuditScreen.tsx').then((m) => m.AuditScreen),
-  team: () => import('./features/team/TeamScreen.tsx').then((m) => m.TeamScreen),
+  team: () => import('./shell/TeamScreen.tsx').then((m) => m.TeamScreen),
   draft: () => import('./features/drafts/DraftScreen.tsx').then((m) => m.DraftScreen),
 };
 

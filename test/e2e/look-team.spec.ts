@@ -6,8 +6,8 @@ import { expectNoAxeViolations } from './support/axe.ts';
 
 /**
  * Screenshot comparisons of the team's screens, as look-screens.spec.ts does the solo ones: a case held by
- * me and by another reviewer, four eyes as the maker and as the checker, Settings → Team, the Team screen;
- * at the two laptop sizes, light and dark, axe on each at 1280 px. The world is look/team-world.ts (the look's
+ * me and by another reviewer, four eyes as the maker and as the checker, Settings → Team, the Team screen and
+ * its trends' charts (#39); at the two laptop sizes, light and dark, axe on each at 1280 px. The world is look/team-world.ts (the look's
  * customers, held by Dana, Sam and Lee's team) answered by the canned desk, with no team store behind it:
  * a team store would put its own clock and random logins on every screen. The held case's words are checked
  * by role and label here too. Baselines: test/e2e/__screenshots__/team-*.png (`npx playwright test
@@ -99,7 +99,7 @@ async function asReviewer(page: Page, variant: string): Promise<void> {
   await compare(page, 'settings-reviewer', variant, 'section.team');
 }
 
-/** Lee, a lead: the retry Dana asked for, to decide; the Team screen with its hubs apart. */
+/** Lee, a lead: the retry Dana asked for, to decide; the Team screen with its hubs apart, and its trends. */
 async function asLead(page: Page, variant: string): Promise<void> {
   await openCase(page, FOUR_EYES);
   const fourEyes = casePane(page).getByRole('region', { name: 'Four eyes' });
@@ -118,6 +118,13 @@ async function asLead(page: Page, variant: string): Promise<void> {
     'Closed with no reviewer’s action on the case',
   ]);
   await compare(page, 'screen', variant, 'section.team-screen');
+
+  // The trends below, from their heading down: four charts, drawn, over the 30 days the screen opens on.
+  const trends = page.getByRole('region', { name: 'Trends' });
+  await expect(trends.getByRole('radio', { name: '30 days' })).toBeChecked();
+  await expect(trends.getByRole('img', { name: /^Line chart: / }).locator('canvas')).toHaveCount(4);
+  await trends.getByRole('heading', { name: 'Trends' }).evaluate((heading) => heading.scrollIntoView());
+  await compare(page, 'trends', variant, 'section.team-trends');
 
   await settingsTeam(page);
   await compare(page, 'settings-lead', variant, 'section.team');

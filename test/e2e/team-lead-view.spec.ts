@@ -1,8 +1,9 @@
 // The lead's Team screen end to end (#28): two browser-mode desks on one team, Alice a lead and Bob a
 // reviewer. Alice has "Team" in her navigation and sees both desks online; what Bob does on his desk (a
-// customer submitted, the case taken, a note) shows on her screen without a reload. Bob has no "Team" entry,
-// and reaching it by its address tells him why. axe on every state, light and dark; screenshots of the
-// screen at 1280×800 and 1440×900 in both schemes are written to test-results/team-lead-view/ to look at.
+// customer submitted, the case taken, a note) shows on her screen without a reload, and in her trends. Bob has
+// no "Team" entry, and reaching it by its address tells him why. axe on every state, light and dark;
+// screenshots of the screen at 1280×800 and 1440×900 in both schemes are written to test-results/team-lead-view/
+// to look at.
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
@@ -106,6 +107,15 @@ test('a lead watches the team on the Team screen; a reviewer is told it is a lea
     const retry = sections.getByRole('row', { name: /Needs retry/ });
     await expect(retry.getByRole('cell').first()).toHaveText('1', { timeout: 20_000 });
     await expect(retry.getByRole('cell').nth(1)).toContainText('< 1 min');
+
+    // Her trends, counted by the team store (#39): switched to 7 days, today's backlog holds Bob's case.
+    const trends = teamScreen(a).getByRole('region', { name: 'Trends' });
+    await trends.getByRole('radio', { name: '7 days' }).check();
+    const backlog = trends.getByRole('region', { name: 'Backlog by section' });
+    await backlog.getByText('Show as table').click();
+    const days = backlog.getByRole('table', { name: /^Backlog by section/ }).getByRole('row');
+    await expect(days).toHaveCount(8);
+    await expect(days.last().getByRole('cell').first()).toHaveText('1');
     await looks(a, 'team-lead');
 
     // The period report (#39): this week's figures as CSV, saved by the browser, Bob's case among them; then

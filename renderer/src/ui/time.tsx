@@ -116,6 +116,18 @@ export function Duration({ ms }: { ms: number }) {
   );
 }
 
+/** A measured length of time in seconds, as Duration writes it; a dash, "none measured", where there is none. */
+export function SecondsOrNone({ seconds }: { seconds: number | null }) {
+  return seconds === null ? (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="visually-hidden">none measured</span>
+    </>
+  ) : (
+    <Duration ms={seconds * 1000} />
+  );
+}
+
 /** A moment in a table or list: compact on screen, in full on hover. */
 export function Moment({
   at,

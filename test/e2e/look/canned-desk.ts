@@ -9,6 +9,7 @@ import { createEventHub } from '#main/ground/event-hub.ts';
 import { type Handlers, serve } from '#main/ground/serve.ts';
 import { startBrowserHost } from '#main/hosts/browser/host.ts';
 import { type TeamView, teamWorld } from './team-world.ts';
+import { trendsWorld } from './trends-world.ts';
 import { AUDIT_ROWS, ago, customerDetail, documents, EVENTS, NOW, ROWS, timeline } from './world.ts';
 
 /**
@@ -181,6 +182,8 @@ const WORLD: Partial<Handlers> = {
     error: null,
   }),
   'app.metrics': () => METRICS,
+  // Settings → My work.
+  ...trendsWorld('dana.reviewer'),
 };
 
 export const test = base.extend<{ desk: CannedDesk; world: Partial<Handlers>; team: TeamView | 'solo' }>({

@@ -4,6 +4,7 @@ import { DEFAULT_AGEING_TARGETS } from '#contract/queue-view.ts';
 import { allowedTo, type TeamRole } from '#contract/roles.ts';
 import type { TeamOverview } from '#contract/team-overview.ts';
 import type { Handlers } from '#main/ground/serve.ts';
+import { trendsWorld } from './trends-world.ts';
 import { ago, customerDetail, NOW, PEOPLE } from './world.ts';
 
 /**
@@ -150,6 +151,7 @@ export function teamWorld(view: TeamView, base: Partial<Handlers>): Partial<Hand
       lockIdleMaxMinutes: 15,
     }),
     'team.overview': () => overview(me),
+    ...trendsWorld(me),
     'queue.window': async (input, context) => {
       const answer = await base['queue.window']!(input, context);
       return {

@@ -11,7 +11,8 @@ import { useSettingsStore } from './settings-store.ts';
 import { TeamSection } from './TeamSection.tsx';
 import { UpdatesSection } from './UpdatesSection.tsx';
 
-export function SettingsScreen({ lock }: { lock: ReactNode }) {
+/** `lock` and `myWork`: the sections of other features (the desk lock's, the reviewer's trends). */
+export function SettingsScreen({ lock, myWork }: { lock: ReactNode; myWork?: ReactNode }) {
   const { settings, load, save, saving, testing, testConnection, fieldErrors, message, test } =
     useSettingsStore();
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -63,6 +64,7 @@ export function SettingsScreen({ lock }: { lock: ReactNode }) {
       <AgeingTargetsSection />
       <UpdatesSection />
       <DiagnosticsSection />
+      {myWork}
     </section>
   );
 }

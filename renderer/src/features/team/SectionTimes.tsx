@@ -3,28 +3,16 @@ import { Fragment } from 'react';
 import { SECTION_TITLES } from '#contract/queue.ts';
 import type { TeamOverview, TimeFigure } from '#contract/team-overview.ts';
 import { EmptyState } from '#renderer/ui/EmptyState.tsx';
-import { Duration } from '#renderer/ui/time.tsx';
-
-/** A median or a 90th percentile, in the queue's words for time; a dash where nothing was measured. */
-function Seconds({ seconds }: { seconds: number | null }) {
-  return seconds === null ? (
-    <>
-      <span aria-hidden="true">—</span>
-      <span className="visually-hidden">none measured</span>
-    </>
-  ) : (
-    <Duration ms={seconds * 1000} />
-  );
-}
+import { SecondsOrNone } from '#renderer/ui/time.tsx';
 
 function Figure({ figure }: { figure: TimeFigure }) {
   return (
     <>
       <td className="number">
-        <Seconds seconds={figure.medianSeconds} />
+        <SecondsOrNone seconds={figure.medianSeconds} />
       </td>
       <td className="number">
-        <Seconds seconds={figure.p90Seconds} />
+        <SecondsOrNone seconds={figure.p90Seconds} />
       </td>
     </>
   );

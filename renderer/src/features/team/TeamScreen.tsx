@@ -1,5 +1,5 @@
 import { RefreshCw, Users } from 'lucide-react';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { ASK_A_LEAD, LEAD_ONLY } from '#contract/roles.ts';
 import { useWatch } from '#renderer/shared/data/watch.ts';
 import { seesTeam, useTeamViewStore } from '#renderer/shared/team/team-view-store.ts';
@@ -13,10 +13,10 @@ import { SectionTimes } from './SectionTimes.tsx';
 
 /**
  * The lead's Team screen: who is online, who holds what, what each reviewer closed, how long cases wait in
- * each section. Live while open. A reviewer who reaches it by its address, or a solo desk, is told why
- * there is nothing here for them.
+ * each section, and `trends` (the trends feature's, composed by the shell) below. Live while open. A reviewer
+ * who reaches it by its address, or a solo desk, is told why there is nothing here for them.
  */
-export function TeamScreen() {
+export function TeamScreen({ trends }: { trends?: ReactNode }) {
   const me = useTeamViewStore((state) => state.me);
   useEffect(() => {
     void useTeamViewStore.getState().loadMe();
@@ -29,7 +29,7 @@ export function TeamScreen() {
       {me === null ? (
         <p role="status">Loading…</p>
       ) : seesTeam(me) ? (
-        <TeamFigures />
+        <TeamFigures trends={trends} />
       ) : me.mode === 'solo' ? (
         <EmptyState icon={Users} title="This desk works alone">
           The Team screen shows a team’s work: who is online, who holds what, how long cases wait. A desk on
@@ -44,7 +44,7 @@ export function TeamScreen() {
   );
 }
 
-function TeamFigures() {
+function TeamFigures({ trends }: { trends?: ReactNode }) {
   const { overview, problem, refresh } = useTeamViewStore();
   useWatch(useTeamViewStore.getState().watch);
   useEffect(() => {
@@ -106,6 +106,13 @@ function TeamFigures() {
         <h3 id="team-sections">Time in each section</h3>
         <SectionTimes overview={overview} />
       </section>
+
+      {trends && (
+        <section aria-labelledby="team-trends" className="team-trends">
+          <h3 id="team-trends">Trends</h3>
+          {trends}
+        </section>
+      )}
 
       <PeriodReportForm />
     </div>

@@ -10,7 +10,11 @@ import type { TrendsQuery } from '#main/features/team-interfaces/trends.ts';
 import { startOfDay } from '#main/ground/calendar.ts';
 import { teamTrends } from '#main/team/claims/team-trends.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
-import { type ClaimsReviewer, reviewersAndALead } from '#test/support/team/claims-support.ts';
+import {
+  type ClaimsReviewer,
+  type ClaimsTeam,
+  reviewersAndALead,
+} from '#test/support/team/claims-support.ts';
 import {
   type Names,
   TRENDS_EXPECTED,
@@ -21,7 +25,9 @@ import {
   trendsInJournal,
   trendsInTeam,
 } from '#test/support/trends-world.ts';
+import { acted, customerWithHistory } from './overview-support.ts';
 
+let team: ClaimsTeam;
 let lee: ClaimsReviewer;
 let names: Names;
 let pool: pg.Pool;
@@ -29,6 +35,7 @@ let journal: SqliteJournal;
 
 beforeAll(async () => {
   const world = await reviewersAndALead();
+  team = world.team;
   lee = world.lee;
   names = await trendsInTeam(world.team, { ana: world.ana, ben: world.ben, lee });
   // The lead's sessions read at the world's moment: the trends follow the store's clock, never a desk's.
@@ -161,6 +168,20 @@ describe('a range with nothing in it', () => {
     ]);
     const mine = await read('mine', range);
     expect(mine.closed).toEqual(mine.days.map((day) => ({ day, reviewer: names.ana, count: 0 })));
+  });
+});
+
+describe('a hub’s entries', () => {
+  it('credit its closings to nobody: a hub is not a person', async () => {
+    // Mid-September, outside every other range read here (this customer is the team store's only).
+    const hub = await team.reviewer('hub', 'add-hub');
+    await customerWithHistory(team, 'k-hub', [
+      ['document', '2026-09-15T14:00:00.000Z'],
+      ['verified', '2026-09-15T16:00:00.000Z'],
+    ]);
+    await acted(hub, 'k-hub', 'note.add', '2026-09-15T15:00:00.000Z');
+    const trends = await read('team', { from: '2026-09-15', to: '2026-09-15' });
+    expect(trends.closed).toEqual([{ day: '2026-09-15', reviewer: null, count: 1 }]);
   });
 });
 

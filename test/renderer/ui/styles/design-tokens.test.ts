@@ -80,6 +80,12 @@ const PAIRS: [string, string, number][] = [
   // The overdue mark is the one toned text inside a row, which may be the selected one.
   ['--color-danger-fg', '--color-accent-subtle', TEXT],
   ['--color-danger-fg', '--color-bg-muted', TEXT],
+  // A chart's lines and markers, on the content's background.
+  ...[1, 2, 3, 4, 5, 6].map((n): [string, string, number] => [
+    `--color-chart-${n}`,
+    '--color-canvas',
+    NON_TEXT,
+  ]),
   ...['--color-canvas', '--color-chrome'].flatMap((surface): [string, string, number][] => [
     ['--color-focus', surface, NON_TEXT],
     ['--color-border-control', surface, NON_TEXT],
