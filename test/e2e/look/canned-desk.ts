@@ -167,6 +167,8 @@ const WORLD: Partial<Handlers> = {
     waitMs: 0,
   }),
   'lock.activity': () => ({ locked: false }),
+  // The window says which case is on screen (main's rule for notifications keeps it off the desktop).
+  'notifications.viewing': () => ({ ok: true }),
   'updates.status': () => ({
     offered: false,
     notOffered: 'Browser mode does not update itself: update Vetted where it was installed from.',
