@@ -26,6 +26,11 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
+    // Vitest runs one worker fewer than the cores: one on a 2-core CI machine, so every file waits for the one
+    // before, though most spend their time waiting on PostgreSQL, sockets and child processes. Two keep both
+    // cores working (CI 1,453 s with two, 1,710 s with one); tests that start many processes bound their own
+    // time for a loaded machine (the crash test's ten kills: 300 s).
+    maxWorkers: 2,
     // Run electron-store through Vite so the glue tests' electron mock reaches it too.
     server: { deps: { inline: ['electron-store'] } },
     // One throwaway PostgreSQL cluster for team mode's tests (test/support/postgres/team-db.ts makes databases

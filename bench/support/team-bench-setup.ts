@@ -33,6 +33,8 @@ export interface TeamBenchOptions {
   /** Where data directories go (the caller removes it). */
   dir: string;
   say(line: string): void;
+  /** Server settings for the store's cluster (store-cost.ts loads pg_stat_statements). */
+  settings?: Record<string, string>;
 }
 
 export interface TeamBench {
@@ -63,7 +65,11 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
   try {
-    const cluster = await startPgCluster({ fsync: true, maxConnections: options.desks * 12 + 100 });
+    const cluster = await startPgCluster({
+      fsync: true,
+      maxConnections: options.desks * 12 + 100,
+      ...(options.settings ? { settings: options.settings } : {}),
+    });
     closers.push(() => cluster.stop());
     const adminUrl = await cluster.createDatabase('team');
     const sandbox = await sandboxInWorker();

@@ -1,19 +1,15 @@
 /**
  * The fifty-desk bench's rows (bench/README.md "Fifty desks"), each with the load average of its span.
- * Connections, as the code opens them (main/team/runtime.ts, main/team/hub/):
- * - a desk: its pool, at most POOL_MAX (store/pool.ts) + 2 sessions of its own on the direct address (the
- *   replica's LISTEN, which hears the team outbox and four eyes too, and the team outbox drainer's liveness lock), + 1 for a moment while Settings →
- *   Team asks the store's state;
- * - a hub: the same pool and 2 sessions, + 1 session holding (or trying for) the listener role.
+ * Connections, as the code opens them (main/team/store/connection-budget.ts): a desk at most
+ * DESK_CONNECTIONS (its LISTEN session, its outbox drainer's, and a pool of what is left), + 1 for a moment
+ * while Settings → Team asks the store's state; a hub at most HUB_CONNECTIONS (a larger pool, the same two
+ * sessions and the one holding, or trying for, the listener role).
  */
 
+import { DESK_CONNECTIONS, HUB_CONNECTIONS } from '#main/team/store/connection-budget.ts';
 import { atMost, type ResultRow } from './protocol.ts';
 import type { ChangeAccount } from './team-accounting.ts';
 import { spread } from './team-accounting.ts';
-
-export const POOL_MAX = 10;
-export const DESK_CONNECTIONS = POOL_MAX + 2;
-export const HUB_CONNECTIONS = POOL_MAX + 3;
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 

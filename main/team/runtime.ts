@@ -31,6 +31,7 @@ import {
   type TeamDrain,
 } from './outbox/index.ts';
 import { OUTBOX_CHANNEL } from './outbox/rows.ts';
+import { poolSize } from './store/connection-budget.ts';
 import {
   checkTeamStore,
   directConnection,
@@ -172,6 +173,8 @@ function storeSessions(options: TeamRuntimeOptions): StoreSessions {
   // that connection serves anything (a note, a claim, the replica's catch-up), never on a timer.
   const keysWhenAnswered = keysOnFirstAnswer(keys, log);
   const pool = openTeamPool(team.connection, team.password, {
+    // What is left of the budget (store/connection-budget.ts) besides the sessions of its own opened below.
+    max: poolSize(options.role, options.drains),
     applicationName: application,
     ...bounds,
     onIdleError: (error) => log.warn('team store connection lost', describeError(error)),

@@ -200,15 +200,14 @@ function retryLater(state: ProcessorState): void {
 }
 
 async function refresh(state: ProcessorState, customerId: string, events: JournalEvent[]): Promise<void> {
-  const { journal, reconciler, log } = state.options;
+  const { reconciler, log } = state.options;
   // The newest event by the service's time speaks for the status the refresh finds.
   const newest = events.reduce((a, b) => (b.created > a.created ? b : a));
   state.refreshes++;
   // Everything, the first read included, inside the try: a store away (a failover) is a refresh to try
   // again later, never a rejection no one catches (it ended the hub's process).
   try {
-    const before = await journal.customers.get(customerId);
-    const after = await reconciler.refresh(customerId, {
+    const { before, after } = await reconciler.refreshed(customerId, {
       source: 'event',
       eventId: newest.id,
       at: newest.created,

@@ -12,6 +12,7 @@ import type { Logger } from '#main/ground/log/logger.ts';
 import type { Vault } from '#main/ground/vault/vault.ts';
 import { type JoinedTeam, joinedTeam } from '../joined.ts';
 import { loadTeamKeys } from '../keys/key-ring.ts';
+import { TASK_POOL } from '../store/connection-budget.ts';
 import { checkTeamStore, openTeamPool } from '../store/pool.ts';
 import { teamFailure } from '../team-failures.ts';
 import { bringHistory, ownEntry } from './bring.ts';
@@ -45,6 +46,7 @@ export function deskHistoryAccess(options: DeskHistoryOptions): DeskHistoryAcces
     work: (pool: ReturnType<typeof openTeamPool>) => Promise<T>,
   ) => {
     const pool = openTeamPool(team.connection, team.password, {
+      max: TASK_POOL,
       applicationName: 'vetted-desk-history',
       onIdleError: () => undefined,
     });

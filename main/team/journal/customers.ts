@@ -18,7 +18,7 @@ import type { PersonalData } from '#main/data/journal/repositories/personal-data
 import { firstRecord, fromService } from '#main/data/journal/service-record.ts';
 import { isoTime, latest } from '#main/data/journal/time.ts';
 import { reportedFields } from '#main/data/service/hal.ts';
-import type { Queryable } from '../store/sql.ts';
+import { CHANGE_LOCK, type Queryable } from '../store/sql.ts';
 import {
   CUSTOMER_COLUMNS,
   type CustomerRow,
@@ -32,7 +32,7 @@ import {
   sealProfile,
 } from './customer-row.ts';
 import { PgText, toPgText } from './rows.ts';
-import type { TeamRepositoryContext } from './team-db.ts';
+import { DRAWN_CTE, drawnSeq, type TeamRepositoryContext } from './team-db.ts';
 
 const HistoryRowSchema = z.object({
   status: PgText,
@@ -122,6 +122,29 @@ export async function writeCustomerRow(
   );
 }
 
+/**
+ * Rewrites a customer row the transaction holds locked (FOR UPDATE) under a fresh change number: a plain
+ * UPDATE, without the conflict check `writeCustomerRow`'s INSERT makes first.
+ */
+export async function updateCustomerRow(
+  client: Queryable,
+  cipher: PersonalCipher,
+  written: Written,
+  seq: number,
+): Promise<void> {
+  const { rowCount } = await client.query(
+    `UPDATE vetted.customers SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
+       last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
+       personal = $12, reported = $13
+     WHERE id = $1`,
+    customerRowValues(cipher, written, seq),
+  );
+  if (rowCount !== 1)
+    throw new JournalError(
+      `Customer ${written.customer.id} vanished from the team store while being written`,
+    );
+}
+
 export function teamCustomersRepository(ctx: TeamRepositoryContext): CustomersRepository {
   return {
     upsert: (service, observation, personal) => upsert(ctx, service, observation, personal),
@@ -160,6 +183,34 @@ async function locked(cipher: PersonalCipher, client: Queryable, id: string): Pr
   return { row, customer: customerOf(row, cipher) };
 }
 
+/**
+ * `nextChange` and `locked` in ONE round trip (a webhook's refresh is the hub's commonest write): the
+ * change number drawn under CHANGE_LOCK first, then the row locked, as the two statements would.
+ */
+async function drawnAndLocked(
+  { db, cipher }: TeamRepositoryContext,
+  client: Queryable,
+  id: string,
+): Promise<{ seq: number; found: Locked | undefined }> {
+  const { rows } = await client.query(
+    `WITH ${DRAWN_CTE},
+       found AS MATERIALIZED (SELECT ${CUSTOMER_COLUMNS} FROM vetted.customers
+         WHERE id = $2 AND EXISTS (SELECT FROM drawn) FOR UPDATE)
+     SELECT drawn.seq AS drawn_seq, found.* FROM drawn LEFT JOIN found ON true`,
+    [CHANGE_LOCK, id],
+  );
+  const { drawn_seq, ...columns } = (rows[0] ?? {}) as Record<string, unknown>;
+  const seq = drawnSeq(drawn_seq);
+  db.noteChange(client, seq);
+  // The statement's snapshot predates its wait for CHANGE_LOCK: a row another writer inserted meanwhile is
+  // not in it (an existing row is, and FOR UPDATE gives its newest version). So a customer not found is
+  // looked for again, CHANGE_LOCK held: a first write of a customer, rare beside refreshes.
+  if (columns.id === null || columns.id === undefined)
+    return { seq, found: await locked(cipher, client, id) };
+  const row: CustomerRow = CustomerRowSchema.parse(columns);
+  return { seq, found: { row, customer: customerOf(row, cipher) } };
+}
+
 async function recordStatus(
   client: Queryable,
   seq: number,
@@ -175,14 +226,14 @@ async function recordStatus(
 }
 
 function upsert(
-  { db, cipher, clock }: TeamRepositoryContext,
+  ctx: TeamRepositoryContext,
   service: ServiceCustomer,
   observation: Observation,
   personal: PersonalData | undefined,
 ): Promise<UpsertResult> {
+  const { db, cipher, clock } = ctx;
   return db.write(async (client) => {
-    const seq = await db.nextChange(client);
-    const found = await locked(cipher, client, service.id);
+    const { seq, found } = await drawnAndLocked(ctx, client, service.id);
     const at = isoTime(clock());
     if (!found) {
       const written = firstWrite(cipher, service, observation, at, personal);
@@ -192,7 +243,7 @@ function upsert(
       return { customer, isNew: true, statusChanged: true };
     }
     const { written, observedAt, statusChanged } = rewrite(cipher, found, service, observation, at, personal);
-    await writeCustomerRow(client, cipher, written, seq);
+    await updateCustomerRow(client, cipher, written, seq);
     if (statusChanged) await recordStatus(client, seq, service.id, observedAt, observation, service.status);
     return { customer: written.customer, isNew: false, statusChanged };
   });
@@ -242,7 +293,7 @@ function change(
     const found = await locked(cipher, client, id);
     if (!found) throw new JournalError(`Customer ${id} vanished from the team store while being written`);
     const written = work(found);
-    await writeCustomerRow(client, cipher, written, seq);
+    await updateCustomerRow(client, cipher, written, seq);
     return written.customer;
   });
 }

@@ -25,6 +25,11 @@ export interface TeamDb {
    * any row (FOR UPDATE, UPDATE): every writer takes CHANGE_LOCK first, so none waits on another in a circle.
    */
   nextChange(client: Queryable): Promise<number>;
+  /**
+   * Notes a change number a statement of the caller's drew itself (with `DRAWN_CTE`), as `nextChange` notes
+   * the ones it draws.
+   */
+  noteChange(client: Queryable, seq: number): void;
   /** Change numbers drawn by writes committed (or about to be) through this TeamDb, for read-your-writes. */
   readonly lastChange: () => number;
   /**
@@ -56,10 +61,26 @@ SELECT nextval('vetted.change_seq') AS seq FROM locked`;
 
 export async function drawChange(client: Queryable): Promise<number> {
   const { rows } = await client.query<{ seq: string }>(DRAW_CHANGE, [CHANGE_LOCK]);
-  const seq = Number(rows[0]?.seq);
-  if (!Number.isSafeInteger(seq)) throw new Error('The team store drew no change number.');
+  return drawnSeq(rows[0]?.seq);
+}
+
+/** A change number as the store answered it (bigint: a string). */
+export function drawnSeq(value: unknown): number {
+  const seq = Number(value);
+  if (value === null || value === undefined || !Number.isSafeInteger(seq)) {
+    throw new Error('The team store drew no change number.');
+  }
   return seq;
 }
+
+/**
+ * DRAW_CHANGE as the CTEs `locked` and `drawn` (its `seq`), for a statement that draws its change number and
+ * goes on in the same round trip (a writer's row locked after it: one round trip less, with CHANGE_LOCK
+ * held). $1 is CHANGE_LOCK. What follows must read `drawn` before it touches a row (say `WHERE EXISTS
+ * (SELECT FROM drawn)`, which PostgreSQL runs before the scan): CHANGE_LOCK first, then rows, as always.
+ */
+export const DRAWN_CTE = `locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1)),
+  drawn AS MATERIALIZED (SELECT nextval('vetted.change_seq') AS seq FROM locked)`;
 
 /**
  * A TeamDb on a pool: each write is its own transaction. `onCommitted` hears the highest change number a
@@ -69,6 +90,10 @@ export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<voi
   let last = 0;
   /** The change numbers each open write has drawn, by its client. */
   const drawn = new WeakMap<Queryable, number>();
+  const noteChange = (client: Queryable, seq: number) => {
+    last = Math.max(last, seq);
+    drawn.set(client, Math.max(drawn.get(client) ?? 0, seq));
+  };
   return {
     read: pool,
     async write(work) {
@@ -99,10 +124,10 @@ export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<voi
     },
     async nextChange(client) {
       const seq = await drawChange(client);
-      last = Math.max(last, seq);
-      drawn.set(client, Math.max(drawn.get(client) ?? 0, seq));
+      noteChange(client, seq);
       return seq;
     },
+    noteChange,
     writeStatement: (statement) => statement(pool),
     lastChange: () => last,
     beforeAuditHead: async () => undefined,
@@ -112,16 +137,20 @@ export function poolDb(pool: pg.Pool, onCommitted?: (seq: number) => Promise<voi
 /** A TeamDb bound to one open transaction's client (journal.transaction's repositories). */
 export function transactionDb(client: pg.PoolClient, onChange: (seq: number) => void): TeamDb {
   let last = 0;
+  const noteChange = (_inner: Queryable, seq: number) => {
+    last = Math.max(last, seq);
+    onChange(seq);
+  };
   return {
     read: client,
     write: (work) => work(client),
     writeStatement: (statement) => statement(client),
     async nextChange(inner) {
       const seq = await drawChange(inner);
-      last = Math.max(last, seq);
-      onChange(seq);
+      noteChange(inner, seq);
       return seq;
     },
+    noteChange,
     lastChange: () => last,
     async beforeAuditHead(inner) {
       await inner.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_LOCK]);

@@ -19,6 +19,7 @@ import {
   QUERY_TIMEOUT_WORDS,
 } from './silence.ts';
 import { storeNodes } from './store-nodes.ts';
+import { waitingPool } from './waiting-pool.ts';
 import { socketNode, writableNode, writableSocket } from './writable-node.ts';
 
 export { TeamConnectionError } from './connection-error.ts';
@@ -28,6 +29,12 @@ export interface TeamPoolOptions {
   applicationName?: string;
   /** How long a new connection may take before it counts as unreachable. */
   connectTimeoutMs?: number;
+  /**
+   * How long a caller waits for a connection while all `max` are busy: by default the statement deadline
+   * (`queryTimeoutMs`), the longest a healthy statement ahead of it may take. A burst of work waits its turn;
+   * only a pool stuck on a silent network makes it fail, in words.
+   */
+  waitMs?: number;
   /** How long one statement may take before its connection counts as dead (silence.ts QUERY_BOUND_MS). */
   queryTimeoutMs?: number;
   /**
@@ -200,10 +207,18 @@ export function openTeamPool(
 ): pg.Pool {
   const config = teamClientConfig(connection, password, options);
   let dropIdle: () => void = () => undefined;
-  const pool = new pg.Pool({
+  const max = options.max ?? 10;
+  const waitMs = options.waitMs ?? options.queryTimeoutMs ?? QUERY_BOUND_MS;
+  const busy = () =>
+    new TeamConnectionError(
+      'server',
+      `All ${max} of this computer's connections to the team store at ${connection.host}:${connection.port} stayed busy for ${Math.round(waitMs / 100) / 10} s: try again in a moment.`,
+    );
+  const Pool = waitingPool({ waitMs, busy });
+  const pool = new Pool({
     ...config,
     Client: deadlineClient(() => dropIdle()),
-    max: options.max ?? 10,
+    max,
     idleTimeoutMillis: 30_000,
     ...(options.onNewConnection ? { verify: newConnectionCheck(options.onNewConnection) } : {}),
   });

@@ -68,6 +68,11 @@ export interface PgClusterOptions {
   fsync?: boolean;
   /** Default 200: a bench of many desks sets more, to measure how many it opens rather than be refused. */
   maxConnections?: number;
+  /**
+   * Server settings given at start (`-c name=value`), e.g. `shared_preload_libraries: 'pg_stat_statements'`
+   * for a bench that lists the statements a workload runs.
+   */
+  settings?: Record<string, string>;
 }
 
 /** Starts a new cluster (about a second): scram-sha-256 over TCP on 127.0.0.1, nothing else reachable. */
@@ -129,7 +134,10 @@ async function startServer(
 ): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = fixedPort ?? (await freePort());
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=${clusterOptions.maxConnections ?? 200}${more}`;
+    const settings = Object.entries(clusterOptions.settings ?? {})
+      .map(([name, value]) => ` -c ${name}=${value}`)
+      .join('');
+    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${clusterOptions.fsync ? 'on' : 'off'} -c max_connections=${clusterOptions.maxConnections ?? 200}${settings}${more}`;
     try {
       await pgTool('pg_ctl', [
         '-D',

@@ -12,9 +12,9 @@ import {
 import { createEventProcessor, type EventProcessor } from '#main/features/webhooks/event-processor.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
-import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
 import { TeamConnectionError } from '#main/team/store/connection-error.ts';
 import { until } from '#test/support/poll.ts';
+import { reconcilerFrom } from './helpers.ts';
 
 const customer = (id: string, status: string) => ({
   id,
@@ -48,14 +48,11 @@ describe('event processor', () => {
     refreshes.length = 0;
     notices.length = 0;
     writer = journal.openInbox();
-    const reconciler: Reconciler = {
-      async refresh(id, observation) {
-        refreshes.push({ id, observation });
-        if (offline) throw new Error('offline');
-        return (await journal.customers.upsert(customer(id, statusOnService), observation)).customer;
-      },
-      refreshAll: async () => ({ done: 0, failed: 0 }),
-    };
+    const reconciler = reconcilerFrom(journal, async (id, observation) => {
+      refreshes.push({ id, observation });
+      if (offline) throw new Error('offline');
+      return (await journal.customers.upsert(customer(id, statusOnService), observation)).customer;
+    });
     processor = createEventProcessor({
       journal,
       reconciler,
@@ -141,11 +138,11 @@ describe('event processor', () => {
     // Tried again soon, on its own timer: the test waits for what it does, never for a time.
     const retrying = createEventProcessor({
       journal,
-      reconciler: {
-        refresh: async (id, observation) =>
+      reconciler: reconcilerFrom(
+        journal,
+        async (id, observation) =>
           (await journal.customers.upsert(customer(id, 'document'), observation)).customer,
-        refreshAll: async () => ({ done: 0, failed: 0 }),
-      },
+      ),
       writer,
       notify: () => undefined,
       log: createLogger((line) => logLines.push(line)),

@@ -132,16 +132,28 @@ export interface ListenerRig {
   close(): Promise<void>;
 }
 
-/** A reconciler that only notes which customers it was asked for. */
-export function recordingReconciler(): { reconciler: Reconciler; refreshed: string[] } {
-  const refreshed: string[] = [];
-  const reconciler: Reconciler = {
-    async refresh(id) {
-      refreshed.push(id);
-      return undefined;
+/**
+ * A reconciler whose refresh is `refresh`; its `refreshed` reads the customer before it from `journal` (when
+ * given), as the real one does.
+ */
+export function reconcilerFrom(journal: Journal | undefined, refresh: Reconciler['refresh']): Reconciler {
+  return {
+    refresh,
+    async refreshed(id, observation) {
+      const before = await journal?.customers.get(id);
+      return { before, after: await refresh(id, observation) };
     },
     refreshAll: async () => ({ done: 0, failed: 0 }),
   };
+}
+
+/** A reconciler that only notes which customers it was asked for. */
+export function recordingReconciler(): { reconciler: Reconciler; refreshed: string[] } {
+  const refreshed: string[] = [];
+  const reconciler = reconcilerFrom(undefined, async (id) => {
+    refreshed.push(id);
+    return undefined;
+  });
   return { reconciler, refreshed };
 }
 

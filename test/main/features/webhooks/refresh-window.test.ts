@@ -7,9 +7,9 @@ import { createEventProcessor, type EventProcessor } from '#main/features/webhoo
 import type { Timers } from '#main/features/webhooks/refresh-window.ts';
 import { createFieldKey } from '#main/ground/crypto.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
-import type { Reconciler } from '#main/sync/reconcile/reconciler.ts';
 import { inboxEvent } from '#test/support/inbox-event.ts';
 import { until } from '#test/support/poll.ts';
+import { reconcilerFrom } from './helpers.ts';
 
 /** Timers that move only when the test says so. */
 function manualTimers(): Timers & { advance(ms: number): void } {
@@ -49,13 +49,10 @@ describe('refresh window', () => {
     timers = manualTimers();
     refreshes.length = 0;
     seq = 0;
-    const reconciler: Reconciler = {
-      async refresh(id, observation) {
-        refreshes.push({ id, eventId: observation.eventId });
-        return undefined;
-      },
-      refreshAll: async () => ({ done: 0, failed: 0 }),
-    };
+    const reconciler = reconcilerFrom(journal, async (id, observation) => {
+      refreshes.push({ id, eventId: observation.eventId });
+      return undefined;
+    });
     inbox = journal.openInbox();
     processor = createEventProcessor({
       journal,
