@@ -17,6 +17,7 @@ import { draftChannels, draftEvents } from './drafts.ts';
 import { eventDetailChannels } from './event-detail.ts';
 import { lockChannels, lockEvents } from './lock.ts';
 import { metricsChannels } from './metrics.ts';
+import { notificationChannels } from './notifications.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
 import { queueViewChannels, queueViewEvents } from './queue-view.ts';
 import { roleChannels, roleEvents } from './roles.ts';
@@ -100,6 +101,7 @@ export const invokeChannels = {
   ...teamOverviewChannels,
   ...trendsChannels,
   ...lockChannels,
+  ...notificationChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {
