@@ -17,6 +17,7 @@ import { draftChannels, draftEvents } from './drafts.ts';
 import { eventDetailChannels } from './event-detail.ts';
 import { lockChannels, lockEvents } from './lock.ts';
 import { metricsChannels } from './metrics.ts';
+import { notificationChannels } from './notifications.ts';
 import { periodReportChannels } from './period-report.ts';
 import { QueueRowSchema, QueueWindowInputSchema, QueueWindowSchema } from './queue.ts';
 import { queueViewChannels, queueViewEvents } from './queue-view.ts';
@@ -102,6 +103,7 @@ export const invokeChannels = {
   ...periodReportChannels,
   ...trendsChannels,
   ...lockChannels,
+  ...notificationChannels,
 } as const satisfies Record<`${string}.${string}`, { input: z.ZodType; output: z.ZodType }>;
 
 export const pushedEvents = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotificationSwitchesPatchSchema, NotificationSwitchesSchema } from './notifications.ts';
 import { AgeingTargetsSchema } from './queue-view.ts';
 
 export const ServiceModeSchema = z.enum(['sandbox', 'custom']);
@@ -27,7 +28,8 @@ export const SettingsViewSchema = z.object({
   hasClientSecret: z.boolean(),
   webhookPort: z.number().int(),
   publicWebhookUrl: z.string().optional(),
-  notifications: z.boolean(),
+  /** Which moments become a desktop notification (Settings → Notifications). */
+  notifications: NotificationSwitchesSchema,
   /** Absent means `interface`. */
   sandboxProfile: SandboxProfileSchema.optional(),
   tokenEndpoint: TokenEndpointSchema,
@@ -54,7 +56,7 @@ export const SettingsPatchSchema = z.strictObject({
   clientSecret: clearable(z.string().min(1).max(1024)),
   webhookPort: z.number().int().min(1024).max(65535).optional(),
   publicWebhookUrl: clearable(z.string().trim().min(1).max(2048)),
-  notifications: z.boolean().optional(),
+  notifications: NotificationSwitchesPatchSchema.optional(),
   sandboxProfile: SandboxProfileSchema.optional(),
   tokenEndpoint: TokenEndpointSchema.optional(),
   requestRate: z.number().min(0.1).max(1000).optional(),

@@ -164,6 +164,12 @@ export const StatusNoticeSchema = z.object({
   title: z.string(),
   body: z.string(),
   status: z.string(),
+  /**
+   * Main's rule let it reach the desktop (at most one per case a minute, never the case the focused window
+   * shows): Electron shows it natively, browser mode as a Web Notification once allowed. Absent or false: a
+   * toast in browser mode only.
+   */
+  desktop: z.boolean().optional(),
 });
 export type StatusNotice = z.infer<typeof StatusNoticeSchema>;
 

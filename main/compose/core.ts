@@ -10,6 +10,7 @@ import { sealedWith } from '../features/sandbox-link/secrets.ts';
 import type { SettingsStore } from '../ground/config/settings-store.ts';
 import { createEventHub, type EventHub } from '../ground/event-hub.ts';
 import type { Logger } from '../ground/log/logger.ts';
+import { createNotifier } from '../ground/notifier.ts';
 import type { Vault } from '../ground/vault/vault.ts';
 import {
   type ConnectOptions,
@@ -39,6 +40,8 @@ export interface CoreOptions<V extends JournalOwner> {
   /** Validate every pushed event against the contract (tests, development). */
   strictContract?: boolean;
   rateLimitBackOff?: ConnectOptions['rateLimitBackOff'];
+  /** Main's clock (the notifications' minute per case); the system clock by default. */
+  clock?: () => Date;
   /** Where the service's status goes: a window (pushed), or a hub's log. */
   onStatus(status: ServiceStatus, events: EventHub): void;
   /** Opens the variant once the service is connected (a team journal drains through it). */
@@ -85,6 +88,7 @@ export async function openCore<V extends JournalOwner>(options: CoreOptions<V>):
     settings,
     journal: variant.journal,
     events,
+    notifier: createNotifier({ settings, events, ...(options.clock ? { clock: options.clock } : {}) }),
     reconciler,
     connection: () => connection,
   };

@@ -13,6 +13,7 @@ import { customersFeature } from '../features/customers/index.ts';
 import { diagnosticsFeature } from '../features/diagnostics/index.ts';
 import { draftsFeature } from '../features/drafts/index.ts';
 import { type IdleLockOptions, idleLockFeature } from '../features/idle-lock/index.ts';
+import { notificationsFeature } from '../features/notifications/index.ts';
 import { queueFeature } from '../features/queue/index.ts';
 import { periodReportFeature } from '../features/report/index.ts';
 import { sandboxPanelFeature } from '../features/sandbox-link/panel.ts';
@@ -206,6 +207,7 @@ function deskFeatures(core: DeskCore, options: DeskOptions) {
     ...services.diagnostics.handlers,
     ...services.eventDetail.handlers,
     ...services.sandboxPanel.handlers,
+    ...services.notifications.handlers,
     ...samples.handlers,
     ...membership.handlers,
     ...cases.claims.handlers,
@@ -263,7 +265,7 @@ function caseWork({ context, variant }: DeskCore, options: DeskOptions) {
   };
 }
 
-/** The desk's own panels: webhooks, updates, diagnostics, an event's detail, the sandbox. */
+/** The desk's own panels: webhooks, updates, diagnostics, an event's detail, the sandbox, what is on screen. */
 function deskServices({ context, variant }: DeskCore, options: DeskOptions) {
   const webhooks = variant.webhooks(context);
   const updates = updatesFeature(
@@ -276,6 +278,7 @@ function deskServices({ context, variant }: DeskCore, options: DeskOptions) {
     diagnostics,
     eventDetail: eventDetailFeature(context),
     sandboxPanel: sandboxPanelFeature(context),
+    notifications: notificationsFeature(context),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Journal } from '../data/journal/index.ts';
 import type { SettingsStore } from '../ground/config/settings-store.ts';
 import type { EventHub } from '../ground/event-hub.ts';
 import type { Logger } from '../ground/log/logger.ts';
+import type { Notifier } from '../ground/notifier.ts';
 import type { Handlers } from '../ground/serve.ts';
 import type { Vault } from '../ground/vault/vault.ts';
 import type { ServiceConnection } from '../sync/connection/connection.ts';
@@ -16,6 +17,8 @@ export interface DeskContext {
   settings: SettingsStore;
   journal: Journal;
   events: EventHub;
+  /** Every desktop notification goes through it: the reviewer's switches, a minute per case, the focus. */
+  notifier: Notifier;
   reconciler: Reconciler;
   connection(): ServiceConnection;
 }

@@ -26,6 +26,7 @@ import {
 import { useWatch } from './shared/data/watch.ts';
 import { useJobStore } from './shared/jobs/job-store.ts';
 import { seesTeam, useTeamViewStore } from './shared/team/team-view-store.ts';
+import { watchViewing } from './shell/being-told.ts';
 import { QUEUE_PARTS } from './shell/queue-parts.tsx';
 import { StatusBar } from './shell/StatusBar.tsx';
 import { useToastStore } from './shell/toast-store.ts';
@@ -66,6 +67,8 @@ export function App() {
   // What the whole app follows for as long as it runs; each screen watches its own store.
   useWatch(useAppStore.getState().watch);
   useWatch(useToastStore.getState().watch);
+  // Main hears which case is on screen and whether the window has the focus (no notification for it).
+  useWatch(watchViewing);
   useWatch(useJobStore.getState().watch);
   useWatch(useWebhooksStore.getState().watchCatchUps);
   useWatch(useTeamViewStore.getState().watchMe);

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { allNotifications } from '#contract/notifications.ts';
 import type { SettingsView } from '#contract/settings.ts';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import { fakeApi, installFresh, settle } from '../support/renderer/fake-api.ts';
@@ -15,7 +16,7 @@ const SETTINGS: SettingsView = {
   serviceMode: 'sandbox',
   hasClientSecret: false,
   webhookPort: 8789,
-  notifications: true,
+  notifications: allNotifications(true),
   tokenEndpoint: 'automatic',
   requestRate: 10,
   requestBurst: 20,

@@ -15,6 +15,7 @@ import type { OneTimeRetry } from '../drafts/one-time-retry.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import type { Approvals, StoredApproval } from '../team-interfaces/approvals.ts';
 import { type Roles, requireLead } from '../team-interfaces/claims.ts';
+import { approvalNotices } from './notices.ts';
 import { fieldsOf, idempotencyKeyOf, sameSsn, ssnOf } from './what-is-sent.ts';
 
 type ApprovalChannel =
@@ -154,15 +155,18 @@ function approvalHandlers(desk: ApprovalsDesk): Feature<ApprovalChannel>['handle
 }
 
 export function approvalsFeature(
-  { journal, events, log }: DeskContext,
+  { journal, events, log, notifier }: DeskContext,
   { approvals, roles, retry }: ApprovalsFeatureOptions,
 ): Feature<ApprovalChannel> {
   const desk: ApprovalsDesk = { journal, approvals, roles, retry };
+  const notify = approvalNotices({ approvals, journal, notifier });
   const stopWatching = approvals.watch((approval) => {
-    view(desk, approval).then(
-      (changed) => events.emit('approvals.changed', changed),
-      (error: unknown) => log.warn('approval change not told', describeError(error)),
-    );
+    view(desk, approval)
+      .then((changed) => {
+        events.emit('approvals.changed', changed);
+        return notify(changed);
+      })
+      .catch((error: unknown) => log.warn('approval change not told', describeError(error)));
   });
   return {
     handlers: approvalHandlers(desk),

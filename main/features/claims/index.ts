@@ -2,6 +2,7 @@
 // words, before the store is asked (the store refuses them too); claim changes from any desk are pushed as
 // they reach this one, and so are this reviewer's notices (a case taken over, reassigned, expired).
 import { type CaseClaim, type Claim, type ClaimNotice, caseLink } from '#contract/claims.ts';
+import type { NotificationKind } from '#contract/notifications.ts';
 import { AGEING_SECTIONS } from '#contract/queue-view.ts';
 import type { TeamMe } from '#contract/roles.ts';
 import { refusal } from '#main/data/failures.ts';
@@ -39,8 +40,16 @@ const NOTICE_TITLES: Record<ClaimNotice['kind'], string> = {
   expired: 'Claim expired',
 };
 
+/** Which switch in Settings a claim notice answers to: given a case, or no longer holding one. */
+const NOTICE_KINDS: Record<ClaimNotice['kind'], NotificationKind> = {
+  takenOver: 'takenOver',
+  reassignedAway: 'takenOver',
+  reassignedToYou: 'assigned',
+  expired: 'takenOver',
+};
+
 export function claimsFeature(context: DeskContext, options: ClaimsFeatureOptions): Feature<ClaimsChannel> {
-  const { journal, events, settings, log } = context;
+  const { journal, events, settings, log, notifier } = context;
   const { claims, roles } = options.teamwork;
   const clock = options.clock ?? (() => new Date());
 
@@ -64,7 +73,7 @@ export function claimsFeature(context: DeskContext, options: ClaimsFeatureOption
     changed: (change) => events.emit('claims.changed', change),
     notice(notice) {
       events.emit('claims.notice', notice);
-      events.emit('notification.show', {
+      notifier.tell(NOTICE_KINDS[notice.kind], {
         customerId: notice.customerId,
         status: 'claim',
         title: NOTICE_TITLES[notice.kind],

@@ -26,9 +26,9 @@ const intervalTimer = (ms: number, run: () => void) => {
 
 /** The queue's windows (in the reviewer's order and filters) and its ageing targets. */
 export function queueFeature(context: DeskContext, options: QueueFeatureOptions): Feature<QueueChannels> {
-  const { journal, settings, events, log } = context;
+  const { journal, settings, events, log, notifier } = context;
   const clock = options.clock ?? (() => new Date());
-  const watch = overdueWatch({ journal, settings, events, clock });
+  const watch = overdueWatch({ journal, settings, events, notifier, clock });
   const checkNow = () => {
     watch.check().catch((error: unknown) => log.warn('overdue check failed', { error: String(error) }));
   };

@@ -5,6 +5,7 @@ import type { Overdue } from '#contract/queue-view.ts';
 import { dueBefore, type Journal } from '#main/data/journal/index.ts';
 import type { SettingsStore } from '#main/ground/config/settings-store.ts';
 import type { EventHub } from '#main/ground/event-hub.ts';
+import type { Notifier } from '#main/ground/notifier.ts';
 
 /** More cases than this going overdue at once make one notification, not a burst. */
 const SINGLE_NOTICES = 3;
@@ -20,9 +21,11 @@ export function overdueWatch(options: {
   journal: Journal;
   settings: SettingsStore;
   events: EventHub;
+  /** Where the announcements go (the desk's one rule for notifications). */
+  notifier: Pick<Notifier, 'tell'>;
   clock: () => Date;
 }): OverdueWatch {
-  const { journal, settings, events, clock } = options;
+  const { journal, settings, events, notifier, clock } = options;
   let last: Date | null = null;
   let running: Promise<Overdue> | null = null;
 
@@ -35,7 +38,7 @@ export function overdueWatch(options: {
     );
     if (crossed.length > SINGLE_NOTICES) {
       const first = crossed[0]!;
-      events.emit('notification.show', {
+      notifier.tell('overdue', {
         customerId: first.id,
         status: 'overdue',
         title: 'Cases overdue',
@@ -44,7 +47,7 @@ export function overdueWatch(options: {
       return;
     }
     for (const overdue of crossed) {
-      events.emit('notification.show', {
+      notifier.tell('overdue', {
         customerId: overdue.id,
         status: 'overdue',
         title: 'Case overdue',

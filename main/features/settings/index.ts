@@ -89,8 +89,17 @@ export function settingsFeature(
 
 /** Non-secret fields go to the settings file, the client secret to the vault, never the other way. */
 function applySettingsPatch(settings: SettingsStore, vault: Vault, log: Logger, patch: SettingsPatch): void {
-  const { clientSecret, ...rest } = patch;
-  const plain = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, value ?? undefined]));
+  const { clientSecret, notifications, ...rest } = patch;
+  const plain: Record<string, unknown> = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, value ?? undefined]),
+  );
+  // Some switches (or, as older windows send it, one boolean for all): the others stay as they are.
+  if (notifications !== undefined) {
+    plain.notifications =
+      typeof notifications === 'boolean'
+        ? notifications
+        : { ...settings.get().notifications, ...notifications };
+  }
   try {
     settings.update(plain);
   } catch (error) {

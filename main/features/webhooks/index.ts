@@ -157,7 +157,7 @@ export function webhooksFeature(
     reconciler: context.reconciler,
     events,
     log,
-    notify: createNotify(settings, events),
+    notify: createNotify(context.notifier),
     secrets: () => subs.secrets(),
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
   });

@@ -1,8 +1,8 @@
 import { statusName } from '#contract/statuses.ts';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import type { JournalCustomer } from '#main/data/journal/index.ts';
-import type { SettingsStore } from '#main/ground/config/settings-store.ts';
 import type { EventHub } from '#main/ground/event-hub.ts';
+import type { Notifier } from '#main/ground/notifier.ts';
 
 /**
  * Notifications of status changes learnt from events. Main pushes `notification.show`; the
@@ -37,21 +37,23 @@ export function statusNotice(customer: Pick<JournalCustomer, 'id' | 'name' | 'st
   };
 }
 
-/** Pushes a notice unless the reviewer turned notifications off in Settings. */
-export function createNotify(settings: SettingsStore, events: EventHub): Notify {
+/** Status notices are told as their own kind (the reviewer's switch, a minute per case, the focus). */
+export function createNotify(notifier: Notifier): Notify {
   return (notice) => {
-    if (settings.get().notifications) events.emit('notification.show', notice);
+    notifier.tell('status', notice);
   };
 }
 
 /**
- * For the Electron glue: shows every pushed notice natively; a click pushes `notification.clicked`
+ * For the Electron glue: shows each pushed notice main's rule lets reach the desktop natively; a click pushes `notification.clicked`
  * so the window opens that customer. Returns the unsubscribe function.
  */
 export function showNatively(events: EventHub, native: NativeNotifications): () => void {
   return events.subscribe((event, payload) => {
     if (event !== 'notification.show') return;
     const notice = payload as StatusNotice;
+    // Held back by main's rule (a minute per case, the case on screen): not on the desktop.
+    if (!notice.desktop) return;
     native.show(notice, () => events.emit('notification.clicked', { customerId: notice.customerId }));
   });
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import { IdleMinutesSchema, LockKeySchema } from '#contract/lock.ts';
+import { allNotifications, NOTIFICATION_KINDS, type NotificationKind } from '#contract/notifications.ts';
 import { AgeingTargetsSchema, DEFAULT_AGEING_TARGETS } from '#contract/queue-view.ts';
 import { SandboxProfileSchema } from '#contract/settings.ts';
 import { UpdateChannelSchema } from '#contract/updates.ts';
@@ -46,6 +47,22 @@ function serviceUrl(opts: { allowLoopbackHttp: boolean }) {
     });
 }
 
+/**
+ * The notification switches, one per kind (a kind added later starts on). A file from before them holds one
+ * boolean, `notifications`: false turned every notification off, so it turns every kind off.
+ */
+const NotificationSwitchesSetting = z
+  .union([
+    z.boolean().transform(allNotifications),
+    z.strictObject(
+      Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, z.boolean().default(true)])) as Record<
+        NotificationKind,
+        z.ZodDefault<z.ZodBoolean>
+      >,
+    ),
+  ])
+  .default(allNotifications(true));
+
 // Missing keys take their defaults (a file from an older version is not corrupt); unknown keys are refused.
 export const SettingsSchema = z.strictObject({
   serviceMode: z.enum(['sandbox', 'custom']).default('sandbox'),
@@ -53,7 +70,7 @@ export const SettingsSchema = z.strictObject({
   clientId: z.string().min(1).max(200).optional(),
   webhookPort: z.number().int().min(1024).max(65535).default(DEFAULT_WEBHOOK_PORT),
   publicWebhookUrl: serviceUrl({ allowLoopbackHttp: false }).optional(),
-  notifications: z.boolean().default(true),
+  notifications: NotificationSwitchesSetting,
   /** How Vetted asks the service for a token: Automatic finds out (and remembers it per account). */
   tokenEndpoint: z.enum(['automatic', 'real', 'document']).default('automatic'),
   /** The request budget every call shares (start-up reconcile, import, catch-up): per second, and burst. */
@@ -195,7 +212,7 @@ function validatedUpdate(current: Settings, patch: Partial<Settings>): Settings 
 function describeIssues(error: z.ZodError): { message: string; fields: string[] } {
   const problems: Array<[field: string, why: string]> = error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key): [string, string] => [key, unknownKeyReason(key)])
+      ? issue.keys.map((key): [string, string] => [[...issue.path, key].join('.'), unknownKeyReason(key)])
       : [[issue.path.join('.') || 'settings', issue.message]],
   );
   return {

@@ -19,6 +19,8 @@ export const OPEN_WHILE_LOCKED: ReadonlySet<ChannelName> = new Set<ChannelName>(
   'service.status',
   // The vault is open whenever the desk runs: its status says only that.
   'vault.status',
+  // The window says what is on screen (the lock screen: no case); it is answered with nothing.
+  'notifications.viewing',
   ...(Object.keys(lockChannels) as (keyof typeof lockChannels)[]),
 ]);
 
@@ -68,8 +70,9 @@ export function lockedEvents(
   return (event, payload) => {
     if (!isLocked() || open.has(event)) return listener(event, payload);
     if (event === 'notification.show') {
-      const { title, status } = payload as StatusNotice;
-      listener(event, { customerId: '', status, title, body: LOCKED_NOTICE_BODY } satisfies StatusNotice);
+      const { title, status, desktop } = payload as StatusNotice;
+      const masked: StatusNotice = { customerId: '', status, title, body: LOCKED_NOTICE_BODY };
+      listener(event, desktop === undefined ? masked : { ...masked, desktop });
     }
   };
 }

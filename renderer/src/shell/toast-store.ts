@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import { api } from '../api.ts';
 import { sharedWatch } from '../shared/data/watch.ts';
+import { showWebNotification } from './being-told.ts';
 
 export interface Toast extends StatusNotice {
   id: number;
@@ -14,7 +15,7 @@ interface ToastState {
   toasts: Toast[];
   show(notice: StatusNotice): void;
   dismiss(id: number): void;
-  /** The app is on screen (App watches): status notices from main become toasts (browser mode only). */
+  /** The app is on screen (App watches): notices from main become Web Notifications or toasts (browser mode). */
   watch(): () => void;
 }
 
@@ -39,7 +40,10 @@ export const useToastStore = create<ToastState>((set) => ({
       .catch(() => false);
     return api.on('notification.show', (notice) => {
       void inBrowser.then((browser) => {
-        if (browser) useToastStore.getState().show(notice);
+        // On the desktop (the browser's own notification) when main's rule lets it and the reviewer allowed
+        // it; otherwise a toast, inside the window, as before.
+        if (!browser) return;
+        if (!(notice.desktop && showWebNotification(notice))) useToastStore.getState().show(notice);
       });
     });
   }),

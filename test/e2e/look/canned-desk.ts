@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import type { Metrics } from '#contract/metrics.ts';
+import { allNotifications } from '#contract/notifications.ts';
 import type { QueueRow, QueueWindowInput } from '#contract/queue.ts';
 import { SECTIONS } from '#contract/queue.ts';
 import { DEFAULT_AGEING_TARGETS, isOverdue } from '#contract/queue-view.ts';
@@ -125,7 +126,7 @@ const WORLD: Partial<Handlers> = {
     serviceMode: 'sandbox',
     hasClientSecret: false,
     webhookPort: 8789,
-    notifications: true,
+    notifications: allNotifications(true),
     sandboxProfile: 'interface',
     tokenEndpoint: 'automatic',
     requestRate: 10,
@@ -167,6 +168,8 @@ const WORLD: Partial<Handlers> = {
     waitMs: 0,
   }),
   'lock.activity': () => ({ locked: false }),
+  // The window says which case is on screen (main's rule for notifications keeps it off the desktop).
+  'notifications.viewing': () => ({ ok: true }),
   'updates.status': () => ({
     offered: false,
     notOffered: 'Browser mode does not update itself: update Vetted where it was installed from.',

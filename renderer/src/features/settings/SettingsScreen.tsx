@@ -5,6 +5,7 @@ import { Button } from '#renderer/ui/Button.tsx';
 import { formatDateTime } from '#renderer/ui/time.tsx';
 import { AgeingTargetsSection } from './AgeingTargetsSection.tsx';
 import { DiagnosticsSection } from './DiagnosticsSection.tsx';
+import { NotificationsFieldset } from './NotificationsFieldset.tsx';
 import { ServiceFieldset, WebhooksFieldset } from './ServiceFieldset.tsx';
 import { type Draft, draftOf, patchOf } from './settings-draft.ts';
 import { useSettingsStore } from './settings-store.ts';
@@ -40,14 +41,7 @@ export function SettingsScreen({ lock, myWork }: { lock: ReactNode; myWork?: Rea
       <form onSubmit={onSubmit} noValidate>
         <ServiceFieldset draft={draft} change={change} settings={settings} fieldErrors={fieldErrors} />
         <WebhooksFieldset draft={draft} change={change} fieldErrors={fieldErrors} />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={draft.notifications}
-            onChange={(e) => change('notifications', e.target.checked)}
-          />
-          Notify me when a customer’s status changes
-        </label>
+        <NotificationsFieldset draft={draft} change={change} />
         <div className="actions">
           <Button type="submit" weight="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}

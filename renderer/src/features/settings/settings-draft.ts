@@ -1,3 +1,4 @@
+import { NOTIFICATION_KINDS, type NotificationSwitches } from '#contract/notifications.ts';
 import type { SettingsPatch, SettingsView } from '#contract/settings.ts';
 
 /** The settings form's fields as typed, before they are checked and sent. */
@@ -8,7 +9,7 @@ export interface Draft {
   clientSecret: string;
   webhookPort: string;
   publicWebhookUrl: string;
-  notifications: boolean;
+  notifications: NotificationSwitches;
   sandboxProfile: NonNullable<SettingsView['sandboxProfile']>;
   tokenEndpoint: SettingsView['tokenEndpoint'];
   caBundlePath: string;
@@ -46,7 +47,7 @@ export const draftOf = (settings: SettingsView): Draft => ({
   clientSecret: '',
   webhookPort: String(settings.webhookPort),
   publicWebhookUrl: settings.publicWebhookUrl ?? '',
-  notifications: settings.notifications,
+  notifications: { ...settings.notifications },
   sandboxProfile: settings.sandboxProfile ?? 'interface',
   tokenEndpoint: settings.tokenEndpoint,
   caBundlePath: settings.caBundlePath ?? '',
@@ -71,7 +72,12 @@ export function patchOf(draft: Draft, settings: SettingsView): SettingsPatch {
   if (Number(draft.requestBurst) !== settings.requestBurst) patch.requestBurst = Number(draft.requestBurst);
   if (draft.clientSecret !== '') patch.clientSecret = draft.clientSecret;
   if (Number(draft.webhookPort) !== settings.webhookPort) patch.webhookPort = Number(draft.webhookPort);
-  if (draft.notifications !== settings.notifications) patch.notifications = draft.notifications;
+  const switched = NOTIFICATION_KINDS.filter(
+    (kind) => draft.notifications[kind] !== settings.notifications[kind],
+  );
+  if (switched.length > 0) {
+    patch.notifications = Object.fromEntries(switched.map((kind) => [kind, draft.notifications[kind]]));
+  }
   if (draft.sandboxProfile !== (settings.sandboxProfile ?? 'interface'))
     patch.sandboxProfile = draft.sandboxProfile;
   return patch;

@@ -4,12 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClaimNotice } from '#contract/claims.ts';
+import { allNotifications } from '#contract/notifications.ts';
 import { allowedTo, type TeamMe } from '#contract/roles.ts';
 import { claimsFeature } from '#main/features/claims/index.ts';
 import type { DeskContext } from '#main/features/feature.ts';
 import type { ClaimListener, Claims, Teamwork } from '#main/features/team-interfaces/claims.ts';
+import type { Settings } from '#main/ground/config/settings-store.ts';
 import { createEventHub } from '#main/ground/event-hub.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
+import { createNotifier } from '#main/ground/notifier.ts';
 
 const CUSTOMER = randomUUID();
 
@@ -46,10 +49,12 @@ function rig(role: TeamMe['role'], browserOrigin?: () => string | null) {
     overview: { read: vi.fn() },
     period: { read: vi.fn() },
   };
+  const settings = { get: () => ({ notifications: allNotifications(true) }) as Settings };
   const context = {
     journal: { customers: { get: async (id: string) => (id === CUSTOMER ? { id } : undefined) } },
     events,
-    settings: { get: () => ({}) },
+    settings,
+    notifier: createNotifier({ settings, events }),
     log: createLogger(() => {}),
   } as unknown as DeskContext;
   const feature = claimsFeature(context, { teamwork, ...(browserOrigin ? { browserOrigin } : {}) });
@@ -118,7 +123,13 @@ describe('what the desk pushes', () => {
       { event: 'claims.notice', payload: notice },
       {
         event: 'notification.show',
-        payload: { customerId: CUSTOMER, status: 'claim', title: 'Case taken over', body: notice.text },
+        payload: {
+          customerId: CUSTOMER,
+          status: 'claim',
+          title: 'Case taken over',
+          body: notice.text,
+          desktop: true,
+        },
       },
     ]);
   });

@@ -3,6 +3,7 @@ import type { StatusNotice } from '#contract/webhooks.ts';
 import { overdueWatch } from '#main/features/queue/overdue.ts';
 import { openSettings } from '#main/ground/config/settings-store.ts';
 import { createEventHub } from '#main/ground/event-hub.ts';
+import { createNotifier } from '#main/ground/notifier.ts';
 import { manualClock, openTestJournal, serviceCustomer, tempDir } from '#test/main/data/journal/helpers.ts';
 
 const HOUR = 3_600_000;
@@ -23,7 +24,8 @@ async function setUp() {
       source: 'event',
       at: time.iso(),
     });
-  const watch = overdueWatch({ journal, settings, events, clock: time.clock });
+  const notifier = createNotifier({ settings, events, clock: time.clock });
+  const watch = overdueWatch({ journal, settings, events, notifier, clock: time.clock });
   return { time, journal, settings, notices, counts, add, watch };
 }
 

@@ -116,7 +116,13 @@ describe('desk: webhooks from the sandbox to the listener', () => {
       ['verified', 'event'],
     ]);
     expect(h.events.filter((e) => e.event === 'notification.show').map((e) => e.payload)).toEqual([
-      { customerId: id, status: 'verified', title: 'Customer verified', body: 'document Okafor' },
+      {
+        customerId: id,
+        status: 'verified',
+        title: 'Customer verified',
+        body: 'document Okafor',
+        desktop: true,
+      },
     ]);
   });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { allNotifications } from '#contract/notifications.ts';
 import {
   type ConfLike,
   type ConfLikeOptions,
@@ -48,7 +49,7 @@ const custom: Partial<Settings> = {
   clientId: 'client-123',
   webhookPort: 9100,
   publicWebhookUrl: 'https://tunnel.example.net/webhooks',
-  notifications: false,
+  notifications: { ...allNotifications(true), status: false, approvalWaiting: false },
   updateChannel: 'beta',
   tokenEndpoint: 'real',
   requestRate: 5,
@@ -64,7 +65,7 @@ describe('settings', () => {
     expect(settings.get()).toEqual({
       serviceMode: 'sandbox',
       webhookPort: 8789,
-      notifications: true,
+      notifications: allNotifications(true),
       updateChannel: 'stable',
       tokenEndpoint: 'automatic',
       requestRate: 10,
@@ -234,6 +235,24 @@ describe('settings', () => {
     const settings = openSettings({ dir });
     expect(settings.problem).toBeNull();
     expect(settings.get()).toEqual({ ...DEFAULT_SETTINGS, serviceMode: 'custom', clientId: 'client-123' });
+  });
+
+  it('reads the one notifications switch of older files: off turns every kind off, on every kind on', () => {
+    const off = tempDir();
+    fs.writeFileSync(settingsFile(off), JSON.stringify({ notifications: false }));
+    expect(openSettings({ dir: off }).get().notifications).toEqual(allNotifications(false));
+    expect(openSettings({ dir: off }).problem).toBeNull();
+    const on = tempDir();
+    fs.writeFileSync(settingsFile(on), JSON.stringify({ notifications: true }));
+    expect(openSettings({ dir: on }).get().notifications).toEqual(allNotifications(true));
+  });
+
+  it('turns on a kind a file does not name yet, and refuses a kind it does not know', () => {
+    const dir = tempDir();
+    fs.writeFileSync(settingsFile(dir), JSON.stringify({ notifications: { status: false } }));
+    expect(openSettings({ dir }).get().notifications).toEqual({ ...allNotifications(true), status: false });
+    const error = updateError(dir, { notifications: { ...allNotifications(true), everything: true } });
+    expect(error.fields).toEqual(['notifications.everything']);
   });
 
   it('gives an injected store (electron-store under Electron) the same options, naming the file for both', () => {

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setReviewerRole } from '#admin/roles.ts';
 import type { Approval } from '#contract/approvals.ts';
+import type { StatusNotice } from '#contract/webhooks.ts';
 import type { ServiceClient } from '#main/data/service/index.ts';
 import type { DeskHarness } from '#test/support/desk/desk-harness.ts';
 import { validForm } from '#test/support/desk/drafts.ts';
@@ -54,6 +55,11 @@ const changedOn = (desk: DeskHarness, id: string, state: Approval['state']) =>
       (e.payload as Approval).state === state,
   )?.payload as Approval | undefined;
 
+/** The notification a desk was told with this title (#39: four eyes as notifications). */
+const toldOn = (desk: DeskHarness, title: string) =>
+  desk.events.find((e) => e.event === 'notification.show' && (e.payload as StatusNotice).title === title)
+    ?.payload as StatusNotice | undefined;
+
 describe('four eyes on two desks', () => {
   it('holds Bob’s retry until Alice approves it, then the service receives it once', async () => {
     await expect(
@@ -83,6 +89,13 @@ describe('four eyes on two desks', () => {
       maker: rig.reviewers.bob.login,
       canDecide: true,
       mine: false,
+    });
+    expect(await until(() => toldOn(alice, 'Approval waiting for you'), 'Alice to be told')).toEqual({
+      customerId,
+      status: 'approval',
+      title: 'Approval waiting for you',
+      body: `${rig.reviewers.bob.login} asks you to approve a one-time retry for retry Foureyes.`,
+      desktop: true,
     });
     expect((await bob.call('approvals.list')).map((a) => a.id)).toContain(id);
     await expect(bob.call('approvals.approve', { id, note: 'looks fine' })).rejects.toMatchObject({
@@ -114,6 +127,10 @@ describe('four eyes on two desks', () => {
     expect(await retriesReceived()).toBe(before + 1);
     expect((await service.customers.get(customerId)).status).toBe('verified');
     await until(() => changedOn(bob, id, 'sent'), 'Bob’s desk to hear it was sent');
+    expect(await until(() => toldOn(bob, 'Request approved'), 'Bob to be told')).toMatchObject({
+      customerId,
+      body: `${rig.reviewers.alice.login} approved your one-time retry for retry Foureyes.`,
+    });
 
     // Nothing of it stays in the store; every step is in the case's timeline on Bob's desk.
     const { rows } = await admin.query('SELECT state, payload FROM vetted.approvals WHERE id = $1', [id]);
