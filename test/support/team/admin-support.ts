@@ -94,14 +94,23 @@ export function addTestReviewer(
   return addTestLogin('add-reviewer', store, prefix, ...extra);
 }
 
-/** A login added by `add-reviewer`, or by `add-hub` (a hub's, marked as one). */
-export async function addTestLogin(
+/** A login added by `add-reviewer`, or by `add-hub` (a hub's, marked as one), its name unique in the cluster. */
+export function addTestLogin(
   command: 'add-reviewer' | 'add-hub',
   store: TestStore,
   prefix: string,
   ...extra: string[]
 ): Promise<TestReviewer> {
-  const name = uniqueName(prefix);
+  return addNamedLogin(command, store, uniqueName(prefix), ...extra);
+}
+
+/** A login named exactly `name`: the caller keeps it unique in the run's cluster (roles are cluster-wide). */
+export async function addNamedLogin(
+  command: 'add-reviewer' | 'add-hub',
+  store: TestStore,
+  name: string,
+  ...extra: string[]
+): Promise<TestReviewer> {
   const run = await joinCodeCommand(command, name, store, store.keyFile, ...extra);
   expect(run, run.err).toMatchObject({ code: 0 });
   const printed = parseAddReviewer(run.out);

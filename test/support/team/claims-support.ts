@@ -4,7 +4,7 @@
 // `set-role`. A claim's clock is moved by the administrator rewriting its times (the store's own clock
 // decides expiry: see ageClaim).
 import pg from 'pg';
-import { afterAll, expect } from 'vitest';
+import { afterAll, expect, vi } from 'vitest';
 import type { Approvals } from '#main/features/team-interfaces/approvals.ts';
 import type { TeamConnection } from '#main/ground/config/team-connection.ts';
 import { approvalStore } from '#main/team/approvals/approval-store.ts';
@@ -13,7 +13,7 @@ import { type ClaimStore, claimStore } from '#main/team/claims/claim-store.ts';
 import { teamSettings } from '#main/team/claims/team-roles.ts';
 import { loadTeamKeys, type TeamKeys } from '#main/team/keys/key-ring.ts';
 import { openTeamPool } from '#main/team/store/pool.ts';
-import { addTestLogin, initTeamStore, runTeam, type TestStore } from './admin-support.ts';
+import { addNamedLogin, initTeamStore, runTeam, type TestStore, uniqueName } from './admin-support.ts';
 
 // Closed once the file's tests are done: a file may share one team across its tests.
 const opened: Array<{ end(): Promise<void> }> = [];
@@ -38,7 +38,7 @@ export interface ClaimsTeam {
   store: TestStore;
   admin: pg.Client;
   /** A reviewer added by add-reviewer; with 'add-hub', a hub's login (marked as one), calling as its desk would. */
-  reviewer(prefix: string, command?: 'add-reviewer' | 'add-hub'): Promise<ClaimsReviewer>;
+  reviewer(prefix: string, command?: 'add-reviewer' | 'add-hub', name?: string): Promise<ClaimsReviewer>;
   setRole(name: string, role: 'lead' | 'reviewer'): Promise<void>;
   /** Customers c-1…c-n, waiting in `section` since one minute apart (c-1 the longest). */
   addCustomers(n: number, section?: string, from?: number): Promise<string[]>;
@@ -55,8 +55,8 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
   return {
     store,
     admin,
-    async reviewer(prefix, command = 'add-reviewer') {
-      const added = await addTestLogin(command, store, prefix);
+    async reviewer(prefix, command = 'add-reviewer', name = uniqueName(prefix)) {
+      const added = await addNamedLogin(command, store, name);
       // As many connections as a test's simultaneous calls.
       const pool = openTeamPool(added.joinCode.connection, added.password, { max: 25 });
       opened.push(pool);
@@ -108,20 +108,34 @@ export async function claimsTeam(): Promise<ClaimsTeam> {
   };
 }
 
+/**
+ * What makes a team's audit chain the same on every run, for a test whose pages show its hashes: each
+ * login's exact name (kept unique in the run's cluster by the caller), and the moment lee is made a lead
+ * (the administrator's entry is dated by the clock, and the chain's hashes cover every entry's time).
+ */
+export interface FixedTeam {
+  names: Record<'ana' | 'ben' | 'lee', string>;
+  roleSetAt: string;
+}
+
 /** One store's team for a test file: ana and ben, reviewers, and lee, a lead. */
-export async function reviewersAndALead(): Promise<{
+export async function reviewersAndALead(fixed?: FixedTeam): Promise<{
   team: ClaimsTeam;
   ana: ClaimsReviewer;
   ben: ClaimsReviewer;
   lee: ClaimsReviewer;
 }> {
   const team = await claimsTeam();
-  const [ana, ben, lee] = [
-    await team.reviewer('ana'),
-    await team.reviewer('ben'),
-    await team.reviewer('lee'),
-  ];
-  await team.setRole(lee.name, 'lead');
+  const add = (prefix: 'ana' | 'ben' | 'lee') =>
+    team.reviewer(prefix, 'add-reviewer', fixed?.names[prefix] ?? uniqueName(prefix));
+  const [ana, ben, lee] = [await add('ana'), await add('ben'), await add('lee')];
+  // Only Date is faked, and only while set-role runs: the store's connections keep their real timers.
+  if (fixed) vi.useFakeTimers({ toFake: ['Date'], now: new Date(fixed.roleSetAt) });
+  try {
+    await team.setRole(lee.name, 'lead');
+  } finally {
+    if (fixed) vi.useRealTimers();
+  }
   return { team, ana, ben, lee };
 }
 

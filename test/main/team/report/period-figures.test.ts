@@ -5,25 +5,15 @@
 // and their decisions as they stood then, the rejected documents, and the audit chain's head at its end.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditAction } from '#contract/audit-actions.ts';
-import { auditSealer } from '#main/data/journal/audit-chain.ts';
-import { appendAuditEntry } from '#main/team/journal/audit.ts';
 import { teamPeriodFigures } from '#main/team/report/period-figures.ts';
 import { teamClientConfig } from '#main/team/store/pool.ts';
-import { inTransaction } from '#main/team/store/sql.ts';
-import {
-  type ClaimsReviewer,
-  type ClaimsTeam,
-  reviewersAndALead,
-} from '#test/support/team/claims-support.ts';
-import { acted, customerWithHistory } from '../claims/overview-support.ts';
+import { PERIOD_NOW, PERIOD_TARGETS, PERIOD_ZONE, periodInTeam } from '#test/support/period-world.ts';
+import { type ClaimsReviewer, reviewersAndALead } from '#test/support/team/claims-support.ts';
 
-// Wednesday 11 March 2026, 15:00 UTC. New York moved to summer time (UTC−4) on Sunday the 8th at 02:00.
-const NOW = '2026-03-11T15:00:00.000Z';
-const NEW_YORK = 'America/New_York';
-const TARGETS = { retry: 24, document: 48, review: 72 };
+// The world (test/support/period-world.ts) is read at Wednesday 11 March 2026, 15:00 UTC.
+const NOW = PERIOD_NOW;
+const NEW_YORK = PERIOD_ZONE;
 
-let team: ClaimsTeam;
 let ana: ClaimsReviewer;
 let lee: ClaimsReviewer;
 let pool: pg.Pool;
@@ -34,106 +24,18 @@ const read = (from: string, to: string) =>
     from,
     to,
     timeZone: NEW_YORK,
-    targets: TARGETS,
+    targets: PERIOD_TARGETS,
   });
 
-/** An audit entry with a detail (a four-eyes step names its request first), as the reviewer's desk appends it. */
-const step = (
-  reviewer: ClaimsReviewer,
-  action: AuditAction,
-  customerId: string | null,
-  detail: string,
-  at: string,
-) =>
-  inTransaction(reviewer.pool, (client) =>
-    appendAuditEntry(client, auditSealer(reviewer.teamKey), {
-      at,
-      action,
-      customerId,
-      outcome: 'ok',
-      detail,
-    }),
-  );
-
-/** A four-eyes request row as the store keeps it, its state and times as the test names them. */
-async function request(
-  id: string,
-  kind: 'retry' | 'exportNames',
-  customerId: string | null,
-  at: string,
-  state: string,
-) {
-  // The store's functions write these rows with their audit entries; here the administrator writes the row
-  // alone (its triggers off for this transaction) and the entries are appended apart, at the test's times.
-  await team.admin.query('BEGIN');
-  await team.admin.query('SET LOCAL session_replication_role = replica');
-  await team.admin.query(
-    `INSERT INTO vetted.approvals (id, kind, customer_id, maker, requested_at, expires_at, state)
-     VALUES ($1, $2, $3, $4, $5, $5::timestamptz + interval '1 day', $6)`,
-    [id, kind, customerId, ana.name, at, state],
-  );
-  await team.admin.query('COMMIT');
-}
-
-async function rejectedEvent(id: string, topic: string, document: string, created: string) {
-  await team.admin.query(
-    `INSERT INTO vetted.events (id, topic, resource_id, customer_id, created, received_at, signature_verified)
-     VALUES ($1, $2, $3, NULL, $4, $4, true)`,
-    [id, topic, document, created],
-  );
-}
-
-const A1 = '00000000-0000-4000-8000-000000000001';
-const A2 = '00000000-0000-4000-8000-000000000002';
-const A3 = '00000000-0000-4000-8000-000000000003';
-const FAILED = 'customer_verification_document_failed';
-
 beforeAll(async () => {
-  ({ team, ana, lee } = await reviewersAndALead());
+  const { team, ...reviewers } = await reviewersAndALead();
+  ({ ana, lee } = reviewers);
   pool = new pg.Pool({
     ...teamClientConfig(lee.connection, lee.password),
     options: `-c vetted.now=${NOW}`,
     max: 2,
   });
-  // Waiting in "Needs document" since just before the period began (23:59 on the 1st in New York).
-  await customerWithHistory(team, 'o-early', [['document', '2026-03-02T04:59:00.000Z']]);
-  // Created by lee on the 3rd (first acted on by the four-eyes request of the 4th), closed on the 5th after ana’s note.
-  await customerWithHistory(team, 'o-create', [
-    ['document', '2026-03-03T12:00:00.000Z'],
-    ['verified', '2026-03-05T10:00:00.000Z'],
-  ]);
-  await acted(lee, 'o-create', 'customer.create', '2026-03-03T11:59:59.500Z');
-  await acted(ana, 'o-create', 'note.add', '2026-03-05T09:00:00.000Z');
-  // Came by a webhook, suspended two days later with nobody's hand on it.
-  await customerWithHistory(team, 'o-webhook', [
-    ['retry', '2026-03-04T12:00:00.000Z'],
-    ['suspended', '2026-03-06T12:00:00.000Z'],
-  ]);
-  // 23:30 on the 8th in New York (summer time): the period's last half hour; the next one begins the 9th.
-  await customerWithHistory(team, 'o-late', [['retry', '2026-03-09T03:30:00.000Z']]);
-  await customerWithHistory(team, 'o-next', [['retry', '2026-03-09T04:00:00.000Z']]);
-  // In "Needs retry" since the 1st (a repeated status continues the visit); another gone on the 5th.
-  await customerWithHistory(team, 'o-overdue', [
-    ['retry', '2026-03-01T10:00:00.000Z'],
-    ['retry', '2026-03-07T10:00:00.000Z'],
-  ]);
-  await customerWithHistory(team, 'o-gone', [['retry', '2026-03-01T00:00:00.000Z']]);
-  await team.admin.query(`UPDATE vetted.customers SET gone_at = '2026-03-05T00:00:00Z' WHERE id = 'o-gone'`);
-
-  await request(A1, 'retry', 'o-create', '2026-03-04T10:00:00.000Z', 'sent');
-  await request(A2, 'exportNames', null, '2026-03-05T10:00:00.000Z', 'rejected');
-  await request(A3, 'exportNames', null, '2026-03-01T10:00:00.000Z', 'expired');
-  await step(ana, 'approval.request', 'o-create', `${A1}: retry`, '2026-03-04T10:00:00.000Z');
-  await step(lee, 'approval.approve', 'o-create', `${A1}: approved`, '2026-03-04T11:00:00.000Z');
-  await step(lee, 'approval.sent', 'o-create', `${A1}: sent`, '2026-03-04T11:00:01.000Z');
-  const { rows } = await team.admin.query('SELECT seq::float8 AS seq, chain_hash FROM vetted.audit_head');
-  headAtEnd = { seq: rows[0].seq, chainHash: rows[0].chain_hash };
-  // Decided after the period's end: pending as the period closed.
-  await step(lee, 'approval.reject', null, `${A2}: rejected`, '2026-03-10T09:00:00.000Z');
-
-  await rejectedEvent('e-1', FAILED, 'doc-1', '2026-03-05T10:00:00.000Z');
-  await rejectedEvent('e-2', FAILED, 'doc-2', '2026-03-10T10:00:00.000Z');
-  await rejectedEvent('e-3', 'customer_verification_document_approved', 'doc-3', '2026-03-05T11:00:00.000Z');
+  ({ headAtEnd } = await periodInTeam(team, { ana, lee }));
 });
 afterAll(async () => {
   await pool.end();
