@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Section } from './queue.ts';
-import { AgeingTargetsSchema } from './queue-view.ts';
+import { type AgeingTargets, AgeingTargetsSchema } from './queue-view.ts';
 import { TimeFigureSchema } from './team-overview.ts';
 
 /**
@@ -105,6 +105,26 @@ export type BacklogPoint = z.infer<typeof BacklogPointSchema>;
 export type ClosedPoint = z.infer<typeof ClosedPointSchema>;
 export type WeekTimes = z.infer<typeof WeekTimesSchema>;
 export type OverduePoint = z.infer<typeof OverduePointSchema>;
+
+/**
+ * What a desk asks the store that keeps the log (main/features/trends asks; the team store or the solo journal
+ * counts): the channel's input turned into days and filled in with this desk's reviewer, targets and time zone.
+ */
+export interface TrendsQuery {
+  scope: TrendScope;
+  /**
+   * The range's first and last days (YYYY-MM-DD in `timeZone`), both included: the last N days, or a report's
+   * period. A day not over yet is counted up to the store's now.
+   */
+  from: string;
+  to: string;
+  /** Whose work "mine" is: this desk's reviewer. */
+  reviewer: string;
+  /** This desk's ageing targets: what "overdue" is measured against. */
+  targets: AgeingTargets;
+  /** The desk's time zone (IANA): what a day is. */
+  timeZone: string;
+}
 
 export const trendsChannels = {
   /**

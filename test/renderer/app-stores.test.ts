@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { allNotifications } from '#contract/notifications.ts';
 import type { SettingsView } from '#contract/settings.ts';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import { fakeApi, installFresh, settle } from '../support/renderer/fake-api.ts';
-import { ONLINE } from '../support/renderer/fixtures.ts';
+import { ONLINE, sandboxSettings } from '../support/renderer/fixtures.ts';
 
 const INFO = { name: 'Vetted', version: '0.1.0', host: 'browser', serviceMode: 'sandbox' } as const;
 const NOTICE: StatusNotice = {
@@ -12,19 +11,7 @@ const NOTICE: StatusNotice = {
   body: 'Now verified.',
   status: 'verified',
 };
-const SETTINGS: SettingsView = {
-  serviceMode: 'sandbox',
-  hasClientSecret: false,
-  webhookPort: 8789,
-  notifications: allNotifications(true),
-  tokenEndpoint: 'automatic',
-  requestRate: 10,
-  requestBurst: 20,
-  ageingTargets: { retry: 24, document: 48, review: 72 },
-  overdueNotifications: true,
-  secretProtection: 'file-permissions',
-  problem: null,
-};
+const SETTINGS: SettingsView = sandboxSettings();
 
 async function app() {
   const fake = fakeApi({

@@ -3,7 +3,7 @@
 // webhook inbox writes on main's too, made durable first by its own log (event-inbox.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StatementSync } from 'node:sqlite';
-import type { Trends } from '#contract/trends.ts';
+import type { Trends, TrendsQuery } from '#contract/trends.ts';
 import { osUserName } from '#main/ground/os-user.ts';
 import { auditRepository } from './audit.ts';
 import { type AuditSealer, auditSealer } from './audit-chain.ts';
@@ -35,7 +35,7 @@ import type { EventsRepository, JournalEvent } from './repositories/events.ts';
 import type { RejectionInput, RejectionsRepository } from './repositories/rejections.ts';
 import { retriesRepository } from './retries.ts';
 import { type Clock, systemClock } from './time.ts';
-import { type JournalTrendsQuery, journalTrends } from './trends.ts';
+import { journalTrends } from './trends.ts';
 
 export { LATEST_VERSION } from './migrations/index.ts';
 
@@ -66,7 +66,7 @@ export interface SqliteJournal extends Journal {
   /** What this desk did in solo mode, for bringing into a team (desk-history.ts). */
   readonly history: DeskHistory;
   /** The trends of a solo desk, counted from this journal (trends.ts). */
-  readonly trends: { read(query: JournalTrendsQuery): Promise<Trends> };
+  readonly trends: { read(query: TrendsQuery): Promise<Trends> };
 }
 
 /**

@@ -2,14 +2,13 @@
 // zone, made here (SQLite knows no time zones), read in one snapshot, the percentiles finished here as
 // PostgreSQL's percentile_cont gives them, so a solo desk's figures are the team store's for the same log.
 
-import type { AgeingTargets } from '#contract/queue-view.ts';
 import { TERMINAL_STATUSES } from '#contract/statuses.ts';
 import { NOBODYS_ACTION, NOT_A_FIRST_ACTION } from '#contract/team-overview.ts';
 import {
   BACKLOG_SECTIONS,
   type BacklogPoint,
-  type TrendScope,
   type Trends,
+  type TrendsQuery,
   type WeekTimes,
 } from '#contract/trends.ts';
 import { addDays, mondayOf, startOfDay } from '#main/ground/calendar.ts';
@@ -19,18 +18,8 @@ import type { Clock } from './time.ts';
 import { trendsOf } from './trends-points.ts';
 import { BACKLOG, CLOSED_PER_DAY, OVERDUE_PER_DAY, VISITS_PER_WEEK } from './trends-sql.ts';
 
-/** What the trends are asked for (the features' TrendsQuery, "mine" only: a solo desk has no team). */
-export interface JournalTrendsQuery {
-  scope: TrendScope;
-  from: string;
-  to: string;
-  reviewer: string;
-  targets: AgeingTargets;
-  timeZone: string;
-}
-
 export interface JournalTrends {
-  read(query: JournalTrendsQuery): Trends;
+  read(query: TrendsQuery): Trends;
 }
 
 const HOUR_MS = 3_600_000;
@@ -45,7 +34,7 @@ interface RangeDay {
 }
 
 /** The days from `from` to `to`, each from its midnight to the next, cut at `now`. */
-export function rangeDays(query: JournalTrendsQuery, now: Date): RangeDay[] {
+export function rangeDays(query: TrendsQuery, now: Date): RangeDay[] {
   const days: RangeDay[] = [];
   for (let day = query.from; day <= query.to; day = addDays(day, 1)) {
     const end = Math.min(startOfDay(addDays(day, 1), query.timeZone).getTime(), now.getTime());

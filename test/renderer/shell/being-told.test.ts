@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatusNotice } from '#contract/webhooks.ts';
 import { fakeApi, installFresh, settle } from '#test/support/renderer/fake-api.ts';
+import { sandboxSettings } from '#test/support/renderer/fixtures.ts';
 
 const CUSTOMER = '5f0c4c57-7c1a-4d7e-9d49-1f0b1f8d2f11';
 const NOTICE: StatusNotice = {
@@ -136,20 +137,7 @@ describe('browser mode shows notices', () => {
 describe('Settings → Notifications', () => {
   it('sends only the switches changed', async () => {
     const { draftOf, patchOf } = await import('#renderer/features/settings/settings-draft.ts');
-    const { allNotifications } = await import('#contract/notifications.ts');
-    const settings = {
-      serviceMode: 'sandbox',
-      hasClientSecret: false,
-      webhookPort: 8789,
-      notifications: allNotifications(true),
-      tokenEndpoint: 'automatic',
-      requestRate: 10,
-      requestBurst: 20,
-      ageingTargets: { retry: 24, document: 48, review: 72 },
-      overdueNotifications: true,
-      secretProtection: 'file-permissions',
-      problem: null,
-    } as const;
+    const settings = sandboxSettings();
     const draft = draftOf(settings);
     expect(patchOf(draft, settings)).toEqual({});
     draft.notifications.assigned = false;

@@ -1,5 +1,6 @@
 import type { CustomerDetail } from '#contract/customers.ts';
-import type { ServiceStatus } from '#contract/settings.ts';
+import { allNotifications } from '#contract/notifications.ts';
+import type { ServiceStatus, SettingsView } from '#contract/settings.ts';
 import { queueRow } from './queue-rows.ts';
 
 /** A customer as `customers.get` answers, in `document` unless told otherwise. */
@@ -29,3 +30,20 @@ export const ONLINE: ServiceStatus = {
   lastSuccessAt: null,
   detail: null,
 };
+
+/** Settings as `settings.get` answers on the built-in sandbox in browser mode, every notification on. */
+export function sandboxSettings(): SettingsView {
+  return {
+    serviceMode: 'sandbox',
+    hasClientSecret: false,
+    webhookPort: 8789,
+    notifications: allNotifications(true),
+    tokenEndpoint: 'automatic',
+    requestRate: 10,
+    requestBurst: 20,
+    ageingTargets: { retry: 24, document: 48, review: 72 },
+    overdueNotifications: true,
+    secretProtection: 'file-permissions',
+    problem: null,
+  };
+}
