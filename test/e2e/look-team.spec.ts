@@ -7,7 +7,7 @@ import { expectNoAxeViolations } from './support/axe.ts';
 /**
  * Screenshot comparisons of the team's screens, as look-screens.spec.ts does the solo ones: a case held by
  * me and by another reviewer, four eyes as the maker and as the checker, Settings → Team, the Team screen and
- * its trends' charts (#39); at the two laptop sizes, light and dark, axe on each at 1280 px. The world is look/team-world.ts (the look's
+ * its trends' charts and the period report's form (#39); at the two laptop sizes, light and dark, axe on each at 1280 px. The world is look/team-world.ts (the look's
  * customers, held by Dana, Sam and Lee's team) answered by the canned desk, with no team store behind it:
  * a team store would put its own clock and random logins on every screen. The held case's words are checked
  * by role and label here too. Baselines: test/e2e/__screenshots__/team-*.png (`npx playwright test
@@ -125,6 +125,12 @@ async function asLead(page: Page, variant: string): Promise<void> {
   await expect(trends.getByRole('img', { name: /^Line chart: / }).locator('canvas')).toHaveCount(4);
   await trends.getByRole('heading', { name: 'Trends' }).evaluate((heading) => heading.scrollIntoView());
   await compare(page, 'trends', variant, 'section.team-trends');
+
+  // The period report's form at the screen's foot: its days, format and page size, ready to save.
+  const report = page.getByRole('region', { name: 'Period report' });
+  await expect(report.getByRole('button', { name: 'Make the period report' })).toBeEnabled();
+  await report.evaluate((section) => section.scrollIntoView({ block: 'end' }));
+  await compare(page, 'period-report', variant, 'form.period-report');
 
   await settingsTeam(page);
   await compare(page, 'settings-lead', variant, 'section.team');
