@@ -14,6 +14,7 @@ import { useHistoryStore } from '../features/settings/history-store.ts';
 import { useSettingsStore } from '../features/settings/settings-store.ts';
 import { useTeamStore } from '../features/settings/team-store.ts';
 import { useUpdatesStore } from '../features/settings/updates-store.ts';
+import { useTrendsStore } from '../features/trends/trends-store.ts';
 import { useWebhooksStore } from '../features/webhooks/webhooks-store.ts';
 import { useCaseStore } from '../shared/case/case-store.ts';
 import { useJobStore } from '../shared/jobs/job-store.ts';
@@ -57,6 +58,7 @@ export const CLEARED_STORES: readonly AnyStore[] = [
   useUpdatesStore,
   useDiagnosticsStore,
   useToastStore,
+  useTrendsStore,
 ];
 
 const clear = (store: AnyStore) => {
