@@ -186,6 +186,23 @@ async function ensureLogin(admin: pg.Client, actor: string, group: string): Prom
     // Another test file made it first (42710), or at the same moment (23505).
     if (!['42710', '23505'].includes((error as { code?: string }).code ?? '')) throw error;
   }
-  await admin.query(`ALTER ROLE ${role} PASSWORD ${pg.escapeLiteral(admin.password ?? '')}`);
-  await admin.query(`GRANT ${pg.escapeIdentifier(group)} TO ${role}`);
+  // Two test files (two Vitest workers) may set the same role's password at the same moment: PostgreSQL refuses
+  // the second writer of its catalogue row ("tuple concurrently updated") instead of waiting, so it tries again.
+  await untilNotConcurrent(() =>
+    admin.query(`ALTER ROLE ${role} PASSWORD ${pg.escapeLiteral(admin.password ?? '')}`),
+  );
+  await untilNotConcurrent(() => admin.query(`GRANT ${pg.escapeIdentifier(group)} TO ${role}`));
+}
+
+/** Runs a catalogue change again while another session's change of the same row refuses it (bounded). */
+async function untilNotConcurrent(change: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await change();
+      return;
+    } catch (error) {
+      if (attempt >= 20 || !/tuple concurrently updated/.test(String((error as Error).message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
+    }
+  }
 }
