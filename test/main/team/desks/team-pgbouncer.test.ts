@@ -107,9 +107,11 @@ describe.skipIf(missing !== undefined)(
       for (const who of ['alice', 'bob', 'hub'] as const) expect(users).toContain(rig.reviewers[who].login);
 
       const pooled = new Set(await bouncer.serverPids());
+      // This team's holder: another test file's hub (a second Vitest worker) holds the same key in its database.
       const holder = await admin.query<{ pid: number; application_name: string }>(
         `SELECT l.pid, a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND l.objid = $1::bigint::oid`,
+        WHERE l.locktype = 'advisory' AND l.granted AND l.objid = $1::bigint::oid
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         [String(BigInt(LISTENER_LOCK) & 0xffff_ffffn)],
       );
       expect(holder.rows).toEqual([{ pid: expect.any(Number), application_name: 'vetted-hub-leadership' }]);
