@@ -2,7 +2,8 @@
 // bounds that wait with its connect timeout (made for a server that does not answer) and then fails in the
 // words of one ("timeout exceeded when trying to connect"); a desk's pool is small on purpose
 // (connection-budget.ts), so a burst of work queues behind it, and the wait is its own: longer than any
-// healthy statement, and told as what it is if it runs out.
+// healthy statement, and told as what it is if it runs out. Only the wait changes: every client it hands out is
+// the pool's, heard for a lost connection as any other (store/pool.ts' 'connect' listener, checkout.ts).
 import pg from 'pg';
 
 export interface PoolWait {
