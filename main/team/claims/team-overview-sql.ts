@@ -26,11 +26,15 @@ export const STATUS_CHANGES = `changes AS (
 )`;
 
 /**
- * Who closed a case: the actor of the last audit entry on `row`'s customer up to the end of the second of
- * `row.at`, entries no reviewer made (`nobodys`, a parameter) aside; null when nobody acted on it.
+ * Who closed (or resolved) a case: the actor of the last audit entry on `customer` up to the end of the second
+ * of `at`, entries no reviewer made (`nobodys`, a parameter) aside; null when nobody acted on it.
  */
-export const lastActor = (row: string, nobodys: string) => `(SELECT a.actor FROM vetted.audit_log a
-        WHERE a.customer_id = ${row}.customer_id AND a.at < ${endOfSecond(`${row}.at`)} AND NOT a.action = ANY (${nobodys})
+export const lastActor = (
+  customer: string,
+  at: string,
+  nobodys: string,
+) => `(SELECT a.actor FROM vetted.audit_log a
+        WHERE a.customer_id = ${customer} AND a.at < ${endOfSecond(at)} AND NOT a.action = ANY (${nobodys})
         ORDER BY a.at DESC, a.seq DESC LIMIT 1)`;
 
 /** Midnight today and Monday midnight this week, in the time zone $2, as moments. */
@@ -64,7 +68,7 @@ WITH ${STATUS_CHANGES}, closed AS (
   SELECT customer_id, at FROM changes
   WHERE status = ANY ($4) AND (before IS NULL OR NOT before = ANY ($4)) AND at >= $2 AND at <= $1
 )
-SELECT ${lastActor('closed', '$5')} AS login,
+SELECT ${lastActor('closed.customer_id', 'closed.at', '$5')} AS login,
   count(*) FILTER (WHERE closed.at >= $3)::int AS today,
   count(*)::int AS week
 FROM closed GROUP BY 1`;

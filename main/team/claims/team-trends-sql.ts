@@ -5,7 +5,7 @@
 // cut at now; its figure is taken at its end, which belongs to the next day (what happened at midnight
 // sharp is the next day's). The days are materialized (and so are the visits, team-overview-sql.ts): inlined,
 // each day's time zone arithmetic, and the window over the history, would be done again for every row joined.
-import { endOfSecond, seconds, VISITS } from './team-overview-sql.ts';
+import { endOfSecond, lastActor, STATUS_CHANGES, seconds, VISITS } from './team-overview-sql.ts';
 
 const DAYS = `days AS MATERIALIZED (
   SELECT d::date AS day, d AT TIME ZONE $3 AS day_from,
@@ -39,25 +39,14 @@ WHERE ${OPEN_AT_END} AND NOT v.status = ANY ($5)
 GROUP BY 1, 2`;
 
 /**
- * The reviewer whose audit entry on `customer` came last before the end of the second of `at`, entries no
- * reviewer made ($nobody) aside: who a closing (or a resolution) is credited to, as the Team screen credits it.
- */
-const LAST_ACTOR = (customer: string, at: string, nobody: string) => `(SELECT a.actor FROM vetted.audit_log a
-  WHERE a.customer_id = ${customer} AND a.at < ${endOfSecond(at)} AND NOT a.action = ANY (${nobody})
-  ORDER BY a.at DESC, a.seq DESC LIMIT 1)`;
-
-/**
  * Closings per day and reviewer: a status history entering a terminal status ($5) from one that was not (or
  * first thing), credited to the last actor ($6: entries that are nobody's). A null login: nobody acted on it.
  */
 export const CLOSED_PER_DAY = `
-WITH ${DAYS}, changes AS (
-  SELECT customer_id, status, at, lag(status) OVER (PARTITION BY customer_id ORDER BY seq) AS before
-  FROM vetted.status_history
-), closed AS MATERIALIZED (
+WITH ${DAYS}, ${STATUS_CHANGES}, closed AS MATERIALIZED (
   SELECT customer_id, at FROM changes WHERE status = ANY ($5) AND (before IS NULL OR NOT before = ANY ($5))
 )
-SELECT ${DAY} AS day, ${LAST_ACTOR('k.customer_id', 'k.at', '$6')} AS login, count(*)::int AS count
+SELECT ${DAY} AS day, ${lastActor('k.customer_id', 'k.at', '$6')} AS login, count(*)::int AS count
 FROM days d JOIN closed k ON k.at >= d.day_from AND k.at < d.day_end
 GROUP BY 1, 2`;
 
@@ -85,7 +74,7 @@ export const TIMES_PER_WEEK = `
 WITH ${DAYS}, ${WEEKS}, ${VISITS}, measured AS (
   SELECT w.week_from, v.entered, f.at AS first_at, f.actor AS first_actor,
     CASE WHEN v.left_at < $4 THEN v.left_at END AS left_at,
-    CASE WHEN $8::text IS NOT NULL AND v.left_at < $4 THEN ${LAST_ACTOR('v.customer_id', 'v.left_at', '$7')} END
+    CASE WHEN $8::text IS NOT NULL AND v.left_at < $4 THEN ${lastActor('v.customer_id', 'v.left_at', '$7')} END
       AS resolver
   FROM weeks w JOIN visits v ON v.entered >= w.from_at AND v.entered < w.to_at
   LEFT JOIN LATERAL (

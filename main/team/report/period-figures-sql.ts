@@ -38,7 +38,7 @@ WITH ${STATUS_CHANGES}, closed AS (
   WHERE status = ANY ($3) AND (before IS NULL OR NOT before = ANY ($3)) AND at >= $2 AND at <= $1
 )
 SELECT CASE WHEN closed.before = ANY ($5) THEN closed.before ELSE 'other' END AS section,
-  ${lastActor('closed', '$4')} AS reviewer, count(*)::int AS count
+  ${lastActor('closed.customer_id', 'closed.at', '$4')} AS reviewer, count(*)::int AS count
 FROM closed GROUP BY 1, 2`;
 
 /**
