@@ -20,16 +20,8 @@ import {
 import type { OverviewAsk, TeamOverviewSource } from '#main/features/team-interfaces/claims.ts';
 import { PgTime, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
-import { inTransaction } from '../store/sql.ts';
-import { teamFailure } from '../team-failures.ts';
-import {
-  BOUNDARIES,
-  CLOSED,
-  HOLDING,
-  ONLINE,
-  SECTIONS as SECTION_FIGURES,
-  STORE_NOW,
-} from './team-overview-sql.ts';
+import { Count, inSnapshot } from './snapshot.ts';
+import { BOUNDARIES, CLOSED, HOLDING, ONLINE, SECTIONS as SECTION_FIGURES } from './team-overview-sql.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -38,9 +30,7 @@ const STATUS_SECTIONS = SECTIONS.filter(
   (section) => sectionOf(section) === section && !(TERMINAL_STATUSES as readonly string[]).includes(section),
 );
 
-const Count = z.number().int().min(0);
 const Seconds = z.number().nullable();
-const NowSchema = z.object({ now: z.date() });
 const BoundariesSchema = z.object({ today_from: PgTime, week_from: PgTime });
 const ReviewerSchema = z.object({ login: z.string(), role: z.enum(['reviewer', 'lead']) });
 const HubSchema = z.object({ login: z.string() });
@@ -69,26 +59,19 @@ export interface TeamOverviewOptions {
 export function teamOverview({ pool, target, login }: TeamOverviewOptions): TeamOverviewSource {
   return {
     async read(ask) {
-      try {
-        return await inTransaction(pool, async (client) => {
-          await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-          return readFigures(client, ask, login);
-        });
-      } catch (error) {
-        throw teamFailure(error, target);
-      }
+      return inSnapshot(pool, target, (client, at) => readFigures(client, at, ask, login));
     },
   };
 }
 
 async function readFigures(
   client: pg.ClientBase,
+  at: Date,
   ask: OverviewAsk,
   login: string,
 ): Promise<Omit<TeamOverview, 'targets'>> {
   const rows = async <T>(schema: z.ZodType<T>, table: string, sql: string, params: unknown[] = []) =>
     parseRows(schema, table, (await client.query(sql, params)).rows);
-  const at = parseRow(NowSchema, 'clock', (await client.query(STORE_NOW)).rows).now;
   const now = at.toISOString();
   const figuresFrom = new Date(at.getTime() - FIGURES_DAYS * DAY_MS).toISOString();
 

@@ -8,17 +8,13 @@ import { NOBODYS_ACTION, NOT_A_FIRST_ACTION } from '#contract/team-overview.ts';
 import { BACKLOG_SECTIONS, BacklogSectionSchema, type Trends } from '#contract/trends.ts';
 import { trendsOf } from '#main/data/journal/trends-points.ts';
 import type { TrendsQuery, TrendsSource } from '#main/features/team-interfaces/trends.ts';
-import { parseRow, parseRows } from '../journal/rows.ts';
+import { parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
-import { inTransaction } from '../store/sql.ts';
-import { teamFailure } from '../team-failures.ts';
-import { STORE_NOW } from './team-overview-sql.ts';
+import { Count, inSnapshot } from './snapshot.ts';
 import { BACKLOG, CLOSED_PER_DAY, OVERDUE_PER_DAY, TIMES_PER_WEEK, TREND_DAYS } from './team-trends-sql.ts';
 
-const Count = z.number().int().min(0);
 const Seconds = z.number().nullable();
 const Day = z.string();
-const NowSchema = z.object({ now: z.date() });
 const DaySchema = z.object({ day: Day });
 const BacklogSchema = z.object({ day: Day, section: BacklogSectionSchema, count: Count });
 const ClosedSchema = z.object({ day: Day, login: z.string().nullable(), count: Count });
@@ -45,20 +41,13 @@ export interface TeamTrendsOptions {
 export function teamTrends({ pool, target }: TeamTrendsOptions): TrendsSource {
   return {
     async read(query) {
-      try {
-        return await inTransaction(pool, async (client) => {
-          await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-          return readTrends(client, query);
-        });
-      } catch (error) {
-        throw teamFailure(error, target);
-      }
+      return inSnapshot(pool, target, (client, now) => readTrends(client, now, query));
     },
   };
 }
 
-async function readTrends(client: pg.ClientBase, query: TrendsQuery): Promise<Trends> {
-  const at = parseRow(NowSchema, 'clock', (await client.query(STORE_NOW)).rows).now.toISOString();
+async function readTrends(client: pg.ClientBase, now: Date, query: TrendsQuery): Promise<Trends> {
+  const at = now.toISOString();
   const range = [query.from, query.to, query.timeZone, at];
   const rows = async <T>(schema: z.ZodType<T>, table: string, sql: string, params: unknown[]) =>
     parseRows(schema, table, (await client.query(sql, [...range, ...params])).rows);

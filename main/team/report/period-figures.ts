@@ -14,12 +14,11 @@ import type {
   PeriodQuery,
   StoreFigures,
 } from '#main/features/team-interfaces/period-report.ts';
+import { Count, inSnapshot } from '../claims/snapshot.ts';
 import { SectionRowSchema, sectionFigures } from '../claims/team-overview.ts';
-import { SECTIONS as SECTION_TIMES, STORE_NOW } from '../claims/team-overview-sql.ts';
+import { SECTIONS as SECTION_TIMES } from '../claims/team-overview-sql.ts';
 import { PgTime, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
-import { inTransaction } from '../store/sql.ts';
-import { teamFailure } from '../team-failures.ts';
 import {
   AUDIT_HEAD_AT,
   CLOSED_IN_PERIOD,
@@ -39,8 +38,6 @@ const OPEN_SECTIONS = NAMED_SECTIONS.filter(
 const BROUGHT_IN = ['customer.create', 'customer.add'] as const;
 const REJECTED_TOPIC = 'customer_verification_document_failed';
 
-const Count = z.number().int().min(0);
-const NowSchema = z.object({ now: z.date() });
 const BoundsSchema = z.object({ start_at: PgTime, end_at: z.date() });
 const CountSchema = z.object({ section: z.enum(SECTIONS), reviewer: z.string().nullable(), count: Count });
 const OverdueSchema = z.object({ section: z.enum(['retry', 'document']), overdue: Count });
@@ -60,22 +57,14 @@ export interface PeriodFiguresOptions {
 export function teamPeriodFigures({ pool, target }: PeriodFiguresOptions): PeriodFiguresSource {
   return {
     async read(query) {
-      try {
-        return await inTransaction(pool, async (client) => {
-          await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-          return readFigures(client, query);
-        });
-      } catch (error) {
-        throw teamFailure(error, target);
-      }
+      return inSnapshot(pool, target, (client, now) => readFigures(client, now, query));
     },
   };
 }
 
-async function readFigures(client: pg.ClientBase, query: PeriodQuery): Promise<StoreFigures> {
+async function readFigures(client: pg.ClientBase, now: Date, query: PeriodQuery): Promise<StoreFigures> {
   const rows = async <T>(schema: z.ZodType<T>, table: string, sql: string, params: unknown[]) =>
     parseRows(schema, table, (await client.query(sql, params)).rows);
-  const now = parseRow(NowSchema, 'clock', (await client.query(STORE_NOW)).rows).now;
   const bounds = parseRow(
     BoundsSchema,
     'time zone',
