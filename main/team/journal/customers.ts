@@ -53,6 +53,9 @@ export interface Written {
 /** The columns a write gives a customer row, in the order of `customerRowValues`. */
 export const CUSTOMER_WRITE_COLUMNS = `id, seq, status, section, status_since, created, last_refreshed, changed_at,
   gone_at, pending_documents, profile, personal, reported`;
+/** Those columns but the id set from `customerRowValues`' $2…$13: a rewrite, by conflict or by a plain UPDATE. */
+const CUSTOMER_SET = `seq = $2, status = $3, section = $4, status_since = $5, created = $6, last_refreshed = $7,
+  changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11, personal = $12, reported = $13`;
 export const HISTORY_WRITE_COLUMNS = 'seq, customer_id, status, at, source, event_id';
 
 /**
@@ -115,9 +118,7 @@ export async function writeCustomerRow(
   await client.query(
     `INSERT INTO vetted.customers (${CUSTOMER_WRITE_COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT (id) DO UPDATE SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
-       last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
-       personal = $12, reported = $13`,
+     ON CONFLICT (id) DO UPDATE SET ${CUSTOMER_SET}`,
     customerRowValues(cipher, written, seq),
   );
 }
@@ -133,10 +134,7 @@ export async function updateCustomerRow(
   seq: number,
 ): Promise<void> {
   const { rowCount } = await client.query(
-    `UPDATE vetted.customers SET seq = $2, status = $3, section = $4, status_since = $5, created = $6,
-       last_refreshed = $7, changed_at = $8, gone_at = $9, pending_documents = $10, profile = $11,
-       personal = $12, reported = $13
-     WHERE id = $1`,
+    `UPDATE vetted.customers SET ${CUSTOMER_SET} WHERE id = $1`,
     customerRowValues(cipher, written, seq),
   );
   if (rowCount !== 1)

@@ -55,9 +55,16 @@ export interface TeamRepositoryContext {
 // before the number is drawn (`drawn` reads `locked`): numbers must commit in the order they are drawn. No
 // NOTIFY of its own: the rows written under the number announce themselves at the commit (migration 11), and
 // each notification costs the store work in every session that listens.
-const DRAW_CHANGE = `
-WITH locked AS (SELECT pg_advisory_xact_lock($1))
-SELECT nextval('vetted.change_seq') AS seq FROM locked`;
+
+/**
+ * The change number's draw as the CTEs `locked` and `drawn` (its `seq`): alone (`drawChange`), or at the head
+ * of a statement that goes on in the same round trip (a writer's row locked after it, with CHANGE_LOCK held). $1 is CHANGE_LOCK. What follows must read `drawn` before it touches a row (say `WHERE EXISTS
+ * (SELECT FROM drawn)`, which PostgreSQL runs before the scan): CHANGE_LOCK first, then rows, as always.
+ */
+export const DRAWN_CTE = `locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1)),
+  drawn AS MATERIALIZED (SELECT nextval('vetted.change_seq') AS seq FROM locked)`;
+
+const DRAW_CHANGE = `WITH ${DRAWN_CTE} SELECT seq FROM drawn`;
 
 export async function drawChange(client: Queryable): Promise<number> {
   const { rows } = await client.query<{ seq: string }>(DRAW_CHANGE, [CHANGE_LOCK]);
@@ -72,15 +79,6 @@ export function drawnSeq(value: unknown): number {
   }
   return seq;
 }
-
-/**
- * DRAW_CHANGE as the CTEs `locked` and `drawn` (its `seq`), for a statement that draws its change number and
- * goes on in the same round trip (a writer's row locked after it: one round trip less, with CHANGE_LOCK
- * held). $1 is CHANGE_LOCK. What follows must read `drawn` before it touches a row (say `WHERE EXISTS
- * (SELECT FROM drawn)`, which PostgreSQL runs before the scan): CHANGE_LOCK first, then rows, as always.
- */
-export const DRAWN_CTE = `locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($1)),
-  drawn AS MATERIALIZED (SELECT nextval('vetted.change_seq') AS seq FROM locked)`;
 
 /**
  * A TeamDb on a pool: each write is its own transaction. `onCommitted` hears the highest change number a
