@@ -31,7 +31,7 @@ import {
   type TeamDrain,
 } from './outbox/index.ts';
 import { OUTBOX_CHANNEL } from './outbox/rows.ts';
-import { poolSize } from './store/connection-budget.ts';
+import { DRAINER_SESSION, poolSize } from './store/connection-budget.ts';
 import {
   checkTeamStore,
   directConnection,
@@ -261,7 +261,7 @@ function startDrain(
   // The outbox's liveness lock needs a session of its own: one connection on the direct address. Its submits
   // are heard on the replica's session (one LISTENing session a desk: each costs the store on every NOTIFY).
   const notifications = openTeamPool(directConnection(team.connection), team.password, {
-    max: 1,
+    max: DRAINER_SESSION,
     applicationName: `${store.application}-outbox`,
     // Its one session holds the drainer's liveness lock: asked every heartbeat, ended by the server if quiet.
     ...store.bounds,

@@ -18,7 +18,7 @@ import type { Clock } from './time.ts';
 import { trendsOf } from './trends-points.ts';
 import { BACKLOG, CLOSED_PER_DAY, OVERDUE_PER_DAY, VISITS_PER_WEEK } from './trends-sql.ts';
 
-export interface JournalTrends {
+interface JournalTrends {
   read(query: TrendsQuery): Trends;
 }
 
@@ -34,7 +34,7 @@ interface RangeDay {
 }
 
 /** The days from `from` to `to`, each from its midnight to the next, cut at `now`. */
-export function rangeDays(query: TrendsQuery, now: Date): RangeDay[] {
+function rangeDays(query: TrendsQuery, now: Date): RangeDay[] {
   const days: RangeDay[] = [];
   for (let day = query.from; day <= query.to; day = addDays(day, 1)) {
     const end = Math.min(startOfDay(addDays(day, 1), query.timeZone).getTime(), now.getTime());

@@ -18,13 +18,16 @@
 export const DESK_CONNECTIONS = 4;
 
 /** The hub's pool: deliveries arrive concurrently, and each is one short transaction. */
-export const HUB_POOL = 10;
+const HUB_POOL = 10;
 
 /** The hub's sessions of its own: its change listener, its drainer's, and the listener role's. */
-export const HUB_SESSIONS = 3;
+const HUB_SESSIONS = 3;
 
 /** The most connections a hub keeps to the team store at once. */
 export const HUB_CONNECTIONS = HUB_POOL + HUB_SESSIONS;
+
+/** The outbox drainer's session: one connection, holding its liveness lock. */
+export const DRAINER_SESSION = 1;
 
 /** A short-lived task's pool (history brought or kept): it runs one transaction at a time. */
 export const TASK_POOL = 1;
@@ -35,5 +38,5 @@ export const TASK_POOL = 1;
  */
 export function poolSize(role: 'desk' | 'hub', drains: boolean): number {
   if (role === 'hub') return HUB_POOL;
-  return DESK_CONNECTIONS - 1 - (drains ? 1 : 0);
+  return DESK_CONNECTIONS - 1 - (drains ? DRAINER_SESSION : 0);
 }
