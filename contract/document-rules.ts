@@ -122,3 +122,15 @@ const FAILURE_REASON_TEXTS: Record<string, string> = {
 export function failureReasonText(code: string): string {
   return FAILURE_REASON_TEXTS[code.toLowerCase()] ?? code;
 }
+
+/** What the service says a rejected document failed on: its reason, else the first of its reasons. */
+export interface RejectionReasons {
+  failureReason?: string | undefined;
+  allFailureReasons?: ReadonlyArray<{ reason: string }> | undefined;
+}
+
+/** A rejected document's reason in words; null when the service names none. */
+export function rejectionReasonText(document: RejectionReasons): string | null {
+  const code = document.failureReason ?? document.allFailureReasons?.[0]?.reason;
+  return code ? failureReasonText(code) : null;
+}

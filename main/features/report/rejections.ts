@@ -1,7 +1,7 @@
 // The period's rejected documents by reason. The team store knows that the service rejected a document (its
 // webhook event), not why: the reason is the document's, asked of the service as the event's detail asks it,
 // a few at a time. A document the service cannot answer for is counted, under a reason that says so.
-import { failureReasonText } from '#contract/document-rules.ts';
+import { type RejectionReasons, rejectionReasonText } from '#contract/document-rules.ts';
 
 /** Most documents asked about for one report: past them, the count stands and the reason says why it is missing. */
 export const MOST_LOOKED_UP = 200;
@@ -10,15 +10,10 @@ const AT_ONCE = 4;
 export const REASON_UNKNOWN = 'Reason not known: the service did not say, or could not be asked';
 export const REASON_NOT_ASKED = `Reason not asked: over ${MOST_LOOKED_UP} rejections in the period`;
 
-type RejectedDocument = {
-  failureReason?: string | undefined;
-  allFailureReasons?: ReadonlyArray<{ reason: string }> | undefined;
-};
-
 /** How many of `documents` were rejected for each reason, the commonest first. */
 export async function rejectionsByReason(
   documents: readonly string[],
-  ask: (documentId: string) => Promise<RejectedDocument>,
+  ask: (documentId: string) => Promise<RejectionReasons>,
 ): Promise<Array<{ reason: string; count: number }>> {
   const reasons: string[] = [];
   const asked = documents.slice(0, MOST_LOOKED_UP);
@@ -28,8 +23,7 @@ export async function rejectionsByReason(
       ...(await Promise.all(
         batch.map(async (id) => {
           const found = await ask(id).catch(() => null);
-          const code = found?.failureReason ?? found?.allFailureReasons?.[0]?.reason;
-          return code ? failureReasonText(code) : REASON_UNKNOWN;
+          return (found && rejectionReasonText(found)) ?? REASON_UNKNOWN;
         }),
       )),
     );

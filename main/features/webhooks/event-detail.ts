@@ -1,4 +1,4 @@
-import { failureReasonText } from '#contract/document-rules.ts';
+import { rejectionReasonText } from '#contract/document-rules.ts';
 import { DeskError } from '#contract/errors.ts';
 import type { EventDetail } from '#contract/event-detail.ts';
 import { failureMessage } from '#main/data/failures.ts';
@@ -37,24 +37,11 @@ export function eventDetailFeature(context: DeskContext): Feature<'events.detail
         }
         if (event.topic === REJECTED_TOPIC) {
           // The reason is a bonus: without it the detail still says "Document rejected".
-          detail.reason = await rejectionReason(() =>
-            context.connection().client().documents.get(event.resourceId),
-          ).catch(() => null);
+          const document = async () => context.connection().client().documents.get(event.resourceId);
+          detail.reason = await document().then(rejectionReasonText, () => null);
         }
         return detail;
       },
     },
   };
-}
-
-/** The rejected document's reason, in words; null when the service names none. */
-async function rejectionReason(
-  document: () => Promise<{
-    failureReason?: string | undefined;
-    allFailureReasons?: { reason: string }[] | undefined;
-  }>,
-): Promise<string | null> {
-  const found = await document();
-  const code = found.failureReason ?? found.allFailureReasons?.[0]?.reason;
-  return code ? failureReasonText(code) : null;
 }

@@ -1,4 +1,4 @@
-import { failureReasonText } from '#contract/document-rules.ts';
+import { rejectionReasonText } from '#contract/document-rules.ts';
 import { DeskError } from '#contract/errors.ts';
 import type { QueueRow } from '#contract/queue.ts';
 import { isServiceId, unusableIdMessage } from '#contract/service-id.ts';
@@ -113,9 +113,6 @@ export function documentSummary(documents: readonly Document[]): { pending: numb
   const rejected = documents
     .filter((document) => document.documentVerificationStatus === 'rejected')
     .sort((a, b) => b.created.localeCompare(a.created))[0];
-  const reason = rejected?.failureReason ?? rejected?.allFailureReasons?.[0]?.reason;
-  return {
-    pending,
-    note: pending === 0 && reason ? `Document rejected: ${failureReasonText(reason)}` : null,
-  };
+  const reason = rejected && rejectionReasonText(rejected);
+  return { pending, note: pending === 0 && reason ? `Document rejected: ${reason}` : null };
 }
