@@ -53,6 +53,11 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 
+/** This computer's time zone: what "today" is on this desk. */
+export function deskTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** The day `at` falls on in `timeZone`. */
 export function dayOf(at: Date, timeZone: string): string {
   return new Date(wallTime(at.getTime(), timeZone)).toISOString().slice(0, 10);

@@ -4,6 +4,7 @@
 // words before the store is asked.
 
 import { dueBefore } from '#main/data/journal/index.ts';
+import { deskTimeZone } from '#main/ground/calendar.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { type Roles, requireLead, type TeamOverviewSource } from '../team-interfaces/claims.ts';
 
@@ -18,7 +19,7 @@ export function teamOverviewFeature(
   context: DeskContext,
   options: TeamOverviewFeatureOptions,
 ): Feature<'team.overview'> {
-  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timeZone = options.timeZone ?? deskTimeZone();
   return {
     handlers: {
       async 'team.overview'() {

@@ -5,6 +5,8 @@
 
 import { DeskError } from '#contract/errors.ts';
 import type { PeriodReportChannel, PeriodReportFile, PeriodReportInput } from '#contract/period-report.ts';
+import type { TeamMe } from '#contract/roles.ts';
+import { deskTimeZone } from '#main/ground/calendar.ts';
 import type { Handlers } from '#main/ground/serve.ts';
 import { exportFileName } from '../case/csv.ts';
 import type { DeskContext, Feature } from '../feature.ts';
@@ -39,11 +41,10 @@ export function periodReportFeature(
   options: PeriodReportOptions,
 ): Feature<PeriodReportChannel> {
   const clock = options.clock ?? (() => new Date());
-  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timeZone = options.timeZone ?? deskTimeZone();
 
   /** The figures and the reasons: everything the rows are made of (the PDF adds the trends). */
-  async function gather(input: PeriodReportInput, now: Date) {
-    const me = await options.roles.me();
+  async function gather(input: PeriodReportInput, now: Date, me: TeamMe) {
     const targets = { ...context.settings.get().ageingTargets };
     const query = { from: input.from, to: input.to, timeZone, targets };
     const { rejectedDocuments, ...store } = await options.figures.read(query);
@@ -68,8 +69,8 @@ export function periodReportFeature(
     };
   }
 
-  async function make(input: PeriodReportInput, now: Date): Promise<PeriodReportFile> {
-    const { query, data } = await gather(input, now);
+  async function make(input: PeriodReportInput, now: Date, me: TeamMe): Promise<PeriodReportFile> {
+    const { query, data } = await gather(input, now, me);
     const fileName = (extension: string) =>
       exportFileName(['vetted-period-report', input.from, 'to', input.to], extension, now);
     if (input.format === 'pdf') {
@@ -104,12 +105,12 @@ export function periodReportFeature(
 
   const handlers: Pick<Handlers, PeriodReportChannel> = {
     async 'report.period'(input) {
-      await requireLead(options.roles, 'viewTeam');
+      const me = await requireLead(options.roles, 'viewTeam');
       const now = clock();
       const detail = `${input.from} to ${input.to}, ${input.format}${input.format === 'pdf' ? `, ${input.pageSize}` : ''}`;
       await context.journal.audit.record({ action: 'report.period', outcome: 'ok', detail });
       try {
-        return await make(input, now);
+        return await make(input, now, me);
       } catch (error) {
         await context.journal.audit.record({ action: 'report.period', outcome: 'failed', detail });
         throw error;

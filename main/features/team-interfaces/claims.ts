@@ -53,9 +53,14 @@ export interface Roles {
   me(): Promise<TeamMe>;
 }
 
-/** Refuses, in words and before anything is asked of the store, what this reviewer's role does not allow. */
-export async function requireLead(roles: Roles, action: LeadAction): Promise<void> {
-  if (!(await roles.me()).can[action]) throw refusal.leadOnly(action);
+/**
+ * Refuses, in words and before anything is asked of the store, what this reviewer's role does not allow; else
+ * answers who this reviewer is (the caller need not ask again).
+ */
+export async function requireLead(roles: Roles, action: LeadAction): Promise<TeamMe> {
+  const me = await roles.me();
+  if (!me.can[action]) throw refusal.leadOnly(action);
+  return me;
 }
 
 export interface TeamSettingsAccess {

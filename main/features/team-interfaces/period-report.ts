@@ -2,17 +2,10 @@
 // (main/team/report/), refused by a solo desk, which has no team (main/variant/local.ts). The report feature
 // checks the role, asks the service for the rejected documents' reasons, and draws the file.
 import type { PeriodFigures } from '#contract/period-report.ts';
-import type { AgeingTargets } from '#contract/queue-view.ts';
+import type { TrendsQuery } from '#contract/trends.ts';
 
-export interface PeriodQuery {
-  /** The period's first and last days (YYYY-MM-DD in `timeZone`), both included. */
-  from: string;
-  to: string;
-  /** The desk's time zone (IANA): what a day is. */
-  timeZone: string;
-  /** This desk's ageing targets: what "overdue" is measured against. */
-  targets: AgeingTargets;
-}
+/** A period as the trends' ranges are asked for (the first and last days, the time zone, the targets). */
+export type PeriodQuery = Omit<TrendsQuery, 'scope' | 'reviewer'>;
 
 /** The store's figures: every one but the rejections' reasons, which only the service knows. */
 export type StoreFigures = Omit<PeriodFigures, 'rejections'> & {

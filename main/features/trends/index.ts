@@ -3,7 +3,7 @@
 // TrendsSource and it never asks which. Here: the role ("team" is a lead's), this desk's reviewer, its ageing
 // targets and time zone, and which days "the last N" are by the desk's clock.
 import type { TrendRange, TrendsChannel } from '#contract/trends.ts';
-import { addDays, dayOf } from '#main/ground/calendar.ts';
+import { addDays, dayOf, deskTimeZone } from '#main/ground/calendar.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { type Roles, requireLead } from '../team-interfaces/claims.ts';
 import type { TrendsSource } from '../team-interfaces/trends.ts';
@@ -25,12 +25,13 @@ export function lastDays(days: TrendRange, now: Date, timeZone: string): { from:
 
 export function trendsFeature(context: DeskContext, options: TrendsFeatureOptions): Feature<TrendsChannel> {
   const clock = options.clock ?? (() => new Date());
-  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timeZone = options.timeZone ?? deskTimeZone();
   return {
     handlers: {
       async 'trends.read'({ days, scope }) {
-        if (scope === 'team') await requireLead(options.roles, 'viewTeam');
-        const { reviewer } = await options.roles.me();
+        const { reviewer } = await (scope === 'team'
+          ? requireLead(options.roles, 'viewTeam')
+          : options.roles.me());
         const { ageingTargets } = context.settings.get();
         return options.source.read({
           scope,
