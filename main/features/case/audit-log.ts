@@ -3,6 +3,7 @@
 
 import { actionWords } from '#contract/audit-actions.ts';
 import type { AuditFilter, AuditRow, AuditWindow, ExportFile, ExportFormat } from '#contract/case.ts';
+import { exportFileName, toCsv } from '#contract/csv.ts';
 import {
   type AuditEntry,
   type AuditHead,
@@ -12,7 +13,6 @@ import {
   type LinkedAuditEntry,
 } from '#main/data/journal/index.ts';
 import { namesOf } from '../webhooks/ingest.ts';
-import { exportFileName, toCsv } from './csv.ts';
 
 type CsvRow = AuditRow & { chainHash: string };
 

@@ -3,6 +3,7 @@
 // and four eyes (from the audit chain, which records every step of both), and every audit entry for the
 // customer with the chain's head. Personal data stays masked as the case view shows it unless revealed.
 import { actionWords } from '#contract/audit-actions.ts';
+import { exportFileName } from '#contract/csv.ts';
 import { reportedFieldLabel } from '#contract/customers.ts';
 import type { CustomerDocument } from '#contract/documents.ts';
 import { topicText } from '#contract/event-topics.ts';
@@ -17,7 +18,6 @@ import {
 import type { Claims } from '../team-interfaces/claims.ts';
 import { linkedUpTo } from './audit-log.ts';
 import type { CaseFileData, CaseFileDocument, CaseFileRow } from './case-file-data.ts';
-import { exportFileName } from './csv.ts';
 import { statusEntry } from './timeline.ts';
 
 export interface CaseFileSources {

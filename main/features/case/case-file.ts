@@ -2,6 +2,7 @@
 // (so browser mode has it as Electron does), and audited. Its production is recorded before the file is made,
 // in one unit with a reveal when personal data is asked for in full: a refused record means no file.
 import type { CaseFile, CaseFileChannel } from '#contract/case-file.ts';
+import { exportFileName } from '#contract/csv.ts';
 import { refusal } from '#main/data/failures.ts';
 import type { Handlers } from '#main/ground/serve.ts';
 import { toCustomerDocument } from '../customers/documents.ts';
@@ -9,7 +10,6 @@ import type { DeskContext, Feature } from '../feature.ts';
 import type { Claims, Roles } from '../team-interfaces/claims.ts';
 import { gatherCaseFile } from './case-file-gather.ts';
 import { renderCaseFile } from './case-file-pdf.ts';
-import { exportFileName } from './csv.ts';
 
 export interface CaseFileOptions {
   claims: Pick<Claims, 'shared' | 'get'>;

@@ -1,9 +1,9 @@
 // The queue as shown (section and search) as CSV. Names and e-mails are masked unless the reviewer gave a
 // reason to export them in full, which the audit log records like any reveal.
 import type { ExportFile, QueueExportInput } from '#contract/case.ts';
+import { exportFileName, toCsv } from '#contract/csv.ts';
 import type { QueueRow } from '#contract/queue.ts';
 import type { Journal } from '#main/data/journal/index.ts';
-import { exportFileName, toCsv } from './csv.ts';
 
 const PAGE = 200;
 

@@ -3,12 +3,12 @@
 // documents' reasons, the trends source gives the charts' series for the same days. Its production is recorded
 // in the audit log before the file is made, and a failure after that is recorded too.
 
+import { exportFileName } from '#contract/csv.ts';
 import { DeskError } from '#contract/errors.ts';
 import type { PeriodReportChannel, PeriodReportFile, PeriodReportInput } from '#contract/period-report.ts';
 import type { TeamMe } from '#contract/roles.ts';
 import { deskTimeZone } from '#main/ground/calendar.ts';
 import type { Handlers } from '#main/ground/serve.ts';
-import { exportFileName } from '../case/csv.ts';
 import type { DeskContext, Feature } from '../feature.ts';
 import { type Roles, requireLead } from '../team-interfaces/claims.ts';
 import type { PeriodFiguresSource } from '../team-interfaces/period-report.ts';

@@ -1,9 +1,10 @@
 // The period report as data: one row per figure (docs/team-mode.md, "The period report", names every figure and
 // column), written as CSV (RFC 4180, as the other exports) or as JSON Lines (one object a line, null for
 // what does not apply). Both carry the period on every row, so a row read alone still says what it counts.
+
+import { toCsv } from '#contract/csv.ts';
 import type { PeriodFigures } from '#contract/period-report.ts';
 import type { TimeFigure } from '#contract/team-overview.ts';
-import { toCsv } from '../case/csv.ts';
 
 export interface FigureRow {
   figure: string;
@@ -23,6 +24,7 @@ export const REPORT_COLUMNS = [
   'item',
   'value',
 ] as const;
+type ReportColumn = (typeof REPORT_COLUMNS)[number];
 
 const row = (figure: string, value: FigureRow['value'], more: Partial<FigureRow> = {}): FigureRow => ({
   figure,
@@ -64,23 +66,25 @@ export function figureRows(figures: PeriodFigures): FigureRow[] {
   ];
 }
 
+/** A row as both files write it: the period, then the figure's own columns (REPORT_COLUMNS' order). */
+const record = (figures: PeriodFigures, r: FigureRow): Record<ReportColumn, FigureRow['value']> => ({
+  period_from: figures.from,
+  period_to: figures.to,
+  ...r,
+});
+
 export function reportCsv(figures: PeriodFigures, rows: readonly FigureRow[]): string {
   return toCsv<FigureRow>(
-    [
-      { header: 'period_from', value: () => figures.from },
-      { header: 'period_to', value: () => figures.to },
-      { header: 'figure', value: (r) => r.figure },
-      { header: 'section', value: (r) => r.section },
-      { header: 'reviewer', value: (r) => r.reviewer },
-      { header: 'item', value: (r) => r.item },
-      { header: 'value', value: (r) => r.value },
-    ],
+    REPORT_COLUMNS.map((header) => ({ header, value: (r: FigureRow) => record(figures, r)[header] })),
     rows,
   );
 }
 
 export function reportJsonl(figures: PeriodFigures, rows: readonly FigureRow[]): string {
   return rows
-    .map((r) => `${JSON.stringify({ period_from: figures.from, period_to: figures.to, ...r })}\n`)
+    .map(
+      (r) => `${JSON.stringify(record(figures, r))}
+`,
+    )
     .join('');
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { actionWords } from '#contract/audit-actions.ts';
 import { NoteTextSchema, QueueExportInputSchema } from '#contract/case.ts';
+import { exportFileName, toCsv } from '#contract/csv.ts';
 import { topicText } from '#contract/event-topics.ts';
-import { exportFileName, toCsv } from '#main/features/case/csv.ts';
 import { maskEmail, maskName } from '#main/features/case/queue-export.ts';
 
 describe('CSV', () => {
