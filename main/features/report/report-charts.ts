@@ -26,7 +26,7 @@ interface Plot {
 }
 
 /** A round top for the axis: 1, 2 or 5 times a power of ten, at least `max`. */
-export function niceMax(max: number): number {
+function niceMax(max: number): number {
   if (!(max > 0)) return 1;
   const power = 10 ** Math.floor(Math.log10(max));
   return ([1, 2, 5, 10].map((step) => step * power).find((top) => top >= max) ?? 10 * power) as number;
@@ -91,7 +91,7 @@ function legend(doc: Pdf, series: readonly Series[]): void {
 }
 
 /** One bar per label, its series stacked from the axis up. */
-export function stackedBars(
+function stackedBars(
   doc: Pdf,
   title: string,
   labels: readonly string[],
@@ -117,7 +117,7 @@ export function stackedBars(
 }
 
 /** One line per series through its points (a missing point breaks the line), each point marked. */
-export function lines(doc: Pdf, title: string, labels: readonly string[], series: readonly Series[]): void {
+function lines(doc: Pdf, title: string, labels: readonly string[], series: readonly Series[]): void {
   const values = series.flatMap((one) => one.values.filter((value): value is number => value !== null));
   const plot = frame(doc, title, labels, Math.max(0, ...values));
   const slot = plot.width / Math.max(1, labels.length);
