@@ -91,12 +91,7 @@ function legend(doc: Pdf, series: readonly Series[]): void {
 }
 
 /** One bar per label, its series stacked from the axis up. */
-function stackedBars(
-  doc: Pdf,
-  title: string,
-  labels: readonly string[],
-  series: readonly Series[],
-): void {
+function stackedBars(doc: Pdf, title: string, labels: readonly string[], series: readonly Series[]): void {
   const totals = labels.map((_, index) => series.reduce((sum, one) => sum + (one.values[index] ?? 0), 0));
   const plot = frame(doc, title, labels, Math.max(0, ...totals));
   const slot = plot.width / Math.max(1, labels.length);
