@@ -9,7 +9,7 @@ import type { Stop } from '../shared/data/watch.ts';
 import { useAppStore } from '../store.ts';
 
 /** The case on screen (the queue's open case) and whether the window has the focus and is shown. */
-export function viewingNow(): Viewing {
+function viewingNow(): Viewing {
   const { view, customerId } = useAppStore.getState();
   return {
     customerId: view === 'queue' ? customerId : null,

@@ -11,8 +11,6 @@ interface SegmentedProps<T extends string | number> {
   options: readonly SegmentedOption<T>[];
   value: T;
   onChange(value: T): void;
-  /** The legend stays for screen readers only, where the choices speak for themselves on screen. */
-  legendHidden?: boolean;
 }
 
 /**
@@ -24,12 +22,11 @@ export function Segmented<T extends string | number>({
   options,
   value,
   onChange,
-  legendHidden,
 }: SegmentedProps<T>) {
   const name = useId();
   return (
     <fieldset className="segmented">
-      <legend className={legendHidden ? 'visually-hidden' : 'segmented-legend'}>{legend}</legend>
+      <legend className="segmented-legend">{legend}</legend>
       <div className="segmented-options">
         {options.map((option) => (
           <label key={option.value} className="segmented-option">

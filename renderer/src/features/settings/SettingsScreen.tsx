@@ -13,7 +13,7 @@ import { TeamSection } from './TeamSection.tsx';
 import { UpdatesSection } from './UpdatesSection.tsx';
 
 /** `lock` and `myWork`: the sections of other features (the desk lock's, the reviewer's trends). */
-export function SettingsScreen({ lock, myWork }: { lock: ReactNode; myWork?: ReactNode }) {
+export function SettingsScreen({ lock, myWork }: { lock: ReactNode; myWork: ReactNode }) {
   const { settings, load, save, saving, testing, testConnection, fieldErrors, message, test } =
     useSettingsStore();
   const [draft, setDraft] = useState<Draft | null>(null);

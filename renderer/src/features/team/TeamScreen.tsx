@@ -16,7 +16,7 @@ import { SectionTimes } from './SectionTimes.tsx';
  * each section, and `trends` (the trends feature's, composed by the shell) below. Live while open. A reviewer
  * who reaches it by its address, or a solo desk, is told why there is nothing here for them.
  */
-export function TeamScreen({ trends }: { trends?: ReactNode }) {
+export function TeamScreen({ trends }: { trends: ReactNode }) {
   const me = useTeamViewStore((state) => state.me);
   useEffect(() => {
     void useTeamViewStore.getState().loadMe();
@@ -44,7 +44,7 @@ export function TeamScreen({ trends }: { trends?: ReactNode }) {
   );
 }
 
-function TeamFigures({ trends }: { trends?: ReactNode }) {
+function TeamFigures({ trends }: { trends: ReactNode }) {
   const { overview, problem, refresh } = useTeamViewStore();
   useWatch(useTeamViewStore.getState().watch);
   useEffect(() => {
@@ -107,12 +107,10 @@ function TeamFigures({ trends }: { trends?: ReactNode }) {
         <SectionTimes overview={overview} />
       </section>
 
-      {trends && (
-        <section aria-labelledby="team-trends" className="team-trends">
-          <h3 id="team-trends">Trends</h3>
-          {trends}
-        </section>
-      )}
+      <section aria-labelledby="team-trends" className="team-trends">
+        <h3 id="team-trends">Trends</h3>
+        {trends}
+      </section>
 
       <PeriodReportForm />
     </div>

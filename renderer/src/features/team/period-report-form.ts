@@ -4,6 +4,7 @@
 
 import type { PageSize } from '#contract/case-file.ts';
 import { PeriodReportInputSchema, type ReportFormat } from '#contract/period-report.ts';
+import { dayKey } from '#renderer/ui/time.tsx';
 
 export interface PeriodReportChoice {
   from: string;
@@ -16,8 +17,7 @@ export type PeriodProblems = Partial<Record<'from' | 'to', string>>;
 
 /** A local calendar day as YYYY-MM-DD (the desk's time zone: the report counts its days). */
 export function localDay(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return dayKey(date.getTime());
 }
 
 /** The last seven days, today included: the form's first choice. */

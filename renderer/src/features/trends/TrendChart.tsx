@@ -8,22 +8,36 @@ import { shortDay, timeUnitFor } from './trend-format.ts';
 /**
  * A figure as a line chart, drawn by uPlot on a canvas (this module and uPlot load only when a chart is first
  * shown: TrendFigureView imports it lazily). The canvas is an image to assistive technology, named by `label`;
- * the figure's table beside it holds the same numbers. Redrawn when the figure, the width or the scheme changes.
+ * the figure's table beside it holds the same numbers. Built again when the figure or the scheme changes; a
+ * new width (a window or a split dragged) only resizes it.
  */
 export default function TrendChart({ figure, label }: { figure: TrendFigure; label: string }) {
   const holder = useRef<HTMLDivElement>(null);
   const inks = useInks(holder);
   const width = useWidth(holder);
+  const plot = useRef<uPlot | null>(null);
+  // The width as last measured, read when the plot is built: a new width resizes the plot, never rebuilds it.
+  const widthNow = useRef(width);
+  widthNow.current = width;
+  const measured = width > 0;
   useEffect(() => {
     const host = holder.current;
-    if (!host || !inks || width <= 0) return;
-    const plot = new uPlot(chartOptions(figure, inks, width), chartData(figure), host);
-    return () => plot.destroy();
-  }, [figure, inks, width]);
+    if (!host || !inks || !measured) return;
+    const built = new uPlot(chartOptions(figure, inks, widthNow.current), chartData(figure), host);
+    plot.current = built;
+    return () => {
+      built.destroy();
+      plot.current = null;
+    };
+  }, [figure, inks, measured]);
+  useEffect(() => {
+    if (width > 0 && plot.current && plot.current.width !== width)
+      plot.current.setSize({ width, height: CHART_HEIGHT });
+  }, [width]);
   return <div ref={holder} className="trend-chart" role="img" aria-label={label} />;
 }
 
-export const CHART_HEIGHT = 220;
+const CHART_HEIGHT = 220;
 
 /** Counts go up in whole cases; the axis never shows a fraction of one. */
 const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];

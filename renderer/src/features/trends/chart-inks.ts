@@ -15,7 +15,7 @@ export interface ChartInks {
   font: string;
 }
 
-export function readInks(host: HTMLElement): ChartInks {
+function readInks(host: HTMLElement): ChartInks {
   const probe = document.createElement('span');
   // The token's own value: in forced colours the browser would otherwise force the probe to the text's colour.
   probe.style.forcedColorAdjust = 'none';

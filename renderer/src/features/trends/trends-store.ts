@@ -4,7 +4,7 @@ import type { TrendRange, TrendScope, Trends } from '#contract/trends.ts';
 import { api } from '#renderer/api.ts';
 
 /** The range a panel opens on: a month, long enough for a trend, short enough to read day by day. */
-export const DEFAULT_RANGE: TrendRange = 30;
+const DEFAULT_RANGE: TrendRange = 30;
 
 /** One panel's trends: the Team screen's ("team") or My work's ("mine"). */
 export interface TrendsView {
