@@ -24,6 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createServiceClient } from '#main/data/service/index.ts';
+import { floorCustomers, floorRounds } from './support/claims-floor.ts';
 import { loadNote, machineNow } from './support/machine.ts';
 import { printResult, type ResultRow } from './support/protocol.ts';
 import { processCpuSeconds, type StoreUsage, watchStore } from './support/store-usage.ts';
@@ -66,7 +67,7 @@ const { values: args } = parseArgs({
     'idle-seconds': { type: 'string', default: '10' },
     'window-every-ms': { type: 'string', default: '250' },
     'draft-every-ms': { type: 'string', default: '2000' },
-    'claim-rounds': { type: 'string', default: '5' },
+    'claim-rounds': { type: 'string' },
     'claim-gap-ms': { type: 'string', default: '2000' },
   },
 });
@@ -173,13 +174,25 @@ try {
   const replicas = journals.map(replicaState);
 
   // Claims under contention: every desk takes the next case at one instant, `--claim-rounds` times.
+  // The floor's rounds in between the desks' (half a gap after each), on connections of their own.
   const waiting = await unclaimedWaiting(admin);
+  const claimRounds = Number(args['claim-rounds'] ?? (quick ? 10 : 5));
+  const rounds = { at: Date.now() + 2_000, rounds: claimRounds, gapMs: Number(args['claim-gap-ms']) };
+  const floorIds = await floorCustomers(admin, DESKS * (claimRounds + 1));
   const loadDuringClaims = loadSampler();
-  const takes = await fleet.nextCases({
-    at: Date.now() + 2_000,
-    rounds: Number(args['claim-rounds']),
-    gapMs: Number(args['claim-gap-ms']),
-  });
+  const [takes, floorMs] = await Promise.all([
+    fleet.nextCases(rounds),
+    floorRounds(
+      {
+        url: bench.adminUrl,
+        sealer: bench.sealer,
+        clients: DESKS,
+        ...rounds,
+        at: rounds.at + rounds.gapMs / 2,
+      },
+      floorIds,
+    ),
+  ]);
   const claimLoad = loadDuringClaims();
   const nextCases = await accountNextCases(
     admin,
@@ -234,7 +247,7 @@ try {
   const peakOf = (hub: boolean) =>
     Math.max(
       0,
-      ...[...peaks.byLogin].filter(([login]) => login.startsWith('hub_') === hub).map(([, n]) => n),
+      ...[...peaks.byLogin].filter(([login]) => login.startsWith(hub ? 'hub_' : 'desk_')).map(([, n]) => n),
     );
   const benchCpu = cpu.byRole.get('the bench (this sampler)') ?? 0;
   const storeCpu = cpu.total - benchCpu;
@@ -266,7 +279,7 @@ try {
       `(${((deskTotal * 1000) / sent.sent / DESKS).toFixed(3)} ms a desk), hub_1 (led at the start) ${((leaderCpu * 1000) / sent.sent).toFixed(2)} ms, ` +
       `hub_2 ${((standbyCpu * 1000) / sent.sent).toFixed(2)} ms; desks ${(deskTotal / cpu.seconds).toFixed(2)} cores over the span`,
   );
-  rows.push(
+  const teamRows: ResultRow[] = [
     windowRow(windowMs, worstDeskP99, loadSpan),
     visibleRow(account, loadSpan),
     accountedRow(account, equal, DESKS, loadSpan),
@@ -277,9 +290,10 @@ try {
       bench.hubs.length,
       loadSpan,
     ),
-    storeCpuRow(perDelivery, net, sent.sent, loadSpan),
-    ...nextCaseRows(nextCases, DESKS, claimLoad),
-  );
+    storeCpuRow(perDelivery, net, sent.sent, DESKS, loadSpan),
+    ...nextCaseRows(nextCases, DESKS, floorMs, claimLoad),
+  ];
+  rows.push(...teamRows.map((row) => ({ ...row, figure: `${DESKS} desks: ${row.figure}` })));
   await admin.end();
 } finally {
   fleet?.kill();

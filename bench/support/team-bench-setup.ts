@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { readKeyFile } from '#admin/key-file.ts';
+import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
 import { createServiceClient } from '#main/data/service/index.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { loadTeamKeys } from '#main/team/keys/key-ring.ts';
@@ -50,6 +51,8 @@ export interface TeamBench {
   desks: Array<{ name: string; dataDir: string; login: string }>;
   /** The team's webhook subscription secret, as the service holds it. */
   secret: string;
+  /** Seals audit entries as the team's desks do (the claims floor appends its own). */
+  sealer: AuditSealer;
   close(): Promise<void>;
 }
 
@@ -160,6 +163,7 @@ export async function setUpTeamBench(options: TeamBenchOptions): Promise<TeamBen
       deliverable: live.filter((_, i) => liveFirstName(i) !== 'document'),
       desks,
       secret,
+      sealer: keys.sealer,
       close,
     };
   } catch (error) {

@@ -8,8 +8,9 @@ import { APPROVAL_KINDS, APPROVAL_STATES } from '#contract/approvals.ts';
 import { DeskError } from '#contract/errors.ts';
 import { refusal } from '#main/data/failures.ts';
 import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
-import { AuditDueSchema, appendAuditEntry } from '../journal/audit.ts';
-import { PgTime, PgTimeOrNull, parseRow, parseRows } from '../journal/rows.ts';
+import { AuditDueSchema } from '../journal/audit.ts';
+import { callAudited } from '../journal/audited-call.ts';
+import { PgTime, PgTimeOrNull, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
 import { isKeyChange, keyChangedOn, teamFailure } from '../team-failures.ts';
@@ -71,13 +72,9 @@ export function approvalStore({ pool, target, sealer }: ApprovalStoreOptions) {
     params: unknown[],
   ) =>
     run(() =>
-      inTransaction(pool, async (client) => {
-        const answer = parseRow(schema, 'approvals', (await client.query(sql, params)).rows);
-        for (const due of answer.audit) {
-          await appendAuditEntry(client, sealer, { outcome: 'ok', ...due });
-        }
-        return answer;
-      }),
+      inTransaction(pool, (client) =>
+        callAudited(client, sealer, { schema, table: 'approvals', sql, params }),
+      ),
     );
   const rows = async (where: string, params: unknown[]) =>
     run(async () =>

@@ -13,7 +13,8 @@ import { DeskError } from '#contract/errors.ts';
 import type { LeadAction } from '#contract/roles.ts';
 import { refusal } from '#main/data/failures.ts';
 import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
-import { AuditDueSchema, appendAuditEntry } from '../journal/audit.ts';
+import { AuditDueSchema } from '../journal/audit.ts';
+import { callAudited } from '../journal/audited-call.ts';
 import { PgSeq, parseRow, parseRows } from '../journal/rows.ts';
 import type { ConnectionTarget } from '../store/connection-error.ts';
 import { inTransaction } from '../store/sql.ts';
@@ -74,13 +75,9 @@ export function claimStore({ pool, target, sealer }: ClaimStoreOptions) {
   ) =>
     run(
       () =>
-        inTransaction(pool, async (client) => {
-          const answer = parseRow(schema, 'claims', (await client.query(sql, params)).rows);
-          for (const due of answer.audit) {
-            await appendAuditEntry(client, sealer, { outcome: 'ok', ...due });
-          }
-          return answer;
-        }),
+        inTransaction(pool, (client) =>
+          callAudited(client, sealer, { schema, table: 'claims', sql, params }),
+        ),
       action,
       to,
     );
@@ -102,9 +99,11 @@ export function claimStore({ pool, target, sealer }: ClaimStoreOptions) {
       ),
     takeOver: (customerId: string, sealedReason: string) =>
       outcome('SELECT * FROM vetted.claim_take_over($1, $2)', [customerId, sealedReason], 'takeOver'),
-    /** The case taken, or null when none waits. */
-    next: async (sections: readonly string[]) =>
-      (await outcome('SELECT * FROM vetted.claim_next($1)', [sections])).customerId,
+    /** The case taken and the change that took it, or null when none waits. */
+    next: async (sections: readonly string[]) => {
+      const { customerId, seq } = await outcome('SELECT * FROM vetted.claim_next($1)', [sections]);
+      return customerId === null || seq === null ? null : { customerId, seq };
+    },
     /** Ends the claims idle past the team's setting (each audited); how many. */
     expire: async () =>
       (await audited(AuditedSchema, 'SELECT vetted.claims_expire() AS audit', [])).audit.length,

@@ -94,10 +94,11 @@ export function teamClaims(options: TeamClaimsOptions): Claims {
       return settled(customerId, await store.takeOver(customerId, seal(customerId, reason)));
     },
     async next(sections) {
-      const customerId = await store.next(sections);
-      if (customerId === null) return null;
-      await replication.catchUp();
-      return read(customerId);
+      const taken = await store.next(sections);
+      if (taken === null) return null;
+      // Read-your-writes by the take's own change number: heard on the feed, not read from the store.
+      await replication.upTo(taken.seq);
+      return read(taken.customerId);
     },
     scope(filter) {
       if (filter === undefined) return undefined;

@@ -80,6 +80,10 @@ function whereOf(filter: AuditFilter, more: Record<string, number> = {}) {
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
+/** The chain's head as `vetted.audit_chain_head()` answers it (locked to this transaction), dated by the store. */
+export type ChainHead = z.infer<typeof HeadSchema>;
+type EntryInput = Required<Omit<AuditInput, 'actor'>> & { at?: string };
+
 /**
  * Appends one entry to the chain inside the caller's transaction (which holds the head's lock until it
  * ends). The desks' repository and the store's migration append through here. Without `at`, the entry is
@@ -89,7 +93,7 @@ function whereOf(filter: AuditFilter, more: Record<string, number> = {}) {
 export async function appendAuditEntry(
   client: Queryable,
   sealer: AuditSealer,
-  input: Required<Omit<AuditInput, 'actor'>> & { at?: string },
+  input: EntryInput,
   /**
    * Another login than the session's, for the one entry the store lets name one: the submitter of a draft
    * whose outcome this transaction recorded (team store migration 4). Anything else is refused below, since
@@ -102,23 +106,33 @@ export async function appendAuditEntry(
     'audit_head',
     (await client.query('SELECT seq, chain_hash, actor, now() AS now FROM vetted.audit_chain_head()')).rows,
   );
-  const entry = {
-    seq: head.seq + 1,
-    actor: head.actor,
-    ...input,
-    at: input.at ?? head.now,
-    ...onBehalfOf?.(head.actor),
-  };
-  const link = linkAfter(head.chain_hash, entry, sealer);
+  const [written] = await appendAfterHead(client, sealer, head, [{ ...input, ...onBehalfOf?.(head.actor) }]);
+  return written as AuditEntry;
+}
+
+/**
+ * Appends `inputs` in order after `head` (which this transaction holds locked), in one INSERT: the store's
+ * link trigger checks each row against the head the row before it moved on.
+ */
+export async function appendAfterHead(
+  client: Queryable,
+  sealer: AuditSealer,
+  head: ChainHead,
+  inputs: ReadonlyArray<EntryInput & { actor?: string }>,
+): Promise<AuditEntry[]> {
   // The key's id, from team store migration 12 on: the store refuses an entry under an audit key a rotation
   // replaced (a desk still on the old team key), and says so in the key-changed words.
-  const keyed =
-    sealer.keyId === undefined ? { column: '', value: '' } : { column: ', audit_key', value: ', $13' };
-  const { rows } = await client.query(
-    `INSERT INTO vetted.audit_log (seq, at, actor, action, customer_id, outcome, detail, hash_version,
-       prev_hash, content_hash, chain_hash, seal${keyed.column})
-     VALUES ($1, $2, $12, $3, $4, $5, $6, $7, $8, $9, $10, $11${keyed.value}) RETURNING ${COLUMNS}`,
-    [
+  const keyed = sealer.keyId !== undefined;
+  const width = keyed ? 13 : 12;
+  const params: unknown[] = [];
+  const entries: Array<{ actor: string; at: string }> = [];
+  let prevHash = head.chain_hash;
+  for (const [i, input] of inputs.entries()) {
+    const entry = { seq: head.seq + 1 + i, actor: head.actor, ...input, at: input.at ?? head.now };
+    const link = linkAfter(prevHash, entry, sealer);
+    prevHash = link.chainHash;
+    entries.push(entry);
+    params.push(
       entry.seq,
       entry.at,
       entry.action,
@@ -131,15 +145,29 @@ export async function appendAuditEntry(
       link.chainHash,
       link.seal,
       entry.actor,
-      ...(sealer.keyId === undefined ? [] : [sealer.keyId]),
-    ],
+      ...(keyed ? [sealer.keyId] : []),
+    );
+  }
+  const n = (row: number, column: number) => `$${row * width + column}`;
+  const rows = inputs.map(
+    (_, r) =>
+      `(${[1, 2, 12, 3, 4, 5, 6, 7, 8, 9, 10, 11, ...(keyed ? [13] : [])].map((c) => n(r, c)).join(', ')})`,
   );
-  const written = parseRow(AuditRowSchema, 'audit_log', rows);
+  const { rows: written } = await client.query(
+    `INSERT INTO vetted.audit_log (seq, at, actor, action, customer_id, outcome, detail, hash_version,
+       prev_hash, content_hash, chain_hash, seal${keyed ? ', audit_key' : ''})
+     VALUES ${rows.join(', ')} RETURNING ${COLUMNS}`,
+    params,
+  );
+  const answered = parseRows(AuditRowSchema, 'audit_log', written).sort((a, b) => a.seq - b.seq);
   // The hash covers the login the head named; the stamp trigger wrote the session's login. They are one.
-  if (written.actor !== entry.actor || written.at !== entry.at) {
+  if (
+    answered.length !== entries.length ||
+    answered.some((row, i) => row.actor !== entries[i]?.actor || row.at !== entries[i]?.at)
+  ) {
     throw new JournalError('The team store wrote another audit entry than the one this desk hashed.');
   }
-  return written;
+  return answered;
 }
 
 const WrappedKeySchema = z

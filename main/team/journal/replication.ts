@@ -92,6 +92,8 @@ interface ReplicationState {
   closed: boolean;
   /** The highest change number known applied: notifications at or below it need no catch-up. */
   applied: number;
+  /** Who waits for a change number to be applied (`upTo`), each told true once it is. */
+  awaited: Set<{ seq: number; tell(applied: boolean): void }>;
   running: Promise<number> | null;
   queued: Promise<number> | null;
   schedule: Scheduler;
@@ -108,6 +110,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     watchers: new Set<(change: ReplicaChange) => void>(),
     closed: false,
     applied: 0,
+    awaited: new Set(),
     running: null,
     queued: null,
     schedule: options.schedule ?? realScheduler,
@@ -128,8 +131,12 @@ function replicationOf(state: ReplicationState): Replication {
     catchUp: () => request(state),
     async upTo(seq) {
       if (state.applied >= seq) return;
-      // Following the announcements, a marker's round trip proves it; otherwise read the store.
-      if (await state.feed.sync()) return;
+      // Following the announcements, the change's own (it comes in commit order) or a marker's round trip
+      // proves it, whichever is heard first; otherwise read the store.
+      const reached = appliedUpTo(state, seq);
+      const proved = await Promise.race([reached.heard, state.feed.sync()]);
+      reached.forget();
+      if (proved) return;
       await request(state);
     },
     watch(watcher) {
@@ -166,8 +173,27 @@ function tell(state: ReplicationState, change: ReplicaChange): void {
 /** Changes are in the local replica (read from the store, or heard): remembered, and told to the watchers. */
 function noteApplied(state: ReplicationState, result: AppliedChanges): void {
   state.applied = Math.max(state.applied, result.lastSeq);
+  for (const waiter of state.awaited) {
+    if (waiter.seq <= state.applied) waiter.tell(true);
+  }
   if (result.customerIds.length > 0)
     tell(state, { customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
+}
+
+/** Heard true once change `seq` is applied; `forget` stops waiting (the promise then stays unresolved). */
+function appliedUpTo(state: ReplicationState, seq: number): { heard: Promise<boolean>; forget(): void } {
+  let waiter!: { seq: number; tell(applied: boolean): void };
+  const heard = new Promise<boolean>((resolve) => {
+    waiter = {
+      seq,
+      tell(applied) {
+        state.awaited.delete(waiter);
+        resolve(applied);
+      },
+    };
+  });
+  state.awaited.add(waiter);
+  return { heard, forget: () => state.awaited.delete(waiter) };
 }
 
 async function catchUpNow(state: ReplicationState): Promise<number> {

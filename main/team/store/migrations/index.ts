@@ -16,6 +16,7 @@ import { CHANGE_FEED } from './11-change-feed.ts';
 import { AUDIT_KEYS } from './12-audit-keys.ts';
 import { LOCK_MAXIMUM } from './13-lock-maximum.ts';
 import { HUBS } from './14-hubs.ts';
+import { WAITING_INDEX } from './15-waiting-index.ts';
 import {
   applyTeamMigrations,
   requireTeamSchema,
@@ -38,6 +39,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   AUDIT_KEYS,
   LOCK_MAXIMUM,
   HUBS,
+  WAITING_INDEX,
 ];
 
 /** The schema from which the store's audit log is a hash chain (the administrator's `verify-audit` needs it). */

@@ -2,6 +2,7 @@
 // appends each change's audit entry in the change's transaction), each reviewer on their own login: one
 // holder per case whatever the contention, release, idle expiry by the store's clock (audited),
 // auto-assignment under contention, reassign and take-over by a lead.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   type ClaimsReviewer,
@@ -108,6 +109,38 @@ describe('idle expiry', () => {
     });
   });
 
+  it('appends one entry per claim a sweep ends, in one chain, and a touch waits for no one’s audit entry', async () => {
+    const team = await claimsTeam();
+    const [ana, lee] = [await team.reviewer('ana'), await team.reviewer('lee')];
+    await team.setRole(lee.name, 'lead');
+    const cases = await team.addCustomers(4);
+    for (const id of cases) await take(ana, id);
+    for (const id of cases.slice(0, 3)) await team.ageClaim(id, 31);
+    expect(await lee.store.expire()).toBe(3);
+    const { rows } = await team.admin.query(
+      'SELECT seq::int, action, actor, customer_id, prev_hash, chain_hash FROM vetted.audit_log ORDER BY seq',
+    );
+    for (const [i, row] of rows.entries()) {
+      if (i > 0) expect(row).toMatchObject({ seq: rows[i - 1].seq + 1, prev_hash: rows[i - 1].chain_hash });
+    }
+    expect(rows.slice(-3)).toMatchObject(
+      cases.slice(0, 3).map((id) => ({ action: 'claim.expire', actor: lee.name, customer_id: id })),
+    );
+
+    // Someone holds the chain's head (an entry on its way): touching one's own claim appends nothing, so it
+    // does not wait for them.
+    const holder = new pg.Client({ connectionString: team.store.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM vetted.audit_chain_head()');
+      expect(await take(ana, cases[3]!, 'action')).toEqual({ outcome: 'held', holder: ana.name });
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+  });
+
   it('lets another reviewer take a case whose claim ran out, ending (and auditing) the old one first', async () => {
     const team = await claimsTeam();
     const [ana, ben] = [await team.reviewer('ana'), await team.reviewer('ben')];
@@ -121,7 +154,8 @@ describe('idle expiry', () => {
 });
 
 describe('the next unclaimed case', () => {
-  const next = (who: ClaimsReviewer, sections = ['retry', 'document', 'review']) => who.store.next(sections);
+  const next = async (who: ClaimsReviewer, sections = ['retry', 'document', 'review']) =>
+    (await who.store.next(sections))?.customerId ?? null;
 
   it('gives 20 reviewers calling at once 20 different cases, the longest waiting first', async () => {
     const team = await claimsTeam();

@@ -113,7 +113,7 @@ it('the claim store works for a lead’s login granted only what claims, roles a
   expect(await store.reviewers()).toEqual([{ login: lead.name, role: 'lead' }]);
   expect(await store.take('c-1', 'take')).toMatchObject({ outcome: 'taken', holder: lead.name });
   expect(await store.release('c-1')).toMatchObject({ outcome: 'released' });
-  expect(await store.next(['attention'])).toBe('c-1');
+  expect(await store.next(['attention'])).toMatchObject({ customerId: 'c-1' });
   expect(await store.reassign('c-1', lead.name, 'sealed')).toMatchObject({ outcome: 'reassigned' });
   expect(await store.takeOver('c-1', 'sealed')).toMatchObject({ outcome: 'held' });
   expect(await store.expire()).toBe(0);

@@ -34,7 +34,7 @@ async function followingDesk() {
   cleanup.push(() => replication.close());
   await until(() => replication.following, 'the desk to follow the announcements');
   const reads = vi.spyOn(pool, 'query');
-  return { store, local, replication, changed, reads };
+  return { store, local, replication, changed, reads, pool };
 }
 
 describe('following the team store’s announcements', () => {
@@ -67,6 +67,22 @@ describe('following the team store’s announcements', () => {
     expect(reads.mock.calls.map(([sql]) => String(sql)).filter((sql) => !sql.includes('pg_notify'))).toEqual(
       [],
     );
+  });
+
+  it('knows its own write is in once the write’s announcement is applied, whatever keeps its marker', async () => {
+    const { store, local, replication, reads, pool } = await followingDesk();
+    // The marker's statement waits (a pool busy with other work): the write's own announcement must do.
+    let sendMarker!: () => void;
+    const markerHeld = new Promise<void>((resolve) => {
+      sendMarker = resolve;
+    });
+    const query = (args: unknown[]) => Reflect.apply(pg.Pool.prototype.query, pool, args);
+    reads.mockImplementation(((...args: unknown[]) =>
+      String(args[0]).includes('pg_notify') ? markerHeld.then(() => query(args)) : query(args)) as never);
+    const seq = await writeCustomer(store, { id: 'c-own', name: 'Own Write' });
+    await replication.upTo(seq);
+    expect(await local.customers.get('c-own')).toMatchObject({ name: 'Own Write' });
+    sendMarker();
   });
 
   it('reads the store for a row too large to announce, and follows again after', async () => {
