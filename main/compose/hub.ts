@@ -64,7 +64,11 @@ export async function startHubCore(run: HubRunContext): Promise<HubCore> {
       await secrets.load();
       const moved = await moveVaultSecrets(vault, secrets);
       if (moved > 0) log.info('hub: webhook secrets moved from the vault into the team store', { moved });
-      webhooks = webhooksFeature(context, secrets, run.port === undefined ? {} : { port: run.port });
+      // Nobody looks at a hub's event log as deliveries arrive: no event rows announced, no names read for them.
+      webhooks = webhooksFeature(context, secrets, {
+        headless: true,
+        ...(run.port === undefined ? {} : { port: run.port }),
+      });
       const listener = await webhooks.listening();
       // On a real service the team's one subscription points at the tunnel (--public-url or settings).
       await webhooks.subscribePublicUrl().catch((error: unknown) => {

@@ -226,7 +226,10 @@ async function openJournalOrClose(
       keys,
       local,
       ...(options.clock ? { clock: options.clock } : {}),
-      onCommitted: (seq) => replication.upTo(seq),
+      // A desk's screen shows its own writes at once, from its replica: a write resolves once the replica
+      // holds it. Nobody reads a hub's replica, so a hub's writes (every delivery's refresh) do not wait for
+      // theirs: no marker through the store per refresh, heard by every desk's session.
+      ...(options.role === 'desk' ? { onCommitted: (seq: number) => replication.upTo(seq) } : {}),
     });
   } catch (error) {
     await replication.close();

@@ -26,6 +26,11 @@ export interface WebhooksOptions {
   /** After a failed refresh, when to try unprocessed events again. */
   retryDelayMs?: number;
   tunnelTimeoutMs?: number;
+  /**
+   * No screen looks (the hub): events recorded are not announced as event rows, so no customer's name is read
+   * from the journal for each delivery.
+   */
+  headless?: boolean;
 }
 
 /** The Webhooks screen's channels and the figures Diagnostics shows, whoever listens (main/variant/ chooses). */
@@ -160,6 +165,7 @@ export function webhooksFeature(
     notify: createNotify(context.notifier),
     secrets: () => subs.secrets(),
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+    ...(options.headless ? { headless: true } : {}),
   });
   // Made before the listener starts: it notes what the journal held until then.
   const catchUp = createCatchUp({ context, receiver, subscriptions: subs, stopped: () => desk.closed });

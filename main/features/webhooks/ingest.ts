@@ -40,6 +40,8 @@ export function createIngest(options: {
   processor: EventProcessor;
   events: EventHub;
   log: Logger;
+  /** Whether recorded events are announced as event rows (false: no screen looks, names are not read). */
+  announce?: boolean;
 }): Ingest & { /** Stops following customers' names. */ close(): void } {
   const { journal, writer, processor, events, log } = options;
   const names = createRecentNames(journal, events);
@@ -65,6 +67,7 @@ export function createIngest(options: {
   let toAnnounce: JournalEvent[] = [];
   const announceSoon = (results: RecordedEvents) => {
     processor.enqueue(results.filter((result) => !result.duplicate).map((result) => result.event));
+    if (options.announce === false) return;
     if (toAnnounce.length === 0) setImmediate(() => void announce());
     for (const { event } of results) toAnnounce.push(event);
   };

@@ -46,6 +46,8 @@ export interface ReceiverOptions {
   /** The secrets a genuine delivery may be signed with, read at each delivery. */
   secrets(): string[];
   retryDelayMs?: number;
+  /** No screen looks: recorded events are not announced as event rows (webhooks/index.ts `headless`). */
+  headless?: boolean;
 }
 
 export function createReceiver(options: ReceiverOptions): Receiver {
@@ -71,7 +73,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     eventToScreen,
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
   });
-  const ingest = createIngest({ journal, writer, processor, events, log });
+  const ingest = createIngest({ journal, writer, processor, events, log, announce: !options.headless });
   const probes = createProbeRegistry();
   return {
     ingest,

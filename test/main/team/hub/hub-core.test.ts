@@ -10,6 +10,8 @@ import { startHubCore } from '#main/compose/hub.ts';
 import { createLogger } from '#main/ground/log/logger.ts';
 import { hubCli } from '#main/team/hub/cli.ts';
 import { hubTeam, openHubConfig } from '#main/team/hub/hub-config.ts';
+import { MARKER } from '#main/team/journal/live-feed.ts';
+import { CHANGES_CHANNEL } from '#main/team/store/sql.ts';
 import { type RunningSandbox, startSandbox } from '#sandbox/index.ts';
 import { freePort } from '#test/main/features/webhooks/helpers.ts';
 import { quickClient } from '#test/support/desk/drafts.ts';
@@ -66,11 +68,11 @@ async function teamOnSandbox() {
   cleanups.push(() => db.end());
   // Loopback stands in for the tunnel (or load balancer) every hub of the team stands behind.
   const port = await freePort();
-  return { store, sandbox, client, db, port, publicUrl: `http://127.0.0.1:${port}/webhooks` };
+  return { url, store, sandbox, client, db, port, publicUrl: `http://127.0.0.1:${port}/webhooks` };
 }
 
 test('leading on a service of its own, the hub subscribes its public URL and records what is delivered', async () => {
-  const { store, sandbox, client, db, port, publicUrl } = await teamOnSandbox();
+  const { url, store, sandbox, client, db, port, publicUrl } = await teamOnSandbox();
   const { config, log } = await hubOn(store, sandbox);
   const core = await startHubCore({ config, team: hubTeam(config), log, port, publicUrl });
   cleanups.push(() => core.close());
@@ -78,6 +80,14 @@ test('leading on a service of its own, the hub subscribes its public URL and rec
 
   const subscriptions = await client.subscriptions.list();
   expect(subscriptions.map((subscription) => subscription.url)).toEqual([publicUrl]);
+
+  // Everything the store announces on the changes channel, in commit order.
+  const heard: string[] = [];
+  const listen = new pg.Client({ connectionString: url });
+  await listen.connect();
+  cleanups.push(() => listen.end());
+  listen.on('notification', (message) => heard.push(message.payload ?? ''));
+  await listen.query(`LISTEN ${CHANGES_CHANNEL}`);
 
   // A customer created on the service by anyone: its webhook reaches the hub, and the store has both.
   const created = await client.customers.create(samplePerson('Hub', 'Heard', 'hub.heard@example.com'), {
@@ -93,6 +103,22 @@ test('leading on a service of its own, the hub subscribes its public URL and rec
     'the delivered event and its customer in the team store',
     20_000,
   );
+  // Processed and marked: a hub's refresh does not wait for its own replica, so it sends no marker through
+  // the store (one each desk's session would hear). Ours, sent last, arrives after anything sent before it.
+  await until(
+    async () =>
+      (
+        await db.query('SELECT 1 FROM vetted.events WHERE customer_id = $1 AND processed_at IS NOT NULL', [
+          created.id,
+        ])
+      ).rowCount! > 0,
+    'the event processed',
+    20_000,
+  );
+  await db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, 'test:last']);
+  await until(() => heard.includes('test:last'), 'our own notification back');
+  expect(heard.some((payload) => payload.includes(created.id))).toBe(true);
+  expect(heard.filter((payload) => payload.startsWith(MARKER))).toEqual([]);
 
   // Taking the role again (after a stand-by) subscribes nothing twice.
   await core.stopListener();
