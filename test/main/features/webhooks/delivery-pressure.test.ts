@@ -134,3 +134,54 @@ describe('delivery pressure', () => {
     expect(p.busy).toBe(false);
   });
 });
+
+/** The defaults, as the receiver uses them: a working day's burst is not a flood (#38), a redelivery is. */
+describe('delivery pressure by default', () => {
+  let now = 0;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    now = 1_000;
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /**
+   * `count` deliveries at `perSecond`, at most 10 in flight as the service sends them, answered by group
+   * commit: every `commitMs` all those waiting are answered at once, and the service sends what it held back
+   * at once too. Whether the pressure was ever busy, and after how many deliveries it first was.
+   */
+  function send(count: number, perSecond: number, commitMs: number) {
+    const p = createDeliveryPressure({ now: () => now });
+    let sent = 0;
+    let waiting = 0;
+    let nextCommit = now + commitMs;
+    let firstBusy: number | null = null;
+    for (let tick = 0; sent < count; tick++) {
+      now += 1;
+      if (now >= nextCommit) {
+        for (; waiting > 0; waiting--) p.answered();
+        nextCommit += commitMs;
+      }
+      // What was due by now and the service may send (10 in flight at most).
+      const due = Math.min(count, Math.floor((tick * perSecond) / 1_000) + 1);
+      while (sent < due && waiting < 10) {
+        p.arrived();
+        sent++;
+        waiting++;
+        if (firstBusy === null && p.busy) firstBusy = sent;
+      }
+    }
+    return { firstBusy };
+  }
+
+  it('does not call 100 deliveries in one second a flood, even answered in clumps by group commit', () => {
+    expect(send(100, 100, 8).firstBusy).toBeNull();
+    // Slow commits (a loaded store): 50 ms each, up to 5 held back and sent together.
+    expect(send(100, 100, 50).firstBusy).toBeNull();
+  });
+
+  it('calls a redelivery as fast as the listener answers a flood within its first 125 deliveries', () => {
+    const flood = send(2_000, 2_000, 8);
+    expect(flood.firstBusy).not.toBeNull();
+    expect(flood.firstBusy).toBeLessThanOrEqual(125);
+  });
+});
