@@ -94,10 +94,11 @@ process.stdout.write(
     `${text}\n`,
 );
 // A run of some benches replaces theirs in the file and keeps the others' last figures (a bench since removed
-// or renamed is dropped: the file says where the project stands, not where it stood).
+// or renamed is dropped: the file says where the project stands, not where it stood). A bench run in another
+// form (the team bench with 4 desks, then with 50: other figures) keeps each form's last rows.
 const file = path.join(dir, 'results.json');
 const earlier = readEarlier(file).filter(
-  (outcome) => !names.includes(outcome.bench) && all.includes(outcome.bench),
+  (outcome) => all.includes(outcome.bench) && !supersededBy(outcomes, outcome),
 );
 const benches = [...earlier, ...outcomes].sort((a, b) => a.bench.localeCompare(b.bench));
 writeFileSync(
@@ -123,6 +124,14 @@ const missed = outcomes.some(
   (outcome) => outcome.exitCode !== 0 || outcome.rows.some((row) => row.verdict !== 'pass'),
 );
 process.exitCode = missed ? 1 : 0;
+
+/** Whether this run measured one of `earlier`'s figures again, or its bench failed this time. */
+function supersededBy(now: readonly BenchOutcome[], earlier: BenchOutcome): boolean {
+  const same = now.filter((outcome) => outcome.bench === earlier.bench);
+  if (same.some((outcome) => outcome.rows.some((row) => row.measured === 'failed'))) return true;
+  const figures = new Set(same.flatMap((outcome) => outcome.rows.map((row) => row.figure)));
+  return earlier.rows.some((row) => figures.has(row.figure));
+}
 
 function readEarlier(file: string): BenchOutcome[] {
   if (!existsSync(file)) return [];
