@@ -94,14 +94,17 @@ export const recordEvent = (
 ) => recordEvents(client, [{ event, processed, receivedAt }], { onlyIfAbsent });
 
 /** Marks events processed, keeping the first time they were. */
+/** Marks events processed, each at its own time (`ats[i]` for `ids[i]`), or all at `at`. */
 export async function markEventsProcessed(
   client: Queryable,
   ids: readonly string[],
-  at: string,
+  at: string | readonly string[],
 ): Promise<void> {
+  const ats = typeof at === 'string' ? ids.map(() => at) : at;
   await client.query(
-    'UPDATE vetted.events SET processed_at = coalesce(processed_at, $2) WHERE id = ANY($1::text[])',
-    [ids, at],
+    `UPDATE vetted.events e SET processed_at = coalesce(e.processed_at, m.at)
+     FROM unnest($1::text[], $2::timestamptz[]) AS m (id, at) WHERE e.id = m.id`,
+    [ids, ats],
   );
 }
 

@@ -19,16 +19,35 @@ import { recordRejection } from './rejections.ts';
 import type { TeamRepositoryContext } from './team-db.ts';
 
 type Recorded = Awaited<ReturnType<typeof recordEvents>>;
-/** A delivery's events (recorded with the rest of its group in one statement), or any other write. */
-type Write = EventToRecord[] | ((client: Queryable) => Promise<Recorded>);
+/** Events processed, marked when (the group's marks go in one statement). */
+interface Marks {
+  processed: readonly string[];
+  at: string;
+}
+/** A delivery's events (recorded with the rest of its group in one statement), marks, or any other write. */
+type Write = EventToRecord[] | Marks | ((client: Queryable) => Promise<Recorded>);
 
-/** One write on its own: a delivery's events in a statement of their own. */
-const writeAlone = (client: Queryable, write: Write): Promise<Recorded> =>
-  typeof write === 'function' ? write(client) : recordEvents(client, write);
+const isMarks = (write: Write): write is Marks => !Array.isArray(write) && typeof write !== 'function';
+const isDelivery = (write: Write): write is EventToRecord[] => Array.isArray(write);
+
+/** Every mark of the group in one statement (each with its own time). */
+async function markAll(client: Queryable, marks: readonly Marks[]): Promise<void> {
+  const ids = marks.flatMap((mark) => mark.processed);
+  const ats = marks.flatMap((mark) => mark.processed.map(() => mark.at));
+  if (ids.length > 0) await markEventsProcessed(client, ids, ats);
+}
+
+/** One write on its own: a delivery's events, or marks, in a statement of their own. */
+async function writeAlone(client: Queryable, write: Write): Promise<Recorded> {
+  if (typeof write === 'function') return write(client);
+  if (isDelivery(write)) return recordEvents(client, write);
+  await markAll(client, [write]);
+  return [];
+}
 
 /** The group's deliveries, when their ids are all different: they can go in one statement. */
 function deliveriesOf(writes: readonly Write[]): EventToRecord[] | null {
-  const delivered = writes.flatMap((write) => (typeof write === 'function' ? [] : write));
+  const delivered = writes.filter(isDelivery).flat();
   return new Set(delivered.map(({ event }) => event.id)).size === delivered.length ? delivered : null;
 }
 
@@ -54,9 +73,12 @@ async function writeGroup(client: Queryable, writes: Write[]): Promise<Outcome<R
   const outcomes: Outcome<Recorded>[] = [];
   for (const write of writes) {
     if (typeof write === 'function') outcomes.push({ ok: true, value: await write(client) });
+    else if (isMarks(write)) outcomes.push({ ok: true, value: [] });
     else if (delivered) outcomes.push(...answerEach([write], rows));
     else outcomes.push({ ok: true, value: await recordEvents(client, write) });
   }
+  // After the group's events: a mark never overtakes its event's insert.
+  await markAll(client, writes.filter(isMarks));
   return outcomes;
 }
 
@@ -81,9 +103,14 @@ export function teamEventInbox(
     try {
       // Deliveries alone (a flood defers the marks): one statement, committed by itself, in one round trip.
       const delivered = deliveriesOf(writes);
-      if (delivered && writes.every((write) => typeof write !== 'function')) {
+      if (delivered && writes.every(isDelivery)) {
         const recorded = await db.writeStatement((client) => recordEvents(client, delivered));
-        return answerEach(writes as EventToRecord[][], recorded);
+        return answerEach(writes, recorded);
+      }
+      // Marks alone (an event processed at an ordinary pace): one statement too, no BEGIN and COMMIT.
+      if (writes.every(isMarks)) {
+        await db.writeStatement((client) => markAll(client, writes));
+        return writes.map(() => ({ ok: true, value: [] }));
       }
       return await db.write((client) => writeGroup(client, writes));
     } catch {
@@ -139,9 +166,8 @@ export function teamEventInbox(
       if (recorded.length > 0) handOver.push(recorded, recorded.length);
       return recorded;
     },
-    markProcessed(ids) {
-      const at = isoTime(clock());
-      return later((client) => markEventsProcessed(client, ids, at));
+    async markProcessed(ids) {
+      await group.write({ processed: ids, at: isoTime(clock()) }, 'soon');
     },
     recordRejection(entry) {
       const at = isoTime(clock());

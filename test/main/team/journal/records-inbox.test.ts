@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import type { InboxEvent } from '#main/data/journal/interface.ts';
 import { teamEventsRepository } from '#main/team/journal/events.ts';
 import { teamEventInbox } from '#main/team/journal/inbox.ts';
@@ -136,6 +137,29 @@ describe('the webhook inbox on the team store', () => {
     await inbox.flush();
     await alone;
     expect((await events.unprocessed()).map((e) => e.id)).toEqual(['ev-3']);
+    await inbox.close();
+  });
+
+  it('writes a group of marks alone in one statement, no BEGIN and COMMIT, each mark at its own time', async () => {
+    const time = manualClock();
+    const { ctx } = await teamStore(time.clock);
+    const inbox = teamEventInbox(ctx);
+    await inbox.record([event('ev-1'), event('ev-2'), event('ev-3')], { delivered: true });
+    // Every statement sent to the store, on any of the pool's connections.
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    const first = inbox.markProcessed(['ev-1', 'ev-2']);
+    const at1 = time.iso();
+    time.advance(MINUTE);
+    const second = inbox.markProcessed(['ev-3']);
+    await inbox.flush();
+    await Promise.all([first, second]);
+    const statements = sent.mock.calls.map(([sql]) => String(sql).trim().split(/\s+/)[0]);
+    expect(statements).toEqual(['UPDATE']);
+    sent.mockRestore();
+    const events = teamEventsRepository(ctx);
+    expect((await events.get('ev-2'))?.processedAt).toBe(at1);
+    expect((await events.get('ev-3'))?.processedAt).toBe(time.iso());
+    expect(await events.unprocessed()).toEqual([]);
     await inbox.close();
   });
 
