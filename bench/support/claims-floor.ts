@@ -1,6 +1,7 @@
 /**
  * The floor of a take (#38): the least a claim can cost in the team store — one transaction inserting the
- * claim and its audit entry at the chain's head, committed — taken by as many clients at one instant as there
+ * claim (its change number drawn under CHANGE_LOCK, as every writer of a replicated row must) and its audit
+ * entry at the chain's head, committed — taken by as many clients at one instant as there
  * are desks taking the next case, so the floor includes what four takes at once cannot avoid: the chain's head
  * is one row, each appends after the one before, and each waits for the one before to commit (fsync on).
  * Each client is the store's owner (a reviewer may change claims only through the store's functions, which
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
 import { appendAfterHead } from '#main/team/journal/audit.ts';
 import { PgSeq, PgTime, parseRow } from '#main/team/journal/rows.ts';
+import { CHANGE_LOCK } from '#main/team/store/sql.ts';
 
 const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string(), now: PgTime });
 
@@ -24,15 +26,19 @@ async function floorTake(client: pg.Client, sealer: AuditSealer, customerId: str
   const started = performance.now();
   await client.query('BEGIN');
   try {
+    // Its change number drawn under CHANGE_LOCK like every writer's: replicas read "every change after the last
+    // one I hold", which holds only while changes commit in the order of their numbers (a first version of
+    // this floor drew without it, and at fifty desks a desk's replica passed over a take still committing).
     const { rows } = await client.query(
-      `WITH claim AS MATERIALIZED (
+      `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock($2)),
+       claim AS MATERIALIZED (
          INSERT INTO vetted.claims (customer_id, seq, holder, since, touched_at, expires_at, how, changed_by,
            changed_at)
-         VALUES ($1, nextval('vetted.change_seq'), session_user, now(), now(), now() + interval '30 minutes',
-           'take', session_user, now())
+         SELECT $1, nextval('vetted.change_seq'), session_user, now(), now(), now() + interval '30 minutes',
+           'take', session_user, now() FROM locked
          RETURNING customer_id)
        SELECT h.seq, h.chain_hash, h.actor, now() AS now FROM claim, vetted.audit_chain_head() h`,
-      [customerId],
+      [customerId, CHANGE_LOCK],
     );
     const head = parseRow(HeadSchema, 'audit_head', rows);
     await appendAfterHead(client, sealer, head, [

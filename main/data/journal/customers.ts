@@ -109,10 +109,12 @@ function upsert(
           customer: insert(state, customer, observation, at, personal),
           isNew: true,
           statusChanged: true,
+          before: undefined,
         };
       }
+      const before = toCustomer(existing);
       const { recorded, changed } = update(state, customer, observation, at, existing, personal);
-      return { customer: recorded, isNew: false, statusChanged: changed };
+      return { customer: recorded, isNew: false, statusChanged: changed, before };
     },
     { sync },
   );

@@ -49,19 +49,22 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { journal } = options;
 
   async function refreshed(id: string, observation: Observation) {
-    const before = await journal.customers.get(id);
+    // "Before" is what the write found under its own lock (no read of its own first: on a team store that
+    // was one more round trip for every delivery).
+    let before: JournalCustomer | undefined;
     let customer: JournalCustomer | undefined;
     try {
       const fetched = await options.client().customers.get(id);
       // Kept only under an id every channel can open again: else refused, in words naming it.
       if (!isServiceId(fetched.id))
         throw new DeskError('UnusableId', unusableIdMessage('customer', fetched.id));
-      customer = (await journal.transaction((tx) => tx.customers.upsert(fetched, observation), LATER))
-        .customer;
+      const upserted = await journal.transaction((tx) => tx.customers.upsert(fetched, observation), LATER);
+      ({ before, customer } = upserted);
       if (customer.status === 'document') customer = await refreshDocuments(customer);
     } catch (error) {
       // Only the customer's own URL saying so: a token failure is never a verdict on the customer.
       if (!isNotFound(error)) throw error;
+      before = await journal.customers.get(id);
       customer = await journal.transaction((tx) => tx.customers.markGone(id), LATER);
     }
     if (customer && rowKey(customer) !== rowKey(before)) options.onChange(queueRowOf(customer));

@@ -238,12 +238,12 @@ function upsert(
       const { customer } = written;
       await writeCustomerRow(client, cipher, written, seq);
       await recordStatus(client, seq, service.id, customer.statusSince, observation, service.status);
-      return { customer, isNew: true, statusChanged: true };
+      return { customer, isNew: true, statusChanged: true, before: undefined };
     }
     const { written, observedAt, statusChanged } = rewrite(cipher, found, service, observation, at, personal);
     await updateCustomerRow(client, cipher, written, seq);
     if (statusChanged) await recordStatus(client, seq, service.id, observedAt, observation, service.status);
-    return { customer: written.customer, isNew: false, statusChanged };
+    return { customer: written.customer, isNew: false, statusChanged, before: found.customer };
   });
 }
 

@@ -60,6 +60,8 @@ export interface UpsertResult {
   isNew: boolean;
   /** The status differs from the one recorded (always true for a new customer). */
   statusChanged: boolean;
+  /** The customer as recorded just before this write (undefined: new), read under the write's own lock. */
+  before: JournalCustomer | undefined;
 }
 
 export interface CustomersRepository {
