@@ -92,8 +92,8 @@ interface ReplicationState {
   closed: boolean;
   /** The highest change number known applied: notifications at or below it need no catch-up. */
   applied: number;
-  /** Who waits for a change number to be applied (`upTo`), each told true once it is. */
-  awaited: Set<{ seq: number; tell(applied: boolean): void }>;
+  /** Who waits for a change number to be applied (`upTo`), each told once it is. */
+  awaited: Set<{ seq: number; reached(): void }>;
   running: Promise<number> | null;
   queued: Promise<number> | null;
   schedule: Scheduler;
@@ -174,21 +174,21 @@ function tell(state: ReplicationState, change: ReplicaChange): void {
 function noteApplied(state: ReplicationState, result: AppliedChanges): void {
   state.applied = Math.max(state.applied, result.lastSeq);
   for (const waiter of state.awaited) {
-    if (waiter.seq <= state.applied) waiter.tell(true);
+    if (waiter.seq <= state.applied) waiter.reached();
   }
   if (result.customerIds.length > 0)
     tell(state, { customerIds: result.customerIds, lastSeq: result.lastSeq, claims: result.claims ?? [] });
 }
 
-/** Heard true once change `seq` is applied; `forget` stops waiting (the promise then stays unresolved). */
+/** Heard (true) once change `seq` is applied; `forget` stops waiting (the promise then stays unresolved). */
 function appliedUpTo(state: ReplicationState, seq: number): { heard: Promise<boolean>; forget(): void } {
-  let waiter!: { seq: number; tell(applied: boolean): void };
+  let waiter!: { seq: number; reached(): void };
   const heard = new Promise<boolean>((resolve) => {
     waiter = {
       seq,
-      tell(applied) {
+      reached() {
         state.awaited.delete(waiter);
-        resolve(applied);
+        resolve(true);
       },
     };
   });

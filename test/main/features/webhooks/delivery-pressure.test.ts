@@ -1,14 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDeliveryPressure } from '#main/features/webhooks/delivery-pressure.ts';
 
-/** Busy at the rate of a flood (by default 25 deliveries within 50 ms), quiet again once it eases. */
+// Every test on a clock of its own: `now` is what the pressure reads, fake timers what it schedules.
+let now = 0;
+beforeEach(() => {
+  vi.useFakeTimers();
+  now = 1_000;
+});
+afterEach(() => vi.useRealTimers());
+
+/** Busy at the rate of a flood (here 5 deliveries within 50 ms), quiet again once it eases. */
 describe('delivery pressure', () => {
-  let now = 0;
-  beforeEach(() => {
-    vi.useFakeTimers();
-    now = 1_000;
-  });
-  afterEach(() => vi.useRealTimers());
   // Deliveries here are never answered: the rate alone decides, unless a test says how many may wait.
   const pressure = (releaseMs = 50, busyInFlight = 1_000) =>
     createDeliveryPressure({ windowMs: 50, releaseMs, busyAt: 5, busyInFlight, now: () => now });
@@ -137,13 +139,6 @@ describe('delivery pressure', () => {
 
 /** The defaults, as the receiver uses them: a working day's burst is not a flood (#38), a redelivery is. */
 describe('delivery pressure by default', () => {
-  let now = 0;
-  beforeEach(() => {
-    vi.useFakeTimers();
-    now = 1_000;
-  });
-  afterEach(() => vi.useRealTimers());
-
   /**
    * `count` deliveries at `perSecond`, at most 10 in flight as the service sends them, answered by group
    * commit: every `commitMs` all those waiting are answered at once, and the service sends what it held back
