@@ -10,16 +10,11 @@
  * `claims.next` does this and more: finds the case (under CHANGE_LOCK), and the desk reads its claim back.
  */
 import pg from 'pg';
-import { z } from 'zod';
 import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
-import { appendAfterHead } from '#main/team/journal/audit.ts';
-import { PgSeq, PgTime, parseRow } from '#main/team/journal/rows.ts';
+import { appendAfterHead, HeadSchema } from '#main/team/journal/audit.ts';
+import { parseRow } from '#main/team/journal/rows.ts';
 import { CHANGE_LOCK } from '#main/team/store/sql.ts';
-
-const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string(), now: PgTime });
-
-const sleepUntil = (epochMs: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMs - Date.now())));
+import { sleepUntil } from './team-next-case.ts';
 
 /** One take at the floor: the claim written and the chain's head read in one statement, the entry, the commit. */
 async function floorTake(client: pg.Client, sealer: AuditSealer, customerId: string): Promise<number> {

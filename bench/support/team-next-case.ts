@@ -26,7 +26,8 @@ export interface NextCaseRounds {
   gapMs: number;
 }
 
-const sleepUntil = (epochMs: number) =>
+/** Resolves at `epochMs` (at once if it has passed): rounds every process begins at the same instant. */
+export const sleepUntil = (epochMs: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMs - Date.now())));
 
 /** One desk's takes: at each round's instant, one `claims.next`. */

@@ -50,7 +50,8 @@ export const LinkedRowSchema = z
   })
   .transform((row): LinkedAuditEntry => toLinkedEntry(row));
 
-const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string(), now: PgTime });
+/** The chain's head as `vetted.audit_chain_head()` answers it, with the store's now(). */
+export const HeadSchema = z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string(), now: PgTime });
 const HeadSealSchema = z.object({ seq: PgSeq, chain_hash: z.string(), seal: z.string().nullable() });
 
 const COLUMNS = 'seq, at, actor, action, customer_id, outcome, detail';

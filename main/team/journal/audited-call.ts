@@ -9,11 +9,11 @@ import { z } from 'zod';
 import type { AuditSealer } from '#main/data/journal/audit-chain.ts';
 import { JournalError } from '#main/data/journal/errors.ts';
 import type { Queryable } from '../store/sql.ts';
-import { type AuditDueSchema, appendAfterHead, type ChainHead } from './audit.ts';
-import { PgSeq, PgTime, parseRow } from './rows.ts';
+import { type AuditDueSchema, appendAfterHead, type ChainHead, HeadSchema } from './audit.ts';
+import { PgTime, parseRow } from './rows.ts';
 
 const HeadColumnsSchema = z.object({
-  head: z.object({ seq: PgSeq, chain_hash: z.string(), actor: z.string() }).nullable(),
+  head: HeadSchema.omit({ now: true }).nullable(),
   head_now: PgTime,
 });
 

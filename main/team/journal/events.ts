@@ -94,13 +94,12 @@ export const recordEvent = (
 ) => recordEvents(client, [{ event, processed, receivedAt }], { onlyIfAbsent });
 
 /** Marks events processed, keeping the first time they were. */
-/** Marks events processed, each at its own time (`ats[i]` for `ids[i]`), or all at `at`. */
+/** Marks events processed, each at its own time (`ats[i]` for `ids[i]`). */
 export async function markEventsProcessed(
   client: Queryable,
   ids: readonly string[],
-  at: string | readonly string[],
+  ats: readonly string[],
 ): Promise<void> {
-  const ats = typeof at === 'string' ? ids.map(() => at) : at;
   await client.query(
     `UPDATE vetted.events e SET processed_at = coalesce(e.processed_at, m.at)
      FROM unnest($1::text[], $2::timestamptz[]) AS m (id, at) WHERE e.id = m.id`,
@@ -131,7 +130,7 @@ export function teamEventsRepository({ db, clock }: TeamRepositoryContext): Even
       return select('WHERE processed_at IS NULL', [], 'ORDER BY received_at, id COLLATE "C"');
     },
     async markProcessed(id) {
-      await db.write((client) => markEventsProcessed(client, [id], now()));
+      await db.write((client) => markEventsProcessed(client, [id], [now()]));
     },
     async window(filter, { offset, limit }) {
       const { where, params } = filterClause(filter);
